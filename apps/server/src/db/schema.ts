@@ -1,0 +1,102 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: Generated<Date>;
+}
+
+export interface AccountsTable {
+  id: Generated<string>;
+  name: string;
+  currency: Generated<string>;
+  balance_minor: Generated<number>;
+  created_at: Generated<Date>;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  account_id: string;
+  username: string;
+  name: string;
+  email: string;
+  phone: string;
+  password_hash: string;
+  role: Generated<'user' | 'admin'>;
+  timezone: Generated<string>;
+  failed_logins: Generated<number>;
+  locked_until: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface UserPicturesTable {
+  user_id: string;
+  content_type: string;
+  bytes: Uint8Array;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Generated<Date>;
+  last_used_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<string>;
+  session_id: string;
+  token_hash: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  account_id: string;
+  amount_minor: number;
+  currency: string;
+  kind: string;
+  reference: string | null;
+  note: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: string | null;
+  user_id: string | null;
+  kind: string;
+  message: string;
+  ip: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface DB {
+  schema_migrations: SchemaMigrationsTable;
+  accounts: AccountsTable;
+  users: UsersTable;
+  user_pictures: UserPicturesTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  password_resets: PasswordResetsTable;
+  ledger_entries: LedgerEntriesTable;
+  audit_log: AuditLogTable;
+}

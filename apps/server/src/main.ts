@@ -1,0 +1,101 @@
+import { loadConfig, ConfigError, type Config } from './platform/config';
+import { createContext } from './platform/context';
+import { openDatabase } from './platform/db';
+import { createLogger } from './platform/logger';
+import { migrate } from './platform/migrate';
+import { buildApp } from './platform/app';
+
+const USAGE = `Usage: wren <command>
+
+Commands:
+  start [--role all|api|worker]   run Wren (default role: all; the ROLE variable also sets it)
+  migrate                         apply database migrations and exit
+  user:promote <username>         give a user the admin role
+`;
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  let config: Config;
+  try {
+    const roleFlag = rest.indexOf('--role');
+    const env = { ...process.env };
+    if (roleFlag >= 0 && rest[roleFlag + 1]) env.ROLE = rest[roleFlag + 1];
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+
+  switch (command) {
+    case 'start':
+      return start(config, logger);
+    case 'migrate': {
+      const database = await openDatabase(config);
+      const applied = await migrate(database);
+      logger.info({ applied }, applied.length ? 'migrations applied' : 'database is up to date');
+      await database.close();
+      return;
+    }
+    case 'user:promote': {
+      const username = rest[0];
+      if (!username) throw new Error('user:promote needs a username');
+      const database = await openDatabase(config);
+      await migrate(database);
+      const ctx = createContext(config, database, logger);
+      try {
+        await ctx.services.users.promote(username);
+        console.log(`${username} is now an admin`);
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    default:
+      console.log(USAGE);
+      process.exit(command ? 2 : 0);
+  }
+}
+
+async function start(config: Config, logger: ReturnType<typeof createLogger>) {
+  const database = await openDatabase(config);
+  const applied = await migrate(database);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  const ctx = createContext(config, database, logger);
+  const app = await buildApp(ctx);
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { url: config.publicUrl, database: database.kind, dataDir: config.dataDir, role: config.role },
+    'Wren is running',
+  );
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+import {
+  API,
+  changePasswordSchema,
+  ErrorCode,
+  forgotPasswordSchema,
+  loginSchema,
+  refreshSchema,
+  registerSchema,
+  resetPasswordSchema,
+} from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { authOf, clientOf } from '../../platform/http/auth-guard';
+
+export function authRoutes(ctx: AppContext) {
+  const { auth } = ctx.services;
+  const limited = { rateLimit: { max: ctx.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(API.register, { schema: { body: registerSchema }, config: limited }, async (req, reply) =>
+      reply.status(201).send(await auth.register(req.body, clientOf(req))),
+    );
+
+    r.post(API.login, { schema: { body: loginSchema }, config: limited }, async (req) =>
+      auth.login(req.body, clientOf(req)),
+    );
+
+    r.post(API.refresh, { schema: { body: refreshSchema } }, async (req) => auth.refresh(req.body));
+
+    r.post(API.logout, { preHandler: ctx.guard.requireUser }, async (req, reply) => {
+      await auth.logout(authOf(req));
+      return reply.status(204).send();
+    });
+
+    r.post(
+      API.forgotPassword,
+      { schema: { body: forgotPasswordSchema }, config: limited },
+      async (req, reply) => {
+        await auth.forgotPassword(req.body, clientOf(req));
+        return reply
+          .status(202)
+          .send({
+            message: 'If an account uses that email, a reset link is on its way. It expires in 30 minutes.',
+          });
+      },
+    );
+
+    r.post(
+      API.resetPassword,
+      { schema: { body: resetPasswordSchema }, config: limited },
+      async (req, reply) => {
+        await auth.resetPassword(req.body, clientOf(req));
+        return reply.status(204).send();
+      },
+    );
+
+    r.post(
+      API.mePassword,
+      { schema: { body: changePasswordSchema }, preHandler: ctx.guard.requireUser },
+      async (req, reply) => {
+        await auth.changePassword(authOf(req), req.body, clientOf(req));
+        return reply.status(204).send();
+      },
+    );
+  };
+}
+
+export const rateLimitError = (retryAfterMs: number) => {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError(
+    ErrorCode.RATE_LIMITED,
+    `Too many attempts. Please wait ${seconds} seconds and try again.`,
+    {
+      headers: { 'retry-after': String(seconds) },
+    },
+  );
+};

@@ -1,0 +1,278 @@
+import {
+  ErrorCode,
+  type ChangePasswordInput,
+  type LoginResponse,
+  type RegisterInput,
+  type TokenPair,
+} from '@wren/contracts';
+import type { Config } from '../../platform/config';
+import type { Db } from '../../platform/db';
+import { AppError, FieldError, unauthorized } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { Mailer } from '../../platform/mailer';
+import { recordAudit } from '../audit/audit.repository';
+import type { LedgerService } from '../ledger/ledger.service';
+import { insertAccount, insertUser } from '../users/users.repository';
+import type { UsersService } from '../users/users.service';
+import * as repo from './auth.repository';
+import { hashPassword, verifyPassword } from './passwords';
+import { hashToken, randomToken, type AccessClaims, type TokenSigner } from './tokens';
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+interface Deps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  mailer: Mailer;
+  tokens: TokenSigner;
+  users: UsersService;
+  ledger: LedgerService;
+}
+
+const RESET_TTL_MS = 30 * 60 * 1000;
+const invalidCredentials = () =>
+  new AppError(ErrorCode.INVALID_CREDENTIALS, 'Incorrect username or password');
+const sessionEnded = () =>
+  new AppError(ErrorCode.TOKEN_INVALID, 'Your session has ended. Please sign in again.');
+
+export function createAuthService(deps: Deps) {
+  const { db, config, tokens } = deps;
+  const refreshTtlMs = config.refreshTokenTtlDays * 86_400_000;
+
+  /** Issues an access token and a fresh refresh token in the given session (token family). */
+  async function issuePair(trx: Db, claims: AccessClaims): Promise<TokenPair> {
+    const refreshToken = randomToken();
+    await repo.insertRefreshToken(trx, {
+      sessionId: claims.sessionId,
+      tokenHash: hashToken(refreshToken),
+      expiresAt: new Date(Date.now() + refreshTtlMs),
+    });
+    return { accessToken: await tokens.sign(claims), refreshToken };
+  }
+
+  async function startSession(
+    trx: Db,
+    user: { id: string; account_id: string; role: 'user' | 'admin' },
+    client: ClientInfo,
+  ): Promise<LoginResponse> {
+    const session = await repo.createSession(trx, { userId: user.id, ...client });
+    const pair = await issuePair(trx, {
+      userId: user.id,
+      accountId: user.account_id,
+      sessionId: session.id,
+      role: user.role,
+    });
+    return { user: await deps.users.getProfile(user.id, trx), ...pair };
+  }
+
+  return {
+    async register(input: RegisterInput, client: ClientInfo): Promise<LoginResponse> {
+      const phone = deps.users.normalisePhone(input.phone);
+      const passwordHash = await hashPassword(input.password);
+      return db.transaction().execute(async (trx) => {
+        const taken = await repo.usernameOrEmailTaken(trx, input.username, input.email);
+        if (taken.username || taken.email) {
+          const errors: Record<string, string[]> = {};
+          if (taken.username) errors.username = ['That username is already taken'];
+          if (taken.email) errors.email = ['An account with that email already exists'];
+          throw new FieldError(errors);
+        }
+        const account = await insertAccount(trx, { name: input.name, currency: config.currency });
+        const user = await insertUser(trx, { ...input, phone, accountId: account.id, passwordHash });
+        if (config.trialBalanceMinor > 0) {
+          await deps.ledger.post(trx, {
+            accountId: account.id,
+            amountMinor: config.trialBalanceMinor,
+            kind: 'trial_credit',
+            reference: 'trial',
+            note: 'Trial balance',
+          });
+        }
+        await recordAudit(trx, {
+          accountId: account.id,
+          userId: user.id,
+          kind: 'account.created',
+          message: 'Welcome to Wren! Your account was created with a trial balance.',
+          ip: client.ip,
+        });
+        return startSession(trx, { id: user.id, account_id: account.id, role: 'user' }, client);
+      });
+    },
+
+    async login(input: { username: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
+      const cred = await repo.findCredentialsByLogin(db, input.username);
+      if (cred?.locked_until && cred.locked_until > new Date()) throw lockedError(cred.locked_until);
+      const ok = await verifyPassword(cred?.password_hash, input.password);
+      if (!cred) throw invalidCredentials();
+      if (!ok) {
+        const after = await repo.recordFailedLogin(
+          db,
+          cred.id,
+          config.loginLockThreshold,
+          config.loginLockMinutes,
+        );
+        if (after.locked_until && after.locked_until > new Date()) {
+          await recordAudit(db, {
+            accountId: cred.account_id,
+            userId: cred.id,
+            kind: 'auth.locked',
+            message: 'Sign-in locked after repeated failed attempts',
+            ip: client.ip,
+          });
+          throw lockedError(after.locked_until);
+        }
+        throw invalidCredentials();
+      }
+      return db.transaction().execute(async (trx) => {
+        if (cred.failed_logins > 0 || cred.locked_until) await repo.clearFailedLogins(trx, cred.id);
+        return startSession(trx, cred, client);
+      });
+    },
+
+    /**
+     * Rotates the refresh token (RFC 9700). A token used twice revokes its whole family, except
+     * within a short grace window so concurrent refreshes from one client both succeed.
+     */
+    async refresh(input: { accessToken: string; refreshToken: string }): Promise<TokenPair> {
+      const claims = await tokens.verify(input.accessToken, { allowExpired: true });
+      if (!claims) throw sessionEnded();
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const row = await repo.findRefreshToken(trx, hashToken(input.refreshToken));
+          if (!row || row.session_id !== claims.sessionId || row.user_id !== claims.userId)
+            throw sessionEnded();
+          if (row.revoked_at || row.expires_at <= new Date()) throw sessionEnded();
+          const fresh = await repo.markRefreshTokenUsed(trx, row.id);
+          if (!fresh) {
+            // Read again: a concurrent refresh may have committed its use after our first read.
+            const usedAt =
+              row.used_at ?? (await repo.findRefreshToken(trx, hashToken(input.refreshToken)))?.used_at;
+            const usedAgo = Date.now() - (usedAt?.getTime() ?? 0);
+            if (usedAgo > config.refreshGraceSeconds * 1000) {
+              await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse');
+              deps.logger.warn({ sessionId: row.session_id }, 'refresh token reuse: session revoked');
+              // Commit the revocation, then refuse.
+              return null;
+            }
+          }
+          const cred = await repo.findCredentialsById(trx, claims.userId);
+          if (!cred) throw sessionEnded();
+          await repo.touchSession(trx, row.session_id);
+          return issuePair(trx, {
+            userId: cred.id,
+            accountId: cred.account_id,
+            sessionId: row.session_id,
+            role: cred.role,
+          });
+        })
+        .then((pair) => {
+          if (!pair) {
+            throw new AppError(
+              ErrorCode.TOKEN_REUSED,
+              'This session was ended for your security. Please sign in again.',
+            );
+          }
+          return pair;
+        });
+    },
+
+    async logout(auth: AccessClaims) {
+      await repo.revokeSession(db, auth.sessionId, 'logout');
+    },
+
+    /** Verifies an access token and that its session is still active. */
+    async authenticate(accessToken: string): Promise<AccessClaims> {
+      const claims = await tokens.verify(accessToken);
+      if (!claims) throw unauthorized();
+      if (!(await repo.isSessionActive(db, claims.sessionId, claims.userId))) throw unauthorized();
+      return claims;
+    },
+
+    async forgotPassword(input: { email: string }, client: ClientInfo) {
+      const user = await repo.findUserIdByEmail(db, input.email);
+      if (!user) {
+        deps.logger.info({ ip: client.ip }, 'password reset requested for unknown email');
+        return;
+      }
+      const token = randomToken();
+      await repo.insertPasswordReset(db, {
+        userId: user.id,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + RESET_TTL_MS),
+      });
+      const link = `${config.publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+      await deps.mailer.send({
+        to: user.email,
+        subject: 'Reset your Wren password',
+        text: `Hello ${user.name},\n\nUse this link within 30 minutes to choose a new password:\n\n${link}\n\nIf you did not ask for this, you can ignore this email.\n`,
+      });
+      await recordAudit(db, {
+        accountId: user.account_id,
+        userId: user.id,
+        kind: 'auth.reset_requested',
+        message: 'Password reset requested',
+        ip: client.ip,
+      });
+    },
+
+    async resetPassword(input: { token: string; password: string }, client: ClientInfo) {
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction().execute(async (trx) => {
+        const used = await repo.consumePasswordReset(trx, hashToken(input.token));
+        if (!used) {
+          throw new AppError(
+            ErrorCode.RESET_TOKEN_INVALID,
+            'This reset link is invalid, used or expired. Request a new one.',
+          );
+        }
+        await repo.setPasswordHash(trx, used.user_id, passwordHash);
+        await repo.revokeUserSessions(trx, used.user_id, 'password_reset');
+        const cred = await repo.findCredentialsById(trx, used.user_id);
+        await recordAudit(trx, {
+          accountId: cred?.account_id ?? null,
+          userId: used.user_id,
+          kind: 'auth.password_reset',
+          message: 'Password was reset; all sessions were signed out',
+          ip: client.ip,
+        });
+      });
+    },
+
+    async changePassword(auth: AccessClaims, input: ChangePasswordInput, client: ClientInfo) {
+      const cred = await repo.findCredentialsById(db, auth.userId);
+      if (!cred || !(await verifyPassword(cred.password_hash, input.currentPassword))) {
+        throw new AppError(ErrorCode.WRONG_PASSWORD, 'Current password is incorrect');
+      }
+      if (input.currentPassword === input.newPassword) {
+        throw new FieldError({ newPassword: ['Choose a password different from the current one'] });
+      }
+      const passwordHash = await hashPassword(input.newPassword);
+      await db.transaction().execute(async (trx) => {
+        await repo.setPasswordHash(trx, auth.userId, passwordHash);
+        await repo.revokeUserSessions(trx, auth.userId, 'password_changed', auth.sessionId);
+        await recordAudit(trx, {
+          accountId: auth.accountId,
+          userId: auth.userId,
+          kind: 'auth.password_changed',
+          message: 'Password changed; other sessions were signed out',
+          ip: client.ip,
+        });
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+function lockedError(until: Date) {
+  const minutes = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000));
+  return new AppError(
+    ErrorCode.ACCOUNT_LOCKED,
+    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  );
+}

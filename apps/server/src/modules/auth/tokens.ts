@@ -1,0 +1,61 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+
+export const ISSUER = 'wren';
+export const AUDIENCE = 'wren-web';
+export const ACCESS_TYP = 'at+jwt';
+
+export interface AccessClaims {
+  userId: string;
+  accountId: string;
+  sessionId: string;
+  role: 'user' | 'admin';
+}
+
+export interface TokenSigner {
+  sign(claims: AccessClaims): Promise<string>;
+  /** Verifies signature, alg, typ, iss and aud; `allowExpired` is for the refresh call only. */
+  verify(token: string, opts?: { allowExpired?: boolean }): Promise<AccessClaims | null>;
+}
+
+export function createTokenSigner(
+  secret: string,
+  ttlSeconds: number,
+  maxAgeForRefreshSeconds: number,
+): TokenSigner {
+  const key = new TextEncoder().encode(secret);
+  return {
+    sign: (c) =>
+      new SignJWT({ aid: c.accountId, sid: c.sessionId, role: c.role })
+        .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TYP })
+        .setSubject(c.userId)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(key),
+    verify: async (token, opts = {}) => {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          typ: ACCESS_TYP,
+          requiredClaims: ['sub', 'exp', 'iat'],
+          clockTolerance: opts.allowExpired ? maxAgeForRefreshSeconds : 5,
+        });
+        const { sub, aid, sid, role } = payload;
+        if (typeof sub !== 'string' || typeof aid !== 'string' || typeof sid !== 'string') return null;
+        if (role !== 'user' && role !== 'admin') return null;
+        return { userId: sub, accountId: aid, sessionId: sid, role };
+      } catch (err) {
+        if (err instanceof joseErrors.JOSEError) return null;
+        throw err;
+      }
+    },
+  };
+}
+
+/** An opaque random secret for refresh and reset tokens. Only its hash is stored. */
+export const randomToken = () => randomBytes(32).toString('base64url');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db';
+
+export interface LedgerEntryInput {
+  accountId: string;
+  amountMinor: number;
+  kind: string;
+  reference?: string | null;
+  note?: string | null;
+}
+
+/** Locks the account row for the rest of the transaction and returns its cached balance. */
+export async function lockAccount(trx: Db, accountId: string) {
+  return trx
+    .selectFrom('accounts')
+    .select(['id', 'balance_minor', 'currency'])
+    .where('id', '=', accountId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function insertEntry(trx: Db, e: LedgerEntryInput & { currency: string }) {
+  return trx
+    .insertInto('ledger_entries')
+    .values({
+      account_id: e.accountId,
+      amount_minor: e.amountMinor,
+      currency: e.currency,
+      kind: e.kind,
+      reference: e.reference ?? null,
+      note: e.note ?? null,
+    })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'kind', 'reference']).where('reference', 'is not', null).doNothing(),
+    )
+    .returning(['id'])
+    .executeTakeFirst();
+}
+
+export async function addToBalance(trx: Db, accountId: string, amountMinor: number) {
+  return trx
+    .updateTable('accounts')
+    .set({ balance_minor: sql`balance_minor + ${amountMinor}` })
+    .where('id', '=', accountId)
+    .returning(['balance_minor'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function getBalance(db: Db, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['balance_minor', 'currency'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function sumEntries(db: Db, accountId: string) {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select(sql<number>`coalesce(sum(amount_minor), 0)::bigint`.as('total'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

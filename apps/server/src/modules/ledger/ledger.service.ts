@@ -1,0 +1,61 @@
+import { ErrorCode } from '@wren/contracts';
+import type { Db } from '../../platform/db';
+import { AppError, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
+import * as repo from './ledger.repository';
+
+export interface Posting extends repo.LedgerEntryInput {
+  /** Debits fail with INSUFFICIENT_BALANCE instead of taking the balance below zero. */
+  requireFunds?: boolean;
+}
+
+export interface PostingResult {
+  posted: boolean;
+  balanceMinor: number;
+}
+
+/**
+ * The only writer of money. Every posting appends one entry and moves the cached balance in the
+ * caller's transaction, under the account row lock. A posting with a reference is idempotent:
+ * the same (account, kind, reference) is applied once.
+ */
+export function createLedgerService(events: EventBus) {
+  return {
+    async post(trx: Db, p: Posting): Promise<PostingResult> {
+      const account = await repo.lockAccount(trx, p.accountId);
+      if (!account) throw notFound('Account');
+      if (p.requireFunds && p.amountMinor < 0 && account.balance_minor + p.amountMinor < 0) {
+        throw new AppError(
+          ErrorCode.INSUFFICIENT_BALANCE,
+          `Insufficient balance: this costs ${format(-p.amountMinor, account.currency)} and your balance is ${format(account.balance_minor, account.currency)}.`,
+        );
+      }
+      const entry = await repo.insertEntry(trx, { ...p, currency: account.currency });
+      if (!entry) return { posted: false, balanceMinor: account.balance_minor };
+      const { balance_minor } = await repo.addToBalance(trx, p.accountId, p.amountMinor);
+      events.publish('balance.changed', { accountId: p.accountId });
+      return { posted: true, balanceMinor: balance_minor };
+    },
+
+    async balance(db: Db, accountId: string) {
+      const row = await repo.getBalance(db, accountId);
+      if (!row) throw notFound('Account');
+      return { balanceMinor: row.balance_minor, currency: row.currency };
+    },
+
+    /** Ledger invariant check: the cached balance equals the sum of the entries. */
+    async verify(db: Db, accountId: string) {
+      const [cached, sum] = await Promise.all([
+        repo.getBalance(db, accountId),
+        repo.sumEntries(db, accountId),
+      ]);
+      return { cached: cached?.balance_minor ?? 0, sum };
+    },
+  };
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;
+
+export function format(minor: number, currency: string) {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(minor / 100);
+}

@@ -1,0 +1,68 @@
+import { API, ErrorCode, PICTURE_MAX_BYTES, updateProfileSchema } from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { AppError, FieldError } from '../../platform/errors';
+import { authOf } from '../../platform/http/auth-guard';
+import { listRecent } from '../audit/audit.repository';
+
+export function usersRoutes(ctx: AppContext) {
+  const { users } = ctx.services;
+  const preHandler = ctx.guard.requireUser;
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(API.me, { preHandler }, async (req) => users.getProfile(authOf(req).userId));
+
+    r.patch(API.me, { schema: { body: updateProfileSchema }, preHandler }, async (req) => {
+      const a = authOf(req);
+      return users.updateProfile({ userId: a.userId, accountId: a.accountId, patch: req.body });
+    });
+
+    r.get(API.mePicture, { preHandler }, async (req, reply) => {
+      const pic = await users.getPicture(authOf(req).userId);
+      return reply
+        .header('content-type', pic.contentType)
+        .header('cache-control', 'private, no-cache')
+        .header('content-security-policy', "default-src 'none'")
+        .header('last-modified', pic.updatedAt.toUTCString())
+        .send(pic.bytes);
+    });
+
+    r.delete(API.mePicture, { preHandler }, async (req, reply) => {
+      await users.deletePicture(authOf(req).userId);
+      return reply.status(204).send();
+    });
+
+    r.post(API.mePictureUpload, { preHandler }, async (req) => {
+      if (!req.isMultipart())
+        throw new AppError(ErrorCode.UNSUPPORTED_MEDIA, 'Upload the picture as multipart/form-data');
+      const file = await req.file({ limits: { fileSize: PICTURE_MAX_BYTES, files: 1 } });
+      if (!file) throw new FieldError({ file: ['Choose a picture to upload'] });
+      const bytes = await file.toBuffer();
+      const a = authOf(req);
+      return users.setPicture({ userId: a.userId, accountId: a.accountId, bytes });
+    });
+
+    r.get(
+      API.meEvents,
+      {
+        schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
+        preHandler,
+      },
+      async (req) => {
+        const rows = await listRecent(ctx.db, authOf(req).accountId, req.query.limit);
+        return {
+          items: rows.map((r) => ({
+            id: String(r.id),
+            kind: r.kind,
+            message: r.message,
+            createdAt: r.created_at.toISOString(),
+          })),
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,101 @@
+import { ErrorCode, PICTURE_MAX_BYTES, type UpdateProfileInput, type User } from '@wren/contracts';
+import type { Db } from '../../platform/db';
+import { AppError, FieldError, notFound } from '../../platform/errors';
+import { toE164 } from '../../shared/phone';
+import { recordAudit } from '../audit/audit.repository';
+import { sniffImageType } from './picture';
+import * as repo from './users.repository';
+
+export function toUser(row: NonNullable<repo.ProfileRow>): User {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    role: row.role,
+    timezone: row.timezone,
+    hasPicture: row.has_picture,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export function createUsersService(deps: { db: Db; defaultCountry: string }) {
+  const { db } = deps;
+
+  const normalisePhone = (phone: string) => {
+    const e164 = toE164(phone, deps.defaultCountry);
+    if (!e164) throw new FieldError({ phone: ['Enter a valid phone number, for example +14155550123'] });
+    return e164;
+  };
+
+  const getProfile = async (userId: string, trx: Db = db): Promise<User> => {
+    const row = await repo.findProfile(trx, userId);
+    if (!row) throw notFound('User');
+    return toUser(row);
+  };
+
+  return {
+    normalisePhone,
+    getProfile,
+
+    async updateProfile(input: {
+      userId: string;
+      accountId: string;
+      patch: UpdateProfileInput;
+    }): Promise<User> {
+      const patch = { ...input.patch };
+      if (patch.phone !== undefined) patch.phone = normalisePhone(patch.phone);
+      return db.transaction().execute(async (trx) => {
+        if (patch.email && (await repo.emailTakenByOther(trx, patch.email, input.userId))) {
+          throw new AppError(ErrorCode.EMAIL_TAKEN, 'That email address is already in use');
+        }
+        await repo.updateProfile(trx, input.userId, patch);
+        await recordAudit(trx, {
+          accountId: input.accountId,
+          userId: input.userId,
+          kind: 'profile.updated',
+          message: 'Profile updated',
+        });
+        return getProfile(input.userId, trx);
+      });
+    },
+
+    async setPicture(input: { userId: string; accountId: string; bytes: Uint8Array }): Promise<User> {
+      if (input.bytes.length === 0) throw new AppError(ErrorCode.UNPROCESSABLE, 'The file is empty');
+      if (input.bytes.length > PICTURE_MAX_BYTES) {
+        throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'The picture must be 2 MB or smaller');
+      }
+      const type = sniffImageType(input.bytes);
+      if (!type)
+        throw new AppError(ErrorCode.UNSUPPORTED_MEDIA, 'The picture must be a PNG, JPEG, WebP or GIF image');
+      return db.transaction().execute(async (trx) => {
+        await repo.upsertPicture(trx, input.userId, type, input.bytes);
+        await recordAudit(trx, {
+          accountId: input.accountId,
+          userId: input.userId,
+          kind: 'profile.picture',
+          message: 'Profile picture changed',
+        });
+        return getProfile(input.userId, trx);
+      });
+    },
+
+    async getPicture(userId: string) {
+      const pic = await repo.findPicture(db, userId);
+      if (!pic) throw notFound('Picture');
+      return { contentType: pic.content_type, bytes: Buffer.from(pic.bytes), updatedAt: pic.updated_at };
+    },
+
+    async deletePicture(userId: string) {
+      await repo.deletePicture(db, userId);
+    },
+
+    async promote(username: string, role: 'user' | 'admin' = 'admin') {
+      if (!(await repo.setRole(db, username, role))) throw notFound(`User "${username}"`);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,71 @@
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { PICTURE_MAX_BYTES } from '@wren/contracts';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
+import { usersRoutes } from '../modules/users/users.routes';
+import type { AppContext } from './context';
+import { registerErrorHandler } from './http/error-handler';
+import { registerWebApp } from './http/web-app';
+import { registerXsrf } from './http/xsrf';
+
+/** Builds the HTTP server for the API role: plugins, the error handler, health checks and module routes. */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    // pino's Logger and Fastify's base logger differ only in generics; align them for FastifyInstance.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, context) => rateLimitError(context.ttl),
+  });
+  await app.register(multipart, { limits: { fileSize: PICTURE_MAX_BYTES, files: 1, fields: 10 } });
+  registerXsrf(app);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await sql`SELECT 1`.execute(ctx.db);
+      return { status: 'ready', database: ctx.database.kind };
+    } catch (err) {
+      ctx.logger.warn({ err }, 'readiness check failed');
+      return reply.status(503).send({ status: 'unavailable', database: ctx.database.kind });
+    }
+  });
+
+  await app.register(authRoutes(ctx));
+  await app.register(usersRoutes(ctx));
+
+  await registerWebApp(app, ctx.config.webDist);
+  return app;
+}

@@ -1,0 +1,34 @@
+import { createAuthService } from '../modules/auth/auth.service';
+import { createTokenSigner } from '../modules/auth/tokens';
+import { createLedgerService } from '../modules/ledger/ledger.service';
+import { createUsersService } from '../modules/users/users.service';
+import type { Config } from './config';
+import type { Database } from './db';
+import { EventBus } from './events';
+import { createAuthGuard } from './http/auth-guard';
+import type { Logger } from './logger';
+import { createMailer } from './mailer';
+
+/** Wires services to their collaborators once; routes and workers receive this object. */
+export function createContext(config: Config, database: Database, logger: Logger) {
+  const db = database.db;
+  const events = new EventBus();
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+  });
+  const tokens = createTokenSigner(
+    config.jwtSecret,
+    config.accessTokenTtlSeconds,
+    config.refreshTokenTtlDays * 86_400,
+  );
+  const ledger = createLedgerService(events);
+  const users = createUsersService({ db, defaultCountry: config.defaultCountry });
+  const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger });
+  const guard = createAuthGuard((token) => auth.authenticate(token));
+  return { config, database, db, logger, events, mailer, tokens, guard, services: { auth, users, ledger } };
+}
+
+export type AppContext = ReturnType<typeof createContext>;

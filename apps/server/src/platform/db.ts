@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { DB } from '../db/schema';
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Runs a multi-statement SQL script (migrations). */
+  execScript(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const parseInt8 = (v: string) => Number(v);
+
+/** Opens real PostgreSQL when a URL is given, else a file-backed PGlite in `<dataDir>/db`. */
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  const dir = path.join(opts.dataDir, 'db');
+  mkdirSync(dir, { recursive: true });
+  return openPglite(dir);
+}
+
+export async function openPglite(dir: string): Promise<Database> {
+  const pglite = await PGlite.create(dir, { parsers: { [INT8]: parseInt8 } });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  let closed = false;
+  return {
+    db,
+    kind: 'pglite',
+    execScript: async (sql) => {
+      await pglite.exec(sql);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // closes the PGlite instance too
+    },
+  };
+}
+
+export async function openPostgres(url: string, max = 10): Promise<Database> {
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  const pool = new pg.Pool({ connectionString: url, max, types });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    kind: 'postgres',
+    execScript: async (sql) => {
+      await pool.query(sql);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // ends the pool
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { EventEmitter } from 'node:events';
+
+/** Domain events published by services. The hub and webhooks subscribe; services never call them. */
+export interface DomainEvents {
+  'account.event': { accountId: string; kind: string; message: string };
+  'balance.changed': { accountId: string };
+}
+
+export class EventBus {
+  private readonly emitter = new EventEmitter({ captureRejections: false });
+
+  constructor() {
+    this.emitter.setMaxListeners(100);
+  }
+
+  publish<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  subscribe<K extends keyof DomainEvents>(name: K, handler: (payload: DomainEvents[K]) => void): () => void {
+    this.emitter.on(name, handler);
+    return () => this.emitter.off(name, handler);
+  }
+}

@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { ensureXsrfCookie } from './xsrf';
+
+const API_PREFIXES = ['/api/', '/v1/', '/hub', '/healthz', '/readyz', '/docs'];
+
+/**
+ * Serves the built web app from `dist` with an SPA fallback: any GET for a page (not an API path)
+ * gets index.html, which also receives the XSRF cookie. Returns false when there is no build.
+ */
+export async function registerWebApp(app: FastifyInstance, dist: string): Promise<boolean> {
+  if (!existsSync(path.join(dist, 'index.html'))) return false;
+  await app.register(fastifyStatic, {
+    root: dist,
+    index: false,
+    wildcard: false,
+    setHeaders: (res, file) => {
+      const immutable = file.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    if (API_PREFIXES.some((p) => url.startsWith(p))) return reply.callNotFound();
+    const file = path.join(dist, path.normalize(url));
+    if (file.startsWith(dist) && url !== '/' && existsSync(file) && !url.endsWith('/')) {
+      return reply.sendFile(path.relative(dist, file));
+    }
+    ensureXsrfCookie(req, reply);
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return true;
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../src/platform/app';
+import { loadConfig } from '../src/platform/config';
+import { createContext, type AppContext } from '../src/platform/context';
+import { openDatabase, openPostgres } from '../src/platform/db';
+import { createLogger } from '../src/platform/logger';
+import { migrate } from '../src/platform/migrate';
+import { ApiClient } from './client';
+import { adminUrl, TEST_ROOT } from './pg-admin';
+
+export interface TestServer {
+  url: string;
+  ctx: AppContext;
+  app: FastifyInstance;
+  dataDir: string;
+  client(): ApiClient;
+  close(): Promise<void>;
+}
+
+export const TEST_JWT_SECRET = 'test-secret-for-wren-tests-0123456789';
+
+/** Which database the tests run on: PGlite, or PostgreSQL when TEST_DATABASE_URL is set. */
+export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
+
+/** Starts the real HTTP server on a fresh copy of the migrated template database. */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(TEST_ROOT, 'run-'));
+  let databaseUrl: string | undefined;
+  let dbName: string | undefined;
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const pgTemplate = inject('pgTemplate');
+  if (pgUrl && pgTemplate) {
+    dbName = `wren_t_${randomBytes(6).toString('hex')}`;
+    const admin = await openPostgres(adminUrl(pgUrl), 1);
+    await admin.execScript(`CREATE DATABASE ${dbName} TEMPLATE ${pgTemplate}`);
+    await admin.close();
+    databaseUrl = adminUrl(pgUrl, dbName);
+  } else {
+    cpSync(inject('pgliteTemplate'), path.join(dataDir, 'db'), { recursive: true });
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    ...env,
+  });
+  const database = await openDatabase(config);
+  await migrate(database);
+  const ctx = createContext(config, database, createLogger(config.logLevel));
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    ctx,
+    app,
+    dataDir,
+    client: () => new ApiClient(url),
+    close: async () => {
+      await app.close();
+      await database.close();
+      if (dbName && pgUrl) {
+        const admin = await openPostgres(adminUrl(pgUrl), 1);
+        await admin.execScript(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await admin.close();
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

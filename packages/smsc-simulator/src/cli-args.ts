@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import type { MessageIdFormat, IdNotation } from './message-id.js';
+import type { DelayMs, SmscOptions, StatMix } from './options.js';
+import { FINAL_STATS, type FinalStat } from './receipt.js';
+
+/** "50" or "20-200" (a random range). */
+export function parseDelay(value: string): DelayMs {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(value);
+  if (!m) throw new Error(`invalid delay "${value}" (expected N or MIN-MAX)`);
+  const min = Number(m[1]);
+  return m[2] === undefined ? min : [min, Math.max(min, Number(m[2]))];
+}
+
+/** "DELIVRD=90,UNDELIV=5,EXPIRED=3,REJECTD=2" */
+export function parseMix(value: string): StatMix {
+  const mix: StatMix = {};
+  for (const part of value.split(',').filter((p) => p.trim())) {
+    const [key = '', weight = ''] = part.split('=').map((s) => s.trim());
+    const stat = key.toUpperCase() as FinalStat;
+    const n = Number(weight);
+    if (!FINAL_STATS.includes(stat) || weight === '' || !Number.isFinite(n) || n < 0) {
+      throw new Error(`invalid mix entry "${part}" (expected ${FINAL_STATS.join('|')}=WEIGHT)`);
+    }
+    mix[stat] = n;
+  }
+  return mix;
+}
+
+const ID_FORMATS: readonly MessageIdFormat[] = ['hex', 'hexUpper', 'decimal', 'decimalPadded'];
+const NOTATIONS: readonly IdNotation[] = ['same', 'decimal', 'hex'];
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new Error(`invalid --${name} "${value}" (expected ${allowed.join('|')})`);
+  }
+  return value as T;
+}
+
+export const CLI_USAGE = `Usage: wren-smsc [options]
+  --port N                  listen port (default 2775, 0 = random)
+  --host H                  listen host (default 127.0.0.1)
+  --system-id ID            accepted system_id (default wren)
+  --password PW             accepted password (default wrenpass)
+  --delay-ms N|MIN-MAX      receipt delay (default 50)
+  --mix STAT=W,...          final state weights, e.g. DELIVRD=90,UNDELIV=5,EXPIRED=3,REJECTD=2
+  --id-format F             hex|hexUpper|decimal|decimalPadded (default hex)
+  --receipt-id-notation N   same|decimal|hex (default same)
+  --max-tps N               per-bind submit limit
+  --throttle-rate R         fraction 0..1 of submits answered ESME_RTHROTTLED
+  --seed N                  PRNG seed
+  --help`;
+
+export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'system-id': { type: 'string' },
+      password: { type: 'string' },
+      'delay-ms': { type: 'string' },
+      mix: { type: 'string' },
+      'id-format': { type: 'string' },
+      'receipt-id-notation': { type: 'string' },
+      'max-tps': { type: 'string' },
+      'throttle-rate': { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const num = (name: string, v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n)) throw new Error(`invalid --${name} "${v}"`);
+    return n;
+  };
+  const opts: SmscOptions & { help?: boolean } = {
+    port: values.port === undefined ? 2775 : num('port', values.port),
+    host: values.host ?? '127.0.0.1',
+    credentials: [{ systemId: values['system-id'] ?? 'wren', password: values.password ?? 'wrenpass' }],
+  };
+  if (values.help) opts.help = true;
+  if (values['delay-ms'] !== undefined) opts.receiptDelayMs = parseDelay(values['delay-ms']);
+  if (values.mix !== undefined) opts.statMix = parseMix(values.mix);
+  if (values['id-format'] !== undefined) {
+    opts.messageIdFormat = oneOf('id-format', values['id-format'], ID_FORMATS);
+  }
+  if (values['receipt-id-notation'] !== undefined) {
+    opts.receiptIdNotation = oneOf('receipt-id-notation', values['receipt-id-notation'], NOTATIONS);
+  }
+  if (values['max-tps'] !== undefined) opts.maxTps = num('max-tps', values['max-tps']);
+  if (values['throttle-rate'] !== undefined) {
+    opts.throttle = { rate: num('throttle-rate', values['throttle-rate']) };
+  }
+  if (values.seed !== undefined) opts.seed = num('seed', values.seed);
+  return opts;
+}

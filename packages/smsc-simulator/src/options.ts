@@ -1,0 +1,226 @@
+import type { ConcatInfo } from './encoding.js';
+import type { IdNotation, MessageIdFormat } from './message-id.js';
+import type { FinalStat, ReceiptStat } from './receipt.js';
+
+/** A fixed delay or a uniformly random [min, max] range, in milliseconds. */
+export type DelayMs = number | readonly [min: number, max: number];
+
+export interface Credentials {
+  systemId: string;
+  password: string;
+}
+
+/** Relative weights per final state, e.g. { DELIVRD: 90, UNDELIV: 10 }. Missing = 0. */
+export type StatMix = Partial<Record<FinalStat, number>>;
+
+export interface ThrottleFault {
+  /** Fraction (0..1) of submits answered ESME_RTHROTTLED (0x58). */
+  rate?: number;
+  /** Fraction (0..1) of submits answered ESME_RMSGQFUL (0x14). */
+  queueFull?: number;
+}
+
+export interface OutOfOrderFault {
+  /** Receipts are buffered and flushed shuffled once this many are waiting (default 10). */
+  window?: number;
+  /** ...or after this long (default 100 ms). */
+  flushMs?: number;
+  /** After each final receipt of a flush, also send a stale intermediate receipt (default off). */
+  intermediateAfterFinal?: boolean | 'ENROUTE' | 'ACCEPTD';
+}
+
+/** Fault modes; all off by default and all switchable at runtime via setOptions(). */
+export interface FaultOptions {
+  throttle?: ThrottleFault | undefined;
+  /** Per-bind submit_sm rate limit (token bucket, burst = maxTps); excess gets ESME_RTHROTTLED. */
+  maxTps?: number | undefined;
+  /** Delay every submit_sm_resp. */
+  slowResponseMs?: DelayMs | undefined;
+  /** Answer N submit_sm on a connection, then destroy the socket. */
+  dropConnection?: { afterSubmits: number } | undefined;
+  /** Read but never answer anything, hold receipts/MO, keep sockets open. */
+  halfOpen?: boolean | undefined;
+  /** true = every receipt twice; a number = that many copies. */
+  duplicateReceipts?: boolean | number | undefined;
+  /** Send the receipt before the submit_sm_resp of the same message. */
+  receiptBeforeResp?: boolean | undefined;
+  /** Shuffle receipts across messages (and optionally send stale intermediates after finals). */
+  outOfOrderReceipts?: boolean | OutOfOrderFault | undefined;
+}
+
+/** Everything that setOptions() may change at runtime. */
+export interface RuntimeOptions extends FaultOptions {
+  credentials?: Credentials[];
+  /** Delay before the receipt is sent, counted from the submit_sm_resp (default 50). */
+  receiptDelayMs?: DelayMs;
+  /** Weights of final states (default { DELIVRD: 100 }). */
+  statMix?: StatMix;
+  /** Deterministic override: return a stat for a destination to force it; undefined = use statMix. */
+  statByDestination?: ((dest: string) => FinalStat | undefined) | undefined;
+  /** err: code per final state (3 digits). */
+  errorCodes?: Partial<Record<FinalStat, string>>;
+  /** Format of ids in submit_sm_resp (default 'hex'). */
+  messageIdFormat?: MessageIdFormat;
+  /** Width for 'decimalPadded' (default 20). */
+  messageIdPadLength?: number;
+  /** Notation of the id: field of receipt texts (default 'same'). */
+  receiptIdNotation?: IdNotation;
+  /** Notation of the receipted_message_id TLV; 'none' omits it (default 'same'). */
+  receiptTlvIdNotation?: IdNotation | 'none';
+  /** Oldest messages are forgotten beyond this (default 100000). */
+  maxStoredMessages?: number;
+  /** Seed for the PRNG used by mixes and fault rates (default Math.random). */
+  seed?: number | undefined;
+  /** How long sendMo waits for deliver_sm_resp (default 5000). */
+  moTimeoutMs?: number;
+  /** system_id returned in bind responses (default 'WrenSMSC'). */
+  smscSystemId?: string;
+  /** Errors from listeners/handlers (default console.error). */
+  onError?: ((err: unknown) => void) | undefined;
+}
+
+export interface SmscOptions extends RuntimeOptions {
+  /** Default 2775; 0 = random free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** First numeric message id (default Date.now() * 1000, unique across restarts). */
+  messageIdStart?: number;
+}
+
+export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
+
+export interface StoredMessage {
+  /** Id as returned in submit_sm_resp. */
+  id: string;
+  /** Underlying numeric id (the same number in every notation). */
+  n: number;
+  idFormat: MessageIdFormat;
+  systemId: string;
+  source: string;
+  dest: string;
+  /** Decoded text of this part (without UDH). */
+  text: string;
+  /** short_message (or message_payload) bytes incl. UDH, re-encoded from the decoded PDU. */
+  shortMessage: Buffer;
+  udh?: Buffer;
+  concat?: ConcatInfo;
+  dataCoding: number;
+  esmClass: number;
+  registeredDelivery: number;
+  submittedAt: Date;
+  finalStat: FinalStat;
+  errorCode: string;
+  doneAt?: Date;
+  /** Receipt PDUs sent so far for this message (duplicates and intermediates included). */
+  receiptsSent: number;
+}
+
+export interface SmscStats {
+  connections: number;
+  activeSessions: number;
+  boundSessions: number;
+  binds: number;
+  bindFailures: number;
+  unbinds: number;
+  enquireLinks: number;
+  submitReceived: number;
+  submitted: number;
+  rejected: number;
+  throttled: number;
+  tpsLimited: number;
+  queueFull: number;
+  receiptsSent: number;
+  receiptsAcked: number;
+  receiptsNacked: number;
+  receiptsPending: number;
+  moSent: number;
+  moPartsSent: number;
+  connectionsDropped: number;
+  ignoredPdus: number;
+  storedMessages: number;
+}
+
+export interface MoInput {
+  from: string;
+  to: string;
+  text: string;
+  /** Route to a receiver bound with this system_id (default: any receiver/transceiver). */
+  systemId?: string;
+}
+
+export interface MoResult {
+  parts: number;
+  /** command_status of each deliver_sm_resp. */
+  statuses: number[];
+}
+
+export interface BindEvent {
+  systemId: string;
+  mode: BindMode;
+  status: number;
+}
+
+export interface SmscEvents {
+  submit: (message: StoredMessage) => void;
+  bind: (event: BindEvent) => void;
+  receipt: (message: StoredMessage, stat: ReceiptStat) => void;
+  mo: (mo: MoInput, result: MoResult) => void;
+}
+
+export interface SmscHandle {
+  /** Actual listening port (useful with port 0). */
+  readonly port: number;
+  readonly host: string;
+  /** Accepted submit_sm by submit_sm_resp message id (oldest evicted beyond maxStoredMessages). */
+  readonly messages: ReadonlyMap<string, StoredMessage>;
+  /** Current runtime options (defaults applied). */
+  options(): Readonly<RuntimeOptions>;
+  /** Merge options at runtime; a key set to undefined turns that fault off / restores its default. */
+  setOptions(partial: Partial<RuntimeOptions>): void;
+  /** Send a mobile-originated deliver_sm (esm_class 0; split with UDH when long). */
+  sendMo(mo: MoInput): Promise<MoResult>;
+  stats(): SmscStats;
+  /** Destroy every connection now (no unbind). */
+  dropAll(): void;
+  /** Unbind and close all sessions, stop the server and clear every timer. */
+  close(): Promise<void>;
+  on<K extends keyof SmscEvents>(event: K, listener: SmscEvents[K]): this;
+  once<K extends keyof SmscEvents>(event: K, listener: SmscEvents[K]): this;
+  off<K extends keyof SmscEvents>(event: K, listener: SmscEvents[K]): this;
+}
+
+export type ResolvedOptions = RuntimeOptions &
+  Required<
+    Pick<
+      RuntimeOptions,
+      | 'credentials'
+      | 'receiptDelayMs'
+      | 'statMix'
+      | 'errorCodes'
+      | 'messageIdFormat'
+      | 'messageIdPadLength'
+      | 'receiptIdNotation'
+      | 'receiptTlvIdNotation'
+      | 'maxStoredMessages'
+      | 'moTimeoutMs'
+      | 'smscSystemId'
+    >
+  >;
+
+export function resolveOptions(o: RuntimeOptions): ResolvedOptions {
+  return {
+    ...o,
+    credentials: o.credentials ?? [{ systemId: 'wren', password: 'wrenpass' }],
+    receiptDelayMs: o.receiptDelayMs ?? 50,
+    statMix: o.statMix ?? { DELIVRD: 100 },
+    errorCodes: o.errorCodes ?? {},
+    messageIdFormat: o.messageIdFormat ?? 'hex',
+    messageIdPadLength: o.messageIdPadLength ?? 20,
+    receiptIdNotation: o.receiptIdNotation ?? 'same',
+    receiptTlvIdNotation: o.receiptTlvIdNotation ?? 'same',
+    maxStoredMessages: o.maxStoredMessages ?? 100_000,
+    moTimeoutMs: o.moTimeoutMs ?? 5000,
+    smscSystemId: o.smscSystemId ?? 'WrenSMSC',
+  };
+}
