@@ -1,7 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
 
 export interface SchemaMigrationsTable {
   name: string;
@@ -89,7 +93,10 @@ export interface AuditLogTable {
   created_at: Generated<Date>;
 }
 
-export interface DB {
+import type { DirectoryTables } from './schema-directory';
+import type { MessagingTables } from './schema-messaging';
+
+export interface DB extends MessagingTables, DirectoryTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

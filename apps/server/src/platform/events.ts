@@ -4,6 +4,11 @@ import { EventEmitter } from 'node:events';
 export interface DomainEvents {
   'account.event': { accountId: string; kind: string; message: string };
   'balance.changed': { accountId: string };
+  'sender.changed': { accountId: string };
+  'group.changed': { accountId: string; groupId?: string };
+  'template.changed': { accountId: string };
+  'message.status': { accountId: string; messageId: string; campaignId: string | null; status: string };
+  'campaign.changed': { accountId: string; campaignId: string };
 }
 
 export class EventBus {

@@ -41,11 +41,9 @@ export function authRoutes(ctx: AppContext) {
       { schema: { body: forgotPasswordSchema }, config: limited },
       async (req, reply) => {
         await auth.forgotPassword(req.body, clientOf(req));
-        return reply
-          .status(202)
-          .send({
-            message: 'If an account uses that email, a reset link is on its way. It expires in 30 minutes.',
-          });
+        return reply.status(202).send({
+          message: 'If an account uses that email, a reset link is on its way. It expires in 30 minutes.',
+        });
       },
     );
 

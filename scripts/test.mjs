@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// The whole test suite: unit and server tests (vitest, on PGlite, or on PostgreSQL when
+// TEST_DATABASE_URL is set), then browser tests in headless Chromium when it is installed.
+// Ends with one summary line: "N passed, N failed, N skipped".
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const only = process.argv[2]; // optional: "unit" or "e2e"; further arguments go to vitest
+const vitestArgs = process.argv.slice(3);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function run(cmd, args, { capture = false, env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      process.stdout.write(d);
+      if (capture) out += d.toString();
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+async function vitest() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wren-vitest-'));
+  const json = path.join(dir, 'report.json');
+  const { code } = await run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...vitestArgs]);
+  if (existsSync(json)) {
+    const r = JSON.parse(readFileSync(json, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+  } else if (code !== 0) {
+    totals.failed += 1;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return code;
+}
+
+async function e2e() {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`\nSKIPPED browser tests: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`);
+    return 0;
+  }
+  console.log('\nBuilding the web app for the browser tests…');
+  const build = await run('npm', ['run', '-s', 'build']);
+  if (build.code !== 0) {
+    totals.failed += 1;
+    return build.code;
+  }
+  const { code, out } = await run('npm', ['run', '-s', '-w', '@wren/e2e', 'test'], { capture: true });
+  const num = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(out)?.[1] ?? 0);
+  totals.passed += num('pass');
+  totals.failed += num('fail') + num('cancelled');
+  totals.skipped += num('skipped') + num('todo');
+  if (code !== 0 && num('fail') === 0) totals.failed += 1;
+  return code;
+}
+
+let failed = false;
+if (only !== 'e2e') failed = (await vitest()) !== 0 || failed;
+if (only !== 'unit') failed = (await e2e()) !== 0 || failed;
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failed || totals.failed > 0 ? 1 : 0);
