@@ -4,6 +4,8 @@ import { openDatabase } from './platform/db';
 import { createLogger } from './platform/logger';
 import { migrate } from './platform/migrate';
 import { buildApp } from './platform/app';
+import { startWorker, type Worker } from './platform/worker';
+import { hostname } from 'node:os';
 
 const USAGE = `Usage: wren <command>
 
@@ -66,7 +68,10 @@ async function start(config: Config, logger: ReturnType<typeof createLogger>) {
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const ctx = createContext(config, database, logger);
   const app = await buildApp(ctx);
+  let worker: Worker | null = null;
+  if (config.role !== 'api') worker = await startWorker(ctx, `${hostname()}:${process.pid}`);
   app.addHook('onClose', async () => {
+    await worker?.stop();
     await database.close();
   });
 

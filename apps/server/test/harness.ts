@@ -9,6 +9,7 @@ import { createContext, type AppContext } from '../src/platform/context';
 import { openDatabase, openPostgres } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { migrate } from '../src/platform/migrate';
+import { startWorker, type Worker } from '../src/platform/worker';
 import { ApiClient } from './client';
 import { adminUrl, TEST_ROOT } from './pg-admin';
 
@@ -17,6 +18,12 @@ export interface TestServer {
   ctx: AppContext;
   app: FastifyInstance;
   dataDir: string;
+  /** The PostgreSQL URL of this server's database (undefined on PGlite). */
+  databaseUrl: string | undefined;
+  /** Present when started with `{ worker: true }`: gateway, built-in simulator and dispatcher. */
+  worker: Worker | null;
+  /** Stops the worker (gateway, simulator, dispatcher) and starts a fresh one on the same database. */
+  restartWorker(): Promise<Worker>;
   client(): ApiClient;
   close(): Promise<void>;
 }
@@ -27,7 +34,10 @@ export const TEST_JWT_SECRET = 'test-secret-for-wren-tests-0123456789';
 export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
 /** Starts the real HTTP server on a fresh copy of the migrated template database. */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  opts: { worker?: boolean } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(TEST_ROOT, 'run-'));
   let databaseUrl: string | undefined;
   let dbName: string | undefined;
@@ -57,18 +67,28 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   await migrate(database);
   const ctx = createContext(config, database, createLogger(config.logLevel));
   const app = await buildApp(ctx);
+  let worker = opts.worker ? await startWorker(ctx, `test-${process.pid}`) : null;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
-  return {
+  const server: TestServer = {
     url,
     ctx,
     app,
     dataDir,
+    databaseUrl,
+    worker,
+    restartWorker: async () => {
+      await worker?.stop();
+      worker = await startWorker(ctx, `test-${process.pid}-${Date.now()}`);
+      server.worker = worker;
+      return worker;
+    },
     client: () => new ApiClient(url),
     close: async () => {
       await app.close();
+      await worker?.stop();
       await database.close();
       if (dbName && pgUrl) {
         const admin = await openPostgres(adminUrl(pgUrl), 1);
@@ -78,4 +98,5 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }

@@ -1,3 +1,83 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { NullableTimestamp, Timestamp } from './schema';
+
 /** Rate plans, messages, campaigns and delivery receipts (issue #4). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface MessagingTables {}
+export interface MessagingTables {
+  rate_plans: {
+    id: Generated<string>;
+    name: string;
+    currency: string;
+    is_default: Generated<boolean>;
+    created_at: Generated<Date>;
+  };
+  rate_plan_prices: { plan_id: string; prefix: string; country: string | null; price_minor: number };
+  campaigns: {
+    id: Generated<string>;
+    account_id: string;
+    kind: 'single' | 'bulk' | 'personalised' | 'api' | 'otp';
+    name: string;
+    created_at: Generated<Date>;
+  };
+  messages: MessagesTable;
+  message_parts: {
+    connection: string;
+    smsc_key: string;
+    message_id: string;
+    part: number;
+    stat: string | null;
+    created_at: Generated<Date>;
+  };
+  message_events: {
+    id: Generated<number>;
+    message_id: string;
+    status: string;
+    detail: string | null;
+    raw: string | null;
+    created_at: Generated<Date>;
+  };
+  parked_receipts: {
+    id: Generated<number>;
+    connection: string;
+    smsc_keys: string[];
+    stat: string;
+    err: string | null;
+    done_at: NullableTimestamp;
+    raw: string;
+    attempts: Generated<number>;
+    matched_at: NullableTimestamp;
+    created_at: Generated<Date>;
+  };
+}
+
+export interface MessagesTable {
+  id: Generated<string>;
+  account_id: string;
+  campaign_id: string | null;
+  user_id: string | null;
+  recipient: string;
+  sender: string;
+  body: string;
+  encoding: 'GSM-7' | 'UCS-2';
+  segments: number;
+  price_minor: number;
+  currency: string;
+  status: string;
+  priority: Generated<number>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  lease_until: NullableTimestamp;
+  leased_by: string | null;
+  scheduled_at: NullableTimestamp;
+  timezone: string | null;
+  validity_until: Timestamp;
+  connection: string | null;
+  parts_done: Generated<number>;
+  smsc_stat: string | null;
+  smsc_err: string | null;
+  error: string | null;
+  refunded: Generated<boolean>;
+  client_ref: string | null;
+  created_at: Generated<Date>;
+  submitted_at: NullableTimestamp;
+  done_at: NullableTimestamp;
+}

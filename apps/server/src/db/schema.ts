@@ -17,6 +17,7 @@ export interface AccountsTable {
   name: string;
   currency: Generated<string>;
   balance_minor: Generated<number>;
+  rate_plan_id: string | null;
   created_at: Generated<Date>;
 }
 

@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
+import { messagesRoutes } from '../modules/messages/messages.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 import type { AppContext } from './context';
 import { registerErrorHandler } from './http/error-handler';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(authRoutes(ctx));
   await app.register(usersRoutes(ctx));
+  await app.register(messagesRoutes(ctx));
 
   await registerWebApp(app, ctx.config.webDist);
   return app;

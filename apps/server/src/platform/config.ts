@@ -36,6 +36,27 @@ const envSchema = z.object({
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: bool.default(false),
+  DEFAULT_SENDER: z.string().min(1).max(11).default('Wren'),
+  MESSAGE_VALIDITY_MINUTES: z.coerce.number().int().min(1).max(10_080).default(1440),
+  REFUND_STATUSES: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['undelivered', 'expired', 'rejected']))),
+  SMSC_HOST: z.string().optional(),
+  SMSC_PORT: z.coerce.number().int().min(1).max(65535).default(2775),
+  SMSC_SYSTEM_ID: z.string().default('wren'),
+  SMSC_PASSWORD: z.string().default('wrenpass'),
+  SMSC_SYSTEM_TYPE: z.string().default(''),
+  SMSC_BINDS: z.coerce.number().int().min(1).max(32).default(2),
+  SMSC_WINDOW: z.coerce.number().int().min(1).max(1000).default(50),
+  SMSC_TPS: z.coerce.number().int().min(0).default(0),
+  SMSC_CONNECTIONS: z.string().optional(),
+  SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).default(300),
+  SIMULATOR_MIX: z.string().default('DELIVRD=92,UNDELIV=5,EXPIRED=2,REJECTD=1'),
+  DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
+  LEASE_SECONDS: z.coerce.number().int().min(5).default(60),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -62,6 +83,73 @@ export interface Config {
   loginLockMinutes: number;
   webDist: string;
   trustProxy: boolean;
+  defaultSender: string;
+  messageValidityMinutes: number;
+  /** Final statuses after submission that are refunded (never-submitted failures always are). */
+  refundStatuses: string[];
+  /** SMPP connections; empty means "start the built-in simulator and bind to it". */
+  smscConnections: SmscConnectionConfig[];
+  simulator: { port: number; delayMs: number; mix: string };
+  dispatchBatch: number;
+  leaseSeconds: number;
+}
+
+export interface SmscConnectionConfig {
+  name: string;
+  host: string;
+  port: number;
+  systemId: string;
+  password: string;
+  systemType?: string;
+  binds: number;
+  window: number;
+  tps: number;
+  /** E.164 prefixes routed to this connection; [] is the default route. */
+  prefixes: string[];
+}
+
+const connectionSchema = z.object({
+  name: z.string().min(1),
+  host: z.string().min(1),
+  port: z.number().int().min(1).max(65535),
+  systemId: z.string(),
+  password: z.string(),
+  systemType: z.string().optional(),
+  binds: z.number().int().min(1).default(1),
+  window: z.number().int().min(1).default(50),
+  tps: z.number().int().min(0).default(0),
+  prefixes: z.array(z.string()).default([]),
+});
+
+function parseConnections(e: z.infer<typeof envSchema>): SmscConnectionConfig[] {
+  if (e.SMSC_CONNECTIONS) {
+    let json: unknown;
+    try {
+      json = JSON.parse(e.SMSC_CONNECTIONS);
+    } catch {
+      throw new ConfigError('Invalid configuration:\n  SMSC_CONNECTIONS: not valid JSON');
+    }
+    const parsed = z.array(connectionSchema).min(1).safeParse(json);
+    if (!parsed.success) {
+      throw new ConfigError(`Invalid configuration:\n  SMSC_CONNECTIONS: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    }
+    return parsed.data;
+  }
+  if (!e.SMSC_HOST) return [];
+  return [
+    {
+      name: 'default',
+      host: e.SMSC_HOST,
+      port: e.SMSC_PORT,
+      systemId: e.SMSC_SYSTEM_ID,
+      password: e.SMSC_PASSWORD,
+      systemType: e.SMSC_SYSTEM_TYPE || undefined,
+      binds: e.SMSC_BINDS,
+      window: e.SMSC_WINDOW,
+      tps: e.SMSC_TPS,
+      prefixes: [],
+    },
+  ];
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +186,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLockMinutes: e.LOGIN_LOCK_MINUTES,
     webDist: path.resolve(baseDir, e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     trustProxy: e.TRUST_PROXY,
+    defaultSender: e.DEFAULT_SENDER,
+    messageValidityMinutes: e.MESSAGE_VALIDITY_MINUTES,
+    refundStatuses: e.REFUND_STATUSES,
+    smscConnections: parseConnections(e),
+    simulator: { port: e.SIMULATOR_PORT, delayMs: e.SIMULATOR_DELAY_MS, mix: e.SIMULATOR_MIX },
+    dispatchBatch: e.DISPATCH_BATCH,
+    leaseSeconds: e.LEASE_SECONDS,
   };
 }
 

@@ -1,8 +1,12 @@
 import { createAuthService } from '../modules/auth/auth.service';
 import { createTokenSigner } from '../modules/auth/tokens';
+import { createDlrService } from '../modules/dlr/dlr.service';
 import { createLedgerService } from '../modules/ledger/ledger.service';
+import { createMessagesService, type ResolveSender } from '../modules/messages/messages.service';
+import { createPricingService } from '../modules/pricing/pricing.service';
 import { createUsersService } from '../modules/users/users.service';
 import type { Config } from './config';
+import { FieldError } from './errors';
 import type { Database } from './db';
 import { EventBus } from './events';
 import { createAuthGuard } from './http/auth-guard';
@@ -28,7 +32,14 @@ export function createContext(config: Config, database: Database, logger: Logger
   const users = createUsersService({ db, defaultCountry: config.defaultCountry });
   const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger });
   const guard = createAuthGuard((token) => auth.authenticate(token));
-  return { config, database, db, logger, events, mailer, tokens, guard, services: { auth, users, ledger } };
+  const pricing = createPricingService(db);
+  const resolveSender: ResolveSender = async ({ value }) => {
+    if (value === undefined || value === config.defaultSender) return config.defaultSender;
+    throw new FieldError({ senderId: [`Unknown sender ID "${value}"`] });
+  };
+  const messages = createMessagesService({ db, config, events, ledger, pricing, resolveSender });
+  const dlr = createDlrService({ db, config, events, ledger, logger });
+  return { config, database, db, logger, events, mailer, tokens, guard, services: { auth, users, ledger, pricing, messages, dlr } };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

@@ -7,7 +7,10 @@ export interface DomainEvents {
   'sender.changed': { accountId: string };
   'group.changed': { accountId: string; groupId?: string };
   'template.changed': { accountId: string };
-  'message.status': { accountId: string; messageId: string; campaignId: string | null; status: string };
+  /** Messages of an account changed status (coalesced per flush, not one event per message). */
+  'messages.changed': { accountId: string; campaignIds: string[] };
+  /** New messages are ready to send: wakes the dispatcher at once instead of at its next poll. */
+  'messages.queued': Record<string, never>;
   'campaign.changed': { accountId: string; campaignId: string };
 }
 

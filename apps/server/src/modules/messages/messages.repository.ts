@@ -1,0 +1,68 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { MessagesTable } from '../../db/schema-messaging';
+import type { Db } from '../../platform/db';
+
+export type MessageRow = Selectable<MessagesTable>;
+
+export async function insertMessages(trx: Db, rows: Insertable<MessagesTable>[]) {
+  if (rows.length === 0) return [];
+  return trx.insertInto('messages').values(rows).returningAll().execute();
+}
+
+export async function insertEvents(
+  trx: Db,
+  events: { message_id: string; status: string; detail?: string | null; raw?: string | null }[],
+) {
+  if (events.length === 0) return;
+  await trx
+    .insertInto('message_events')
+    .values(events.map((e) => ({ message_id: e.message_id, status: e.status, detail: e.detail ?? null, raw: e.raw ?? null })))
+    .execute();
+}
+
+export interface LogFilter {
+  accountId: string;
+  from?: Date;
+  to?: Date;
+  status?: string;
+  recipient?: string;
+  sender?: string;
+  text?: string;
+  campaignId?: string;
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/** The SMS log, newest first, by keyset on (created_at, id); never OFFSET. */
+export async function listLog(db: Db, f: LogFilter) {
+  let q = db.selectFrom('messages').selectAll().where('account_id', '=', f.accountId);
+  if (f.from) q = q.where('created_at', '>=', f.from);
+  if (f.to) q = q.where('created_at', '<', f.to);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.recipient) q = q.where('recipient', 'like', `%${escapeLike(f.recipient)}%`);
+  if (f.sender) q = q.where(sql`lower(sender)`, '=', f.sender.toLowerCase());
+  if (f.text) q = q.where('body', 'ilike', `%${escapeLike(f.text)}%`);
+  if (f.campaignId) q = q.where('campaign_id', '=', f.campaignId);
+  if (f.after) {
+    const { createdAt, id } = f.after;
+    q = q.where((eb) =>
+      eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+    );
+  }
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+export async function findMessage(db: Db, accountId: string, id: string) {
+  return db
+    .selectFrom('messages')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listEvents(db: Db, messageId: string) {
+  return db.selectFrom('message_events').selectAll().where('message_id', '=', messageId).orderBy('id').execute();
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

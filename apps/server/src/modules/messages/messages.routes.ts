@@ -1,0 +1,73 @@
+import { Readable } from 'node:stream';
+import { MESSAGING_API, sendSingleSchema, smsLogQuerySchema, type MessageDto } from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import Papa from 'papaparse';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { authOf } from '../../platform/http/auth-guard';
+
+const CSV_COLUMNS: (keyof MessageDto)[] = [
+  'createdAt',
+  'recipient',
+  'sender',
+  'status',
+  'text',
+  'encoding',
+  'segments',
+  'priceMinor',
+  'currency',
+  'error',
+  'submittedAt',
+  'doneAt',
+  'id',
+];
+
+export function messagesRoutes(ctx: AppContext) {
+  const { messages, pricing, ledger } = ctx.services;
+  const preHandler = ctx.guard.requireUser;
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(MESSAGING_API.sendSingle, { schema: { body: sendSingleSchema }, preHandler }, async (req, reply) => {
+      const a = authOf(req);
+      return reply.status(202).send(await messages.sendSingle({ ...req.body, accountId: a.accountId, userId: a.userId }));
+    });
+
+    r.get(MESSAGING_API.log, { schema: { querystring: smsLogQuerySchema }, preHandler }, async (req) =>
+      messages.log(authOf(req).accountId, req.query),
+    );
+
+    r.get(
+      MESSAGING_API.logExport,
+      { schema: { querystring: smsLogQuerySchema.omit({ cursor: true, limit: true }) }, preHandler },
+      async (req, reply) => {
+        const pages = messages.exportLog(authOf(req).accountId, req.query);
+        async function* csv() {
+          yield Papa.unparse({ fields: CSV_COLUMNS, data: [] }, { escapeFormulae: true }) + '\r\n';
+          for await (const items of pages) {
+            if (items.length === 0) continue;
+            const rows = items.map((m) => CSV_COLUMNS.map((c) => m[c]));
+            yield Papa.unparse(rows, { escapeFormulae: true, header: false }) + '\r\n';
+          }
+        }
+        const stamp = new Date().toISOString().slice(0, 10);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="sms-log-${stamp}.csv"`)
+          .send(Readable.from(csv()));
+      },
+    );
+
+    r.get(
+      `${MESSAGING_API.log}/:id`,
+      { schema: { params: z.object({ id: z.uuid('Message not found') }) }, preHandler },
+      async (req) => messages.detail(authOf(req).accountId, req.params.id),
+    );
+
+    r.get(MESSAGING_API.pricing, { preHandler }, async (req) => pricing.ratePlan(authOf(req).accountId));
+
+    r.get(MESSAGING_API.balance, { preHandler }, async (req) => ledger.balance(ctx.db, authOf(req).accountId));
+  };
+}

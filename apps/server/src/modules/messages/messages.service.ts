@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import {
+  analyseSmsText,
+  MAX_SEGMENTS,
+  type SendResult,
+  type SendSingleInput,
+  type SmsLogPage,
+  type SmsLogQuery,
+} from '@wren/contracts';
+import type { Config } from '../../platform/config';
+import type { Db } from '../../platform/db';
+import { FieldError, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
+import { toE164 } from '../../shared/phone';
+import type { LedgerService } from '../ledger/ledger.service';
+import type { PricingService } from '../pricing/pricing.service';
+import { decodeCursor, encodeCursor, toEventDto, toMessageDto } from './message-dto';
+import * as repo from './messages.repository';
+
+/** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
+export type ResolveSender = (input: { accountId: string; value?: string }) => Promise<string>;
+
+interface Deps {
+  db: Db;
+  config: Config;
+  events: EventBus;
+  ledger: LedgerService;
+  pricing: PricingService;
+  resolveSender: ResolveSender;
+}
+
+export const PRIORITY = { otp: 0, single: 1, bulk: 2 } as const;
+const MAX_SCHEDULE_MS = 366 * 86_400_000;
+
+export function createMessagesService(deps: Deps) {
+  const { db, config } = deps;
+
+  function normaliseRecipients(raw: string[]) {
+    const valid: string[] = [];
+    const invalid: string[] = [];
+    for (const r of raw) {
+      const e164 = toE164(r, config.defaultCountry);
+      if (e164) valid.push(e164);
+      else invalid.push(r);
+    }
+    if (invalid.length) {
+      const shown = invalid.slice(0, 5).join(', ') + (invalid.length > 5 ? ` and ${invalid.length - 5} more` : '');
+      throw new FieldError({ recipients: [`Not a valid phone number: ${shown}`] });
+    }
+    return [...new Set(valid)];
+  }
+
+  function parseSchedule(scheduleAt: string | undefined): Date | null {
+    if (!scheduleAt) return null;
+    const at = new Date(scheduleAt);
+    if (at.getTime() <= Date.now() + 5_000) throw new FieldError({ scheduleAt: ['Choose a time in the future'] });
+    if (at.getTime() > Date.now() + MAX_SCHEDULE_MS) {
+      throw new FieldError({ scheduleAt: ['Schedule at most one year ahead'] });
+    }
+    return at;
+  }
+
+  return {
+    /** Single SMS to one or more recipients: validate, price, debit and queue in one transaction. */
+    async sendSingle(input: SendSingleInput & { accountId: string; userId: string | null }): Promise<SendResult> {
+      const info = analyseSmsText(input.text);
+      if (info.segments > MAX_SEGMENTS) {
+        throw new FieldError({ text: [`The message is too long: ${info.segments} parts (at most ${MAX_SEGMENTS})`] });
+      }
+      const recipients = normaliseRecipients(input.recipients);
+      const scheduledAt = parseSchedule(input.scheduleAt);
+      const sender = await deps.resolveSender({ accountId: input.accountId, value: input.senderId });
+      const quote = await deps.pricing.quote(input.accountId, recipients, info.segments);
+      const start = scheduledAt ?? new Date();
+      const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
+      const status = scheduledAt ? 'scheduled' : 'queued';
+      const batch = randomUUID();
+
+      const result = await db.transaction().execute(async (trx) => {
+        const posting = await deps.ledger.post(trx, {
+          accountId: input.accountId,
+          amountMinor: -quote.total,
+          kind: 'sms_debit',
+          reference: `send:${batch}`,
+          note: `${recipients.length} SMS × ${info.segments} segment(s)`,
+          requireFunds: true,
+        });
+        const rows = await repo.insertMessages(
+          trx,
+          recipients.map((to, i) => ({
+            account_id: input.accountId,
+            campaign_id: null,
+            user_id: input.userId,
+            recipient: to,
+            sender,
+            body: input.text,
+            encoding: info.encoding,
+            segments: info.segments,
+            price_minor: quote.prices[i] ?? 0,
+            currency: quote.currency,
+            status,
+            priority: PRIORITY.single,
+            scheduled_at: scheduledAt,
+            timezone: input.timezone ?? null,
+            next_attempt_at: start,
+            validity_until: validityUntil,
+          })),
+        );
+        await repo.insertEvents(
+          trx,
+          rows.map((m) => ({
+            message_id: m.id,
+            status,
+            detail: scheduledAt ? `Scheduled for ${scheduledAt.toISOString()}` : 'Accepted and queued',
+          })),
+        );
+        return { rows, balanceMinor: posting.balanceMinor };
+      });
+      if (!scheduledAt) deps.events.publish('messages.queued', {});
+      deps.events.publish('messages.changed', { accountId: input.accountId, campaignIds: [] });
+      return {
+        messages: result.rows.map(toMessageDto),
+        totalPriceMinor: quote.total,
+        currency: quote.currency,
+        balanceMinor: result.balanceMinor,
+      };
+    },
+
+    async log(accountId: string, q: SmsLogQuery): Promise<SmsLogPage> {
+      const after = q.cursor ? decodeCursor(q.cursor) : null;
+      if (q.cursor && !after) throw new FieldError({ cursor: ['Invalid page cursor'] });
+      const rows = await repo.listLog(db, {
+        accountId,
+        from: q.from ? new Date(q.from) : undefined,
+        to: q.to ? new Date(q.to) : undefined,
+        status: q.status,
+        recipient: q.recipient?.replace(/[\s()-]/g, ''),
+        sender: q.sender,
+        text: q.text,
+        campaignId: q.campaignId,
+        after: after ?? undefined,
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return { items: page.map(toMessageDto), nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null };
+    },
+
+    async detail(accountId: string, id: string) {
+      const m = await repo.findMessage(db, accountId, id);
+      if (!m) throw notFound('Message');
+      return { message: toMessageDto(m), events: (await repo.listEvents(db, id)).map(toEventDto) };
+    },
+
+    /** Streams the filtered log page by page, for CSV export. */
+    async *exportLog(accountId: string, q: Omit<SmsLogQuery, 'cursor' | 'limit'>) {
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await this.log(accountId, { ...q, cursor, limit: 200 });
+        yield page.items;
+        if (!page.nextCursor) return;
+        cursor = page.nextCursor;
+      }
+    },
+  };
+}
+
+export type MessagesService = ReturnType<typeof createMessagesService>;

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import { expectInvariants, waitForFinal } from '../../../test/messaging';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', REFUND_STATUSES: 'undelivered' }, { worker: true });
+  server.worker!.simulator!.setOptions({ statByDestination: (dest: string) => (dest.endsWith('9999') ? 'UNDELIV' : undefined) });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const entries = (accountId: string) =>
+  server.ctx.db.selectFrom('ledger_entries').select(['kind', 'amount_minor']).where('account_id', '=', accountId).orderBy('id').execute();
+
+describe('single SMS delivery', () => {
+  it('reaches delivered with the right segments, encoding, price and ledger entries', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const res = await c.post('/api/sms/single', { recipients: ['(415) 555-0123'], text: 'Your code is 1234 [ok]' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ totalPriceMinor: 1, currency: 'USD', balanceMinor: 499 });
+    const [m] = res.body.messages;
+    expect(m).toMatchObject({ recipient: '+14155550123', sender: 'Wren', encoding: 'GSM-7', segments: 1, priceMinor: 1, status: 'queued' });
+    const [done] = await waitForFinal(c, [m.id]);
+    expect(done.status).toBe('delivered');
+    expect(await entries(user.accountId)).toEqual([
+      { kind: 'trial_credit', amount_minor: 500 },
+      { kind: 'sms_debit', amount_minor: -1 },
+    ]);
+    const detail = await c.get(`/api/sms/log/${m.id}`);
+    expect(detail.body.events.map((e: { status: string }) => e.status)).toEqual(['queued', 'sending', 'sent', 'receipt', 'delivered']);
+    expect(detail.body.events[3].raw).toMatch(/stat:DELIVRD/);
+    const sim = [...server.worker!.simulator!.messages.values()].filter((s) => s.dest === '14155550123');
+    expect(sim.length).toBeGreaterThanOrEqual(1);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('sends long Unicode text as concatenated UCS-2 parts, priced per segment', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const text = 'Привет! Ваш заказ готов к выдаче. Спасибо, что выбрали нас. Хорошего дня!! 😀';
+    const res = await c.post('/api/sms/single', { recipients: ['+447911123456'], text });
+    expect(res.status).toBe(202);
+    const [m] = res.body.messages;
+    expect(m).toMatchObject({ encoding: 'UCS-2', segments: 2, priceMinor: 8 });
+    const [done] = await waitForFinal(c, [m.id]);
+    expect(done.status).toBe('delivered');
+    const parts = [...server.worker!.simulator!.messages.values()].filter((s) => s.dest === '447911123456');
+    expect(parts).toHaveLength(2);
+    expect(parts.every((p) => p.dataCoding === 8)).toBe(true);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('marks an undelivered receipt and refunds it when the policy says so', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const res = await c.post('/api/sms/single', { recipients: ['+12125559999', '+12125550100'], text: 'Hello' });
+    const done = await waitForFinal(c, res.body.messages.map((m: { id: string }) => m.id));
+    expect(done.map((m) => m.status).sort()).toEqual(['delivered', 'undelivered']);
+    expect((await entries(user.accountId)).map((e) => e.kind)).toEqual(['trial_credit', 'sms_debit', 'sms_refund']);
+    expect((await c.get('/api/balance')).body).toEqual({ balanceMinor: 499, currency: 'USD' });
+    await expectInvariants(server, user.accountId);
+  });
+});
+
+describe('bad input stores nothing', () => {
+  const cases: [string, Record<string, unknown>, number, string][] = [
+    ['invalid number', { recipients: ['12345'], text: 'hi' }, 400, 'recipients'],
+    ['empty text', { recipients: ['+14155550123'], text: '' }, 400, 'text'],
+    ['text too long', { recipients: ['+14155550123'], text: 'a'.repeat(1531) }, 400, 'text'],
+    ['unknown sender', { recipients: ['+14155550123'], text: 'hi', senderId: 'NOPE' }, 400, 'senderId'],
+    ['schedule in the past', { recipients: ['+14155550123'], text: 'hi', scheduleAt: '2020-01-01T00:00:00Z' }, 400, 'scheduleAt'],
+  ];
+  it.each(cases)('%s → clear 4xx', async (_name, body, status, field) => {
+    const c = server.client();
+    const { user } = await c.register();
+    const res = await c.post('/api/sms/single', body);
+    expect(res.status).toBe(status);
+    expect(res.body.errors[field]?.[0]).toEqual(expect.any(String));
+    expect(await server.ctx.db.selectFrom('messages').select('id').where('account_id', '=', user.accountId).execute()).toEqual([]);
+    expect(await entries(user.accountId)).toHaveLength(1);
+  });
+
+  it('insufficient balance → 402 with a clear message, nothing stored', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const recipients = Array.from({ length: 9 }, (_, i) => `+4915112345${60 + i}`);
+    const res = await c.post('/api/sms/single', { recipients, text: 'x'.repeat(1530) });
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('INSUFFICIENT_BALANCE');
+    expect(res.headers.get('application-error')).toMatch(/Insufficient balance: this costs \$5\.40 and your balance is \$5\.00/);
+    expect(await server.ctx.db.selectFrom('messages').select('id').where('account_id', '=', user.accountId).execute()).toEqual([]);
+    expect(await entries(user.accountId)).toHaveLength(1);
+  });
+});
+
+describe('SMS log', () => {
+  it('pages by keyset, filters, and keeps accounts apart', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const recipients = ['+12125550101', '+12125550102', '+12125550103', '+12125550104', '+12125550105'];
+    const sent = await c.post('/api/sms/single', { recipients, text: 'Page me' });
+    await waitForFinal(c, sent.body.messages.map((m: { id: string }) => m.id));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: { body: { items: { id: string }[]; nextCursor: string | null } } = await c.get(
+        `/api/sms/log?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      seen.push(...page.body.items.map((i) => i.id));
+      cursor = page.body.nextCursor;
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(5);
+    const filtered = await c.get('/api/sms/log?recipient=550103&status=delivered');
+    expect(filtered.body.items.map((i: { recipient: string }) => i.recipient)).toEqual(['+12125550103']);
+    expect((await c.get('/api/sms/log?text=nothing-like-this')).body.items).toEqual([]);
+    expect((await c.get('/api/sms/log?cursor=garbage')).status).toBe(400);
+
+    const other = server.client();
+    await other.register();
+    expect((await other.get('/api/sms/log')).body.items).toEqual([]);
+    expect((await other.get(`/api/sms/log/${seen[0]}`)).status).toBe(404);
+    const csv = await other.get('/api/sms/log/export.csv');
+    expect(csv.body.trim().split('\n')).toHaveLength(1);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('exports CSV safe against formula injection', async () => {
+    const c = server.client();
+    await c.register();
+    const sent = await c.post('/api/sms/single', { recipients: ['+12125550110'], text: '=HYPERLINK("http://evil")' });
+    await waitForFinal(c, [sent.body.messages[0].id]);
+    const res = await c.get('/api/sms/log/export.csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="sms-log-/);
+    const lines = res.body.trim().split(/\r?\n/);
+    expect(lines[0]).toBe('createdAt,recipient,sender,status,text,encoding,segments,priceMinor,currency,error,submittedAt,doneAt,id');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+  });
+});
+
+describe('scheduled SMS', () => {
+  it('waits until its time, survives a worker restart, then is delivered', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const at = new Date(Date.now() + 6_000).toISOString();
+    const res = await c.post('/api/sms/single', { recipients: ['+12125550120'], text: 'Later', scheduleAt: at, timezone: 'Europe/Paris' });
+    expect(res.status).toBe(202);
+    const [m] = res.body.messages;
+    expect(m.status).toBe('scheduled');
+    expect(m.scheduledAt).toBe(at);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await c.get(`/api/sms/log/${m.id}`)).body.message.status).toBe('scheduled');
+    await server.restartWorker();
+    const [done] = await waitForFinal(c, [m.id], 20_000);
+    expect(done.status).toBe('delivered');
+    expect(new Date(done.submittedAt).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime());
+    await expectInvariants(server, user.accountId);
+  });
+});

@@ -1,0 +1,60 @@
+import type { RatePlanDto } from '@wren/contracts';
+import type { Db } from '../../platform/db';
+import { notFound } from '../../platform/errors';
+
+interface Plan {
+  currency: string;
+  /** Longest prefix first. */
+  prices: { prefix: string; country: string | null; priceMinor: number }[];
+}
+
+const CACHE_MS = 60_000;
+
+/** Prices per segment by destination prefix (longest match), in integer minor units. */
+export function createPricingService(db: Db) {
+  const cache = new Map<string, { plan: Plan; at: number }>();
+
+  async function planFor(accountId: string): Promise<Plan> {
+    const account = await db
+      .selectFrom('accounts')
+      .select(['rate_plan_id', 'currency'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    if (!account) throw notFound('Account');
+    const key = account.rate_plan_id ?? 'default';
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.plan;
+    let q = db
+      .selectFrom('rate_plans as p')
+      .innerJoin('rate_plan_prices as r', 'r.plan_id', 'p.id')
+      .select(['p.currency', 'r.prefix', 'r.country', 'r.price_minor']);
+    q = account.rate_plan_id ? q.where('p.id', '=', account.rate_plan_id) : q.where('p.is_default', '=', true);
+    const rows = await q.execute();
+    const plan: Plan = {
+      currency: rows[0]?.currency ?? account.currency,
+      prices: rows
+        .map((r) => ({ prefix: r.prefix, country: r.country, priceMinor: r.price_minor }))
+        .sort((a, b) => b.prefix.length - a.prefix.length),
+    };
+    cache.set(key, { plan, at: Date.now() });
+    return plan;
+  }
+
+  const perSegment = (plan: Plan, to: string) => plan.prices.find((p) => to.startsWith(p.prefix))?.priceMinor ?? 0;
+
+  return {
+    async ratePlan(accountId: string): Promise<RatePlanDto> {
+      const plan = await planFor(accountId);
+      return { currency: plan.currency, prices: [...plan.prices].sort((a, b) => a.prefix.localeCompare(b.prefix)) };
+    },
+
+    /** Price of each recipient's message for the given segment count. */
+    async quote(accountId: string, recipients: string[], segments: number) {
+      const plan = await planFor(accountId);
+      const prices = recipients.map((to) => perSegment(plan, to) * segments);
+      return { currency: plan.currency, prices, total: prices.reduce((a, b) => a + b, 0) };
+    },
+  };
+}
+
+export type PricingService = ReturnType<typeof createPricingService>;

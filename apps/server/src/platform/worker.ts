@@ -1,0 +1,73 @@
+import { parseMix, startSmsc, type SmscHandle } from '@wren/smsc-simulator';
+import { createSmppGateway } from '../gateway/smpp-gateway';
+import type { SmsGateway } from '../gateway/sms-gateway';
+import { createDispatcher } from '../modules/messages/dispatcher';
+import type { SmscConnectionConfig } from './config';
+import type { AppContext } from './context';
+
+export interface Worker {
+  gateway: SmsGateway;
+  simulator: SmscHandle | null;
+  dispatcher: ReturnType<typeof createDispatcher>;
+  stop(): Promise<void>;
+}
+
+const PARKED_SWEEP_MS = 5000;
+
+/**
+ * The worker role: the SMPP gateway (to the configured SMSCs, or to the built-in simulator when none
+ * is configured), the dispatcher that drains the queue, and delivery-receipt processing.
+ */
+export async function startWorker(ctx: AppContext, workerId: string): Promise<Worker> {
+  const { config, logger } = ctx;
+  let simulator: SmscHandle | null = null;
+  let connections: SmscConnectionConfig[] = config.smscConnections;
+  if (connections.length === 0) {
+    simulator = await startSmsc({
+      port: config.simulator.port,
+      host: '127.0.0.1',
+      receiptDelayMs: config.simulator.delayMs,
+      statMix: parseMix(config.simulator.mix),
+      credentials: [{ systemId: 'wren', password: 'wrenpass' }],
+    });
+    logger.info({ port: simulator.port }, 'no SMSC configured: built-in SMSC simulator started');
+    connections = [
+      { name: 'simulator', host: '127.0.0.1', port: simulator.port, systemId: 'wren', password: 'wrenpass', binds: 2, window: 50, tps: 0, prefixes: [] },
+    ];
+  }
+  const gateway = createSmppGateway({ connections, logger });
+  const dlr = ctx.services.dlr;
+  gateway.onReceipt((r) => dlr.handleReceipt(r));
+  gateway.onMo(async (mo) => {
+    logger.info({ from: mo.from, to: mo.to }, 'mobile-originated message received');
+  });
+  await gateway.start();
+
+  const dispatcher = createDispatcher({
+    db: ctx.db,
+    gateway,
+    events: ctx.events,
+    ledger: ctx.services.ledger,
+    config,
+    logger,
+    workerId,
+    onPartsStored: () => dlr.matchParked(),
+  });
+  dispatcher.start();
+  const sweep = setInterval(() => {
+    dlr.matchParked().catch((err: unknown) => logger.warn({ err }, 'parked receipt sweep failed'));
+  }, PARKED_SWEEP_MS);
+
+  return {
+    gateway,
+    simulator,
+    dispatcher,
+    stop: async () => {
+      clearInterval(sweep);
+      await dispatcher.stop();
+      await gateway.stop();
+      await dlr.drain();
+      await simulator?.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { FINAL_STATUSES } from '@wren/contracts';
+import { expect } from 'vitest';
+import type { ApiClient } from './client';
+import type { TestServer } from './harness';
+
+/** Waits until every given message of the account has a final status; returns them. */
+export async function waitForFinal(c: ApiClient, ids: string[], timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const items = await Promise.all(ids.map(async (id) => (await c.get(`/api/sms/log/${id}`)).body.message));
+    if (items.every((m) => FINAL_STATUSES.includes(m.status))) return items;
+    if (Date.now() > deadline) throw new Error(`not final in time: ${items.map((m) => m.status).join(',')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const ORDER = ['scheduled', 'queued', 'sending', 'sent', 'final'];
+const rank = (s: string) => (FINAL_STATUSES.includes(s as never) ? 4 : ORDER.indexOf(s));
+
+/**
+ * Checks the invariants every test must keep: each message's status history never moves backwards
+ * once sent (a retry may go sending → queued, never out of a final status), exactly one final status,
+ * and the ledger balance equals the sum of its entries.
+ */
+export async function expectInvariants(server: TestServer, accountId: string) {
+  const db = server.ctx.db;
+  const events = await db
+    .selectFrom('message_events as e')
+    .innerJoin('messages as m', 'm.id', 'e.message_id')
+    .select(['e.message_id', 'e.status', 'm.status as current'])
+    .where('m.account_id', '=', accountId)
+    .orderBy('e.id')
+    .execute();
+  const byMessage = new Map<string, string[]>();
+  for (const e of events) if (e.status !== 'receipt') byMessage.set(e.message_id, [...(byMessage.get(e.message_id) ?? []), e.status]);
+  for (const [id, statuses] of byMessage) {
+    const finals = statuses.filter((s) => rank(s) === 4);
+    expect(finals.length, `message ${id} final statuses ${statuses.join('>')}`).toBeLessThanOrEqual(1);
+    const sentAt = statuses.indexOf('sent');
+    if (sentAt >= 0) {
+      for (const s of statuses.slice(sentAt)) expect(rank(s), `${id}: ${statuses.join('>')}`).toBeGreaterThanOrEqual(3);
+    }
+  }
+  const { cached, sum } = await server.ctx.services.ledger.verify(db, accountId);
+  expect(cached).toBe(sum);
+}

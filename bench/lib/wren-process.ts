@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Creates a fresh PostgreSQL database for a benchmark run and returns its URL and a drop function. */
+export async function freshPostgres(baseUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(baseUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: baseUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** Starts `wren start` as a child process and waits for /readyz. */
+export async function startWren(env: Record<string, string>, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'start'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'wren-bench-')),
+      JWT_SECRET: 'bench-secret-0123456789abcdef',
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('Wren did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A signed-in API session: XSRF cookie, bearer token. */
+export async function signUp(base: string) {
+  const x = await fetch(`${base}/api/auth/xsrf`);
+  const cookie = x.headers.getSetCookie()[0]!.split(';')[0]!;
+  const xsrf = cookie.split('=')[1]!;
+  const headers = { 'content-type': 'application/json', cookie, 'x-xsrf-token': xsrf };
+  const tag = Date.now().toString(36);
+  const res = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      username: `bench${tag}`,
+      name: 'Bench',
+      email: `bench${tag}@example.com`,
+      phone: '+14155550123',
+      password: 'bench password 1',
+    }),
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { accessToken: string; user: { accountId: string } };
+  return { headers: { ...headers, authorization: `Bearer ${body.accessToken}` }, accountId: body.user.accountId };
+}
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { phoneInputSchema } from './auth';
+
+/**
+ * Contact group, contact and import endpoints (issue #6). `:id` is the group id.
+ * The upload URL contains `fileUpload` so the web client shows a progress bar, not the busy overlay.
+ */
+export const CONTACTS_API = {
+  groups: '/api/groups',
+  group: '/api/groups/:id',
+  contacts: '/api/groups/:id/contacts',
+  contact: '/api/groups/:id/contacts/:contactId',
+  bulkDelete: '/api/groups/:id/contacts/bulk-delete',
+  export: '/api/groups/:id/contacts/export',
+  upload: '/api/groups/:id/contacts/fileUpload',
+  import: '/api/groups/:id/imports/:importId',
+  importCommit: '/api/groups/:id/imports/:importId/commit',
+  importReport: '/api/groups/:id/imports/:importId/report',
+} as const;
+
+/** Default upload limit for contact imports; the server's IMPORT_MAX_BYTES may change it. */
+export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+export const IMPORT_PREVIEW_ROWS = 10;
+
+export const groupNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Group name is required')
+  .max(100, 'Group name must be at most 100 characters');
+export const createGroupSchema = z.object({ name: groupNameSchema });
+export const renameGroupSchema = z.object({ name: groupNameSchema });
+export type GroupInput = z.infer<typeof createGroupSchema>;
+
+export interface GroupDto {
+  id: string;
+  name: string;
+  contactCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface GroupList {
+  items: GroupDto[];
+}
+
+/** Custom field keys are usable as `{{key}}` placeholders; `phone` and `name` are built in. */
+export const FIELD_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+export const RESERVED_FIELD_KEYS = ['phone', 'name'] as const;
+export const MAX_CUSTOM_FIELDS = 50;
+
+export const fieldKeySchema = z
+  .string()
+  .regex(
+    FIELD_KEY_PATTERN,
+    'A field name must start with a letter or _ and use only letters, digits and _ (at most 40)',
+  )
+  .refine(
+    (k) => !(RESERVED_FIELD_KEYS as readonly string[]).includes(k.toLowerCase()),
+    'phone and name are built-in fields; choose another field name',
+  );
+
+export const customFieldsSchema = z
+  .record(fieldKeySchema, z.string().max(500, 'A field value must be at most 500 characters'))
+  .refine((f) => Object.keys(f).length <= MAX_CUSTOM_FIELDS, `At most ${MAX_CUSTOM_FIELDS} custom fields`);
+
+export const contactNameSchema = z.string().trim().max(100, 'Name must be at most 100 characters');
+
+export const createContactSchema = z.object({
+  phone: phoneInputSchema,
+  name: contactNameSchema.default(''),
+  fields: customFieldsSchema.default({}),
+});
+export type CreateContactInput = z.input<typeof createContactSchema>;
+
+/** `fields`, when given, replaces the whole map. */
+export const updateContactSchema = z.object({
+  phone: phoneInputSchema.optional(),
+  name: contactNameSchema.optional(),
+  fields: customFieldsSchema.optional(),
+});
+export type UpdateContactInput = z.infer<typeof updateContactSchema>;
+
+export const listContactsQuerySchema = z.object({
+  /** Matches names (case-insensitive, anywhere) and phone digits (anywhere). */
+  q: z.string().trim().max(100).optional(),
+  sort: z.enum(['created', 'name']).default('created'),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListContactsQuery = z.infer<typeof listContactsQuerySchema>;
+
+export const bulkDeleteContactsSchema = z.object({
+  ids: z
+    .array(z.uuid('Each id must be a contact id'))
+    .min(1, 'Choose at least one contact')
+    .max(1000, 'Delete at most 1000 contacts at a time'),
+});
+
+export interface ContactDto {
+  id: string;
+  groupId: string;
+  phone: string;
+  name: string;
+  fields: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface ContactPage {
+  items: ContactDto[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export const importMappingSchema = z.object({
+  /** Column names as returned by the upload. */
+  phone: z.string().min(1, 'Choose the column that holds the phone number'),
+  name: z.string().min(1).optional(),
+  fields: z.record(fieldKeySchema, z.string().min(1)).optional(),
+});
+export type ImportMapping = z.infer<typeof importMappingSchema>;
+
+/** Without a mapping the suggested one from the upload is used. */
+export const commitImportSchema = z.object({ mapping: importMappingSchema.optional() }).default({});
+
+export type ImportFileType = 'csv' | 'xlsx';
+export type ImportStatus = 'uploaded' | 'running' | 'completed' | 'failed';
+
+export interface ImportUploadDto {
+  importId: string;
+  fileName: string;
+  fileType: ImportFileType;
+  /** Column names: the header row, or "Column 1", "Column 2", … when the file has none. */
+  columns: string[];
+  hasHeader: boolean;
+  /** The first data rows, cells aligned with `columns`. */
+  previewRows: string[][];
+  rowCountGuess: number;
+  suggestedMapping: { phone: string | null; name: string | null; fields: Record<string, string> };
+}
+
+export interface ImportDto {
+  id: string;
+  groupId: string;
+  status: ImportStatus;
+  fileName: string;
+  fileType: ImportFileType;
+  rowCountGuess: number;
+  /** Data rows read so far; processed = inserted + invalid + duplicates. */
+  processed: number;
+  inserted: number;
+  invalid: number;
+  /** Within the file and against the group. */
+  duplicates: number;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+
+/** Sender ID endpoints (issue #6). `:id` segments are filled with `fillApiPath`. */
+export const SENDER_ID_API = {
+  list: '/api/sender-ids',
+  item: '/api/sender-ids/:id',
+  setDefault: '/api/sender-ids/:id/default',
+  adminList: '/api/admin/sender-ids',
+  adminApprove: '/api/admin/sender-ids/:id/approve',
+  adminReject: '/api/admin/sender-ids/:id/reject',
+} as const;
+
+export const SENDER_ID_STATUSES = ['requested', 'approved', 'rejected'] as const;
+export type SenderIdStatus = (typeof SENDER_ID_STATUSES)[number];
+export type SenderIdKind = 'alphanumeric' | 'numeric';
+
+export const SENDER_ID_MAX_ALPHANUMERIC = 11;
+export const SENDER_ID_MAX_DIGITS = 15;
+export const SENDER_ID_MIN_DIGITS = 3;
+
+/** The printable part of the GSM 03.38 basic character set (no line breaks, no escape). */
+const GSM_BASIC = new Set(
+  '@£$¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
+);
+
+export type SenderIdCheck = { ok: true; kind: SenderIdKind; value: string } | { ok: false; message: string };
+
+/**
+ * Classifies and normalises a sender ID. Numeric: up to 15 digits (spaces, dashes and a leading +
+ * are dropped). Alphanumeric: up to 11 GSM characters with at least one letter (so never all digits).
+ */
+export function checkSenderId(input: string): SenderIdCheck {
+  const raw = input.trim();
+  if (!raw) return { ok: false, message: 'Enter a sender ID' };
+  const compact = raw.replace(/[\s-]/g, '');
+  if (/^\+?\d+$/.test(compact)) {
+    const digits = compact.replace('+', '');
+    if (digits.length > SENDER_ID_MAX_DIGITS)
+      return { ok: false, message: `A numeric sender ID can have at most ${SENDER_ID_MAX_DIGITS} digits` };
+    if (digits.length < SENDER_ID_MIN_DIGITS)
+      return { ok: false, message: `A numeric sender ID needs at least ${SENDER_ID_MIN_DIGITS} digits` };
+    return { ok: true, kind: 'numeric', value: digits };
+  }
+  const chars = [...raw];
+  if (chars.length > SENDER_ID_MAX_ALPHANUMERIC) {
+    return {
+      ok: false,
+      message: `An alphanumeric sender ID can have at most ${SENDER_ID_MAX_ALPHANUMERIC} characters`,
+    };
+  }
+  const bad = [...new Set(chars.filter((c) => !GSM_BASIC.has(c)))];
+  if (bad.length) {
+    return {
+      ok: false,
+      message: `A sender ID can use only letters, digits, spaces and common punctuation; remove ${bad.map((c) => `"${c}"`).join(', ')}`,
+    };
+  }
+  if (!chars.some((c) => /\p{L}/u.test(c))) {
+    return { ok: false, message: 'An alphanumeric sender ID must contain at least one letter' };
+  }
+  return { ok: true, kind: 'alphanumeric', value: raw };
+}
+
+/** A sender ID value; parses to the normalised value. */
+export const senderIdValueSchema = z
+  .string()
+  .max(40, 'A sender ID can have at most 15 digits or 11 characters')
+  .superRefine((v, ctx) => {
+    const r = checkSenderId(v);
+    if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
+  })
+  .transform((v) => {
+    const r = checkSenderId(v);
+    return r.ok ? r.value : v;
+  });
+
+export const createSenderIdSchema = z.object({
+  value: senderIdValueSchema,
+  purpose: z
+    .string()
+    .trim()
+    .min(3, 'Describe what you will send with this sender ID')
+    .max(500, 'The purpose must be at most 500 characters'),
+  sampleMessage: z
+    .string()
+    .trim()
+    .min(1, 'Give a sample message')
+    .max(1000, 'The sample message must be at most 1000 characters'),
+});
+export type CreateSenderIdInput = z.input<typeof createSenderIdSchema>;
+
+export const approveSenderIdSchema = z.object({
+  reason: z.string().trim().max(500, 'The reason must be at most 500 characters').optional(),
+});
+export const rejectSenderIdSchema = z.object({
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'Give a reason for the rejection')
+    .max(500, 'The reason must be at most 500 characters'),
+});
+export type SenderIdDecisionInput = { reason?: string };
+
+export const adminSenderIdQuerySchema = z.object({
+  status: z.enum(SENDER_ID_STATUSES).optional(),
+  cursor: z.string().max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AdminSenderIdQuery = z.infer<typeof adminSenderIdQuerySchema>;
+
+export interface SenderIdDto {
+  id: string;
+  value: string;
+  kind: SenderIdKind;
+  purpose: string;
+  sampleMessage: string;
+  status: SenderIdStatus;
+  /** Why it was rejected (or a note on approval); null while requested. */
+  reason: string | null;
+  /** The account's default sender for sends that name none. Only an approved one can be default. */
+  isDefault: boolean;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+export interface AdminSenderIdDto extends SenderIdDto {
+  accountId: string;
+  accountName: string;
+}
+
+export interface SenderIdList {
+  items: SenderIdDto[];
+}
+
+export interface AdminSenderIdPage {
+  items: AdminSenderIdDto[];
+  nextCursor: string | null;
+}
+
+/**
+ * Fills the `:name` segments of an API path pattern. Throws when the values do not match the
+ * pattern's parameters one to one.
+ */
+export function fillApiPath(pattern: string, params: Record<string, string> = {}): string {
+  const names = [...pattern.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string);
+  const given = Object.keys(params);
+  if (names.length !== given.length || names.some((n) => !(n in params))) {
+    throw new Error(`${pattern} needs ${names.length} parameter(s) (${names.join(', ')}), got ${given.length}`);
+  }
+  return pattern.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeURIComponent(params[n] as string));
+}

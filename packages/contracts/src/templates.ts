@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { SmsEncoding } from './sms-text';
+
+/** Saved message (SMS template) endpoints (issue #6). */
+export const TEMPLATES_API = {
+  list: '/api/templates',
+  item: '/api/templates/:id',
+} as const;
+
+export const TEMPLATE_TEXT_MAX = 1600;
+
+export const templateNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Template name is required')
+  .max(100, 'Template name must be at most 100 characters');
+export const templateTextSchema = z
+  .string()
+  .max(TEMPLATE_TEXT_MAX, `The message must be at most ${TEMPLATE_TEXT_MAX} characters`)
+  .refine((t) => t.trim().length > 0, 'Write the message text');
+
+export const saveTemplateSchema = z.object({ name: templateNameSchema, text: templateTextSchema });
+export type SaveTemplateInput = z.infer<typeof saveTemplateSchema>;
+export const updateTemplateSchema = z.object({
+  name: templateNameSchema.optional(),
+  text: templateTextSchema.optional(),
+});
+export type UpdateTemplateInput = z.infer<typeof updateTemplateSchema>;
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** The `{{name}}`-style placeholders a text uses, each once, in order of first use. */
+export function extractPlaceholders(text: string): string[] {
+  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string))];
+}
+
+export interface TemplateDto {
+  id: string;
+  name: string;
+  text: string;
+  placeholders: string[];
+  /** Of the text as written (placeholders not yet filled in). */
+  encoding: SmsEncoding;
+  segments: number;
+  /** In the encoding's units: GSM-7 escapes (€ [ ] { } ~ …) count 2. */
+  characters: number;
+  /** Characters that force UCS-2. */
+  unicodeChars: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+export interface TemplateList {
+  items: TemplateDto[];
+}
