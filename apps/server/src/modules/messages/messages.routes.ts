@@ -45,7 +45,7 @@ export function messagesRoutes(ctx: AppContext) {
       async (req, reply) => {
         const pages = messages.exportLog(authOf(req).accountId, req.query);
         async function* csv() {
-          yield Papa.unparse({ fields: CSV_COLUMNS, data: [] }, { escapeFormulae: true }) + '\r\n';
+          yield Papa.unparse({ fields: CSV_COLUMNS, data: [] }, { escapeFormulae: true }); // ends with CRLF
           for await (const items of pages) {
             if (items.length === 0) continue;
             const rows = items.map((m) => CSV_COLUMNS.map((c) => m[c]));

@@ -86,7 +86,7 @@ describe('bad input stores nothing', () => {
   it('insufficient balance → 402 with a clear message, nothing stored', async () => {
     const c = server.client();
     const { user } = await c.register();
-    const recipients = Array.from({ length: 9 }, (_, i) => `+4915112345${60 + i}`);
+    const recipients = Array.from({ length: 9 }, (_, i) => `+4915123456${780 + i}`);
     const res = await c.post('/api/sms/single', { recipients, text: 'x'.repeat(1530) });
     expect(res.status).toBe(402);
     expect(res.body.code).toBe('INSUFFICIENT_BALANCE');

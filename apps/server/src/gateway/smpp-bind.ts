@@ -1,0 +1,384 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="../../../../packages/smsc-simulator/src/smpp.d.ts" />
+import smpp from 'smpp';
+import type { Logger } from '../platform/logger';
+import { statusName } from './command-status';
+import type { Reply } from './mo-assembler';
+import type { ResolvedConnectionConfig } from './smpp-config';
+import { TokenBucket } from './token-bucket';
+
+const ESME_RINVCMDID = 0x03;
+const ESME_RINVBNDSTS = 0x04;
+const ESME_RMSGQFUL = 0x14;
+const ESME_RTHROTTLED = 0x58;
+const SMPP_34 = 0x34;
+
+/** What became of one submit_sm. Only 'resp' and 'not-written' say anything for sure. */
+export type SendResult =
+  | { kind: 'resp'; status: number; messageId: string; pauseMs: number }
+  /** Never handed to the socket: safe to send again. */
+  | { kind: 'not-written'; reason: string }
+  /** Written, unanswered within responseTimeoutMs. */
+  | { kind: 'timeout' }
+  /** Written, then the connection closed before the answer. */
+  | { kind: 'closed'; reason: string }
+  /** The PDU could not be encoded (a bug or a bad field): nothing was written. */
+  | { kind: 'invalid'; reason: string };
+
+export type BindState = 'down' | 'connecting' | 'binding' | 'bound' | 'unbinding' | 'stopped';
+
+export interface BindHooks {
+  /** Something changed that may free a slot (bound, response, pause over, down). */
+  changed(): void;
+  /** A deliver_sm arrived; `reply` sends its deliver_sm_resp (once). */
+  deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void;
+}
+
+interface Pending {
+  deadline: number;
+  onResp(pdu: smpp.PDU): void;
+  onTimeout(): void;
+  onClose(reason: string): void;
+}
+
+/**
+ * One transceiver session: connect, bind, enquire_link, reconnect with backoff, window and TPS
+ * accounting, throttle pauses. Window slots are reserved by the caller (`reserve`) and released here
+ * when the submit settles.
+ */
+export class SmppBind {
+  state: BindState = 'down';
+  /** Reserved window slots (written or about to be). */
+  inFlight = 0;
+  pausedUntil = 0;
+  /** When the bind last stopped being bound (or was created). */
+  downSince = Date.now();
+  readonly label: string;
+  private session: smpp.Session | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private readonly bucket: TokenBucket;
+  private readonly log: Logger;
+  private attempts = 0;
+  private throttleLevel = 0;
+  private stopped = false;
+  private enquireOutstanding = false;
+  private corked = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private sessionTimers: NodeJS.Timeout[] = [];
+  private firstAttempt: (() => void) | undefined;
+  private closed: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly cfg: ResolvedConnectionConfig,
+    readonly index: number,
+    private readonly hooks: BindHooks,
+    logger: Logger,
+  ) {
+    this.label = `${cfg.name}#${index}`;
+    this.bucket = new TokenBucket(cfg.tps, cfg.tpsBurst);
+    this.log = logger.child({ smpp: this.label });
+  }
+
+  get bound(): boolean {
+    return this.state === 'bound';
+  }
+
+  /** A submit may reserve a slot now: bound, window not full, not paused, a token available. */
+  canTake(now: number): boolean {
+    return this.bound && this.inFlight < this.cfg.window && now >= this.pausedUntil && this.bucket.ready(now);
+  }
+
+  /** Ms until a pause or the token bucket stops blocking (window and bind state not considered). */
+  blockedForMs(now: number): number {
+    return Math.max(this.pausedUntil - now, this.bucket.waitMs(now), 0);
+  }
+
+  reserve(now: number): void {
+    this.bucket.take(now);
+    this.inFlight++;
+  }
+
+  /** Connect; resolves once the first bind attempt succeeded or failed. */
+  start(): Promise<void> {
+    this.stopped = false;
+    const first = new Promise<void>((resolve) => (this.firstAttempt = resolve));
+    this.connect();
+    return first;
+  }
+
+  /** Stop reconnecting, unbind (waiting at most `unbindTimeoutMs`), close the socket. */
+  async stop(unbindTimeoutMs: number): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    const session = this.session;
+    if (session && this.state === 'bound' && session.socket.writable) {
+      this.setState('unbinding');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, unbindTimeoutMs);
+        const done = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const handlers = { onResp: done, onTimeout: done, onClose: done };
+        if (!this.request(session, new smpp.PDU('unbind'), handlers)) done();
+      });
+    }
+    session?.destroy();
+    await this.closed;
+    this.setState('stopped');
+  }
+
+  /** Send one submit_sm on a reserved slot; the slot is released when the result is known. */
+  submit(fields: smpp.PduOptions): Promise<SendResult> {
+    const session = this.session;
+    if (!session || this.state !== 'bound') {
+      this.release();
+      return Promise.resolve({ kind: 'not-written', reason: `bind ${this.label} is ${this.state}` });
+    }
+    return new Promise<SendResult>((resolve) => {
+      const settle = (r: SendResult): void => {
+        this.release();
+        resolve(r);
+      };
+      let written: boolean;
+      try {
+        // session.send encodes before writing, so a throw means nothing was written.
+        written = this.request(session, new smpp.PDU('submit_sm', fields), {
+          onResp: (resp) => settle(this.onSubmitResp(resp)),
+          onTimeout: () => {
+            settle({ kind: 'timeout' });
+            this.probe();
+          },
+          onClose: (reason) => settle({ kind: 'closed', reason }),
+        });
+      } catch (err) {
+        return settle({ kind: 'invalid', reason: `cannot encode submit_sm: ${(err as Error).message}` });
+      }
+      if (!written) settle({ kind: 'not-written', reason: `socket of ${this.label} not writable` });
+    });
+  }
+
+  /** Destroy the socket (a dead link or a confused session); reconnect follows. */
+  recycle(reason: string): void {
+    if (!this.session) return;
+    this.log.warn({ reason }, 'SMPP session recycled');
+    this.session.destroy();
+  }
+
+  private release(): void {
+    this.inFlight--;
+    this.hooks.changed();
+  }
+
+  private onSubmitResp(pdu: smpp.PDU): SendResult {
+    const status = pdu.command_status;
+    let pauseMs = 0;
+    if (status === ESME_RTHROTTLED || status === ESME_RMSGQFUL) pauseMs = this.pause(status);
+    else if (status === 0) this.throttleLevel = 0;
+    else if (status === ESME_RINVBNDSTS) this.recycle('SMSC says we are not bound (ESME_RINVBNDSTS)');
+    return { kind: 'resp', status, messageId: pdu.message_id ?? '', pauseMs };
+  }
+
+  /** Throttled: pause this bind, longer each time it repeats; returns the pause in ms. */
+  private pause(status: number): number {
+    const ms = Math.min(this.cfg.throttlePauseMaxMs, this.cfg.throttlePauseMs * 2 ** this.throttleLevel);
+    this.throttleLevel = Math.min(this.throttleLevel + 1, 30);
+    const until = Date.now() + ms;
+    if (until > this.pausedUntil) {
+      this.pausedUntil = until;
+      this.log.warn({ status: statusName(status), pauseMs: ms }, 'SMSC throttling: bind paused');
+    }
+    return ms;
+  }
+
+  // ---- session lifecycle ----
+
+  private setState(state: BindState): void {
+    if (this.state === state) return;
+    if (this.state === 'bound') this.downSince = Date.now();
+    this.state = state;
+    this.hooks.changed();
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    this.setState('connecting');
+    let session: smpp.Session;
+    try {
+      session = smpp.connect({ host: this.cfg.host, port: this.cfg.port });
+    } catch (err) {
+      this.log.error({ err }, 'SMPP connect failed');
+      this.settleFirstAttempt();
+      this.scheduleReconnect();
+      return;
+    }
+    this.session = session;
+    this.closed = new Promise((resolve) => session.socket.once('close', () => resolve()));
+    const connectTimer = setTimeout(() => {
+      this.log.warn('SMPP connect timed out');
+      session.destroy();
+    }, this.cfg.responseTimeoutMs);
+    this.sessionTimers = [connectTimer, setInterval(() => this.sweep(), this.sweepMs())];
+    session.on('connect', () => {
+      clearTimeout(connectTimer);
+      session.socket.setNoDelay(true);
+      session.socket.setKeepAlive(true, 30_000);
+      this.bind(session);
+    });
+    session.on('error', (err) => {
+      this.log.warn({ err: err.message }, 'SMPP socket error');
+      session.destroy();
+    });
+    session.on('close', () => this.onClose(session));
+    session.on('pdu', (pdu) => this.onPdu(session, pdu));
+  }
+
+  private bind(session: smpp.Session): void {
+    this.setState('binding');
+    const fields = {
+      system_id: this.cfg.systemId,
+      password: this.cfg.password,
+      system_type: this.cfg.systemType,
+      interface_version: SMPP_34,
+    };
+    const fail = (reason: string): void => {
+      this.log.warn({ reason, attempt: this.attempts + 1 }, 'SMPP bind failed');
+      session.destroy();
+    };
+    const written = this.request(session, new smpp.PDU('bind_transceiver', fields), {
+      onResp: (pdu) => {
+        if (pdu.command_status !== 0) return fail(`bind_transceiver_resp ${statusName(pdu.command_status)}`);
+        this.attempts = 0;
+        this.throttleLevel = 0;
+        this.log.info({ smsc: pdu.system_id }, 'SMPP bound');
+        const ms = this.cfg.enquireLinkSeconds * 1000;
+        this.sessionTimers.push(setInterval(() => this.probe(), ms));
+        this.setState('bound');
+        this.settleFirstAttempt();
+      },
+      onTimeout: () => fail('no bind_transceiver_resp'),
+      onClose: () => undefined,
+    });
+    if (!written) fail('socket not writable');
+  }
+
+  private onClose(session: smpp.Session): void {
+    if (session !== this.session) return;
+    this.session = undefined;
+    for (const t of this.sessionTimers) clearTimeout(t);
+    this.sessionTimers = [];
+    this.enquireOutstanding = false;
+    const wasBound = this.state === 'bound' || this.state === 'unbinding';
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    this.setState(this.stopped ? 'stopped' : 'down');
+    if (wasBound && !this.stopped) this.log.warn({ unanswered: pending.length }, 'SMPP connection closed');
+    for (const p of pending) p.onClose('connection closed');
+    this.settleFirstAttempt();
+    this.scheduleReconnect();
+  }
+
+  private settleFirstAttempt(): void {
+    this.firstAttempt?.();
+    this.firstAttempt = undefined;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const base = Math.min(this.cfg.reconnectMaxMs, this.cfg.reconnectBaseMs * 2 ** Math.min(this.attempts, 30));
+    const delay = Math.round(base / 2 + (Math.random() * base) / 2);
+    this.attempts++;
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  // ---- PDUs ----
+
+  private sweepMs(): number {
+    return Math.min(500, Math.max(10, Math.floor(this.cfg.responseTimeoutMs / 5)));
+  }
+
+  /** Time out unanswered requests (the map is in send order and every request has the same timeout). */
+  private sweep(): void {
+    const now = Date.now();
+    for (const [seq, p] of this.pending) {
+      if (p.deadline > now) break;
+      this.pending.delete(seq);
+      p.onTimeout();
+    }
+  }
+
+  /** Send enquire_link unless one is outstanding; no answer within the timeout = dead link. */
+  private probe(): void {
+    const session = this.session;
+    if (!session || this.state !== 'bound' || this.enquireOutstanding) return;
+    this.enquireOutstanding = true;
+    const done = (): void => {
+      this.enquireOutstanding = false;
+    };
+    const written = this.request(session, new smpp.PDU('enquire_link'), {
+      onResp: done,
+      onTimeout: () => {
+        done();
+        this.recycle('enquire_link timeout: dead link');
+      },
+      onClose: done,
+    });
+    if (!written) done();
+  }
+
+  /** Write a request and track its response; false when nothing was written. */
+  private request(session: smpp.Session, pdu: smpp.PDU, handlers: Omit<Pending, 'deadline'>): boolean {
+    if (!this.write(session, pdu)) return false;
+    this.pending.set(pdu.sequence_number, { deadline: Date.now() + this.cfg.responseTimeoutMs, ...handlers });
+    return true;
+  }
+
+  /** Write with the writes of this tick batched into one syscall. */
+  private write(session: smpp.Session, pdu: smpp.PDU, sent?: () => void): boolean {
+    const socket = session.socket;
+    if (!socket.writable) return false;
+    if (!this.corked) {
+      this.corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        socket.uncork();
+      });
+    }
+    return session.send(pdu, sent);
+  }
+
+  private onPdu(session: smpp.Session, pdu: smpp.PDU): void {
+    if (session !== this.session) return;
+    if (pdu.isResponse()) {
+      const p = this.pending.get(pdu.sequence_number);
+      if (!p) return this.log.debug({ command: pdu.command, seq: pdu.sequence_number }, 'late response');
+      this.pending.delete(pdu.sequence_number);
+      return p.onResp(pdu);
+    }
+    switch (pdu.command) {
+      case 'enquire_link':
+        this.write(session, pdu.response());
+        return;
+      case 'unbind':
+        this.log.info('SMSC unbinds');
+        this.setState('unbinding');
+        if (!this.write(session, pdu.response(), () => session.close())) session.destroy();
+        return;
+      case 'deliver_sm': {
+        let answered = false;
+        const reply: Reply = (status) => {
+          if (answered) return;
+          answered = true;
+          this.write(session, pdu.response({ command_status: status }));
+        };
+        return this.hooks.deliver(this, pdu, reply);
+      }
+      case 'alert_notification':
+      case 'outbind':
+        return;
+      default:
+        this.write(session, pdu.response({ command_status: ESME_RINVCMDID }));
+    }
+  }
+}

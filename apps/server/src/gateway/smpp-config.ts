@@ -1,0 +1,72 @@
+/** One SMPP account at an SMSC (or carrier), served by `binds` transceiver sessions. */
+export interface SmppConnectionConfig {
+  /** Unique name; appears in outcomes, receipts, status and logs. */
+  name: string;
+  host: string;
+  port: number;
+  systemId: string;
+  password: string;
+  systemType?: string;
+  /** Number of transceiver sessions (default 1). */
+  binds?: number;
+  /** Max outstanding submit_sm per bind (default 50). */
+  window?: number;
+  /** Max submit_sm per second per bind (token bucket; default 0 = unlimited). */
+  tps?: number;
+  /** Token bucket size per bind (default: a tenth of a second's worth, at least 1). */
+  tpsBurst?: number;
+  /** E.164 destination prefixes routed here, e.g. ['+44']; [] (the default) = the default route. */
+  prefixes?: string[];
+  /** enquire_link period (default 30; fractions allowed). */
+  enquireLinkSeconds?: number;
+  /** Wait for any response (submit_sm, bind, enquire_link, unbind) (default 10000). */
+  responseTimeoutMs?: number;
+  /** Reconnect backoff: base * 2^attempt capped at max, with jitter (defaults 1000 / 30000). */
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  /** How long a submit waits for a bound session before answering 'retry' (default 2000). */
+  bindWaitMs?: number;
+  /** Pause of a bind after ESME_RTHROTTLED / ESME_RMSGQFUL, doubling while it repeats (1000 / 10000). */
+  throttlePauseMs?: number;
+  throttlePauseMaxMs?: number;
+}
+
+export type ResolvedConnectionConfig = Required<Omit<SmppConnectionConfig, 'systemType' | 'tpsBurst'>> & {
+  systemType: string;
+  tpsBurst: number | undefined;
+};
+
+function positive(name: string, v: number, min: number): number {
+  if (!Number.isFinite(v) || v < min) throw new Error(`SMPP config: ${name} must be a number >= ${min}`);
+  return v;
+}
+
+/** Apply defaults and check the values (fails fast on a bad configuration). */
+export function resolveConnection(c: SmppConnectionConfig): ResolvedConnectionConfig {
+  if (!c.name) throw new Error('SMPP config: a connection needs a name');
+  const n = (key: string, v: number, min: number): number => positive(`${c.name}.${key}`, v, min);
+  const prefixes = c.prefixes ?? [];
+  for (const p of prefixes) {
+    if (!/^\+\d+$/.test(p)) throw new Error(`SMPP config: ${c.name}: prefix ${p} is not '+' and digits`);
+  }
+  return {
+    name: c.name,
+    host: c.host,
+    port: n('port', c.port, 1),
+    systemId: c.systemId,
+    password: c.password,
+    systemType: c.systemType ?? '',
+    binds: Math.floor(n('binds', c.binds ?? 1, 1)),
+    window: Math.floor(n('window', c.window ?? 50, 1)),
+    tps: n('tps', c.tps ?? 0, 0),
+    tpsBurst: c.tpsBurst === undefined ? undefined : n('tpsBurst', c.tpsBurst, 1),
+    prefixes,
+    enquireLinkSeconds: n('enquireLinkSeconds', c.enquireLinkSeconds ?? 30, 0.01),
+    responseTimeoutMs: n('responseTimeoutMs', c.responseTimeoutMs ?? 10_000, 1),
+    reconnectBaseMs: n('reconnectBaseMs', c.reconnectBaseMs ?? 1000, 1),
+    reconnectMaxMs: n('reconnectMaxMs', c.reconnectMaxMs ?? 30_000, 1),
+    bindWaitMs: n('bindWaitMs', c.bindWaitMs ?? 2000, 0),
+    throttlePauseMs: n('throttlePauseMs', c.throttlePauseMs ?? 1000, 1),
+    throttlePauseMaxMs: n('throttlePauseMaxMs', c.throttlePauseMaxMs ?? 10_000, 1),
+  };
+}

@@ -1,0 +1,215 @@
+import type { Logger } from '../platform/logger';
+import { SmppBind, type BindHooks } from './smpp-bind';
+import type { ResolvedConnectionConfig } from './smpp-config';
+
+/** A bind with a reserved window slot, or why none could be had. */
+export type Acquired = SmppBind | { reason: string; retryAfterMs: number };
+
+interface Waiter {
+  since: number;
+  resolve(got: Acquired): void;
+}
+
+/** FIFO with O(1) shift. */
+class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+const RETRY_NO_BIND_MS = 5000;
+const RETRY_BUSY_MS = 1000;
+
+/**
+ * The binds of one connection and the submits waiting for a window slot on them. First parts wait in
+ * one queue and get the least-loaded usable bind; later parts of a concatenated message wait for their
+ * own bind and are served first. A waiter gives up when no usable bind has been bound for `bindWaitMs`
+ * or after `maxWaitMs` in all.
+ */
+export class SmppConnection {
+  readonly binds: SmppBind[];
+  private readonly queue = new Fifo<Waiter>();
+  private readonly affinity = new Map<SmppBind, Fifo<Waiter>>();
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeAt = 0;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private rr = 0;
+  private stopped = false;
+  private pumping = false;
+  private again = false;
+
+  constructor(
+    readonly cfg: ResolvedConnectionConfig,
+    deliver: BindHooks['deliver'],
+    logger: Logger,
+    private readonly maxWaitMs: number,
+  ) {
+    const hooks: BindHooks = { changed: () => this.pump(), deliver };
+    this.binds = Array.from({ length: cfg.binds }, (_, i) => new SmppBind(cfg, i, hooks, logger));
+    for (const b of this.binds) this.affinity.set(b, new Fifo());
+  }
+
+  get name(): string {
+    return this.cfg.name;
+  }
+
+  get bound(): number {
+    return this.binds.filter((b) => b.bound).length;
+  }
+
+  get inFlight(): number {
+    return this.binds.reduce((n, b) => n + b.inFlight, 0);
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await Promise.all(this.binds.map((b) => b.start()));
+  }
+
+  /** Refuse new waiters and answer the waiting ones with `reason` (the binds are stopped separately). */
+  close(reason: string): void {
+    this.stopped = true;
+    clearTimeout(this.wakeTimer);
+    clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+    const fail = { reason, retryAfterMs: RETRY_NO_BIND_MS };
+    for (const q of [this.queue, ...this.affinity.values()]) {
+      for (let w = q.shift(); w; w = q.shift()) w.resolve(fail);
+    }
+  }
+
+  /** Reserve a window slot: on `bind` (later parts), else on the least-loaded usable bind. */
+  acquire(bind?: SmppBind): Promise<Acquired> {
+    if (this.stopped) return Promise.resolve({ reason: 'gateway stopped', retryAfterMs: RETRY_NO_BIND_MS });
+    const now = Date.now();
+    const q = bind ? this.affinity.get(bind) : this.queue;
+    if (!q) throw new Error('bind of another connection');
+    if (q.length === 0) {
+      const free = bind ? (bind.canTake(now) ? bind : undefined) : this.pick(now);
+      if (free) {
+        free.reserve(now);
+        return Promise.resolve(free);
+      }
+    }
+    return new Promise((resolve) => {
+      q.push({ since: now, resolve });
+      this.ensureSweep();
+      this.scheduleWake();
+    });
+  }
+
+  /** Least-loaded bind that can take a slot now (round-robin among equals). */
+  private pick(now: number): SmppBind | undefined {
+    let best: SmppBind | undefined;
+    const n = this.binds.length;
+    for (let i = 0; i < n; i++) {
+      const b = this.binds[(this.rr + i) % n];
+      if (b?.canTake(now) && (!best || b.inFlight < best.inFlight)) best = b;
+    }
+    if (best) this.rr = (this.rr + 1) % n;
+    return best;
+  }
+
+  /** Hand free slots to waiters; runs whenever a bind reports a change. */
+  private pump(): void {
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        const now = Date.now();
+        for (const [bind, q] of this.affinity) {
+          while (q.length > 0 && bind.canTake(now)) {
+            bind.reserve(now);
+            q.shift()?.resolve(bind);
+          }
+        }
+        while (this.queue.length > 0) {
+          const bind = this.pick(now);
+          if (!bind) break;
+          bind.reserve(now);
+          this.queue.shift()?.resolve(bind);
+        }
+      } while (this.again);
+    } finally {
+      this.pumping = false;
+    }
+    this.scheduleWake();
+  }
+
+  /** Wake up when a pause or the token bucket stops blocking a bind that has waiters. */
+  private scheduleWake(): void {
+    const now = Date.now();
+    let ms = Infinity;
+    for (const b of this.binds) {
+      const waiting = this.queue.length > 0 || (this.affinity.get(b)?.length ?? 0) > 0;
+      if (waiting && b.bound && b.inFlight < b.cfg.window) ms = Math.min(ms, b.blockedForMs(now));
+    }
+    if (ms === Infinity) return;
+    const at = now + Math.max(1, ms);
+    if (this.wakeTimer && this.wakeAt <= at) return;
+    clearTimeout(this.wakeTimer);
+    this.wakeAt = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.pump();
+    }, at - now);
+  }
+
+  private ensureSweep(): void {
+    if (this.sweepTimer) return;
+    const every = Math.min(250, Math.max(10, Math.floor(this.cfg.bindWaitMs / 4)));
+    this.sweepTimer = setInterval(() => this.sweep(), every);
+  }
+
+  /** Give up on waiters whose bind(s) stayed down for bindWaitMs, or that waited maxWaitMs. */
+  private sweep(): void {
+    const now = Date.now();
+    const anyBound = this.binds.some((b) => b.bound);
+    const connDownSince = Math.max(...this.binds.map((b) => b.downSince));
+    this.expire(this.queue, now, anyBound, connDownSince);
+    for (const [bind, q] of this.affinity) this.expire(q, now, bind.bound, bind.downSince);
+    if (this.queue.length === 0 && [...this.affinity.values()].every((q) => q.length === 0)) {
+      clearInterval(this.sweepTimer);
+      this.sweepTimer = undefined;
+    }
+  }
+
+  private expire(q: Fifo<Waiter>, now: number, bound: boolean, downSince: number): void {
+    for (let w = q.peek(); w; w = q.peek()) {
+      if (!bound && now - Math.max(w.since, downSince) >= this.cfg.bindWaitMs) {
+        const reason = `no bound SMPP session on ${this.name} for ${this.cfg.bindWaitMs} ms`;
+        q.shift();
+        w.resolve({ reason, retryAfterMs: RETRY_NO_BIND_MS });
+      } else if (now - w.since >= this.maxWaitMs) {
+        q.shift();
+        w.resolve({ reason: `no free window slot on ${this.name} within ${this.maxWaitMs} ms`, retryAfterMs: RETRY_BUSY_MS });
+      } else return;
+    }
+  }
+}

@@ -1,0 +1,206 @@
+import type smpp from 'smpp';
+import type { Logger } from '../platform/logger';
+import { concatPart, inboundText } from './inbound-text';
+import { ESME_ROK, ESME_RX_T_APPN, MoAssembler, type Reply } from './mo-assembler';
+import { buildSubmitSm, invalidReason } from './pdu';
+import { deliverKind, parseReceipt } from './receipt';
+import type { SmppBind } from './smpp-bind';
+import { resolveConnection, type SmppConnectionConfig } from './smpp-config';
+import { SmppConnection } from './smpp-connection';
+import type { DeliveryReceipt, MobileOriginated, SmsGateway, SubmitOutcome } from './sms-gateway';
+import { submitParts } from './submit-message';
+
+export type { SmppConnectionConfig } from './smpp-config';
+
+export interface SmppGatewayOptions {
+  connections: SmppConnectionConfig[];
+  logger: Logger;
+  /** Longest a submit waits for a window slot while binds are up, then 'retry' (default 30000). */
+  maxQueueWaitMs?: number;
+  /** start() resolves once every bind's first attempt settled, or after this (default 5000). */
+  startWaitMs?: number;
+  /** stop(): wait this long for in-flight submits and handlers before unbinding (default 2000). */
+  drainMs?: number;
+  /** stop(): wait this long for each unbind_resp (default 1000). */
+  unbindTimeoutMs?: number;
+  /** Incomplete concatenated MO is handed over as it is after this (default 60000). */
+  moAssemblyTimeoutMs?: number;
+}
+
+/** Longest-prefix routing over E.164 destinations; the connection with no prefixes is the default. */
+export function createRouter<C extends { cfg: { name: string; prefixes: string[] } }>(
+  connections: C[],
+): (to: string) => C | undefined {
+  const byPrefix = new Map<string, C>();
+  let fallback: C | undefined;
+  let longest = 0;
+  for (const c of connections) {
+    if (c.cfg.prefixes.length === 0) {
+      if (fallback) throw new Error(`SMPP config: ${fallback.cfg.name} and ${c.cfg.name} are both default`);
+      fallback = c;
+    }
+    for (const p of c.cfg.prefixes) {
+      const other = byPrefix.get(p);
+      if (other) throw new Error(`SMPP config: prefix ${p} on both ${other.cfg.name} and ${c.cfg.name}`);
+      byPrefix.set(p, c);
+      longest = Math.max(longest, p.length);
+    }
+  }
+  return (to) => {
+    for (let len = Math.min(longest, to.length); len >= 2; len--) {
+      const c = byPrefix.get(to.slice(0, len));
+      if (c) return c;
+    }
+    return fallback;
+  };
+}
+
+/** MO addresses: international (TON 1), or TON unknown with 8-15 digits not starting with 0 → "+digits". */
+function moAddress(addr: string | undefined, ton: unknown): string {
+  const a = (addr ?? '').trim();
+  if (/^\d+$/.test(a) && (ton === 1 || (ton === 0 && /^[1-9]\d{7,14}$/.test(a)))) return `+${a}`;
+  return a;
+}
+
+type Handler<T> = (value: T) => Promise<void>;
+
+/** The SMPP implementation of SmsGateway: one or more connections, each with N transceiver binds. */
+export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
+  const log = opts.logger.child({ component: 'smpp-gateway' });
+  const names = new Set<string>();
+  for (const c of opts.connections) {
+    if (names.has(c.name)) throw new Error(`SMPP config: duplicate connection name ${c.name}`);
+    names.add(c.name);
+  }
+  let receiptHandler: Handler<DeliveryReceipt> | undefined;
+  let moHandler: Handler<MobileOriginated> | undefined;
+  let running = 0; // handler calls not yet settled
+  let ref = Math.floor(Math.random() * 256);
+  let stopping: Promise<void> | undefined;
+
+  /** Run a handler; resolves true when its promise resolved. */
+  async function call<T>(handler: Handler<T> | undefined, value: T, what: string): Promise<boolean> {
+    if (!handler) {
+      log.warn(`${what} arrived with no handler registered; answered with a temporary error`);
+      return false;
+    }
+    running++;
+    try {
+      await handler(value);
+      return true;
+    } catch (err) {
+      log.error({ err }, `${what} handler failed; answered with a temporary error`);
+      return false;
+    } finally {
+      running--;
+    }
+  }
+
+  const answer = (reply: Reply) => (ok: boolean) => reply(ok ? ESME_ROK : ESME_RX_T_APPN);
+
+  const assembler = new MoAssembler<MobileOriginated>(opts.moAssemblyTimeoutMs ?? 60_000, (mo, text) => {
+    log.warn({ from: mo.from, to: mo.to }, 'concatenated MO incomplete; handing over the parts received');
+    void call(moHandler, { ...mo, text }, 'MO').then((ok) => {
+      if (!ok) log.error({ from: mo.from, to: mo.to }, 'incomplete MO lost: handler failed');
+    });
+  });
+
+  function onReceipt(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void {
+    const receipt = parseReceipt(bind.cfg.name, pdu);
+    if (!receipt) {
+      log.warn({ connection: bind.cfg.name, pdu: inboundText(pdu).text }, 'receipt without an id: dropped');
+      return reply(ESME_ROK);
+    }
+    void call(receiptHandler, receipt, 'receipt').then(answer(reply));
+  }
+
+  function onMo(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void {
+    const { text, udh } = inboundText(pdu);
+    const mo: MobileOriginated = {
+      connection: bind.cfg.name,
+      from: moAddress(pdu.source_addr, pdu.source_addr_ton),
+      to: moAddress(pdu.destination_addr, pdu.dest_addr_ton),
+      text,
+      receivedAt: new Date(),
+    };
+    const part = concatPart(pdu, udh);
+    if (!part || part.total <= 1 || part.seq < 1 || part.seq > part.total) {
+      void call(moHandler, mo, 'MO').then(answer(reply));
+      return;
+    }
+    const key = `${mo.connection}|${mo.from}|${mo.to}|${part.ref}|${part.total}`;
+    const done = assembler.add(key, mo, part, text, reply);
+    if (done) void call(moHandler, { ...done.meta, text: done.text }, 'MO').then((ok) => done.done(ok));
+  }
+
+  function deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void {
+    const kind = deliverKind(pdu.esm_class);
+    if (kind === 'receipt') return onReceipt(bind, pdu, reply);
+    if (kind === 'mo') return onMo(bind, pdu, reply);
+    reply(ESME_ROK); // SME / user acknowledgements: nothing to do
+  }
+
+  const maxWaitMs = opts.maxQueueWaitMs ?? 30_000;
+  const connections = opts.connections.map(
+    (c) => new SmppConnection(resolveConnection(c), deliver, opts.logger, maxWaitMs),
+  );
+  const route = createRouter(connections);
+
+  async function drain(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    const busy = (): boolean => running > 0 || connections.some((c) => c.inFlight > 0);
+    while (busy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  return {
+    async start() {
+      const wait = opts.startWaitMs ?? 5000;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)));
+      await Promise.race([Promise.all(connections.map((c) => c.start())), timeout]);
+      clearTimeout(timer);
+      const down = connections.filter((c) => c.bound === 0).map((c) => c.name);
+      if (down.length > 0) log.warn({ connections: down }, 'SMPP connections not bound yet; retrying');
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        for (const c of connections) c.close('gateway stopped');
+        await drain(opts.drainMs ?? 2000);
+        const unbindMs = opts.unbindTimeoutMs ?? 1000;
+        await Promise.all(connections.flatMap((c) => c.binds.map((b) => b.stop(unbindMs))));
+        assembler.clear();
+      })();
+      return stopping;
+    },
+
+    async submit(sms): Promise<SubmitOutcome> {
+      const invalid = invalidReason(sms);
+      if (invalid) return { kind: 'rejected', commandStatus: 0, reason: `local: ${invalid}` };
+      if (stopping) return { kind: 'retry', reason: 'gateway stopped', retryAfterMs: 5000 };
+      const conn = route(sms.to.trim());
+      if (!conn) {
+        return { kind: 'rejected', commandStatus: 0, reason: `local: no SMPP route for ${sms.to}` };
+      }
+      ref = (ref + 1) & 0xff;
+      return submitParts(conn, buildSubmitSm(sms, ref));
+    },
+
+    onReceipt(handler) {
+      receiptHandler = handler;
+    },
+
+    onMo(handler) {
+      moHandler = handler;
+    },
+
+    status() {
+      return connections.map((c) => ({
+        name: c.name,
+        binds: c.binds.length,
+        bound: c.bound,
+        inFlight: c.inFlight,
+      }));
+    },
+  };
+}
