@@ -41,7 +41,12 @@ const envSchema = z.object({
   REFUND_STATUSES: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(['undelivered', 'expired', 'rejected']))),
   SMSC_HOST: z.string().optional(),
   SMSC_PORT: z.coerce.number().int().min(1).max(65535).default(2775),
@@ -52,11 +57,20 @@ const envSchema = z.object({
   SMSC_WINDOW: z.coerce.number().int().min(1).max(1000).default(50),
   SMSC_TPS: z.coerce.number().int().min(0).default(0),
   SMSC_CONNECTIONS: z.string().optional(),
+  SMSC_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  SMSC_ENQUIRE_LINK_SECONDS: z.coerce.number().min(0.1).default(30),
+  SMSC_RECONNECT_BASE_MS: z.coerce.number().int().min(10).default(1000),
   SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).default(300),
   SIMULATOR_MIX: z.string().default('DELIVRD=92,UNDELIV=5,EXPIRED=2,REJECTD=1'),
   DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
   LEASE_SECONDS: z.coerce.number().int().min(5).default(60),
+  SENDER_ID_APPROVAL: z.enum(['manual', 'auto']).default('manual'),
+  IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -90,8 +104,14 @@ export interface Config {
   /** SMPP connections; empty means "start the built-in simulator and bind to it". */
   smscConnections: SmscConnectionConfig[];
   simulator: { port: number; delayMs: number; mix: string };
+  /** Timing applied to every SMPP connection. */
+  smpp: { responseTimeoutMs: number; enquireLinkSeconds: number; reconnectBaseMs: number };
   dispatchBatch: number;
   leaseSeconds: number;
+  /** `manual`: an admin approves sender IDs; `auto`: approved on request. */
+  senderIdApproval: 'manual' | 'auto';
+  /** Largest contact import upload (CSV/XLSX), in bytes. */
+  importMaxBytes: number;
 }
 
 export interface SmscConnectionConfig {
@@ -131,7 +151,9 @@ function parseConnections(e: z.infer<typeof envSchema>): SmscConnectionConfig[] 
     }
     const parsed = z.array(connectionSchema).min(1).safeParse(json);
     if (!parsed.success) {
-      throw new ConfigError(`Invalid configuration:\n  SMSC_CONNECTIONS: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      throw new ConfigError(
+        `Invalid configuration:\n  SMSC_CONNECTIONS: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
     }
     return parsed.data;
   }
@@ -191,8 +213,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refundStatuses: e.REFUND_STATUSES,
     smscConnections: parseConnections(e),
     simulator: { port: e.SIMULATOR_PORT, delayMs: e.SIMULATOR_DELAY_MS, mix: e.SIMULATOR_MIX },
+    smpp: {
+      responseTimeoutMs: e.SMSC_RESPONSE_TIMEOUT_MS,
+      enquireLinkSeconds: e.SMSC_ENQUIRE_LINK_SECONDS,
+      reconnectBaseMs: e.SMSC_RECONNECT_BASE_MS,
+    },
     dispatchBatch: e.DISPATCH_BATCH,
     leaseSeconds: e.LEASE_SECONDS,
+    senderIdApproval: e.SENDER_ID_APPROVAL,
+    importMaxBytes: e.IMPORT_MAX_BYTES,
   };
 }
 

@@ -32,10 +32,23 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     });
     logger.info({ port: simulator.port }, 'no SMSC configured: built-in SMSC simulator started');
     connections = [
-      { name: 'simulator', host: '127.0.0.1', port: simulator.port, systemId: 'wren', password: 'wrenpass', binds: 2, window: 50, tps: 0, prefixes: [] },
+      {
+        name: 'simulator',
+        host: '127.0.0.1',
+        port: simulator.port,
+        systemId: 'wren',
+        password: 'wrenpass',
+        binds: 2,
+        window: 50,
+        tps: 0,
+        prefixes: [],
+      },
     ];
   }
-  const gateway = createSmppGateway({ connections, logger });
+  const gateway = createSmppGateway({
+    connections: connections.map((c) => ({ ...config.smpp, ...c })),
+    logger,
+  });
   const dlr = ctx.services.dlr;
   gateway.onReceipt((r) => dlr.handleReceipt(r));
   gateway.onMo(async (mo) => {

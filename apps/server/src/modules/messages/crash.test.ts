@@ -49,9 +49,14 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('worker crash', () => {
     });
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const rows = await server.ctx.db.selectFrom('messages').select('status').where('id', 'in', ids).execute();
+      const rows = await server.ctx.db
+        .selectFrom('messages')
+        .select('status')
+        .where('id', 'in', ids)
+        .execute();
       if (rows.every((r) => r.status === 'sending')) break;
-      if (Date.now() > deadline) throw new Error(`worker never claimed: ${rows.map((r) => r.status).join(',')}`);
+      if (Date.now() > deadline)
+        throw new Error(`worker never claimed: ${rows.map((r) => r.status).join(',')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGKILL');

@@ -11,7 +11,8 @@ import { insertEvents } from './messages.repository';
 import { refundMessages } from './refunds';
 import { notifyChanged } from './notify';
 
-const MAX_ATTEMPTS = 8;
+/** Claims per message before it fails; the validity period is the other limit. */
+const MAX_ATTEMPTS = 25;
 const FLUSH_MS = 15;
 const FLUSH_SIZE = 300;
 const IDLE_POLL_MS = 200;
@@ -67,13 +68,16 @@ export function createDispatcher(deps: Deps) {
     gateway
       .submit({ id: m.id, from: m.sender, to: m.recipient, encoding: m.encoding, parts })
       .catch((err: unknown): SubmitOutcome => ({ kind: 'retry', reason: String(err), retryAfterMs: 1000 }))
-      .then((outcome) => {
-        inFlight -= 1;
-        pending.push({ m, outcome });
-        if (pending.length >= FLUSH_SIZE) scheduleFlush(0);
-        else scheduleFlush(FLUSH_MS);
-        nudge();
-      }, () => undefined);
+      .then(
+        (outcome) => {
+          inFlight -= 1;
+          pending.push({ m, outcome });
+          if (pending.length >= FLUSH_SIZE) scheduleFlush(0);
+          else scheduleFlush(FLUSH_MS);
+          nudge();
+        },
+        () => undefined,
+      );
   }
 
   function scheduleFlush(ms: number) {
@@ -81,7 +85,9 @@ export function createDispatcher(deps: Deps) {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = setTimeout(() => {
       flushTimer = null;
-      flushing = flushing.then(flush).catch((err: unknown) => logger.error({ err }, 'dispatcher flush failed'));
+      flushing = flushing
+        .then(flush)
+        .catch((err: unknown) => logger.error({ err }, 'dispatcher flush failed'));
     }, ms);
   }
 
@@ -89,7 +95,9 @@ export function createDispatcher(deps: Deps) {
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
-    const accepted = batch.filter((b) => b.outcome.kind === 'accepted' || (b.outcome.kind === 'unknown' && b.outcome.smscIds.length > 0));
+    const accepted = batch.filter(
+      (b) => b.outcome.kind === 'accepted' || (b.outcome.kind === 'unknown' && b.outcome.smscIds.length > 0),
+    );
     let storedParts = false;
     const changed = await db.transaction().execute(async (trx) => {
       const touched: { account_id: string; campaign_id: string | null }[] = [];
@@ -101,7 +109,12 @@ export function createDispatcher(deps: Deps) {
         byConnection.set(conn, [...(byConnection.get(conn) ?? []), b]);
       }
       for (const [connection, items] of byConnection) {
-        const sent = await q.settle(trx, workerId, items.map((b) => b.m.id), { status: 'sent', connection, error: null });
+        const sent = await q.settle(
+          trx,
+          workerId,
+          items.map((b) => b.m.id),
+          { status: 'sent', connection, error: null },
+        );
         const ok = new Set(sent.map((s) => s.id));
         const parts = items
           .filter((b) => ok.has(b.m.id))
@@ -128,20 +141,36 @@ export function createDispatcher(deps: Deps) {
       }
       // Safe to send again later: back to the queue with backoff, or failed after too many tries.
       const retries = batch.filter((b) => b.outcome.kind === 'retry');
-      const giveUp = retries.filter((b) => b.m.attempts >= MAX_ATTEMPTS || b.m.validity_until.getTime() < Date.now());
+      const giveUp = retries.filter(
+        (b) => b.m.attempts >= MAX_ATTEMPTS || b.m.validity_until.getTime() < Date.now(),
+      );
       const again = retries.filter((b) => !giveUp.includes(b));
       for (const b of again) {
         const o = b.outcome as { reason: string; retryAfterMs: number };
-        const backoff = Math.max(o.retryAfterMs, Math.min(60_000, 500 * 2 ** (b.m.attempts - 1))) * (1 + Math.random() * 0.2);
-        const r = await q.settle(trx, workerId, [b.m.id], { status: 'queued', retryInMs: Math.round(backoff) });
-        if (r.length) events.push({ message_id: b.m.id, status: 'queued', detail: `Will retry: ${o.reason}` });
+        // The gateway paces the bind itself (a throttled bind stays paused), so the message only needs
+        // to step back briefly: its suggested delay, capped, with jitter.
+        const backoff = Math.min(2000, Math.max(100, o.retryAfterMs)) * (1 + Math.random() * 0.2);
+        const r = await q.settle(trx, workerId, [b.m.id], {
+          status: 'queued',
+          retryInMs: Math.round(backoff),
+        });
+        if (r.length)
+          events.push({ message_id: b.m.id, status: 'queued', detail: `Will retry: ${o.reason}` });
       }
       // Never (knowingly) submitted: failed or rejected, and refunded.
       const failures = [
-        ...giveUp.map((b) => ({ b, status: 'failed', error: `Could not be sent: ${(b.outcome as { reason: string }).reason}` })),
+        ...giveUp.map((b) => ({
+          b,
+          status: 'failed',
+          error: `Could not be sent: ${(b.outcome as { reason: string }).reason}`,
+        })),
         ...batch
           .filter((b) => b.outcome.kind === 'rejected')
-          .map((b) => ({ b, status: 'rejected', error: `Rejected by the SMSC: ${(b.outcome as { reason: string }).reason}` })),
+          .map((b) => ({
+            b,
+            status: 'rejected',
+            error: `Rejected by the SMSC: ${(b.outcome as { reason: string }).reason}`,
+          })),
         ...batch
           .filter((b) => b.outcome.kind === 'unknown' && b.outcome.smscIds.length === 0)
           .map((b) => ({
@@ -174,8 +203,16 @@ export function createDispatcher(deps: Deps) {
       if (config.refundStatuses.includes('expired')) await refundMessages(trx, deps.ledger, silent);
       await insertEvents(trx, [
         ...promoted.map((m) => ({ message_id: m.id, status: 'queued', detail: 'Scheduled time reached' })),
-        ...reclaimed.map((m) => ({ message_id: m.id, status: 'queued', detail: 'Reclaimed after a worker lease expired' })),
-        ...expired.map((m) => ({ message_id: m.id, status: 'expired', detail: 'Validity ended before sending' })),
+        ...reclaimed.map((m) => ({
+          message_id: m.id,
+          status: 'queued',
+          detail: 'Reclaimed after a worker lease expired',
+        })),
+        ...expired.map((m) => ({
+          message_id: m.id,
+          status: 'expired',
+          detail: 'Validity ended before sending',
+        })),
         ...silent.map((m) => ({ message_id: m.id, status: 'expired', detail: 'No delivery receipt' })),
       ]);
       return [...expired, ...silent];
@@ -195,7 +232,8 @@ export function createDispatcher(deps: Deps) {
         const room = maxInFlight - inFlight;
         const claimed = room > 0 ? await q.claimBatch(db, workerId, room, config.leaseSeconds) : [];
         for (const m of claimed) submit(m);
-        if (claimed.length === 0 || inFlight >= maxInFlight) await sleep(claimed.length === 0 ? IDLE_POLL_MS : 5);
+        if (claimed.length === 0 || inFlight >= maxInFlight)
+          await sleep(claimed.length === 0 ? IDLE_POLL_MS : 5);
       } catch (err) {
         if (!running) break;
         logger.error({ err }, 'dispatcher loop error');

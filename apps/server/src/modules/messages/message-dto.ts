@@ -24,7 +24,13 @@ export function toMessageDto(m: MessageRow): MessageDto {
 }
 
 export function toEventDto(e: Selectable<MessagingTables['message_events']>): MessageEventDto {
-  return { id: String(e.id), status: e.status, detail: e.detail, raw: e.raw, createdAt: e.created_at.toISOString() };
+  return {
+    id: String(e.id),
+    status: e.status,
+    detail: e.detail,
+    raw: e.raw,
+    createdAt: e.created_at.toISOString(),
+  };
 }
 
 /** Opaque keyset cursor over (created_at, id). */

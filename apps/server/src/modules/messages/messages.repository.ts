@@ -16,7 +16,14 @@ export async function insertEvents(
   if (events.length === 0) return;
   await trx
     .insertInto('message_events')
-    .values(events.map((e) => ({ message_id: e.message_id, status: e.status, detail: e.detail ?? null, raw: e.raw ?? null })))
+    .values(
+      events.map((e) => ({
+        message_id: e.message_id,
+        status: e.status,
+        detail: e.detail ?? null,
+        raw: e.raw ?? null,
+      })),
+    )
     .execute();
 }
 
@@ -46,7 +53,10 @@ export async function listLog(db: Db, f: LogFilter) {
   if (f.after) {
     const { createdAt, id } = f.after;
     q = q.where((eb) =>
-      eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+      eb.or([
+        eb('created_at', '<', createdAt),
+        eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
+      ]),
     );
   }
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
@@ -62,7 +72,12 @@ export async function findMessage(db: Db, accountId: string, id: string) {
 }
 
 export async function listEvents(db: Db, messageId: string) {
-  return db.selectFrom('message_events').selectAll().where('message_id', '=', messageId).orderBy('id').execute();
+  return db
+    .selectFrom('message_events')
+    .selectAll()
+    .where('message_id', '=', messageId)
+    .orderBy('id')
+    .execute();
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

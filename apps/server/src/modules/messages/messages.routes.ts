@@ -30,10 +30,16 @@ export function messagesRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.post(MESSAGING_API.sendSingle, { schema: { body: sendSingleSchema }, preHandler }, async (req, reply) => {
-      const a = authOf(req);
-      return reply.status(202).send(await messages.sendSingle({ ...req.body, accountId: a.accountId, userId: a.userId }));
-    });
+    r.post(
+      MESSAGING_API.sendSingle,
+      { schema: { body: sendSingleSchema }, preHandler },
+      async (req, reply) => {
+        const a = authOf(req);
+        return reply
+          .status(202)
+          .send(await messages.sendSingle({ ...req.body, accountId: a.accountId, userId: a.userId }));
+      },
+    );
 
     r.get(MESSAGING_API.log, { schema: { querystring: smsLogQuerySchema }, preHandler }, async (req) =>
       messages.log(authOf(req).accountId, req.query),
@@ -68,6 +74,8 @@ export function messagesRoutes(ctx: AppContext) {
 
     r.get(MESSAGING_API.pricing, { preHandler }, async (req) => pricing.ratePlan(authOf(req).accountId));
 
-    r.get(MESSAGING_API.balance, { preHandler }, async (req) => ledger.balance(ctx.db, authOf(req).accountId));
+    r.get(MESSAGING_API.balance, { preHandler }, async (req) =>
+      ledger.balance(ctx.db, authOf(req).accountId),
+    );
   };
 }

@@ -44,7 +44,8 @@ export function createMessagesService(deps: Deps) {
       else invalid.push(r);
     }
     if (invalid.length) {
-      const shown = invalid.slice(0, 5).join(', ') + (invalid.length > 5 ? ` and ${invalid.length - 5} more` : '');
+      const shown =
+        invalid.slice(0, 5).join(', ') + (invalid.length > 5 ? ` and ${invalid.length - 5} more` : '');
       throw new FieldError({ recipients: [`Not a valid phone number: ${shown}`] });
     }
     return [...new Set(valid)];
@@ -53,7 +54,8 @@ export function createMessagesService(deps: Deps) {
   function parseSchedule(scheduleAt: string | undefined): Date | null {
     if (!scheduleAt) return null;
     const at = new Date(scheduleAt);
-    if (at.getTime() <= Date.now() + 5_000) throw new FieldError({ scheduleAt: ['Choose a time in the future'] });
+    if (at.getTime() <= Date.now() + 5_000)
+      throw new FieldError({ scheduleAt: ['Choose a time in the future'] });
     if (at.getTime() > Date.now() + MAX_SCHEDULE_MS) {
       throw new FieldError({ scheduleAt: ['Schedule at most one year ahead'] });
     }
@@ -62,10 +64,14 @@ export function createMessagesService(deps: Deps) {
 
   return {
     /** Single SMS to one or more recipients: validate, price, debit and queue in one transaction. */
-    async sendSingle(input: SendSingleInput & { accountId: string; userId: string | null }): Promise<SendResult> {
+    async sendSingle(
+      input: SendSingleInput & { accountId: string; userId: string | null },
+    ): Promise<SendResult> {
       const info = analyseSmsText(input.text);
       if (info.segments > MAX_SEGMENTS) {
-        throw new FieldError({ text: [`The message is too long: ${info.segments} parts (at most ${MAX_SEGMENTS})`] });
+        throw new FieldError({
+          text: [`The message is too long: ${info.segments} parts (at most ${MAX_SEGMENTS})`],
+        });
       }
       const recipients = normaliseRecipients(input.recipients);
       const scheduledAt = parseSchedule(input.scheduleAt);
@@ -143,7 +149,10 @@ export function createMessagesService(deps: Deps) {
       });
       const page = rows.slice(0, q.limit);
       const last = page[page.length - 1];
-      return { items: page.map(toMessageDto), nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null };
+      return {
+        items: page.map(toMessageDto),
+        nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null,
+      };
     },
 
     async detail(accountId: string, id: string) {

@@ -4,25 +4,45 @@ import { expectInvariants, waitForFinal } from '../../../test/messaging';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', REFUND_STATUSES: 'undelivered' }, { worker: true });
-  server.worker!.simulator!.setOptions({ statByDestination: (dest: string) => (dest.endsWith('9999') ? 'UNDELIV' : undefined) });
+  server = await startServer(
+    { SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', REFUND_STATUSES: 'undelivered' },
+    { worker: true },
+  );
+  server.worker!.simulator!.setOptions({
+    statByDestination: (dest: string) => (dest.endsWith('9999') ? 'UNDELIV' : undefined),
+  });
 });
 afterAll(async () => {
   await server?.close();
 });
 
 const entries = (accountId: string) =>
-  server.ctx.db.selectFrom('ledger_entries').select(['kind', 'amount_minor']).where('account_id', '=', accountId).orderBy('id').execute();
+  server.ctx.db
+    .selectFrom('ledger_entries')
+    .select(['kind', 'amount_minor'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
 
 describe('single SMS delivery', () => {
   it('reaches delivered with the right segments, encoding, price and ledger entries', async () => {
     const c = server.client();
     const { user } = await c.register();
-    const res = await c.post('/api/sms/single', { recipients: ['(415) 555-0123'], text: 'Your code is 1234 [ok]' });
+    const res = await c.post('/api/sms/single', {
+      recipients: ['(415) 555-0123'],
+      text: 'Your code is 1234 [ok]',
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ totalPriceMinor: 1, currency: 'USD', balanceMinor: 499 });
     const [m] = res.body.messages;
-    expect(m).toMatchObject({ recipient: '+14155550123', sender: 'Wren', encoding: 'GSM-7', segments: 1, priceMinor: 1, status: 'queued' });
+    expect(m).toMatchObject({
+      recipient: '+14155550123',
+      sender: 'Wren',
+      encoding: 'GSM-7',
+      segments: 1,
+      priceMinor: 1,
+      status: 'queued',
+    });
     const [done] = await waitForFinal(c, [m.id]);
     expect(done.status).toBe('delivered');
     expect(await entries(user.accountId)).toEqual([
@@ -30,7 +50,13 @@ describe('single SMS delivery', () => {
       { kind: 'sms_debit', amount_minor: -1 },
     ]);
     const detail = await c.get(`/api/sms/log/${m.id}`);
-    expect(detail.body.events.map((e: { status: string }) => e.status)).toEqual(['queued', 'sending', 'sent', 'receipt', 'delivered']);
+    expect(detail.body.events.map((e: { status: string }) => e.status)).toEqual([
+      'queued',
+      'sending',
+      'sent',
+      'receipt',
+      'delivered',
+    ]);
     expect(detail.body.events[3].raw).toMatch(/stat:DELIVRD/);
     const sim = [...server.worker!.simulator!.messages.values()].filter((s) => s.dest === '14155550123');
     expect(sim.length).toBeGreaterThanOrEqual(1);
@@ -56,10 +82,20 @@ describe('single SMS delivery', () => {
   it('marks an undelivered receipt and refunds it when the policy says so', async () => {
     const c = server.client();
     const { user } = await c.register();
-    const res = await c.post('/api/sms/single', { recipients: ['+12125559999', '+12125550100'], text: 'Hello' });
-    const done = await waitForFinal(c, res.body.messages.map((m: { id: string }) => m.id));
+    const res = await c.post('/api/sms/single', {
+      recipients: ['+12125559999', '+12125550100'],
+      text: 'Hello',
+    });
+    const done = await waitForFinal(
+      c,
+      res.body.messages.map((m: { id: string }) => m.id),
+    );
     expect(done.map((m) => m.status).sort()).toEqual(['delivered', 'undelivered']);
-    expect((await entries(user.accountId)).map((e) => e.kind)).toEqual(['trial_credit', 'sms_debit', 'sms_refund']);
+    expect((await entries(user.accountId)).map((e) => e.kind)).toEqual([
+      'trial_credit',
+      'sms_debit',
+      'sms_refund',
+    ]);
     expect((await c.get('/api/balance')).body).toEqual({ balanceMinor: 499, currency: 'USD' });
     await expectInvariants(server, user.accountId);
   });
@@ -71,7 +107,12 @@ describe('bad input stores nothing', () => {
     ['empty text', { recipients: ['+14155550123'], text: '' }, 400, 'text'],
     ['text too long', { recipients: ['+14155550123'], text: 'a'.repeat(1531) }, 400, 'text'],
     ['unknown sender', { recipients: ['+14155550123'], text: 'hi', senderId: 'NOPE' }, 400, 'senderId'],
-    ['schedule in the past', { recipients: ['+14155550123'], text: 'hi', scheduleAt: '2020-01-01T00:00:00Z' }, 400, 'scheduleAt'],
+    [
+      'schedule in the past',
+      { recipients: ['+14155550123'], text: 'hi', scheduleAt: '2020-01-01T00:00:00Z' },
+      400,
+      'scheduleAt',
+    ],
   ];
   it.each(cases)('%s → clear 4xx', async (_name, body, status, field) => {
     const c = server.client();
@@ -79,7 +120,13 @@ describe('bad input stores nothing', () => {
     const res = await c.post('/api/sms/single', body);
     expect(res.status).toBe(status);
     expect(res.body.errors[field]?.[0]).toEqual(expect.any(String));
-    expect(await server.ctx.db.selectFrom('messages').select('id').where('account_id', '=', user.accountId).execute()).toEqual([]);
+    expect(
+      await server.ctx.db
+        .selectFrom('messages')
+        .select('id')
+        .where('account_id', '=', user.accountId)
+        .execute(),
+    ).toEqual([]);
     expect(await entries(user.accountId)).toHaveLength(1);
   });
 
@@ -90,8 +137,16 @@ describe('bad input stores nothing', () => {
     const res = await c.post('/api/sms/single', { recipients, text: 'x'.repeat(1530) });
     expect(res.status).toBe(402);
     expect(res.body.code).toBe('INSUFFICIENT_BALANCE');
-    expect(res.headers.get('application-error')).toMatch(/Insufficient balance: this costs \$5\.40 and your balance is \$5\.00/);
-    expect(await server.ctx.db.selectFrom('messages').select('id').where('account_id', '=', user.accountId).execute()).toEqual([]);
+    expect(res.headers.get('application-error')).toMatch(
+      /Insufficient balance: this costs \$5\.40 and your balance is \$5\.00/,
+    );
+    expect(
+      await server.ctx.db
+        .selectFrom('messages')
+        .select('id')
+        .where('account_id', '=', user.accountId)
+        .execute(),
+    ).toEqual([]);
     expect(await entries(user.accountId)).toHaveLength(1);
   });
 });
@@ -102,7 +157,10 @@ describe('SMS log', () => {
     const { user } = await c.register();
     const recipients = ['+12125550101', '+12125550102', '+12125550103', '+12125550104', '+12125550105'];
     const sent = await c.post('/api/sms/single', { recipients, text: 'Page me' });
-    await waitForFinal(c, sent.body.messages.map((m: { id: string }) => m.id));
+    await waitForFinal(
+      c,
+      sent.body.messages.map((m: { id: string }) => m.id),
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -133,13 +191,18 @@ describe('SMS log', () => {
   it('exports CSV safe against formula injection', async () => {
     const c = server.client();
     await c.register();
-    const sent = await c.post('/api/sms/single', { recipients: ['+12125550110'], text: '=HYPERLINK("http://evil")' });
+    const sent = await c.post('/api/sms/single', {
+      recipients: ['+12125550110'],
+      text: '=HYPERLINK("http://evil")',
+    });
     await waitForFinal(c, [sent.body.messages[0].id]);
     const res = await c.get('/api/sms/log/export.csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="sms-log-/);
     const lines = res.body.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('createdAt,recipient,sender,status,text,encoding,segments,priceMinor,currency,error,submittedAt,doneAt,id');
+    expect(lines[0]).toBe(
+      'createdAt,recipient,sender,status,text,encoding,segments,priceMinor,currency,error,submittedAt,doneAt,id',
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
   });
@@ -150,7 +213,12 @@ describe('scheduled SMS', () => {
     const c = server.client();
     const { user } = await c.register();
     const at = new Date(Date.now() + 6_000).toISOString();
-    const res = await c.post('/api/sms/single', { recipients: ['+12125550120'], text: 'Later', scheduleAt: at, timezone: 'Europe/Paris' });
+    const res = await c.post('/api/sms/single', {
+      recipients: ['+12125550120'],
+      text: 'Later',
+      scheduleAt: at,
+      timezone: 'Europe/Paris',
+    });
     expect(res.status).toBe(202);
     const [m] = res.body.messages;
     expect(m.status).toBe('scheduled');

@@ -51,7 +51,9 @@ export async function settle(
       ...(set.error !== undefined ? { error: set.error } : {}),
       ...(set.connection ? { connection: set.connection } : {}),
       ...(set.status === 'sent' ? { submitted_at: sql`now()` } : {}),
-      ...(set.retryInMs !== undefined ? { next_attempt_at: sql`now() + make_interval(secs => ${set.retryInMs / 1000})` } : {}),
+      ...(set.retryInMs !== undefined
+        ? { next_attempt_at: sql`now() + make_interval(secs => ${set.retryInMs / 1000})` }
+        : {}),
       ...(final ? { done_at: sql`now()` } : {}),
     })
     .where('id', 'in', ids)
@@ -66,7 +68,11 @@ export async function insertParts(
   rows: { connection: string; smsc_key: string; message_id: string; part: number }[],
 ) {
   if (rows.length === 0) return;
-  await trx.insertInto('message_parts').values(rows).onConflict((oc) => oc.doNothing()).execute();
+  await trx
+    .insertInto('message_parts')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 /** Scheduled messages whose time has come join the queue. */
@@ -84,7 +90,11 @@ export async function promoteScheduled(db: Db) {
 export async function expireQueued(db: Db) {
   return db
     .updateTable('messages')
-    .set({ status: 'expired', done_at: sql`now()`, error: 'The validity period ended before the message could be sent' })
+    .set({
+      status: 'expired',
+      done_at: sql`now()`,
+      error: 'The validity period ended before the message could be sent',
+    })
     .where('status', '=', 'queued')
     .where('validity_until', '<', sql<Date>`now()`)
     .returning(['id', 'account_id', 'campaign_id', 'price_minor'])
@@ -106,7 +116,11 @@ export async function reclaimExpiredLeases(db: Db) {
 export async function expireSilentSent(db: Db, graceMinutes: number) {
   return db
     .updateTable('messages')
-    .set({ status: 'expired', done_at: sql`now()`, error: 'No delivery receipt arrived within the validity period' })
+    .set({
+      status: 'expired',
+      done_at: sql`now()`,
+      error: 'No delivery receipt arrived within the validity period',
+    })
     .where('status', '=', 'sent')
     .where(sql<boolean>`validity_until + make_interval(mins => ${graceMinutes}) < now()`)
     .returning(['id', 'account_id', 'campaign_id', 'price_minor'])
