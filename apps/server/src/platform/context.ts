@@ -1,10 +1,16 @@
 import { createAuthService } from '../modules/auth/auth.service';
 import { createTokenSigner } from '../modules/auth/tokens';
+import { createDashboardService } from '../modules/dashboard/dashboard.service';
 import { createDlrService } from '../modules/dlr/dlr.service';
 import { createLedgerService } from '../modules/ledger/ledger.service';
 import { createMessagesService, type ResolveSender } from '../modules/messages/messages.service';
 import { createPricingService } from '../modules/pricing/pricing.service';
 import { createUsersService } from '../modules/users/users.service';
+import { createContactsService } from '../modules/contacts/contacts.service';
+import { createGroupsService } from '../modules/contacts/groups.service';
+import { createImportsService } from '../modules/contacts/imports.service';
+import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
+import { createTemplatesService } from '../modules/templates/templates.service';
 import type { Config } from './config';
 import { FieldError } from './errors';
 import type { Database } from './db';
@@ -37,9 +43,49 @@ export function createContext(config: Config, database: Database, logger: Logger
     if (value === undefined || value === config.defaultSender) return config.defaultSender;
     throw new FieldError({ senderId: [`Unknown sender ID "${value}"`] });
   };
-  const messages = createMessagesService({ db, config, events, ledger, pricing, resolveSender });
+  const messages = createMessagesService({ db, config, events, ledger, pricing, resolveSender, logger });
   const dlr = createDlrService({ db, config, events, ledger, logger });
-  return { config, database, db, logger, events, mailer, tokens, guard, services: { auth, users, ledger, pricing, messages, dlr } };
+  const dashboard = createDashboardService({ db, ledger, users });
+  const senderIds = createSenderIdsService({
+    db,
+    events,
+    approval: config.senderIdApproval,
+    systemDefault: config.defaultSender,
+  });
+  const groups = createGroupsService({ db, events });
+  const contacts = createContactsService({ db, events, defaultCountry: config.defaultCountry });
+  const contactImports = createImportsService({
+    db,
+    events,
+    logger,
+    defaultCountry: config.defaultCountry,
+    maxBytes: config.importMaxBytes,
+  });
+  const templates = createTemplatesService({ db, events });
+  return {
+    config,
+    database,
+    db,
+    logger,
+    events,
+    mailer,
+    tokens,
+    guard,
+    services: {
+      auth,
+      users,
+      ledger,
+      pricing,
+      messages,
+      dlr,
+      senderIds,
+      groups,
+      contacts,
+      contactImports,
+      templates,
+      dashboard,
+    },
+  };
 }
 
 export type AppContext = ReturnType<typeof createContext>;

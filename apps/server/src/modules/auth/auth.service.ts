@@ -34,6 +34,7 @@ interface Deps {
 }
 
 const RESET_TTL_MS = 30 * 60 * 1000;
+const SESSION_CACHE_MS = 5_000;
 const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 'Incorrect username or password');
 const sessionEnded = () =>
@@ -42,6 +43,9 @@ const sessionEnded = () =>
 export function createAuthService(deps: Deps) {
   const { db, config, tokens } = deps;
   const refreshTtlMs = config.refreshTokenTtlDays * 86_400_000;
+  const activeSessions = new Map<string, number>();
+  /** Any revocation forgets every remembered session; the next request checks the database. */
+  const forgetSessions = () => activeSessions.clear();
 
   /** Issues an access token and a fresh refresh token in the given session (token family). */
   async function issuePair(trx: Db, claims: AccessClaims): Promise<TokenPair> {
@@ -155,6 +159,7 @@ export function createAuthService(deps: Deps) {
             const usedAgo = Date.now() - (usedAt?.getTime() ?? 0);
             if (usedAgo > config.refreshGraceSeconds * 1000) {
               await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse');
+            forgetSessions();
               deps.logger.warn({ sessionId: row.session_id }, 'refresh token reuse: session revoked');
               // Commit the revocation, then refuse.
               return null;
@@ -172,6 +177,7 @@ export function createAuthService(deps: Deps) {
         })
         .then((pair) => {
           if (!pair) {
+            forgetSessions(); // again after commit, so no concurrent request re-remembers it
             throw new AppError(
               ErrorCode.TOKEN_REUSED,
               'This session was ended for your security. Please sign in again.',
@@ -183,13 +189,22 @@ export function createAuthService(deps: Deps) {
 
     async logout(auth: AccessClaims) {
       await repo.revokeSession(db, auth.sessionId, 'logout');
+      forgetSessions();
     },
 
-    /** Verifies an access token and that its session is still active. */
+    /**
+     * Verifies an access token and that its session is still active. Active sessions are remembered
+     * for a few seconds, so hot API paths do not query per request; a revocation on this node clears
+     * the memory at once, and other nodes notice within SESSION_CACHE_MS.
+     */
     async authenticate(accessToken: string): Promise<AccessClaims> {
       const claims = await tokens.verify(accessToken);
       if (!claims) throw unauthorized();
+      const seen = activeSessions.get(claims.sessionId);
+      if (seen !== undefined && seen > Date.now()) return claims;
       if (!(await repo.isSessionActive(db, claims.sessionId, claims.userId))) throw unauthorized();
+      if (activeSessions.size > 10_000) activeSessions.clear();
+      activeSessions.set(claims.sessionId, Date.now() + SESSION_CACHE_MS);
       return claims;
     },
 
@@ -232,6 +247,7 @@ export function createAuthService(deps: Deps) {
         }
         await repo.setPasswordHash(trx, used.user_id, passwordHash);
         await repo.revokeUserSessions(trx, used.user_id, 'password_reset');
+        forgetSessions();
         const cred = await repo.findCredentialsById(trx, used.user_id);
         await recordAudit(trx, {
           accountId: cred?.account_id ?? null,
@@ -241,6 +257,7 @@ export function createAuthService(deps: Deps) {
           ip: client.ip,
         });
       });
+      forgetSessions();
     },
 
     async changePassword(auth: AccessClaims, input: ChangePasswordInput, client: ClientInfo) {
@@ -255,6 +272,7 @@ export function createAuthService(deps: Deps) {
       await db.transaction().execute(async (trx) => {
         await repo.setPasswordHash(trx, auth.userId, passwordHash);
         await repo.revokeUserSessions(trx, auth.userId, 'password_changed', auth.sessionId);
+        forgetSessions();
         await recordAudit(trx, {
           accountId: auth.accountId,
           userId: auth.userId,
@@ -263,6 +281,7 @@ export function createAuthService(deps: Deps) {
           ip: client.ip,
         });
       });
+      forgetSessions();
     },
   };
 }

@@ -37,6 +37,22 @@ export async function insertEntry(trx: Db, e: LedgerEntryInput & { currency: str
     .executeTakeFirst();
 }
 
+export async function insertEntries(trx: Db, entries: LedgerEntryInput[], currency: string) {
+  await trx
+    .insertInto('ledger_entries')
+    .values(
+      entries.map((e) => ({
+        account_id: e.accountId,
+        amount_minor: e.amountMinor,
+        currency,
+        kind: e.kind,
+        reference: e.reference ?? null,
+        note: e.note ?? null,
+      })),
+    )
+    .execute();
+}
+
 export async function addToBalance(trx: Db, accountId: string, amountMinor: number) {
   return trx
     .updateTable('accounts')

@@ -37,6 +37,31 @@ export function createLedgerService(events: EventBus) {
       return { posted: true, balanceMinor: balance_minor };
     },
 
+    /**
+     * Debits several charges of one account under a single row lock, in order: each charge that the
+     * balance covers is posted, each that it does not is refused. Used by the send batcher.
+     */
+    async debitEach(trx: Db, accountId: string, charges: { amountMinor: number; kind: string; reference: string; note?: string }[]) {
+      const account = await repo.lockAccount(trx, accountId);
+      if (!account) throw notFound('Account');
+      let balance = account.balance_minor;
+      const accepted: boolean[] = [];
+      const entries: repo.LedgerEntryInput[] = [];
+      for (const c of charges) {
+        const ok = c.amountMinor <= balance;
+        accepted.push(ok);
+        if (!ok) continue;
+        balance -= c.amountMinor;
+        entries.push({ accountId, amountMinor: -c.amountMinor, kind: c.kind, reference: c.reference, note: c.note });
+      }
+      if (entries.length) {
+        await repo.insertEntries(trx, entries, account.currency);
+        await repo.addToBalance(trx, accountId, balance - account.balance_minor);
+        events.publish('balance.changed', { accountId });
+      }
+      return { accepted, balanceMinor: balance, currency: account.currency, startMinor: account.balance_minor };
+    },
+
     async balance(db: Db, accountId: string) {
       const row = await repo.getBalance(db, accountId);
       if (!row) throw notFound('Account');
@@ -56,6 +81,7 @@ export function createLedgerService(events: EventBus) {
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
 
+/** Formats minor units as money, e.g. 540 USD → $5.40. */
 export function format(minor: number, currency: string) {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(minor / 100);
 }

@@ -11,11 +11,13 @@ import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db';
 import { FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
+import type { Logger } from '../../platform/logger';
 import { toE164 } from '../../shared/phone';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { PricingService } from '../pricing/pricing.service';
 import { decodeCursor, encodeCursor, toEventDto, toMessageDto } from './message-dto';
 import * as repo from './messages.repository';
+import { createSendBatcher } from './send-batcher';
 
 /** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
 export type ResolveSender = (input: { accountId: string; value?: string }) => Promise<string>;
@@ -27,6 +29,7 @@ interface Deps {
   ledger: LedgerService;
   pricing: PricingService;
   resolveSender: ResolveSender;
+  logger: Logger;
 }
 
 export const PRIORITY = { otp: 0, single: 1, bulk: 2 } as const;
@@ -34,6 +37,7 @@ const MAX_SCHEDULE_MS = 366 * 86_400_000;
 
 export function createMessagesService(deps: Deps) {
   const { db, config } = deps;
+  const batcher = createSendBatcher({ db, ledger: deps.ledger, logger: deps.logger });
 
   function normaliseRecipients(raw: string[]) {
     const valid: string[] = [];
@@ -82,45 +86,31 @@ export function createMessagesService(deps: Deps) {
       const status = scheduledAt ? 'scheduled' : 'queued';
       const batch = randomUUID();
 
-      const result = await db.transaction().execute(async (trx) => {
-        const posting = await deps.ledger.post(trx, {
-          accountId: input.accountId,
-          amountMinor: -quote.total,
-          kind: 'sms_debit',
-          reference: `send:${batch}`,
-          note: `${recipients.length} SMS × ${info.segments} segment(s)`,
-          requireFunds: true,
-        });
-        const rows = await repo.insertMessages(
-          trx,
-          recipients.map((to, i) => ({
-            account_id: input.accountId,
-            campaign_id: null,
-            user_id: input.userId,
-            recipient: to,
-            sender,
-            body: input.text,
-            encoding: info.encoding,
-            segments: info.segments,
-            price_minor: quote.prices[i] ?? 0,
-            currency: quote.currency,
-            status,
-            priority: PRIORITY.single,
-            scheduled_at: scheduledAt,
-            timezone: input.timezone ?? null,
-            next_attempt_at: start,
-            validity_until: validityUntil,
-          })),
-        );
-        await repo.insertEvents(
-          trx,
-          rows.map((m) => ({
-            message_id: m.id,
-            status,
-            detail: scheduledAt ? `Scheduled for ${scheduledAt.toISOString()}` : 'Accepted and queued',
-          })),
-        );
-        return { rows, balanceMinor: posting.balanceMinor };
+      const result = await batcher.submit({
+        accountId: input.accountId,
+        reference: `send:${batch}`,
+        note: `${recipients.length} SMS × ${info.segments} segment(s)`,
+        totalMinor: quote.total,
+        eventDetail: scheduledAt ? `Scheduled for ${scheduledAt.toISOString()}` : 'Accepted and queued',
+        rows: recipients.map((to, i) => ({
+          id: randomUUID(),
+          account_id: input.accountId,
+          campaign_id: null,
+          user_id: input.userId,
+          recipient: to,
+          sender,
+          body: input.text,
+          encoding: info.encoding,
+          segments: info.segments,
+          price_minor: quote.prices[i] ?? 0,
+          currency: quote.currency,
+          status,
+          priority: PRIORITY.single,
+          scheduled_at: scheduledAt,
+          timezone: input.timezone ?? null,
+          next_attempt_at: start,
+          validity_until: validityUntil,
+        })),
       });
       if (!scheduledAt) deps.events.publish('messages.queued', {});
       deps.events.publish('messages.changed', { accountId: input.accountId, campaignIds: [] });

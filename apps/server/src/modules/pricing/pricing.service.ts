@@ -14,13 +14,22 @@ const CACHE_MS = 60_000;
 export function createPricingService(db: Db) {
   const cache = new Map<string, { plan: Plan; at: number }>();
 
+  const accounts = new Map<string, { account: { rate_plan_id: string | null; currency: string }; at: number }>();
+
   async function planFor(accountId: string): Promise<Plan> {
-    const account = await db
-      .selectFrom('accounts')
-      .select(['rate_plan_id', 'currency'])
-      .where('id', '=', accountId)
-      .executeTakeFirst();
-    if (!account) throw notFound('Account');
+    let cached = accounts.get(accountId);
+    if (!cached || Date.now() - cached.at > CACHE_MS) {
+      const row = await db
+        .selectFrom('accounts')
+        .select(['rate_plan_id', 'currency'])
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      if (!row) throw notFound('Account');
+      if (accounts.size > 10_000) accounts.clear();
+      cached = { account: row, at: Date.now() };
+      accounts.set(accountId, cached);
+    }
+    const { account } = cached;
     const key = account.rate_plan_id ?? 'default';
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.plan;
@@ -28,7 +37,9 @@ export function createPricingService(db: Db) {
       .selectFrom('rate_plans as p')
       .innerJoin('rate_plan_prices as r', 'r.plan_id', 'p.id')
       .select(['p.currency', 'r.prefix', 'r.country', 'r.price_minor']);
-    q = account.rate_plan_id ? q.where('p.id', '=', account.rate_plan_id) : q.where('p.is_default', '=', true);
+    q = account.rate_plan_id
+      ? q.where('p.id', '=', account.rate_plan_id)
+      : q.where('p.is_default', '=', true);
     const rows = await q.execute();
     const plan: Plan = {
       currency: rows[0]?.currency ?? account.currency,
@@ -40,12 +51,16 @@ export function createPricingService(db: Db) {
     return plan;
   }
 
-  const perSegment = (plan: Plan, to: string) => plan.prices.find((p) => to.startsWith(p.prefix))?.priceMinor ?? 0;
+  const perSegment = (plan: Plan, to: string) =>
+    plan.prices.find((p) => to.startsWith(p.prefix))?.priceMinor ?? 0;
 
   return {
     async ratePlan(accountId: string): Promise<RatePlanDto> {
       const plan = await planFor(accountId);
-      return { currency: plan.currency, prices: [...plan.prices].sort((a, b) => a.prefix.localeCompare(b.prefix)) };
+      return {
+        currency: plan.currency,
+        prices: [...plan.prices].sort((a, b) => a.prefix.localeCompare(b.prefix)),
+      };
     },
 
     /** Price of each recipient's message for the given segment count. */

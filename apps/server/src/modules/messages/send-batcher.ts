@@ -1,0 +1,104 @@
+import { ErrorCode } from '@wren/contracts';
+import type { Insertable } from 'kysely';
+import type { MessagesTable } from '../../db/schema-messaging';
+import type { Db } from '../../platform/db';
+import { AppError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { format, type LedgerService } from '../ledger/ledger.service';
+import * as repo from './messages.repository';
+import type { MessageRow } from './messages.repository';
+
+export interface SendJob {
+  accountId: string;
+  reference: string;
+  note: string;
+  totalMinor: number;
+  rows: (Insertable<MessagesTable> & { id: string })[];
+  eventDetail: string;
+}
+
+interface Pending {
+  job: SendJob;
+  resolve: (r: { rows: MessageRow[]; balanceMinor: number }) => void;
+  reject: (e: unknown) => void;
+}
+
+const MAX_BATCH = 250;
+
+/**
+ * Group commit for sends: jobs that arrive while a transaction is running are written together in
+ * the next one (debits per account under one row lock, one multi-row insert of messages and events).
+ * Every caller is answered only after its own rows are committed, so a 202 still means durable, and
+ * one account's insufficient balance refuses only its own job.
+ */
+export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger: Logger }) {
+  let queue: Pending[] = [];
+  let running = false;
+
+  async function drain() {
+    running = true;
+    while (queue.length) {
+      const batch = queue.slice(0, MAX_BATCH);
+      queue = queue.slice(MAX_BATCH);
+      await commit(batch);
+    }
+    running = false;
+  }
+
+  async function commit(batch: Pending[]) {
+    const outcome = new Map<Pending, { balanceMinor: number } | AppError>();
+    try {
+      const rowsById = await deps.db.transaction().execute(async (trx) => {
+        const byAccount = new Map<string, Pending[]>();
+        for (const p of batch) byAccount.set(p.job.accountId, [...(byAccount.get(p.job.accountId) ?? []), p]);
+        const accepted: Pending[] = [];
+        for (const [accountId, items] of byAccount) {
+          const r = await deps.ledger.debitEach(
+            trx,
+            accountId,
+            items.map((p) => ({ amountMinor: p.job.totalMinor, kind: 'sms_debit', reference: p.job.reference, note: p.job.note })),
+          );
+          let before = r.startMinor;
+          items.forEach((p, i) => {
+            if (r.accepted[i]) {
+              before -= p.job.totalMinor;
+              accepted.push(p);
+              outcome.set(p, { balanceMinor: before });
+            } else {
+              outcome.set(
+                p,
+                new AppError(
+                  ErrorCode.INSUFFICIENT_BALANCE,
+                  `Insufficient balance: this costs ${format(p.job.totalMinor, r.currency)} and your balance is ${format(before, r.currency)}.`,
+                ),
+              );
+            }
+          });
+        }
+        const rows = await repo.insertMessages(trx, accepted.flatMap((p) => p.job.rows));
+        await repo.insertEvents(
+          trx,
+          accepted.flatMap((p) => p.job.rows.map((m) => ({ message_id: m.id, status: m.status, detail: p.job.eventDetail }))),
+        );
+        return new Map(rows.map((r) => [r.id, r]));
+      });
+      for (const p of batch) {
+        const o = outcome.get(p);
+        if (o instanceof AppError || !o) p.reject(o ?? new Error('send not processed'));
+        else p.resolve({ rows: p.job.rows.map((r) => rowsById.get(r.id)!), balanceMinor: o.balanceMinor });
+      }
+    } catch (err) {
+      deps.logger.error({ err, jobs: batch.length }, 'send batch failed');
+      batch.forEach((p) => p.reject(err));
+    }
+  }
+
+  return {
+    submit(job: SendJob): Promise<{ rows: MessageRow[]; balanceMinor: number }> {
+      return new Promise((resolve, reject) => {
+        queue.push({ job, resolve, reject });
+        if (!running) void drain();
+      });
+    },
+  };
+}
