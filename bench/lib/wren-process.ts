@@ -29,7 +29,9 @@ export async function freshPostgres(baseUrl: string, name: string) {
 
 /** Starts `wren start` as a child process and waits for /readyz. */
 export async function startWren(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'start'], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts', 'start'], {
     cwd: repoRoot,
     env: {
       ...process.env,

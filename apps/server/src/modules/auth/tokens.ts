@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
 export const ISSUER = 'wren';
@@ -23,7 +23,8 @@ export function createTokenSigner(
   ttlSeconds: number,
   maxAgeForRefreshSeconds: number,
 ): TokenSigner {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject made once: jose would import a raw byte key again on every sign and verify.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
     sign: (c) =>
       new SignJWT({ aid: c.accountId, sid: c.sessionId, role: c.role })

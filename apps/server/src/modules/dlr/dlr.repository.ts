@@ -11,16 +11,20 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
     .execute();
 }
 
-/** Sets a part's final stat once; a later or duplicate receipt for the same part changes nothing. */
-export async function setPartStat(trx: Db, messageId: string, part: number, stat: string) {
-  const r = await trx
-    .updateTable('message_parts')
-    .set({ stat })
-    .where('message_id', '=', messageId)
-    .where('part', '=', part)
-    .where((eb) => eb.or([eb('stat', 'is', null), eb('stat', 'not in', ['DELIVRD', 'UNDELIV', 'EXPIRED', 'REJECTD', 'DELETED', 'UNKNOWN'])]))
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+const FINAL_STATS = ['DELIVRD', 'UNDELIV', 'EXPIRED', 'REJECTD', 'DELETED', 'UNKNOWN'];
+
+/** Sets each part's final stat once; a later or duplicate receipt for the same part changes nothing. */
+export async function setPartStats(trx: Db, rows: { message_id: string; part: number; stat: string }[]) {
+  if (rows.length === 0) return [];
+  const res = await sql<{ message_id: string; part: number }>`
+    UPDATE message_parts p SET stat = v.stat
+      FROM (SELECT unnest(${rows.map((r) => r.message_id)}::uuid[]) AS message_id,
+                   unnest(${rows.map((r) => r.part)}::int[]) AS part,
+                   unnest(${rows.map((r) => r.stat)}::text[]) AS stat) v
+     WHERE p.message_id = v.message_id AND p.part = v.part
+       AND (p.stat IS NULL OR p.stat NOT IN (${sql.join(FINAL_STATS)}))
+ RETURNING p.message_id, p.part`.execute(trx);
+  return res.rows;
 }
 
 /** Per message: how many distinct parts it has, and the final stats of those that are done. */
@@ -36,20 +40,33 @@ export async function partProgress(trx: Db, messageIds: string[]) {
   return res.rows;
 }
 
-/** Moves a sent message to its final status; never moves a final status again (forward only). */
-export async function finishMessage(trx: Db, id: string, status: string, stat: string, err: string | null) {
-  return trx
-    .updateTable('messages')
-    .set({ status, smsc_stat: stat, smsc_err: err, done_at: sql`now()` })
-    .where('id', '=', id)
-    .where('status', 'in', ['sent', 'sending'])
-    .returning(['id', 'account_id', 'campaign_id', 'price_minor'])
-    .executeTakeFirst();
+/** Moves sent messages to their final status; never moves a final status again (forward only). */
+export async function finishMessages(
+  trx: Db,
+  rows: { id: string; status: string; stat: string; err: string | null }[],
+) {
+  if (rows.length === 0) return [];
+  const res = await sql<{ id: string; account_id: string; campaign_id: string | null; price_minor: number; status: string; smsc_stat: string }>`
+    UPDATE messages m SET status = v.status, smsc_stat = v.stat, smsc_err = v.err, done_at = now()
+      FROM (SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
+                   unnest(${rows.map((r) => r.status)}::text[]) AS status,
+                   unnest(${rows.map((r) => r.stat)}::text[]) AS stat,
+                   unnest(${rows.map((r) => r.err)}::text[]) AS err) v
+     WHERE m.id = v.id AND m.status IN ('sent', 'sending')
+ RETURNING m.id, m.account_id, m.campaign_id, m.price_minor, m.status, m.smsc_stat`.execute(trx);
+  return res.rows;
 }
 
 export async function park(
   trx: Db,
-  rows: { connection: string; smsc_keys: string[]; stat: string; err: string; done_at: Date | null; raw: string }[],
+  rows: {
+    connection: string;
+    smsc_keys: string[];
+    stat: string;
+    err: string;
+    done_at: Date | null;
+    raw: string;
+  }[],
 ) {
   if (rows.length === 0) return;
   await trx.insertInto('parked_receipts').values(rows).execute();
@@ -68,7 +85,11 @@ export async function openParked(db: Db, limit: number) {
 
 export async function markParked(trx: Db, matched: number[], missed: number[]) {
   if (matched.length) {
-    await trx.updateTable('parked_receipts').set({ matched_at: sql`now()` }).where('id', 'in', matched).execute();
+    await trx
+      .updateTable('parked_receipts')
+      .set({ matched_at: sql`now()` })
+      .where('id', 'in', matched)
+      .execute();
   }
   if (missed.length) {
     await trx

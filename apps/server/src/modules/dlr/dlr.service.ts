@@ -79,45 +79,75 @@ export function createDlrService(deps: Deps) {
     const missedParked: number[] = [];
     const finalCandidates = new Set<string>();
 
+    const matched: { k: (typeof keyed)[number]; hit: { message_id: string; part: number } }[] = [];
     for (const k of keyed) {
       const r = k.receipt;
       const hit = k.keys.map((key) => index.get(`${r.connection}\u0000${key}`)).find(Boolean);
       if (!hit) {
         if (k.parkedId !== undefined) missedParked.push(k.parkedId);
-        else toPark.push({ connection: r.connection, smsc_keys: k.keys, stat: r.stat, err: r.err, done_at: r.doneAt, raw: r.raw });
+        else
+          toPark.push({
+            connection: r.connection,
+            smsc_keys: k.keys,
+            stat: r.stat,
+            err: r.err,
+            done_at: r.doneAt,
+            raw: r.raw,
+          });
         continue;
       }
       if (k.parkedId !== undefined) matchedParked.push(k.parkedId);
-      const final = isFinalStat(r.stat);
-      const changedPart = final ? await repo.setPartStat(trx, hit.message_id, hit.part, r.stat) : false;
+      matched.push({ k, hit });
+    }
+
+    // One statement sets the final stat of every part that is not final yet (first receipt wins).
+    const firstFinal = new Map<string, { message_id: string; part: number; stat: string }>();
+    for (const { k, hit } of matched) {
+      const key = `${hit.message_id}:${hit.part}`;
+      if (isFinalStat(k.receipt.stat) && !firstFinal.has(key)) {
+        firstFinal.set(key, { message_id: hit.message_id, part: hit.part, stat: k.receipt.stat });
+      }
+    }
+    const changed = await repo.setPartStats(trx, [...firstFinal.values()]);
+    const changedKeys = new Set(changed.map((c) => `${c.message_id}:${c.part}`));
+    const applied = new Set<string>();
+    for (const { k, hit } of matched) {
+      const key = `${hit.message_id}:${hit.part}`;
+      const final = isFinalStat(k.receipt.stat);
+      const takes = final && changedKeys.has(key) && !applied.has(key);
+      if (takes) {
+        applied.add(key);
+        finalCandidates.add(hit.message_id);
+      }
       events.push({
         message_id: hit.message_id,
         status: 'receipt',
-        detail: `Part ${hit.part + 1}: ${r.stat} (err ${r.err})${final && !changedPart ? ' — ignored, part already final' : ''}`,
-        raw: r.raw,
+        detail: `Part ${hit.part + 1}: ${k.receipt.stat} (err ${k.receipt.err})${final && !takes ? ' — ignored, part already final' : ''}`,
+        raw: k.receipt.raw,
       });
-      if (changedPart) finalCandidates.add(hit.message_id);
     }
 
-    const touched: { account_id: string; campaign_id: string | null }[] = [];
+    // Messages whose parts are now all final move to their final status in one statement.
     const progress = await repo.partProgress(trx, [...finalCandidates]);
-    const refundable = [];
+    const finishing = [];
     for (const p of progress) {
       const stats = p.stats.filter((s): s is string => isFinalStat(s));
       if (stats.length < p.total) continue;
-      const status = messageStatusFromParts(stats);
       const worst = stats.find((s) => s !== 'DELIVRD') ?? 'DELIVRD';
       const err = keyed.find((k) => k.receipt.stat === worst)?.receipt.err ?? null;
-      const done = await repo.finishMessage(trx, p.message_id, status, worst, err);
-      if (!done) continue;
-      events.push({ message_id: p.message_id, status, detail: `Final: ${worst}`, raw: '' });
-      touched.push(done);
-      if (deps.config.refundStatuses.includes(status)) refundable.push(done);
+      finishing.push({ id: p.message_id, status: messageStatusFromParts(stats), stat: worst, err });
     }
+    const finished = await repo.finishMessages(trx, finishing);
+    const touched: { account_id: string; campaign_id: string | null }[] = finished;
+    const refundable = finished.filter((m) => deps.config.refundStatuses.includes(m.status));
+    for (const m of finished) events.push({ message_id: m.id, status: m.status, detail: `Final: ${m.smsc_stat}`, raw: '' });
     await refundMessages(trx, deps.ledger, refundable);
     await repo.park(trx, toPark);
     await repo.markParked(trx, matchedParked, missedParked);
-    await insertEvents(trx, events.map((e) => ({ ...e, raw: e.raw || null })));
+    await insertEvents(
+      trx,
+      events.map((e) => ({ ...e, raw: e.raw || null })),
+    );
     return touched;
   }
 
@@ -136,7 +166,14 @@ export function createDlrService(deps: Deps) {
       if (parked.length === 0) return;
       const batch: Incoming[] = parked.map((p) => ({
         parkedId: p.id,
-        receipt: { connection: p.connection, smscId: p.smsc_keys[0] ?? '', stat: p.stat, err: p.err ?? '', doneAt: p.done_at, raw: p.raw },
+        receipt: {
+          connection: p.connection,
+          smscId: p.smsc_keys[0] ?? '',
+          stat: p.stat,
+          err: p.err ?? '',
+          doneAt: p.done_at,
+          raw: p.raw,
+        },
         done: { resolve: () => undefined, reject: () => undefined },
       }));
       await (chain = chain.then(() => process(batch)));

@@ -96,6 +96,7 @@ describe('SMSC faults: every message ends final, nothing moves back, nothing is 
     const first = await sendBatch(5);
     const failed = await waitForFinal(first.c, first.ids, 30_000);
     sim.setOptions({ halfOpen: undefined });
+    sim.dropAll(); // the SMSC side resets its stale sessions too
     for (const m of failed) {
       expect(m.status).toBe('failed');
       expect(m.error).toMatch(/No answer from the SMSC/);

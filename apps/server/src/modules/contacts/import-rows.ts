@@ -1,0 +1,114 @@
+import { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+
+/** One record of an import file: its row number in the file (1-based) and its cells as text. */
+export interface FileRow {
+  row: number;
+  cells: string[];
+}
+
+const CHUNK = 64 * 1024;
+
+function* slices<T extends string | Uint8Array>(whole: T, onSlice?: (end: number) => void): Generator<T> {
+  for (let i = 0; i < whole.length; i += CHUNK) {
+    onSlice?.(Math.min(whole.length, i + CHUNK));
+    yield whole.slice(i, i + CHUNK) as T;
+  }
+}
+
+/** The delimiter papaparse detects in the start of the text (comma when there is none). */
+export function detectDelimiter(text: string): string {
+  const result = Papa.parse<string[]>(text.slice(0, CHUNK), {
+    preview: 20,
+    delimitersToGuess: [',', ';', '\t', '|'],
+  });
+  return result.meta.delimiter || ',';
+}
+
+/**
+ * Cuts CSV text into pieces of about `size` characters that end on a record boundary: a line
+ * break outside quotes (RFC 4180 quotes are doubled, so an even count means "outside").
+ */
+function* recordChunks(text: string, size: number): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + size);
+    if (end < text.length) {
+      let quotes = 0;
+      for (let i = start; i < end; i++) if (text.charCodeAt(i) === 34) quotes += 1;
+      while (end < text.length) {
+        const c = text.charCodeAt(end);
+        end += 1;
+        if (c === 34) quotes += 1;
+        else if (c === 10 && quotes % 2 === 0) break;
+      }
+    }
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+/**
+ * Streams CSV records: papaparse parses one ~256 KB piece at a time, so memory holds a piece's
+ * records, not the file's. Blank lines are skipped but counted, so row numbers match the file.
+ */
+export async function* csvRows(text: string, delimiter: string): AsyncGenerator<FileRow> {
+  let row = 0;
+  for (const piece of recordChunks(text, 4 * CHUNK)) {
+    const records = Papa.parse<string[]>(piece, { delimiter, skipEmptyLines: false }).data;
+    // A piece ends with a line break, which papaparse reads as one more (empty) record.
+    if (/\n$/.test(piece) && records.length && records[records.length - 1].join('') === '') records.pop();
+    for (const cells of records) {
+      row += 1;
+      if (cells.length === 1 && cells[0] === '') continue;
+      yield { row, cells };
+    }
+  }
+}
+
+function cellText(v: ExcelJS.CellValue): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if ('richText' in v) return v.richText.map((t) => t.text).join('');
+  if ('error' in v) return '';
+  if ('formula' in v || 'sharedFormula' in v)
+    return cellText((v as { result?: ExcelJS.CellValue }).result ?? null);
+  if ('text' in v) return typeof v.text === 'string' ? v.text : cellText(v.text);
+  return '';
+}
+
+/**
+ * Streams the rows of the first worksheet of an XLSX workbook. `progress` reports how many of the
+ * file's bytes have been handed to the unzipper (for estimates).
+ */
+export async function* xlsxRows(
+  bytes: Uint8Array,
+  progress?: (bytesRead: number) => void,
+): AsyncGenerator<FileRow> {
+  const source = Readable.from(slices(bytes, progress));
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  try {
+    for await (const sheet of reader) {
+      for await (const r of sheet) {
+        const values = Array.isArray(r.values) ? r.values : [];
+        const cells: string[] = [];
+        for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]).trim());
+        if (cells.every((c) => c === '')) continue;
+        yield { row: r.number, cells };
+      }
+      return; // the first worksheet only
+    }
+  } finally {
+    source.destroy();
+  }
+}

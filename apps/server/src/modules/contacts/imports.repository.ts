@@ -1,0 +1,198 @@
+import { sql } from 'kysely';
+import type { ContactImportOptions, StoredMapping } from '../../db/schema-directory';
+import type { Db } from '../../platform/db';
+
+/** Everything but the file itself. */
+const columns = [
+  'id',
+  'group_id',
+  'status',
+  'file_name',
+  'file_type',
+  'options',
+  'columns',
+  'suggested_mapping',
+  'mapping',
+  'row_count_guess',
+  'processed',
+  'inserted',
+  'invalid',
+  'duplicates',
+  'error',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'heartbeat_at',
+] as const;
+
+export type ImportRow = Awaited<ReturnType<typeof findImport>> & {};
+
+export async function insertImport(
+  db: Db,
+  i: {
+    accountId: string;
+    groupId: string;
+    fileName: string;
+    fileType: 'csv' | 'xlsx';
+    file: Uint8Array;
+    options: ContactImportOptions;
+    columns: string[];
+    suggestedMapping: StoredMapping;
+    rowCountGuess: number;
+  },
+) {
+  return db
+    .insertInto('contact_imports')
+    .values({
+      account_id: i.accountId,
+      group_id: i.groupId,
+      file_name: i.fileName,
+      file_type: i.fileType,
+      file_size: i.file.length,
+      file: i.file,
+      options: JSON.stringify(i.options),
+      columns: JSON.stringify(i.columns),
+      suggested_mapping: JSON.stringify(i.suggestedMapping),
+      row_count_guess: i.rowCountGuess,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+export async function findImport(db: Db, accountId: string, groupId: string, id: string) {
+  return db
+    .selectFrom('contact_imports')
+    .select(columns)
+    .where('account_id', '=', accountId)
+    .where('group_id', '=', groupId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function readFile(db: Db, id: string) {
+  const row = await db.selectFrom('contact_imports').select('file').where('id', '=', id).executeTakeFirst();
+  return row?.file ?? null;
+}
+
+/** Drops the account's uploads that were never imported, and failed ones, after a day. */
+export async function deleteAbandoned(db: Db, accountId: string) {
+  await db
+    .deleteFrom('contact_imports')
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['uploaded', 'failed'])
+    .where('created_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
+}
+
+/**
+ * Moves an upload (or a failed or interrupted import) to running, with fresh counters. Returns
+ * undefined when it is not in such a state, e.g. a second commit of the same file.
+ */
+export async function claimImport(
+  db: Db,
+  accountId: string,
+  id: string,
+  mapping: StoredMapping,
+  staleSeconds: number,
+) {
+  return db
+    .updateTable('contact_imports')
+    .set({
+      status: 'running',
+      mapping: JSON.stringify(mapping),
+      processed: 0,
+      inserted: 0,
+      invalid: 0,
+      duplicates: 0,
+      error: null,
+      started_at: sql<Date>`now()`,
+      finished_at: null,
+      heartbeat_at: sql<Date>`now()`,
+    })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('file', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['uploaded', 'failed']),
+        eb.and([
+          eb('status', '=', 'running'),
+          eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
+        ]),
+      ]),
+    )
+    .returning(columns)
+    .executeTakeFirst();
+}
+
+export async function addProgress(
+  trx: Db,
+  id: string,
+  d: { processed: number; inserted: number; invalid: number; duplicates: number },
+) {
+  await trx
+    .updateTable('contact_imports')
+    .set({
+      processed: sql`processed + ${d.processed}`,
+      inserted: sql`inserted + ${d.inserted}`,
+      invalid: sql`invalid + ${d.invalid}`,
+      duplicates: sql`duplicates + ${d.duplicates}`,
+      heartbeat_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function finishImport(
+  trx: Db,
+  id: string,
+  outcome: { status: 'completed' | 'failed'; error?: string },
+) {
+  await trx
+    .updateTable('contact_imports')
+    .set({
+      status: outcome.status,
+      error: outcome.error ?? null,
+      finished_at: sql<Date>`now()`,
+      heartbeat_at: sql<Date>`now()`,
+      // A completed import keeps its counts and report but not the file.
+      ...(outcome.status === 'completed'
+        ? { file: null }
+        : { processed: 0, inserted: 0, invalid: 0, duplicates: 0 }),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export interface Issue {
+  row: number;
+  phone: string;
+  name: string;
+  reason: string;
+}
+
+export async function insertIssues(trx: Db, importId: string, issues: Issue[]) {
+  if (!issues.length) return;
+  await sql`
+    INSERT INTO contact_import_issues (import_id, row_number, phone, name, reason)
+    SELECT ${importId}::uuid, r, p, n, why
+    FROM unnest(${issues.map((i) => i.row)}::int[], ${issues.map((i) => i.phone)}::text[],
+                ${issues.map((i) => i.name)}::text[], ${issues.map((i) => i.reason)}::text[]) AS t(r, p, n, why)
+    ON CONFLICT DO NOTHING`.execute(trx);
+}
+
+export async function deleteIssues(trx: Db, importId: string) {
+  await trx.deleteFrom('contact_import_issues').where('import_id', '=', importId).execute();
+}
+
+/** A batch of the report, in row order after `afterRow`. */
+export async function issueBatch(db: Db, importId: string, afterRow: number, limit: number) {
+  return db
+    .selectFrom('contact_import_issues')
+    .select(['row_number', 'phone', 'name', 'reason'])
+    .where('import_id', '=', importId)
+    .where('row_number', '>', afterRow)
+    .orderBy('row_number')
+    .limit(limit)
+    .execute();
+}

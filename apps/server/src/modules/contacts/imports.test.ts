@@ -1,0 +1,433 @@
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import { createGroup, importFile, snapshot, ukMobiles, upload, waitForImport } from './test-fixtures';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const reportOf = async (c: ReturnType<TestServer['client']>, groupId: string, importId: string) => {
+  const res = await c.get(`/api/groups/${groupId}/imports/${importId}/report`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".*-report\.csv"/);
+  return Papa.parse<string[]>(res.body as string, { skipEmptyLines: true }).data;
+};
+
+const tally = (rows: string[][]) => {
+  const t: Record<string, number> = {};
+  for (const r of rows.slice(1)) t[r[3]!] = (t[r[3]!] ?? 0) + 1;
+  return t;
+};
+
+describe('CSV import of 100k rows', () => {
+  it('imports with exact counts and report, stays responsive, and keeps the group count right', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const g = await createGroup(c, 'Big');
+    const numbers = ukMobiles(99_000);
+    // 300 of them are already in the group.
+    const seed = await importFile(c, g.id, 'seed.csv', `phone\n${numbers.slice(0, 300).join('\n')}\n`);
+    expect(seed.result).toMatchObject({ status: 'completed', inserted: 300 });
+
+    const lines = ['Phone,Name,City'];
+    let invalid = 0;
+    let missing = 0;
+    let dups = 0;
+    for (let i = 0; i < numbers.length; i++) {
+      lines.push(`${numbers[i]},Contact ${i},City ${i % 50}`);
+      if (i % 198 === 0 && invalid < 400) {
+        lines.push(`12345${i},Bad ${i},X`);
+        invalid += 1;
+      }
+      if (i % 990 === 500 && missing < 100) {
+        lines.push(`,No phone ${i},X`);
+        missing += 1;
+      }
+      if (i % 198 === 100 && dups < 500) {
+        lines.push(`${numbers[i - 50]},Again ${i},X`);
+        dups += 1;
+      }
+    }
+    while (dups < 500) {
+      lines.push(`${numbers[dups]},Again,X`);
+      dups += 1;
+    }
+    while (invalid < 400) {
+      lines.push(`+1 000,Bad,X`);
+      invalid += 1;
+    }
+    expect([lines.length - 1, invalid, missing, dups]).toEqual([100_000, 400, 100, 500]);
+    const csv = `${lines.join('\r\n')}\r\n`;
+
+    const t0 = Date.now();
+    const up = await upload(c, g.id, 'big.csv', csv);
+    expect(up.status).toBe(201);
+    expect(up.body).toMatchObject({
+      fileType: 'csv',
+      columns: ['Phone', 'Name', 'City'],
+      hasHeader: true,
+      rowCountGuess: 100_000,
+      suggestedMapping: { phone: 'Phone', name: 'Name', fields: { City: 'City' } },
+    });
+    expect(up.body.previewRows[0]).toEqual([numbers[0], 'Contact 0', 'City 0']);
+    const commit = await c.post(`/api/groups/${g.id}/imports/${up.body.importId}/commit`, {
+      mapping: { phone: 'Phone', name: 'Name', fields: { city: 'City' } },
+    });
+    expect(commit.status).toBe(202);
+    expect(commit.body.status).toBe('running');
+    expect((await c.post(`/api/groups/${g.id}/imports/${up.body.importId}/commit`)).status).toBe(409);
+
+    // The server keeps answering while the import runs.
+    let slowest = 0;
+    let polls = 0;
+    let result;
+    for (;;) {
+      const s = Date.now();
+      const groups = await c.get('/api/groups');
+      const status = await c.get(`/api/groups/${g.id}/imports/${up.body.importId}`);
+      slowest = Math.max(slowest, Date.now() - s);
+      polls += 1;
+      expect(groups.status).toBe(200);
+      if (status.body.status !== 'running') {
+        result = status.body;
+        break;
+      }
+      expect(status.body.processed).toBeLessThanOrEqual(100_000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = (Date.now() - t0) / 1000;
+    console.log(`100k CSV import: ${seconds.toFixed(1)} s, ${polls} polls, slowest poll ${slowest} ms`);
+    expect(result).toMatchObject({
+      status: 'completed',
+      processed: 100_000,
+      inserted: 99_000 - 300,
+      invalid: 500,
+      duplicates: 500 + 300,
+      error: null,
+      finishedAt: expect.any(String),
+    });
+    expect(polls).toBeGreaterThan(1);
+    expect(slowest).toBeLessThan(3000);
+
+    const report = await reportOf(c, g.id, up.body.importId);
+    expect(report[0]).toEqual(['Row', 'Phone', 'Name', 'Reason']);
+    expect(tally(report)).toEqual({
+      'Invalid phone number': 400,
+      'Missing phone number': 100,
+      'Duplicate in the file': 500,
+      'Already in the group': 300,
+    });
+    expect(report.find((r) => r[3] === 'Invalid phone number')).toEqual([
+      '3',
+      '123450',
+      'Bad 0',
+      'Invalid phone number',
+    ]);
+
+    const group = (await c.get(`/api/groups/${g.id}`)).body;
+    expect(group.contactCount).toBe(99_000);
+    const counted = await server.ctx.db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('group_id', '=', g.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(counted.n)).toBe(99_000);
+    const sample = await c.get(`/api/groups/${g.id}/contacts?q=${encodeURIComponent('Contact 98765')}`);
+    expect(sample.body.items).toEqual([
+      expect.objectContaining({ phone: numbers[98_765], name: 'Contact 98765', fields: { city: 'City 15' } }),
+    ]);
+    const file = await server.ctx.db
+      .selectFrom('contact_imports')
+      .select('file')
+      .where('id', '=', up.body.importId)
+      .executeTakeFirstOrThrow();
+    expect(file.file).toBeNull();
+    expect((await c.get('/api/me/events')).body.items[0].kind).toBe('contacts.imported');
+
+    // The export streams all of them.
+    const exported = await c.get(`/api/groups/${g.id}/contacts/export`);
+    expect(exported.status).toBe(200);
+    expect((exported.body as string).split('\r\n').filter(Boolean)).toHaveLength(99_001);
+    expect(user.accountId).toBeDefined();
+  });
+});
+
+describe('XLSX import', () => {
+  it('reads numbers, rich text and formulas from the first sheet, with exact counts', async () => {
+    const c = server.client();
+    await c.register();
+    const g = await createGroup(c);
+    await c.post(`/api/groups/${g.id}/contacts`, { phone: '+447911000003', name: 'Existing' });
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Contacts');
+    ws.addRow(['Mobile', 'Full Name', 'Company', 'Notes']);
+    ws.addRow([447911000001, 'Number Cell', 'Acme', 'stored as a number']); // 2 ok
+    ws.addRow([
+      '+44 7911 000002',
+      { richText: [{ text: 'Rich ' }, { text: 'Text', font: { bold: true } }] },
+      'Acme',
+      '',
+    ]); // 3 ok
+    ws.addRow(['+447911000003', 'Already there', '', '']); // 4 in group
+    ws.addRow([]); // 5 blank: skipped
+    ws.addRow(['not a phone', 'Bad', '', '']); // 6 invalid
+    ws.addRow(['+447911000001', 'Again', '', '']); // 7 in-file duplicate
+    ws.addRow(['+447911000004', 'Formula', { formula: 'UPPER("acme")', result: 'ACME' }, 42]); // 8 ok
+    ws.addRow(['', 'No phone', '', '']); // 9 missing
+    wb.addWorksheet('Ignored').addRow(['+447911000009']);
+    const bytes = new Uint8Array(await wb.xlsx.writeBuffer());
+    const { upload: up, result } = await importFile(
+      c,
+      g.id,
+      'contacts.xlsx',
+      bytes,
+      undefined,
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(up).toMatchObject({
+      fileType: 'xlsx',
+      columns: ['Mobile', 'Full Name', 'Company', 'Notes'],
+      rowCountGuess: 7,
+      suggestedMapping: {
+        phone: 'Mobile',
+        name: 'Full Name',
+        fields: { Company: 'Company', Notes: 'Notes' },
+      },
+    });
+    expect(up.previewRows[0]).toEqual(['447911000001', 'Number Cell', 'Acme', 'stored as a number']);
+    expect(result).toMatchObject({
+      status: 'completed',
+      processed: 7,
+      inserted: 3,
+      invalid: 2,
+      duplicates: 2,
+    });
+    const report = await reportOf(c, g.id, up.importId);
+    expect(report.slice(1)).toEqual([
+      // Report cells are guarded against formula injection like the export.
+      ['4', "'+447911000003", 'Already there', 'Already in the group'],
+      ['6', 'not a phone', 'Bad', 'Invalid phone number'],
+      ['7', "'+447911000001", 'Again', 'Duplicate in the file'],
+      ['9', '', 'No phone', 'Missing phone number'],
+    ]);
+    const list = (await c.get(`/api/groups/${g.id}/contacts?sort=name`)).body.items;
+    expect(
+      list.map((x: { phone: string; name: string; fields: object }) => [x.phone, x.name, x.fields]),
+    ).toEqual([
+      ['+447911000003', 'Existing', {}],
+      ['+447911000004', 'Formula', { Company: 'ACME', Notes: '42' }],
+      ['+447911000001', 'Number Cell', { Company: 'Acme', Notes: 'stored as a number' }],
+      ['+447911000002', 'Rich Text', { Company: 'Acme' }],
+    ]);
+  });
+});
+
+describe('other file shapes', () => {
+  it('reads a headerless .txt list, a semicolon CSV in Windows-1252, and a CSV named .xlsx', async () => {
+    const c = server.client();
+    await c.register();
+    const g = await createGroup(c);
+    const txt = await importFile(
+      c,
+      g.id,
+      'numbers.txt',
+      '+14155550101\n\n(415) 555-0102\n+14155550103\n',
+      undefined,
+      'text/plain',
+    );
+    expect(txt.upload).toMatchObject({
+      hasHeader: false,
+      columns: ['Column 1'],
+      suggestedMapping: { phone: 'Column 1' },
+    });
+    expect(txt.result).toMatchObject({ processed: 3, inserted: 3 });
+
+    const g2 = await createGroup(c);
+    const latin1 = Buffer.from('Tel;Nom;Ville\n+33612345678;Zoé;Orléans\n', 'latin1');
+    const semi = await importFile(c, g2.id, 'fr.csv', latin1, {
+      phone: 'Tel',
+      name: 'Nom',
+      fields: { ville: 'Ville' },
+    });
+    expect(semi.upload.columns).toEqual(['Tel', 'Nom', 'Ville']);
+    expect(semi.result).toMatchObject({ inserted: 1 });
+    const [zoe] = (await c.get(`/api/groups/${g2.id}/contacts`)).body.items;
+    expect(zoe).toMatchObject({ phone: '+33612345678', name: 'Zoé', fields: { ville: 'Orléans' } });
+
+    const g3 = await createGroup(c);
+    const renamed = await importFile(c, g3.id, 'really-a-csv.xlsx', 'phone\n+14155550199\n');
+    expect(renamed.upload.fileType).toBe('csv');
+    expect(renamed.result.inserted).toBe(1);
+  });
+});
+
+describe('bad uploads get a clear 4xx and change nothing', () => {
+  it('refuses empty, oversized, wrong-type and row-less files, and bad mappings', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const g = await createGroup(c);
+    await c.post(`/api/groups/${g.id}/contacts`, { phone: '+14155550100' });
+    const before = await snapshot(server.ctx.db, user.accountId);
+    const expectError = (
+      res: { status: number; body: any; headers: Headers },
+      status: number,
+      message: string,
+    ) => {
+      expect(res.status).toBe(status);
+      expect(res.body.message).toBe(message);
+      expect(res.headers.get('application-error')).toBe(message);
+    };
+
+    expectError(await upload(c, g.id, 'empty.csv', ''), 422, 'The file is empty');
+    expectError(await upload(c, g.id, 'blank.csv', '\n  \n'), 422, 'The file is empty');
+    expectError(
+      await upload(c, g.id, 'header.csv', 'phone,name\n'),
+      422,
+      'The file has a header but no contact rows',
+    );
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    expectError(
+      await upload(c, g.id, 'contacts.csv', png),
+      415,
+      'Upload a CSV or TXT text file or an XLSX workbook; this is an image',
+    );
+    expectError(
+      await upload(c, g.id, 'contacts.csv', Buffer.from('%PDF-1.7\n...')),
+      415,
+      'Upload a CSV or TXT text file or an XLSX workbook; this is a PDF',
+    );
+    const binary = Buffer.alloc(4096, 0);
+    binary.write('phone');
+    expectError(
+      await upload(c, g.id, 'contacts.csv', binary),
+      415,
+      'Upload a CSV or TXT text file or an XLSX workbook; this file is neither',
+    );
+    const zip = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.from('word/document.xml')]);
+    expectError(
+      await upload(c, g.id, 'contacts.xlsx', zip),
+      415,
+      'Upload a CSV or TXT text file or an XLSX workbook; this is not a valid XLSX workbook',
+    );
+    const brokenXlsx = Buffer.concat([
+      Buffer.from('504b0304', 'hex'),
+      Buffer.from('xl/workbook.xml garbage'),
+    ]);
+    expect((await upload(c, g.id, 'broken.xlsx', brokenXlsx)).status).toBe(415);
+
+    const big = Buffer.alloc(50 * 1024 * 1024, 'a');
+    const tooBig = await upload(c, g.id, 'big.csv', big);
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is too large' });
+
+    const notMultipart = await c.post(`/api/groups/${g.id}/contacts/fileUpload`, { file: 'x' });
+    expect(notMultipart.status).toBe(415);
+
+    const noPhone = await upload(c, g.id, 'nophone.csv', 'name,city\nAda,London\nBob,Paris\n');
+    expect(noPhone.status).toBe(201);
+    expect(noPhone.body.suggestedMapping.phone).toBeNull();
+    const commitUrl = `/api/groups/${g.id}/imports/${noPhone.body.importId}/commit`;
+    const auto = await c.post(commitUrl);
+    expect(auto.status).toBe(400);
+    expect(auto.body.errors['mapping.phone']).toEqual([
+      'No phone number column was found; choose the column that holds the phone numbers',
+    ]);
+    const missing = await c.post(commitUrl, {
+      mapping: { phone: 'Phone', name: 'name', fields: { town: 'Town' } },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual({
+      'mapping.phone': ['The file has no column "Phone"'],
+      'mapping.fields.town': ['The file has no column "Town"'],
+    });
+    const reserved = await c.post(commitUrl, { mapping: { phone: 'name', fields: { name: 'city' } } });
+    expect(reserved.status).toBe(400);
+    expect((await c.get(`/api/groups/${g.id}/imports/${noPhone.body.importId}`)).body.status).toBe(
+      'uploaded',
+    );
+
+    const after = await snapshot(server.ctx.db, user.accountId);
+    expect(after.contacts).toEqual(before.contacts);
+    expect(after.groups).toEqual(before.groups);
+    // Only the (uncommitted) upload without a phone column was stored.
+    expect(after.imports.map((i) => [i.id, i.status])).toEqual([[noPhone.body.importId, 'uploaded']]);
+  });
+
+  it('a committed import cannot be committed again; an unknown import is a 404', async () => {
+    const c = server.client();
+    await c.register();
+    const g = await createGroup(c);
+    const { upload: up } = await importFile(c, g.id, 'a.csv', 'phone\n+14155550100\n');
+    expect((await c.post(`/api/groups/${g.id}/imports/${up.importId}/commit`)).status).toBe(409);
+    expect((await c.get(`/api/groups/${g.id}/imports/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await c.post(`/api/groups/${g.id}/imports/${crypto.randomUUID()}/commit`)).status).toBe(404);
+    await waitForImport(c, g.id, up.importId);
+  });
+});
+
+describe('interrupted imports', () => {
+  it('undoes an import stopped mid-way; committing again imports it once', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const g = await createGroup(c);
+    const csv = `phone\n${ukMobiles(20_000, 200_000).join('\n')}\n`;
+    const up = await upload(c, g.id, 'stop.csv', csv);
+    const importId = up.body.importId;
+    expect((await c.post(`/api/groups/${g.id}/imports/${importId}/commit`)).status).toBe(202);
+    for (;;) {
+      const s = (await c.get(`/api/groups/${g.id}/imports/${importId}`)).body;
+      if (s.processed > 0 || s.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await server.ctx.services.contactImports.stop();
+    const stopped = (await c.get(`/api/groups/${g.id}/imports/${importId}`)).body;
+    expect(stopped).toMatchObject({
+      status: 'failed',
+      error: 'The import was interrupted and undone; commit it again to retry',
+      inserted: 0,
+    });
+    expect((await c.get(`/api/groups/${g.id}`)).body.contactCount).toBe(0);
+    expect((await snapshot(server.ctx.db, user.accountId)).contacts).toEqual([]);
+
+    expect((await c.post(`/api/groups/${g.id}/imports/${importId}/commit`)).status).toBe(202);
+    const again = await waitForImport(c, g.id, importId);
+    expect(again).toMatchObject({ status: 'completed', processed: 20_000, inserted: 20_000, duplicates: 0 });
+    expect((await c.get(`/api/groups/${g.id}`)).body.contactCount).toBe(20_000);
+  });
+
+  it('treats a running import with an old heartbeat (a crashed server) as failed and lets it be retried', async () => {
+    const c = server.client();
+    await c.register();
+    const g = await createGroup(c);
+    const up = await upload(c, g.id, 'crash.csv', 'phone\n+14155550100\n+14155550101\n');
+    const importId = up.body.importId;
+    // As left by a server that died after writing one batch.
+    await c.post(`/api/groups/${g.id}/contacts`, { phone: '+14155550100' });
+    await server.ctx.db
+      .updateTable('contacts')
+      .set({ import_id: importId })
+      .where('group_id', '=', g.id)
+      .execute();
+    await server.ctx.db
+      .updateTable('contact_imports')
+      .set({ status: 'running', processed: 1, inserted: 1, heartbeat_at: new Date(Date.now() - 600_000) })
+      .where('id', '=', importId)
+      .execute();
+    const seen = (await c.get(`/api/groups/${g.id}/imports/${importId}`)).body;
+    expect(seen).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/) });
+    expect((await c.post(`/api/groups/${g.id}/imports/${importId}/commit`)).status).toBe(202);
+    expect(await waitForImport(c, g.id, importId)).toMatchObject({
+      status: 'completed',
+      inserted: 2,
+      duplicates: 0,
+    });
+    expect((await c.get(`/api/groups/${g.id}`)).body.contactCount).toBe(2);
+  });
+});

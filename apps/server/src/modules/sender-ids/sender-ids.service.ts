@@ -1,0 +1,218 @@
+import {
+  checkSenderId,
+  createSenderIdSchema,
+  ErrorCode,
+  type AdminSenderIdPage,
+  type AdminSenderIdQuery,
+  type CreateSenderIdInput,
+  type SenderIdDto,
+  type SenderIdList,
+} from '@wren/contracts';
+import { z } from 'zod';
+import type { Db } from '../../platform/db';
+import { AppError, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
+import { decodeCursor, encodeCursor } from '../../shared/cursor';
+import { parseInput } from '../../shared/parse-input';
+import { recordAudit } from '../audit/audit.repository';
+import * as repo from './sender-ids.repository';
+
+export type SenderIdApproval = 'manual' | 'auto';
+
+interface Deps {
+  db: Db;
+  events: EventBus;
+  /** SENDER_ID_APPROVAL: `manual` waits for an admin; `auto` approves on request. */
+  approval: SenderIdApproval;
+  /** The platform's sender for accounts with no default of their own (DEFAULT_SENDER). */
+  systemDefault?: string;
+}
+
+export function toSenderId(row: repo.SenderIdRow): SenderIdDto {
+  return {
+    id: row.id,
+    value: row.value,
+    kind: row.kind,
+    purpose: row.purpose,
+    sampleMessage: row.sample_message,
+    status: row.status,
+    reason: row.reason,
+    isDefault: row.is_default,
+    createdAt: row.created_at.toISOString(),
+    decidedAt: row.decided_at?.toISOString() ?? null,
+  };
+}
+
+const reviewCursor = z.object({ t: z.string().max(64), id: z.uuid() });
+const unusable = (message: string) => new AppError(ErrorCode.SENDER_ID_NOT_APPROVED, message);
+
+export function createSenderIdsService(deps: Deps) {
+  const { db, events } = deps;
+  const changed = (accountId: string) => events.publish('sender.changed', { accountId });
+
+  async function decide(input: {
+    adminUserId: string;
+    id: string;
+    status: 'approved' | 'rejected';
+    reason: string | null;
+  }): Promise<SenderIdDto> {
+    const row = await db.transaction().execute(async (trx) => {
+      const current = await repo.lockSenderIdForDecision(trx, input.id);
+      if (!current) throw notFound('Sender ID');
+      if (current.status === input.status) {
+        throw new AppError(ErrorCode.CONFLICT, `Sender ID "${current.value}" is already ${input.status}`);
+      }
+      const { hasDefault } = await repo.lockAccountSenders(trx, current.account_id);
+      await repo.setDecision(trx, current.id, {
+        status: input.status,
+        reason: input.reason,
+        decidedBy: input.adminUserId,
+        // The account's first approved sender ID becomes its default; a rejected one never is.
+        isDefault: input.status === 'approved' && !hasDefault,
+      });
+      await recordAudit(trx, {
+        accountId: current.account_id,
+        userId: null,
+        kind: `sender_id.${input.status}`,
+        message:
+          input.status === 'approved'
+            ? `Sender ID "${current.value}" was approved`
+            : `Sender ID "${current.value}" was rejected: ${input.reason ?? ''}`,
+      });
+      return (await repo.findSenderId(trx, current.account_id, current.id))!;
+    });
+    changed(row.account_id);
+    return toSenderId(row);
+  }
+
+  return {
+    async list(input: { accountId: string }): Promise<SenderIdList> {
+      return { items: (await repo.listSenderIds(db, input.accountId)).map(toSenderId) };
+    },
+
+    /**
+     * Requests a sender ID (the hub's CreateSenderId(payload) calls this; input is validated here).
+     * Under `auto` approval it is approved at once, and the account's first becomes its default.
+     */
+    async createSenderId(input: CreateSenderIdInput & { accountId: string; userId?: string | null }) {
+      const body = parseInput(createSenderIdSchema, {
+        value: input.value,
+        purpose: input.purpose,
+        sampleMessage: input.sampleMessage,
+      });
+      const check = checkSenderId(body.value);
+      if (!check.ok) throw unusable(check.message); // unreachable: the schema checked it
+      const auto = deps.approval === 'auto';
+      const row = await db.transaction().execute(async (trx) => {
+        const existing = await repo.findSenderIdByValue(trx, input.accountId, check.value);
+        if (existing) {
+          throw new AppError(
+            ErrorCode.CONFLICT,
+            `You already have the sender ID "${existing.value}" (${existing.status})`,
+          );
+        }
+        const { hasDefault } = auto
+          ? await repo.lockAccountSenders(trx, input.accountId)
+          : { hasDefault: true };
+        const created = await repo.insertSenderId(trx, {
+          accountId: input.accountId,
+          value: check.value,
+          kind: check.kind,
+          purpose: body.purpose,
+          sampleMessage: body.sampleMessage,
+          status: auto ? 'approved' : 'requested',
+          reason: auto ? 'Approved automatically' : null,
+          isDefault: auto && !hasDefault,
+        });
+        if (!created) {
+          throw new AppError(ErrorCode.CONFLICT, `You already have the sender ID "${check.value}"`);
+        }
+        await recordAudit(trx, {
+          accountId: input.accountId,
+          userId: input.userId ?? null,
+          kind: auto ? 'sender_id.approved' : 'sender_id.requested',
+          message: auto
+            ? `Sender ID "${created.value}" was approved automatically`
+            : `Sender ID "${created.value}" was requested and awaits approval`,
+        });
+        return created;
+      });
+      changed(input.accountId);
+      return toSenderId(row);
+    },
+
+    /** Makes an approved sender ID the account's default. */
+    async setDefault(input: { accountId: string; id: string }): Promise<SenderIdDto> {
+      const row = await db.transaction().execute(async (trx) => {
+        await repo.lockAccountSenders(trx, input.accountId);
+        const current = await repo.findSenderId(trx, input.accountId, input.id);
+        if (!current) throw notFound('Sender ID');
+        if (current.status !== 'approved') {
+          throw unusable(
+            `Only an approved sender ID can be the default; "${current.value}" is ${current.status}`,
+          );
+        }
+        await repo.makeDefault(trx, input.accountId, input.id);
+        return (await repo.findSenderId(trx, input.accountId, input.id))!;
+      });
+      changed(input.accountId);
+      return toSenderId(row);
+    },
+
+    async remove(input: { accountId: string; id: string }): Promise<void> {
+      if (!(await repo.deleteSenderId(db, input.accountId, input.id))) throw notFound('Sender ID');
+      changed(input.accountId);
+    },
+
+    /**
+     * The sender a send uses: the named one if the account has it approved, else the account's
+     * default, else the platform default. Throws SENDER_ID_NOT_APPROVED (422) for a sender ID that
+     * is unknown to the account, awaiting approval or rejected.
+     */
+    async resolveSenderForSend(input: { accountId: string; value?: string | null }, trx: Db = db) {
+      const wanted = input.value?.trim();
+      const system = deps.systemDefault;
+      if (wanted) {
+        const check = checkSenderId(wanted);
+        const value = check.ok ? check.value : wanted;
+        const row = await repo.findSenderIdByValue(trx, input.accountId, value);
+        if (!row) {
+          if (system && value.toLowerCase() === system.toLowerCase()) return system;
+          throw unusable(
+            `Sender ID "${value}" is not registered on your account. Request it under Sender IDs first.`,
+          );
+        }
+        if (row.status === 'approved') return row.value;
+        if (row.status === 'requested') {
+          throw unusable(`Sender ID "${row.value}" is awaiting approval and cannot be used yet.`);
+        }
+        throw unusable(`Sender ID "${row.value}" was rejected${row.reason ? `: ${row.reason}` : ''}.`);
+      }
+      const def = await repo.findDefaultSenderId(trx, input.accountId);
+      if (def) return def.value;
+      if (system) return system;
+      throw unusable('Choose a sender ID: your account has no default approved sender ID.');
+    },
+
+    async listForReview(q: AdminSenderIdQuery): Promise<AdminSenderIdPage> {
+      const after = q.cursor ? decodeCursor(q.cursor, reviewCursor) : undefined;
+      const rows = await repo.listForReview(db, { status: q.status, after, limit: q.limit + 1 });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map((r) => ({ ...toSenderId(r), accountId: r.account_id, accountName: r.account_name })),
+        nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.created_key, id: last.id }) : null,
+      };
+    },
+
+    approve(input: { adminUserId: string; id: string; reason?: string }) {
+      return decide({ ...input, status: 'approved', reason: input.reason || null });
+    },
+
+    reject(input: { adminUserId: string; id: string; reason: string }) {
+      return decide({ ...input, status: 'rejected' });
+    },
+  };
+}
+
+export type SenderIdsService = ReturnType<typeof createSenderIdsService>;

@@ -1,0 +1,41 @@
+import { saveTemplateSchema, TEMPLATES_API, updateTemplateSchema } from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { authOf } from '../../platform/http/auth-guard';
+
+const idParams = z.object({ id: z.uuid('Unknown template id') });
+
+export function templatesRoutes(ctx: AppContext) {
+  const { templates } = ctx.services;
+  const preHandler = ctx.guard.requireUser;
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(TEMPLATES_API.list, { preHandler }, async (req) =>
+      templates.list({ accountId: authOf(req).accountId }),
+    );
+
+    r.post(TEMPLATES_API.list, { schema: { body: saveTemplateSchema }, preHandler }, async (req, reply) =>
+      reply.status(201).send(await templates.create({ accountId: authOf(req).accountId, ...req.body })),
+    );
+
+    r.get(TEMPLATES_API.item, { schema: { params: idParams }, preHandler }, async (req) =>
+      templates.get({ accountId: authOf(req).accountId, id: req.params.id }),
+    );
+
+    r.patch(
+      TEMPLATES_API.item,
+      { schema: { params: idParams, body: updateTemplateSchema }, preHandler },
+      async (req) =>
+        templates.update({ accountId: authOf(req).accountId, id: req.params.id, patch: req.body }),
+    );
+
+    r.delete(TEMPLATES_API.item, { schema: { params: idParams }, preHandler }, async (req, reply) => {
+      await templates.remove({ accountId: authOf(req).accountId, id: req.params.id });
+      return reply.status(204).send();
+    });
+  };
+}
