@@ -35,7 +35,7 @@ describe('smscIdKeys', () => {
     expect(sameSmscId(big.toString(16).toUpperCase(), big.toString(10).padStart(30, '0'))).toBe(true);
   });
 
-  it("matches every submit_sm_resp format against every receipt notation of the simulator", () => {
+  it('matches every submit_sm_resp format against every receipt notation of the simulator', () => {
     const start = Date.now() * 1000;
     for (const format of FORMATS) {
       for (const notation of NOTATIONS) {

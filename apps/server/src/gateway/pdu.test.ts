@@ -1,13 +1,6 @@
 import smpp from 'smpp';
 import { describe, expect, it } from 'vitest';
-import {
-  buildSubmitSm,
-  concatUdh,
-  encodeText,
-  invalidReason,
-  relativeValidity,
-  sourceAddress,
-} from './pdu';
+import { buildSubmitSm, concatUdh, encodeText, invalidReason, relativeValidity, sourceAddress } from './pdu';
 import type { OutboundSms } from './sms-gateway';
 
 const sms = (over: Partial<OutboundSms> = {}): OutboundSms => ({

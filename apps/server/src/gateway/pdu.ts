@@ -22,7 +22,8 @@ export interface Address {
 /** Numeric sender (optionally '+'-prefixed) → international/ISDN; anything else → alphanumeric. */
 export function sourceAddress(from: string): Address {
   const trimmed = from.trim();
-  if (/^\+?\d+$/.test(trimmed)) return { addr: trimmed.replace(/^\+/, ''), ton: TON_INTERNATIONAL, npi: NPI_ISDN };
+  if (/^\+?\d+$/.test(trimmed))
+    return { addr: trimmed.replace(/^\+/, ''), ton: TON_INTERNATIONAL, npi: NPI_ISDN };
   return { addr: trimmed, ton: TON_ALPHANUMERIC, npi: NPI_UNKNOWN };
 }
 

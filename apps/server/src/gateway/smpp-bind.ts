@@ -2,8 +2,10 @@
 /// <reference path="../../../../packages/smsc-simulator/src/smpp.d.ts" />
 import smpp from 'smpp';
 import type { Logger } from '../platform/logger';
+import { backoffMs, ThrottlePause } from './backoff';
 import { statusName } from './command-status';
 import type { Reply } from './mo-assembler';
+import { PendingRequests, type RequestHandlers } from './pending-requests';
 import type { ResolvedConnectionConfig } from './smpp-config';
 import { TokenBucket } from './token-bucket';
 
@@ -34,13 +36,6 @@ export interface BindHooks {
   deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void;
 }
 
-interface Pending {
-  deadline: number;
-  onResp(pdu: smpp.PDU): void;
-  onTimeout(): void;
-  onClose(reason: string): void;
-}
-
 /**
  * One transceiver session: connect, bind, enquire_link, reconnect with backoff, window and TPS
  * accounting, throttle pauses. Window slots are reserved by the caller (`reserve`) and released here
@@ -50,16 +45,15 @@ export class SmppBind {
   state: BindState = 'down';
   /** Reserved window slots (written or about to be). */
   inFlight = 0;
-  pausedUntil = 0;
   /** When the bind last stopped being bound (or was created). */
   downSince = Date.now();
   readonly label: string;
   private session: smpp.Session | undefined;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending: PendingRequests;
   private readonly bucket: TokenBucket;
+  private readonly throttle: ThrottlePause;
   private readonly log: Logger;
   private attempts = 0;
-  private throttleLevel = 0;
   private stopped = false;
   private enquireOutstanding = false;
   private corked = false;
@@ -76,6 +70,8 @@ export class SmppBind {
   ) {
     this.label = `${cfg.name}#${index}`;
     this.bucket = new TokenBucket(cfg.tps, cfg.tpsBurst);
+    this.throttle = new ThrottlePause(cfg.throttlePauseMs, cfg.throttlePauseMaxMs);
+    this.pending = new PendingRequests(cfg.responseTimeoutMs);
     this.log = logger.child({ smpp: this.label });
   }
 
@@ -85,12 +81,14 @@ export class SmppBind {
 
   /** A submit may reserve a slot now: bound, window not full, not paused, a token available. */
   canTake(now: number): boolean {
-    return this.bound && this.inFlight < this.cfg.window && now >= this.pausedUntil && this.bucket.ready(now);
+    return (
+      this.bound && this.inFlight < this.cfg.window && now >= this.throttle.until && this.bucket.ready(now)
+    );
   }
 
   /** Ms until a pause or the token bucket stops blocking (window and bind state not considered). */
   blockedForMs(now: number): number {
-    return Math.max(this.pausedUntil - now, this.bucket.waitMs(now), 0);
+    return Math.max(this.throttle.until - now, this.bucket.waitMs(now), 0);
   }
 
   reserve(now: number): void {
@@ -174,20 +172,15 @@ export class SmppBind {
     const status = pdu.command_status;
     let pauseMs = 0;
     if (status === ESME_RTHROTTLED || status === ESME_RMSGQFUL) pauseMs = this.pause(status);
-    else if (status === 0) this.throttleLevel = 0;
+    else if (status === 0) this.throttle.succeeded();
     else if (status === ESME_RINVBNDSTS) this.recycle('SMSC says we are not bound (ESME_RINVBNDSTS)');
     return { kind: 'resp', status, messageId: pdu.message_id ?? '', pauseMs };
   }
 
-  /** Throttled: pause this bind, longer each time it repeats; returns the pause in ms. */
+  /** Throttled: pause this bind (see ThrottlePause); returns the pause left, in ms. */
   private pause(status: number): number {
-    const ms = Math.min(this.cfg.throttlePauseMaxMs, this.cfg.throttlePauseMs * 2 ** this.throttleLevel);
-    this.throttleLevel = Math.min(this.throttleLevel + 1, 30);
-    const until = Date.now() + ms;
-    if (until > this.pausedUntil) {
-      this.pausedUntil = until;
-      this.log.warn({ status: statusName(status), pauseMs: ms }, 'SMSC throttling: bind paused');
-    }
+    const { ms, started } = this.throttle.throttled();
+    if (started) this.log.warn({ status: statusName(status), pauseMs: ms }, 'SMSC throttling: bind paused');
     return ms;
   }
 
@@ -208,6 +201,7 @@ export class SmppBind {
       session = smpp.connect({ host: this.cfg.host, port: this.cfg.port });
     } catch (err) {
       this.log.error({ err }, 'SMPP connect failed');
+      this.setState('down');
       this.settleFirstAttempt();
       this.scheduleReconnect();
       return;
@@ -218,7 +212,7 @@ export class SmppBind {
       this.log.warn('SMPP connect timed out');
       session.destroy();
     }, this.cfg.responseTimeoutMs);
-    this.sessionTimers = [connectTimer, setInterval(() => this.sweep(), this.sweepMs())];
+    this.sessionTimers = [connectTimer, setInterval(() => this.pending.sweep(), this.sweepMs())];
     session.on('connect', () => {
       clearTimeout(connectTimer);
       session.socket.setNoDelay(true);
@@ -249,7 +243,7 @@ export class SmppBind {
       onResp: (pdu) => {
         if (pdu.command_status !== 0) return fail(`bind_transceiver_resp ${statusName(pdu.command_status)}`);
         this.attempts = 0;
-        this.throttleLevel = 0;
+        this.throttle.succeeded();
         this.log.info({ smsc: pdu.system_id }, 'SMPP bound');
         const ms = this.cfg.enquireLinkSeconds * 1000;
         this.sessionTimers.push(setInterval(() => this.probe(), ms));
@@ -269,11 +263,9 @@ export class SmppBind {
     this.sessionTimers = [];
     this.enquireOutstanding = false;
     const wasBound = this.state === 'bound' || this.state === 'unbinding';
-    const pending = [...this.pending.values()];
-    this.pending.clear();
     this.setState(this.stopped ? 'stopped' : 'down');
-    if (wasBound && !this.stopped) this.log.warn({ unanswered: pending.length }, 'SMPP connection closed');
-    for (const p of pending) p.onClose('connection closed');
+    if (wasBound && !this.stopped) this.log.warn({ unanswered: this.pending.size }, 'SMPP connection closed');
+    this.pending.closeAll('connection closed');
     this.settleFirstAttempt();
     this.scheduleReconnect();
   }
@@ -285,9 +277,7 @@ export class SmppBind {
 
   private scheduleReconnect(): void {
     if (this.stopped) return;
-    const base = Math.min(this.cfg.reconnectMaxMs, this.cfg.reconnectBaseMs * 2 ** Math.min(this.attempts, 30));
-    const delay = Math.round(base / 2 + (Math.random() * base) / 2);
-    this.attempts++;
+    const delay = backoffMs(this.attempts++, this.cfg.reconnectBaseMs, this.cfg.reconnectMaxMs);
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
   }
 
@@ -295,16 +285,6 @@ export class SmppBind {
 
   private sweepMs(): number {
     return Math.min(500, Math.max(10, Math.floor(this.cfg.responseTimeoutMs / 5)));
-  }
-
-  /** Time out unanswered requests (the map is in send order and every request has the same timeout). */
-  private sweep(): void {
-    const now = Date.now();
-    for (const [seq, p] of this.pending) {
-      if (p.deadline > now) break;
-      this.pending.delete(seq);
-      p.onTimeout();
-    }
   }
 
   /** Send enquire_link unless one is outstanding; no answer within the timeout = dead link. */
@@ -327,9 +307,9 @@ export class SmppBind {
   }
 
   /** Write a request and track its response; false when nothing was written. */
-  private request(session: smpp.Session, pdu: smpp.PDU, handlers: Omit<Pending, 'deadline'>): boolean {
+  private request(session: smpp.Session, pdu: smpp.PDU, handlers: RequestHandlers): boolean {
     if (!this.write(session, pdu)) return false;
-    this.pending.set(pdu.sequence_number, { deadline: Date.now() + this.cfg.responseTimeoutMs, ...handlers });
+    this.pending.add(pdu.sequence_number, handlers);
     return true;
   }
 
@@ -351,10 +331,10 @@ export class SmppBind {
   private onPdu(session: smpp.Session, pdu: smpp.PDU): void {
     if (session !== this.session) return;
     if (pdu.isResponse()) {
-      const p = this.pending.get(pdu.sequence_number);
-      if (!p) return this.log.debug({ command: pdu.command, seq: pdu.sequence_number }, 'late response');
-      this.pending.delete(pdu.sequence_number);
-      return p.onResp(pdu);
+      if (!this.pending.answer(pdu)) {
+        this.log.debug({ command: pdu.command, seq: pdu.sequence_number }, 'late or unknown response');
+      }
+      return;
     }
     switch (pdu.command) {
       case 'enquire_link':
@@ -363,7 +343,8 @@ export class SmppBind {
       case 'unbind':
         this.log.info('SMSC unbinds');
         this.setState('unbinding');
-        if (!this.write(session, pdu.response(), () => session.close())) session.destroy();
+        // Destroy once the unbind_resp is flushed: do not wait for the SMSC to close its side.
+        if (!this.write(session, pdu.response(), () => session.destroy())) session.destroy();
         return;
       case 'deliver_sm': {
         let answered = false;

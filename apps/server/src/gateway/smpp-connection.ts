@@ -55,6 +55,7 @@ export class SmppConnection {
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = 0;
   private sweepTimer: NodeJS.Timeout | undefined;
+  private readonly delays = new Set<() => void>();
   private rr = 0;
   private stopped = false;
   private pumping = false;
@@ -94,10 +95,24 @@ export class SmppConnection {
     clearTimeout(this.wakeTimer);
     clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;
+    for (const wake of [...this.delays]) wake();
     const fail = { reason, retryAfterMs: RETRY_NO_BIND_MS };
     for (const q of [this.queue, ...this.affinity.values()]) {
       for (let w = q.shift(); w; w = q.shift()) w.resolve(fail);
     }
+  }
+
+  /** Sleep for `ms`, cut short when the connection closes. */
+  delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.delays.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.delays.add(wake);
+    });
   }
 
   /** Reserve a window slot: on `bind` (later parts), else on the least-loaded usable bind. */
@@ -120,13 +135,14 @@ export class SmppConnection {
     });
   }
 
-  /** Least-loaded bind that can take a slot now (round-robin among equals). */
+  /** Least-loaded bind that can take a slot now and has no later part waiting (round-robin among equals). */
   private pick(now: number): SmppBind | undefined {
     let best: SmppBind | undefined;
     const n = this.binds.length;
     for (let i = 0; i < n; i++) {
       const b = this.binds[(this.rr + i) % n];
-      if (b?.canTake(now) && (!best || b.inFlight < best.inFlight)) best = b;
+      if (!b || !b.canTake(now) || (this.affinity.get(b)?.length ?? 0) > 0) continue;
+      if (!best || b.inFlight < best.inFlight) best = b;
     }
     if (best) this.rr = (this.rr + 1) % n;
     return best;
@@ -208,7 +224,10 @@ export class SmppConnection {
         w.resolve({ reason, retryAfterMs: RETRY_NO_BIND_MS });
       } else if (now - w.since >= this.maxWaitMs) {
         q.shift();
-        w.resolve({ reason: `no free window slot on ${this.name} within ${this.maxWaitMs} ms`, retryAfterMs: RETRY_BUSY_MS });
+        w.resolve({
+          reason: `no free window slot on ${this.name} within ${this.maxWaitMs} ms`,
+          retryAfterMs: RETRY_BUSY_MS,
+        });
       } else return;
     }
   }

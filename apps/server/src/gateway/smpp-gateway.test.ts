@@ -55,7 +55,9 @@ describe('submit', () => {
     expect(stored.map((m) => m.text)).toEqual(parts);
     expect(stored.map((m) => m.esmClass & 0x40)).toEqual([0x40, 0x40, 0x40]);
     const ref = stored[0]!.concat!.ref;
-    expect(stored.map((m) => m.concat)).toEqual([1, 2, 3].map((seq) => ({ ref, total: 3, seq, scheme: 'udh8' })));
+    expect(stored.map((m) => m.concat)).toEqual(
+      [1, 2, 3].map((seq) => ({ ref, total: 3, seq, scheme: 'udh8' })),
+    );
     expect(stored.map((m) => m.udh?.[0])).toEqual([5, 5, 5]);
   });
 
@@ -69,7 +71,10 @@ describe('submit', () => {
 
 describe('routing', () => {
   it('picks the longest matching prefix, else the default connection', async () => {
-    const [a, b] = await Promise.all([simulator({ messageIdStart: 1e6 }), simulator({ messageIdStart: 9e6 })]);
+    const [a, b] = await Promise.all([
+      simulator({ messageIdStart: 1e6 }),
+      simulator({ messageIdStart: 9e6 }),
+    ]);
     const gw = await gateway([
       connection(a, { name: 'uk', prefixes: ['+44'] }),
       connection(b, { name: 'intl', prefixes: [] }),
@@ -159,7 +164,11 @@ describe('receipts', () => {
     ['decimalPadded', 'hex', 'none'],
     ['decimal', 'same', 'hex'],
   ] as const)('matches %s resp ids to receipts with text id %s / TLV %s', async (format, text, tlv) => {
-    const smsc = await simulator({ messageIdFormat: format, receiptIdNotation: text, receiptTlvIdNotation: tlv });
+    const smsc = await simulator({
+      messageIdFormat: format,
+      receiptIdNotation: text,
+      receiptTlvIdNotation: tlv,
+    });
     const gw = await gateway([connection(smsc)]);
     const got: DeliveryReceipt[] = [];
     gw.onReceipt(async (r) => {

@@ -20,6 +20,7 @@ function fake(script: (SendResult | 'no-bind')[]) {
   const conn = {
     name: 'c1',
     cfg: { responseTimeoutMs: 1000, throttlePauseMs: 1 },
+    delay: (ms: number) => new Promise((r) => setTimeout(r, ms)),
     acquire: async (): Promise<Acquired> => {
       if (script[0] === 'no-bind') {
         script.shift();
@@ -36,7 +37,11 @@ const parts = (n: number) => Array.from({ length: n }, (_, i) => ({ short_messag
 describe('submitParts outcomes', () => {
   it('accepts when every part is accepted', async () => {
     const { conn, sent } = fake([ok('a'), ok('b')]);
-    expect(await submitParts(conn, parts(2))).toEqual({ kind: 'accepted', connection: 'c1', smscIds: ['a', 'b'] });
+    expect(await submitParts(conn, parts(2))).toEqual({
+      kind: 'accepted',
+      connection: 'c1',
+      smscIds: ['a', 'b'],
+    });
     expect(sent).toHaveLength(2);
   });
 
@@ -74,7 +79,10 @@ describe('submitParts outcomes', () => {
 
   it('gives unknown with the accepted ids when a later part keeps failing or fails for good', async () => {
     const throttled = fake([ok('a'), ok('b'), status(0x58), status(0x58), status(0x58), status(0x58)]);
-    expect(await submitParts(throttled.conn, parts(3))).toMatchObject({ kind: 'unknown', smscIds: ['a', 'b'] });
+    expect(await submitParts(throttled.conn, parts(3))).toMatchObject({
+      kind: 'unknown',
+      smscIds: ['a', 'b'],
+    });
     expect(throttled.sent).toHaveLength(6);
 
     const permanent = fake([ok('a'), status(0x0b)]);

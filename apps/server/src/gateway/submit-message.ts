@@ -9,8 +9,6 @@ const LATER_PART_ATTEMPTS = 4;
 const RETRY_TRANSIENT_MS = 2000;
 const RETRY_NOT_WRITTEN_MS = 1000;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Send the parts of one message in order on one bind of `conn`, and map what happened to an outcome.
  * Nothing that may have been written is ever sent again: a timeout or a dropped connection after the
@@ -62,7 +60,7 @@ export async function submitParts(conn: SmppConnection, pdus: smpp.PduOptions[])
         return unknown(`${why}${label}; earlier parts were accepted`);
       }
       // Throttled: the bind's pause delays the next acquire. Transient: back off here.
-      if (cls === 'transient') await sleep(conn.cfg.throttlePauseMs * 2 ** (attempt - 1));
+      if (cls === 'transient') await conn.delay(conn.cfg.throttlePauseMs * 2 ** (attempt - 1));
     }
   }
   return { kind: 'accepted', connection, smscIds };
