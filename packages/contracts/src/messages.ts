@@ -102,6 +102,7 @@ export const MESSAGING_API = {
   log: '/api/sms/log',
   logExport: '/api/sms/log/export.csv',
   logItem: (id: string) => `/api/sms/log/${encodeURIComponent(id)}`,
+  cancel: (id: string) => `/api/sms/log/${encodeURIComponent(id)}/cancel`,
   pricing: '/api/pricing',
   balance: '/api/balance',
 } as const;

@@ -81,3 +81,14 @@ export async function listEvents(db: Db, messageId: string) {
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function cancelScheduled(trx: Db, accountId: string, id: string) {
+  return trx
+    .updateTable('messages')
+    .set({ status: 'canceled', done_at: sql`now()`, error: 'Canceled by the user' })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'scheduled')
+    .returning(['id', 'account_id', 'campaign_id', 'price_minor'])
+    .executeTakeFirst();
+}

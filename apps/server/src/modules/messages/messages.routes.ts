@@ -72,6 +72,12 @@ export function messagesRoutes(ctx: AppContext) {
       async (req) => messages.detail(authOf(req).accountId, req.params.id),
     );
 
+    r.post(
+      `${MESSAGING_API.log}/:id/cancel`,
+      { schema: { params: z.object({ id: z.uuid('Message not found') }) }, preHandler },
+      async (req) => messages.cancelScheduled(authOf(req).accountId, req.params.id),
+    );
+
     r.get(MESSAGING_API.pricing, { preHandler }, async (req) => pricing.ratePlan(authOf(req).accountId));
 
     r.get(MESSAGING_API.balance, { preHandler }, async (req) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   analyseSmsText,
+  ErrorCode,
   MAX_SEGMENTS,
   type SendResult,
   type SendSingleInput,
@@ -9,7 +10,8 @@ import {
 } from '@wren/contracts';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db';
-import { FieldError, notFound } from '../../platform/errors';
+import { AppError, FieldError, notFound } from '../../platform/errors';
+import { refundMessages } from './refunds';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import { toE164 } from '../../shared/phone';
@@ -143,6 +145,24 @@ export function createMessagesService(deps: Deps) {
         items: page.map(toMessageDto),
         nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null,
       };
+    },
+
+    /** Cancels a scheduled message that has not started; its price is refunded. */
+    async cancelScheduled(accountId: string, id: string) {
+      const result = await db.transaction().execute(async (trx) => {
+        const row = await repo.cancelScheduled(trx, accountId, id);
+        if (!row) return null;
+        await refundMessages(trx, deps.ledger, [row]);
+        await repo.insertEvents(trx, [{ message_id: id, status: 'canceled', detail: 'Canceled before its scheduled time' }]);
+        return row;
+      });
+      if (!result) {
+        const existing = await repo.findMessage(db, accountId, id);
+        if (!existing) throw notFound('Message');
+        throw new AppError(ErrorCode.CONFLICT, `This message can no longer be canceled: it is ${existing.status}`);
+      }
+      deps.events.publish('messages.changed', { accountId, campaignIds: result.campaign_id ? [result.campaign_id] : [] });
+      return this.detail(accountId, id);
     },
 
     async detail(accountId: string, id: string) {

@@ -232,3 +232,26 @@ describe('scheduled SMS', () => {
     await expectInvariants(server, user.accountId);
   });
 });
+
+describe('canceling a scheduled SMS', () => {
+  it('cancels and refunds it; another account cannot; a sent one cannot be canceled', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const res = await c.post('/api/sms/single', { recipients: ['+12125550130'], text: 'Later', scheduleAt: at });
+    const id = res.body.messages[0].id;
+    expect((await c.get('/api/balance')).body.balanceMinor).toBe(499);
+    const other = server.client();
+    await other.register();
+    expect((await other.post(`/api/sms/log/${id}/cancel`)).status).toBe(404);
+    expect((await c.get(`/api/sms/log/${id}`)).body.message.status).toBe('scheduled');
+    const cancel = await c.post(`/api/sms/log/${id}/cancel`);
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.message.status).toBe('canceled');
+    expect((await c.get('/api/balance')).body.balanceMinor).toBe(500);
+    const again = await c.post(`/api/sms/log/${id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/no longer be canceled: it is canceled/);
+    await expectInvariants(server, user.accountId);
+  });
+});
