@@ -36,14 +36,17 @@ export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 /** Starts the real HTTP server on a fresh copy of the migrated template database. */
 export async function startServer(
   env: Record<string, string> = {},
-  opts: { worker?: boolean } = {},
+  /** `databaseUrl`: join another test server's PostgreSQL database (a second node); it is not dropped on close. */
+  opts: { worker?: boolean; databaseUrl?: string } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(TEST_ROOT, 'run-'));
   let databaseUrl: string | undefined;
   let dbName: string | undefined;
   const pgUrl = process.env.TEST_DATABASE_URL;
   const pgTemplate = inject('pgTemplate');
-  if (pgUrl && pgTemplate) {
+  if (opts.databaseUrl) {
+    databaseUrl = opts.databaseUrl;
+  } else if (pgUrl && pgTemplate) {
     dbName = `wren_t_${randomBytes(6).toString('hex')}`;
     const admin = await openPostgres(adminUrl(pgUrl), 1);
     await admin.execScript(`CREATE DATABASE ${dbName} TEMPLATE ${pgTemplate}`);

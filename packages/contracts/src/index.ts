@@ -3,3 +3,7 @@ export * from './auth';
 export * from './messages';
 export * from './api-paths';
 export * from './sms-text';
+export * from './hub';
+export * from './sender-ids';
+export * from './contacts';
+export * from './templates';

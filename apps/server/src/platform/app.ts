@@ -7,8 +7,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
+import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
 import { messagesRoutes } from '../modules/messages/messages.routes';
+import { contactsRoutes } from '../modules/contacts/contacts.routes';
+import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
+import { templatesRoutes } from '../modules/templates/templates.routes';
 import { usersRoutes } from '../modules/users/users.routes';
+import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
 import { registerErrorHandler } from './http/error-handler';
 import { registerWebApp } from './http/web-app';
@@ -67,7 +72,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(authRoutes(ctx));
   await app.register(usersRoutes(ctx));
   await app.register(messagesRoutes(ctx));
+  await app.register(dashboardRoutes(ctx));
+  await app.register(senderIdsRoutes(ctx));
+  await app.register(contactsRoutes(ctx));
+  await app.register(templatesRoutes(ctx));
 
   await registerWebApp(app, ctx.config.webDist);
+  attachHub(app, ctx); // Socket.IO at /hub on the same HTTP server (realtime/hub.ts)
   return app;
 }

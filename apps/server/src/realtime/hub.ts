@@ -1,0 +1,84 @@
+import { HUB_KEEP_ALIVE_MS, HUB_PATH, HUB_TIMEOUT_MS } from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import { Server, type ServerOptions } from 'socket.io';
+import type { AppContext } from '../platform/context';
+import { directoryOf } from './directory';
+import { hubAuth } from './hub-auth';
+import { bindHubMethods, hubHandlers } from './hub-methods';
+import { accountRoom, type HubServer, type HubSocket } from './hub-types';
+import { createPgAdapter } from './pg-adapter';
+import { mapEventsToPushes } from './pushes';
+
+export interface Hub {
+  io: HubServer;
+  /** Stops the pushes, disconnects this node's sockets and closes the adapter. */
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    hub: Hub;
+  }
+}
+
+/**
+ * The real-time hub (SPEC.md §7): Socket.IO on the API's HTTP server at HUB_PATH ('/hub'),
+ * authenticated with the access token, one room per account. Requests and commands are in
+ * hub-methods.ts, the domain-event → push mapping in pushes.ts. On PostgreSQL the Socket.IO
+ * PostgreSQL adapter carries pushes between nodes. Call once, after the routes; it is closed
+ * with the app.
+ */
+export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
+  const pg =
+    ctx.database.kind === 'postgres' && ctx.config.databaseUrl
+      ? createPgAdapter(ctx.config.databaseUrl, ctx.logger)
+      : null;
+  const options: Partial<ServerOptions> = {
+    path: HUB_PATH,
+    serveClient: false,
+    pingInterval: HUB_KEEP_ALIVE_MS,
+    pingTimeout: HUB_TIMEOUT_MS,
+    connectTimeout: HUB_TIMEOUT_MS,
+    // Hub payloads are small (a template is at most 1600 characters).
+    maxHttpBufferSize: 64 * 1024,
+    ...(pg ? { adapter: pg.adapter } : {}),
+  };
+  const io: HubServer = new Server(app.server, options);
+  const logger = ctx.logger.child({ module: 'hub' });
+
+  io.use(hubAuth((token) => ctx.services.auth.authenticate(token), logger));
+
+  const handlers = hubHandlers({ dashboard: ctx.services.dashboard, directory: directoryOf(ctx.services) });
+  io.on('connection', (socket: HubSocket) => {
+    void socket.join(accountRoom(socket.data.auth.accountId));
+    bindHubMethods(socket, handlers, logger);
+  });
+
+  const pushes = mapEventsToPushes(io, ctx.events, logger);
+
+  let closing: Promise<void> | null = null;
+  const hub: Hub = {
+    io,
+    close: () =>
+      (closing ??= (async () => {
+        pushes.stop();
+        // This node's sockets only: io.disconnectSockets() would reach every node.
+        io.local.disconnectSockets(true);
+        await io.close(); // closes the adapter (its close of the HTTP server is a no-op after Fastify's)
+        await pg?.close();
+      })()),
+  };
+
+  // Open WebSockets would keep the HTTP server from closing: drop them before Fastify closes it.
+  app.addHook('preClose', (done) => {
+    pushes.stop();
+    io.local.disconnectSockets(true);
+    io.engine.close();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await hub.close();
+  });
+  app.decorate('hub', hub);
+  return hub;
+}

@@ -1,0 +1,49 @@
+import { HUB_PUSH_WINDOW_MS, type HubPush } from '@wren/contracts';
+import type { EventBus } from '../platform/events';
+import type { Logger } from '../platform/logger';
+import { Coalescer } from './coalescer';
+import { accountRoom, type HubServer } from './hub-types';
+
+/**
+ * Maps domain events to hub pushes, coalesced per (account, push[, campaign id]).
+ *
+ * Each node's EventBus only sees its own node's events, so the push is coalesced here, on the node
+ * where the event happened, and then broadcast with `io.to(room)`: with the PostgreSQL adapter that
+ * reaches the account's sockets on every node. Nothing checks for local sockets before emitting,
+ * since the account's clients may be connected to another node.
+ */
+export function mapEventsToPushes(
+  io: HubServer,
+  events: EventBus,
+  logger: Logger,
+  windowMs = HUB_PUSH_WINDOW_MS,
+) {
+  const coalescer = new Coalescer(windowMs, (err) => logger.warn({ err }, 'hub push failed'));
+
+  const push = (accountId: string, event: Exclude<HubPush, 'BulkSmsUpdated'>) =>
+    coalescer.run(`${accountId}|${event}`, () => io.to(accountRoom(accountId)).emit(event));
+  const bulkSmsUpdated = (accountId: string, campaignId: string) =>
+    coalescer.run(`${accountId}|BulkSmsUpdated|${campaignId}`, () =>
+      io.to(accountRoom(accountId)).emit('BulkSmsUpdated', campaignId),
+    );
+
+  const unsubscribe = [
+    events.subscribe('balance.changed', (e) => push(e.accountId, 'UserAccountUpdated')),
+    events.subscribe('sender.changed', (e) => push(e.accountId, 'SenderIdUpdated')),
+    events.subscribe('group.changed', (e) => push(e.accountId, 'GroupListUpdated')),
+    events.subscribe('template.changed', (e) => push(e.accountId, 'SmsTemplatesUpdated')),
+    events.subscribe('messages.changed', (e) => {
+      push(e.accountId, 'UserSmsDeliveryUpdated');
+      for (const id of new Set(e.campaignIds)) bulkSmsUpdated(e.accountId, id);
+    }),
+    events.subscribe('campaign.changed', (e) => bulkSmsUpdated(e.accountId, e.campaignId)),
+  ];
+
+  return {
+    coalescer,
+    stop() {
+      for (const off of unsubscribe) off();
+      coalescer.close();
+    },
+  };
+}
