@@ -87,3 +87,27 @@ describe('health and security headers', () => {
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
   });
 });
+
+describe('web app fallback', () => {
+  it('serves the app for page navigations (also under /api) and JSON 404s for API calls', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const dist = path.join(server.dataDir, 'web-dist');
+    mkdirSync(dist, { recursive: true });
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Wren</title>');
+    const web = await startServer({ WEB_DIST: dist });
+    try {
+      const page = await fetch(`${web.url}/api/create`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Wren</title>');
+      expect(page.headers.getSetCookie().some((c) => c.startsWith('XSRF-TOKEN='))).toBe(true);
+      const deep = await fetch(`${web.url}/groups/123/contacts`, { headers: { accept: 'text/html' } });
+      expect(deep.status).toBe(200);
+      const api = await fetch(`${web.url}/api/create`, { headers: { accept: 'application/json' } });
+      expect(api.status).toBe(404);
+      expect((await api.json()).code).toBe('NOT_FOUND');
+    } finally {
+      await web.close();
+    }
+  });
+});

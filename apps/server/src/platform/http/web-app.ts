@@ -23,7 +23,10 @@ export async function registerWebApp(app: FastifyInstance, dist: string): Promis
   });
   app.get('/*', async (req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
-    if (API_PREFIXES.some((p) => url.startsWith(p))) return reply.callNotFound();
+    // The app has its own pages under /api (the SMS & OTP API screens): a browser navigation there
+    // (it accepts HTML) gets the app; an API call (it asks for JSON) gets the API's 404.
+    const wantsPage = (req.headers.accept ?? '').includes('text/html');
+    if (API_PREFIXES.some((p) => url.startsWith(p)) && !wantsPage) return reply.callNotFound();
     const file = path.join(dist, path.normalize(url));
     if (file.startsWith(dist) && url !== '/' && existsSync(file) && !url.endsWith('/')) {
       return reply.sendFile(path.relative(dist, file));

@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import { Box, Divider, Group, NavLink, ScrollArea, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
+import { paths } from '@/config/paths';
+import { MENU, isActivePath, isMenuGroup, type MenuGroup, type MenuLink } from './menu';
+import classes from './sidebar.module.css';
+
+interface SidebarProps {
+  /** Icons only, with the labels as tooltips. */
+  folded?: boolean;
+  /** Called after a menu link is followed (closes the mobile drawer). */
+  onNavigate?: () => void;
+}
+
+export function Brand({ folded = false }: { folded?: boolean }) {
+  return (
+    <Group
+      renderRoot={(props) => (
+        <Link to={paths.dashboard.getHref()} aria-label="Wren, go to dashboard" {...props} />
+      )}
+      gap="sm"
+      wrap="nowrap"
+      className={classes.brand}
+    >
+      <ThemeIcon
+        size={34}
+        radius="md"
+        variant="gradient"
+        gradient={{ from: 'indigo.6', to: 'cyan.5', deg: 135 }}
+      >
+        <Text fw={800} fz="lg" c="white" aria-hidden="true">
+          W
+        </Text>
+      </ThemeIcon>
+      {!folded && (
+        <Text fw={700} fz="xl" className={classes.brandTitle}>
+          Wren
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function LinkItem({
+  item,
+  folded,
+  onNavigate,
+}: {
+  item: MenuLink;
+  folded: boolean;
+  onNavigate?: () => void;
+}) {
+  const { pathname } = useLocation();
+  const Icon = item.icon;
+  const link = (
+    <NavLink
+      component={Link}
+      to={item.to}
+      label={folded ? undefined : item.label}
+      aria-label={folded ? item.label : undefined}
+      leftSection={<Icon />}
+      active={isActivePath(pathname, item.to)}
+      aria-current={isActivePath(pathname, item.to) ? 'page' : undefined}
+      onClick={onNavigate}
+      className={folded ? classes.foldedLink : classes.link}
+    />
+  );
+  if (!folded) return link;
+  return (
+    <Tooltip label={item.label} position="right" withArrow>
+      {link}
+    </Tooltip>
+  );
+}
+
+function GroupItem({ group, onNavigate }: { group: MenuGroup; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const Icon = group.icon;
+  const childActive = group.children.some((child) => isActivePath(pathname, child.to));
+  const [opened, setOpened] = useState(childActive);
+  return (
+    <NavLink
+      component="button"
+      label={group.label}
+      leftSection={<Icon />}
+      opened={opened}
+      onChange={setOpened}
+      active={childActive && !opened}
+      aria-expanded={opened}
+      childrenOffset={28}
+      className={classes.link}
+    >
+      {group.children.map((child) => (
+        <LinkItem key={child.to} item={child} folded={false} onNavigate={onNavigate} />
+      ))}
+    </NavLink>
+  );
+}
+
+export function Sidebar({ folded = false, onNavigate }: SidebarProps) {
+  return (
+    <Box component="nav" aria-label="Main menu" className={classes.nav}>
+      <ScrollArea className={classes.scroll} type="scroll">
+        {MENU.map((section, index) => (
+          <Box
+            key={section.caption ?? index}
+            className={classes.section}
+            role="group"
+            aria-label={section.caption}
+          >
+            {section.caption &&
+              (folded ? (
+                <Divider my="xs" />
+              ) : (
+                <Text className={classes.caption} component="div">
+                  {section.caption}
+                </Text>
+              ))}
+            {section.items.map((item) => {
+              if (!isMenuGroup(item))
+                return <LinkItem key={item.to} item={item} folded={folded} onNavigate={onNavigate} />;
+              if (!folded) return <GroupItem key={item.label} group={item} onNavigate={onNavigate} />;
+              return item.children.map((child) => (
+                <LinkItem key={child.to} item={child} folded onNavigate={onNavigate} />
+              ));
+            })}
+          </Box>
+        ))}
+      </ScrollArea>
+    </Box>
+  );
+}

@@ -1,0 +1,40 @@
+import { Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Link } from 'react-router';
+import { IconLogout, IconUser } from '@/components/icons';
+import { paths } from '@/config/paths';
+import { ProfileAvatar } from '@/features/profile/components/profile-avatar';
+import { useCurrentUser } from '@/lib/use-session';
+import { useSignOut } from '../use-sign-out';
+import classes from './main-layout.module.css';
+
+export function UserMenu() {
+  const user = useCurrentUser();
+  const signOut = useSignOut();
+  if (!user) return null;
+  return (
+    <Menu position="bottom-end" width={220} shadow="md" withArrow>
+      <Menu.Target>
+        <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${user.name}`}>
+          <Group gap="xs" wrap="nowrap">
+            <ProfileAvatar user={user} size={32} radius="xl" />
+            <Text size="sm" fw={500} className={classes.userName} visibleFrom="xs">
+              {user.name}
+            </Text>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          Signed in as <strong>{user.username}</strong>
+        </Menu.Label>
+        <Menu.Item component={Link} to={paths.profile.view.getHref()} leftSection={<IconUser size={16} />}>
+          Profile
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,41 @@
+import { useMatches, type UIMatch } from 'react-router';
+
+/** Route data (`handle`) every titled route carries. */
+export interface RouteHandle {
+  title: string;
+  /** Where the breadcrumb of a grouping route links to; grouping routes without it are plain text. */
+  to?: string;
+}
+
+export interface Crumb {
+  title: string;
+  to?: string;
+}
+
+const handleOf = (match: UIMatch): RouteHandle | undefined => {
+  const handle = match.handle as RouteHandle | undefined;
+  return handle && typeof handle.title === 'string' ? handle : undefined;
+};
+
+/** The title of the deepest matched route. */
+export function useRouteTitle(): string | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = handleOf(matches[i]);
+    if (handle) return handle.title;
+  }
+  return undefined;
+}
+
+/** Breadcrumbs from the matched routes' titles; a repeated title (a group and its index page) shows once. */
+export function useCrumbs(): Crumb[] {
+  const crumbs: Crumb[] = [];
+  for (const match of useMatches()) {
+    const handle = handleOf(match);
+    if (!handle) continue;
+    const last = crumbs[crumbs.length - 1];
+    if (last?.title === handle.title) continue;
+    crumbs.push({ title: handle.title, to: handle.to });
+  }
+  return crumbs;
+}

@@ -1,0 +1,127 @@
+import type { ComponentType } from 'react';
+import { redirect, type RouteObject } from 'react-router';
+import { paths, type AppPath } from '@/config/paths';
+import { alwaysRevalidate, requireUser, visitorsOnly } from './guards';
+import { RootLayout } from './layout/root-layout';
+import { RouteErrorPage } from './pages/route-error-page';
+import type { RouteHandle } from './route-handle';
+import { sessionReady } from './session-check';
+
+type PageModule = Promise<{ default: ComponentType }>;
+
+/** A route that only redirects (its loader always throws a redirect), so it renders nothing. */
+const redirectTo = (href: string) => ({ loader: () => redirect(href), element: null });
+
+/**
+ * A titled route whose page is its own code chunk. The router's `lazy` loads the chunk while the
+ * navigation is pending (in parallel with the guards), so a page renders complete: no loading
+ * flash, and an anchor in the address finds its target on the first render.
+ */
+function page(path: AppPath, load: () => PageModule): RouteObject {
+  return {
+    path: path.path,
+    lazy: async () => ({ Component: (await load()).default }),
+    handle: { title: path.title } satisfies RouteHandle,
+  };
+}
+
+/** A grouping route: adds a breadcrumb (linked when `to` is set) above its pages. */
+function group(handle: RouteHandle, children: RouteObject[]): RouteObject {
+  return { handle, children };
+}
+
+const to = (path: AppPath) => path.path;
+
+/** The pages that need a signed-in user (SPEC.md §2). */
+const mainPages: RouteObject[] = [
+  page(paths.dashboard, () => import('@/features/dashboard/pages/dashboard-page')),
+  group({ title: 'Messaging' }, [
+    page(paths.sms.single, () => import('@/features/messaging/pages/single-sms-page')),
+    page(paths.sms.bulk, () => import('@/features/messaging/pages/bulk-sms-page')),
+    page(paths.sms.personalised, () => import('@/features/messaging/pages/personalised-sms-page')),
+  ]),
+  group({ title: 'Reports' }, [
+    page(paths.reports.smsLog, () => import('@/features/reports/pages/sms-log-page')),
+    page(paths.reports.campaigns, () => import('@/features/reports/pages/campaign-report-page')),
+    page(paths.reports.scheduled, () => import('@/features/reports/pages/scheduled-sms-page')),
+    group({ title: paths.reports.campaigns.title, to: to(paths.reports.campaigns) }, [
+      page(paths.reports.campaignDetail, () => import('@/features/reports/pages/campaign-detail-page')),
+    ]),
+  ]),
+  group({ title: paths.profile.view.title, to: to(paths.profile.view) }, [
+    page(paths.profile.view, () => import('@/features/profile/pages/profile-page')),
+    page(paths.profile.update, () => import('@/features/profile/pages/update-profile-page')),
+    page(paths.profile.password, () => import('@/features/profile/pages/change-password-page')),
+    page(paths.profile.apiDetail, () => import('@/features/profile/pages/api-detail-page')),
+    page(paths.profile.apiDoc, () => import('@/features/profile/pages/api-doc-page')),
+  ]),
+  group({ title: 'Settings' }, [
+    page(paths.senderIds, () => import('@/features/sender-ids/pages/sender-ids-page')),
+    group({ title: paths.groups.list.title, to: to(paths.groups.list) }, [
+      page(paths.groups.list, () => import('@/features/contacts/pages/groups-page')),
+      page(paths.groups.contacts, () => import('@/features/contacts/pages/group-contacts-page')),
+    ]),
+    page(paths.templates, () => import('@/features/templates/pages/templates-page')),
+  ]),
+  group({ title: paths.otp.list.title, to: to(paths.otp.list) }, [
+    page(paths.otp.list, () => import('@/features/otp/pages/otp-services-page')),
+    page(paths.otp.create, () => import('@/features/otp/pages/otp-service-create-page')),
+    group({ title: paths.otp.doc.title, to: to(paths.otp.doc) }, [
+      page(paths.otp.doc, () => import('@/features/otp/pages/otp-doc-page')),
+      page(paths.otp.docItem, () => import('@/features/otp/pages/otp-doc-item-page')),
+    ]),
+    page(paths.otp.edit, () => import('@/features/otp/pages/otp-service-edit-page')),
+    page(paths.otp.view, () => import('@/features/otp/pages/otp-service-view-page')),
+    page(paths.otp.test, () => import('@/features/otp/pages/otp-service-test-page')),
+  ]),
+  group({ title: paths.api.list.title, to: to(paths.api.list) }, [
+    page(paths.api.list, () => import('@/features/api-keys/pages/api-list-page')),
+    page(paths.api.create, () => import('@/features/api-keys/pages/api-create-page')),
+    page(paths.api.doc, () => import('@/features/api-keys/pages/api-doc-page')),
+    page(paths.api.edit, () => import('@/features/api-keys/pages/api-edit-page')),
+    page(paths.api.view, () => import('@/features/api-keys/pages/api-view-page')),
+    page(paths.api.report, () => import('@/features/api-keys/pages/api-report-page')),
+  ]),
+];
+
+/** The visitor pages under /auth. */
+const authPages: RouteObject[] = [
+  { path: paths.auth.root.path, ...redirectTo(paths.auth.login.getHref()) },
+  page(paths.auth.login, () => import('@/features/auth/pages/login-page')),
+  page(paths.auth.register, () => import('@/features/auth/pages/register-page')),
+  page(paths.auth.forgotPassword, () => import('@/features/auth/pages/forgot-password-page')),
+  page(paths.auth.resetPassword, () => import('@/features/auth/pages/reset-password-page')),
+];
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    // The first navigation waits for the session check: no flash of the wrong page.
+    loader: async () => {
+      await sessionReady();
+      return null;
+    },
+    HydrateFallback: () => null,
+    Component: RootLayout,
+    ErrorBoundary: RouteErrorPage,
+    children: [
+      { index: true, ...redirectTo(paths.dashboard.getHref()) },
+      page(paths.notFound, () => import('./pages/not-found-page')),
+      // Layouts load (as their own chunks) while the navigation is pending, before the first render.
+      {
+        lazy: async () => ({ Component: (await import('./layout/auth-layout')).AuthLayout }),
+        loader: visitorsOnly,
+        shouldRevalidate: alwaysRevalidate,
+        children: authPages,
+      },
+      {
+        lazy: async () => ({ Component: (await import('./layout/main-layout')).MainLayout }),
+        loader: requireUser,
+        shouldRevalidate: alwaysRevalidate,
+        handle: { title: 'Home', to: paths.dashboard.path } satisfies RouteHandle,
+        children: mainPages,
+      },
+      { path: '*', ...redirectTo(paths.notFound.getHref()) },
+    ],
+  },
+];

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link } from 'react-router';
+import { forgotPasswordSchema, type ForgotPasswordInput } from '@wren/contracts';
+import { FormAlert } from '@/components/form-alert';
+import { paths } from '@/config/paths';
+import { applySubmitError } from '@/lib/form-errors';
+import { zodResolver } from '@/lib/zod-resolver';
+import { useForgotPassword } from '../api/forgot-password';
+
+export default function ForgotPasswordPage() {
+  const forgot = useForgotPassword();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<ForgotPasswordInput>({
+    initialValues: { email: '' },
+    validate: zodResolver(forgotPasswordSchema),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const input = forgotPasswordSchema.parse(values);
+      await forgot.mutateAsync(input);
+      setSentTo(input.email);
+    } catch (error) {
+      setFormError(applySubmitError(form, error));
+    }
+  });
+
+  const backToLogin = (
+    <Text size="sm" ta="center">
+      <Anchor component={Link} to={paths.auth.login.getHref()}>
+        Back to sign in
+      </Anchor>
+    </Text>
+  );
+
+  if (sentTo) {
+    return (
+      <Stack>
+        <Alert color="teal" variant="light" role="status" title="Check your email">
+          If an account uses {sentTo}, we have sent it a link to reset the password. The link works once and
+          expires soon.
+        </Alert>
+        {backToLogin}
+      </Stack>
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Forgot password">
+      <Stack>
+        <Text size="sm" c="dimmed">
+          Enter the email address of your account and we will send you a link to choose a new password.
+        </Text>
+        <FormAlert message={formError} />
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          {...form.getInputProps('email')}
+        />
+        <Button type="submit" fullWidth loading={forgot.isPending}>
+          Send reset link
+        </Button>
+        {backToLogin}
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { loginSchema, type LoginInput } from '@wren/contracts';
+import { FormAlert } from '@/components/form-alert';
+import { RETURN_URL_PARAM, paths, safeReturnUrl, withQuery } from '@/config/paths';
+import { applySubmitError } from '@/lib/form-errors';
+import { zodResolver } from '@/lib/zod-resolver';
+import { useLogin } from '../api/login';
+
+export default function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const login = useLogin();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<LoginInput>({
+    initialValues: { username: '', password: '' },
+    validate: zodResolver(loginSchema),
+  });
+  const returnUrl = params.get(RETURN_URL_PARAM);
+
+  const submit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await login.mutateAsync(loginSchema.parse(values));
+      await navigate(safeReturnUrl(returnUrl), { replace: true });
+    } catch (error) {
+      setFormError(applySubmitError(form, error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign in">
+      <Stack>
+        <FormAlert message={formError} />
+        <TextInput
+          label="Username"
+          autoComplete="username"
+          required
+
+          {...form.getInputProps('username')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <Group justify="flex-end">
+          <Anchor component={Link} to={paths.auth.forgotPassword.getHref()} size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth loading={login.isPending}>
+          Sign in
+        </Button>
+        <Text size="sm" ta="center" c="dimmed">
+          New to Wren?{' '}
+          <Anchor
+            component={Link}
+            to={withQuery(paths.auth.register.getHref(), { [RETURN_URL_PARAM]: returnUrl })}
+          >
+            Create an account
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { registerSchema } from '@wren/contracts';
+import { z } from 'zod';
+import { FormAlert } from '@/components/form-alert';
+import { RETURN_URL_PARAM, paths, safeReturnUrl } from '@/config/paths';
+import { applySubmitError } from '@/lib/form-errors';
+import { zodResolver } from '@/lib/zod-resolver';
+import { useRegister } from '../api/register';
+
+const formSchema = registerSchema
+  .extend({ confirmPassword: z.string().min(1, 'Confirm your password') })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  });
+
+type RegisterForm = z.input<typeof formSchema>;
+
+export default function RegisterPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const register = useRegister();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<RegisterForm>({
+    initialValues: { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' },
+    validate: zodResolver(formSchema),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const { confirmPassword: _confirm, ...input } = formSchema.parse(values);
+      await register.mutateAsync(input);
+      await navigate(safeReturnUrl(params.get(RETURN_URL_PARAM)), { replace: true });
+    } catch (error) {
+      setFormError(applySubmitError(form, error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Create account">
+      <Stack>
+        <FormAlert message={formError} />
+        <SimpleGrid cols={{ base: 1, xs: 2 }}>
+          <TextInput label="Username" autoComplete="username" required {...form.getInputProps('username')} />
+          <TextInput label="Full name" autoComplete="name" required {...form.getInputProps('name')} />
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            {...form.getInputProps('email')}
+          />
+          <TextInput label="Phone" type="tel" autoComplete="tel" required {...form.getInputProps('phone')} />
+          <PasswordInput
+            label="Password"
+            description="At least 10 characters, with letters and a digit or symbol"
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label="Confirm password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('confirmPassword')}
+          />
+        </SimpleGrid>
+        <Button type="submit" fullWidth loading={register.isPending}>
+          Create account
+        </Button>
+        <Text size="sm" ta="center" c="dimmed">
+          Already have an account?{' '}
+          <Anchor component={Link} to={paths.auth.login.getHref()}>
+            Sign in
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import { TEMPLATES_API, type TemplateDto, type TemplateList } from '@wren/contracts';
+import { http } from '@/lib/http/client';
+
+/** Under the templates root, so SmsTemplatesUpdated (which invalidates ['templates']) refreshes it. */
+export const templatesQueryKey = ['templates', 'list'] as const;
+
+export async function getTemplates(): Promise<TemplateDto[]> {
+  const { data } = await http.get<TemplateList>(TEMPLATES_API.list);
+  return data.items;
+}
+
+/** The saved messages (SMS templates) of the account. */
+export const useTemplates = () =>
+  useQuery({ queryKey: templatesQueryKey, queryFn: getTemplates, staleTime: 60_000 });

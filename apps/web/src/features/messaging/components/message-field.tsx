@@ -1,0 +1,119 @@
+import { useRef } from 'react';
+import { Alert, Badge, Button, Group, Input, Text, Textarea } from '@mantine/core';
+import { extractPlaceholders, MAX_SEGMENTS, type SmsTextInfo } from '@wren/contracts';
+import { describeChar, replaceableChars, replaceLookAlikes } from '../gsm-replacements';
+import { segmentCapacity } from '../sms-parts';
+import { TemplateMenu } from './template-menu';
+
+interface MessageFieldProps {
+  value: string;
+  onChange: (text: string) => void;
+  info: SmsTextInfo;
+  /** The formatted cost of the send, or null while it cannot be worked out. */
+  cost: string | null;
+  error?: string;
+}
+
+function Counter({ info, cost }: { info: SmsTextInfo; cost: string | null }) {
+  const capacity = segmentCapacity(info.encoding, info.segments);
+  const left = Math.max(0, capacity * info.segments - info.characters);
+  const tooLong = info.segments > MAX_SEGMENTS;
+  return (
+    <Group gap="xs" mt={6} data-testid="sms-counter">
+      <Text size="sm">
+        <b>{info.characters}</b> characters
+      </Text>
+      <Text size="sm" c="dimmed">
+        ·
+      </Text>
+      <Text size="sm" c={tooLong ? 'red' : undefined}>
+        <b>{info.segments}</b> {info.segments === 1 ? 'segment' : 'segments'}
+        {tooLong && ` (at most ${MAX_SEGMENTS})`}
+      </Text>
+      <Badge variant="light" color={info.encoding === 'GSM-7' ? 'gray' : 'orange'} size="sm">
+        {info.encoding === 'GSM-7' ? 'GSM-7' : 'Unicode (UCS-2)'}
+      </Badge>
+      <Text size="xs" c="dimmed">
+        {left} left in this segment
+      </Text>
+      {cost && (
+        <Text size="sm" ml="auto">
+          Cost <b>{cost}</b>
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+/** The message text: templates, a live counter, and a warning for characters that force Unicode. */
+export function MessageField({ value, onChange, info, cost, error }: MessageFieldProps) {
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const replaceable = replaceableChars(info.unicodeChars);
+  const placeholders = extractPlaceholders(value);
+
+  const insert = (text: string) => {
+    const el = ref.current;
+    const start = el?.selectionStart ?? value.length;
+    const end = el?.selectionEnd ?? value.length;
+    onChange(value.slice(0, start) + text + value.slice(end));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + text.length, start + text.length);
+    });
+  };
+
+  return (
+    <div>
+      <Group justify="space-between" align="flex-end" wrap="nowrap" mb={4}>
+        <Input.Label required htmlFor="sms-text">
+          Message
+        </Input.Label>
+        <TemplateMenu onPick={(t) => insert(t.text)} />
+      </Group>
+      <Textarea
+        id="sms-text"
+        ref={ref}
+        value={value}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        placeholder="Write your message…"
+        autosize
+        minRows={5}
+        maxRows={14}
+        error={error}
+      />
+      <Counter info={info} cost={cost} />
+      {info.unicodeChars.length > 0 && (
+        <Alert color="orange" variant="light" mt="sm" title="These characters switch to Unicode:">
+          <Group gap={6} mb="xs" data-testid="unicode-chars">
+            {info.unicodeChars.map((c) => (
+              <Badge key={c} variant="outline" color="orange" tt="none" size="lg" radius="sm">
+                {describeChar(c)}
+              </Badge>
+            ))}
+          </Group>
+          <Text size="sm">
+            A Unicode segment holds {segmentCapacity('UCS-2', 1)} characters instead of{' '}
+            {segmentCapacity('GSM-7', 1)}, so this message may cost more.
+          </Text>
+          {replaceable.length > 0 && (
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="orange"
+              mt="xs"
+              onClick={() => onChange(replaceLookAlikes(value))}
+            >
+              Replace {replaceable.map(describeChar).join(' ')} with plain characters
+            </Button>
+          )}
+        </Alert>
+      )}
+      {placeholders.length > 0 && (
+        <Text size="sm" c="orange" mt="xs">
+          Placeholders such as {`{{${placeholders[0]}}}`} are sent as written. Use Personalised SMS to fill
+          them in for each recipient.
+        </Text>
+      )}
+    </div>
+  );
+}

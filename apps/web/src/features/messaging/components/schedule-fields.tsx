@@ -1,0 +1,64 @@
+import { SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
+import { IconClock } from '@/components/icons';
+import { formatInZone, nowInZone, wallTimeToInstant } from '../zoned-time';
+import { TimezoneSelect } from './timezone-select';
+
+interface ScheduleFieldsProps {
+  enabled: boolean;
+  onEnabledChange: (enabled: boolean) => void;
+  /** Wall-clock `YYYY-MM-DD HH:mm:ss` in `timezone`, or null. */
+  at: string | null;
+  onAtChange: (at: string | null) => void;
+  timezone: string;
+  onTimezoneChange: (timezone: string) => void;
+  error?: string;
+}
+
+/** "Schedule for later": a date and time picked in a chosen time zone. */
+export function ScheduleFields(props: ScheduleFieldsProps) {
+  const { enabled, at, timezone } = props;
+  const instant = at ? wallTimeToInstant(at, timezone) : null;
+  const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return (
+    <Stack gap="sm">
+      <Switch
+        label="Schedule for later"
+        description="Pick a date and time instead of sending now."
+        checked={enabled}
+        onChange={(event) => props.onEnabledChange(event.currentTarget.checked)}
+      />
+      {enabled && (
+        <div>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <DateTimePicker
+              label="Send at"
+              placeholder="Pick a date and time"
+              required
+              value={at}
+              onChange={props.onAtChange}
+              minDate={nowInZone(timezone).slice(0, 10)}
+              valueFormat="MMM D, YYYY h:mm A"
+              timePickerProps={{ format: '12h', withDropdown: true }}
+              leftSection={<IconClock size={18} />}
+              clearable
+              error={props.error}
+              popoverProps={{ withinPortal: true }}
+            />
+            <TimezoneSelect
+              label="Time zone"
+              required
+              value={timezone}
+              onChange={(value) => value && props.onTimezoneChange(value)}
+            />
+          </SimpleGrid>
+          {instant && timezone !== local && (
+            <Text size="xs" c="dimmed" mt={6}>
+              That is {formatInZone(instant, local)} on this device.
+            </Text>
+          )}
+        </div>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import { Alert, Card, Divider, Group, Skeleton, Stack, Text } from '@mantine/core';
+import type { Balance } from '../api/get-balance';
+import { formatMoney, type CostEstimate } from '../cost';
+
+interface SendSummaryCardProps {
+  balance: Balance | undefined;
+  balanceError: boolean;
+  cost: CostEstimate | null;
+  recipients: number;
+  segments: number;
+}
+
+function Row({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={500} data-testid={testId}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+/** The balance, and what this send will cost. */
+export function SendSummaryCard({ balance, balanceError, cost, recipients, segments }: SendSummaryCardProps) {
+  const short = balance && cost && cost.totalMinor > balance.balanceMinor;
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack gap="xs">
+        <Text size="xs" tt="uppercase" fw={700} c="dimmed">
+          Balance
+        </Text>
+        {balance ? (
+          <Text fz={28} fw={700} lh={1.1} data-testid="balance">
+            {formatMoney(balance.balanceMinor, balance.currency)}
+          </Text>
+        ) : balanceError ? (
+          <Text size="sm" c="red">
+            Could not load your balance.
+          </Text>
+        ) : (
+          <Skeleton h={31} w={120} />
+        )}
+        <Divider my={4} />
+        <Row label="Recipients" value={recipients} />
+        <Row label="Segments per message" value={segments} />
+        <Row label="Total segments" value={recipients * segments} />
+        <Row
+          label="Estimated cost"
+          testId="estimated-cost"
+          value={
+            cost ? formatMoney(cost.totalMinor, cost.currency) : <Skeleton h={16} w={60} component="span" />
+          }
+        />
+        {balance && cost && (
+          <Row
+            label="Balance after"
+            value={formatMoney(balance.balanceMinor - cost.totalMinor, balance.currency)}
+          />
+        )}
+        {short && (
+          <Alert color="red" variant="light" p="xs">
+            <Text size="sm">This send costs more than your balance. Top up or send to fewer recipients.</Text>
+          </Alert>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,36 @@
+import { Anchor, Loader, Select } from '@mantine/core';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import type { SenderChoices } from '../sender-options';
+
+interface SenderSelectProps {
+  choices: SenderChoices;
+  value: string;
+  onChange: (value: string) => void;
+  loading: boolean;
+  error?: string;
+}
+
+/** The sender ID the message comes from; the account default is preselected. */
+export function SenderSelect({ choices, value, onChange, loading, error }: SenderSelectProps) {
+  return (
+    <Select
+      label="Sender ID"
+      description={
+        <>
+          The name or number recipients see.{' '}
+          <Anchor component={Link} to={paths.senderIds.getHref()} size="xs">
+            Request a sender ID
+          </Anchor>
+        </>
+      }
+      data={choices.options}
+      value={value}
+      onChange={(v) => v && onChange(v)}
+      allowDeselect={false}
+      rightSection={loading ? <Loader size="xs" /> : undefined}
+      error={error}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}

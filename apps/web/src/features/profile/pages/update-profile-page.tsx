@@ -1,0 +1,96 @@
+import { Button, Card, Divider, Group, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link } from 'react-router';
+import { updateProfileSchema, type User } from '@wren/contracts';
+import { paths } from '@/config/paths';
+import { applySubmitError } from '@/lib/form-errors';
+import { toast } from '@/lib/toast';
+import { useCurrentUser } from '@/lib/use-session';
+import { zodResolver } from '@/lib/zod-resolver';
+import { useUpdateProfile } from '../api/update-profile';
+import { PictureUpload } from '../components/picture-upload';
+import { TimezoneSelect } from '../components/timezone-select';
+
+interface DetailsForm {
+  name: string;
+  email: string;
+  phone: string;
+  timezone: string;
+}
+
+function DetailsForm({ user }: { user: User }) {
+  const update = useUpdateProfile();
+  const form = useForm<DetailsForm>({
+    initialValues: { name: user.name, email: user.email, phone: user.phone, timezone: user.timezone },
+    validate: zodResolver(updateProfileSchema.required()),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const saved = await update.mutateAsync(updateProfileSchema.parse(values));
+      form.setInitialValues({
+        name: saved.name,
+        email: saved.email,
+        phone: saved.phone,
+        timezone: saved.timezone,
+      });
+      form.setValues({ name: saved.name, email: saved.email, phone: saved.phone, timezone: saved.timezone });
+      toast.success('Your profile has been updated.');
+    } catch (error) {
+      const message = applySubmitError(form, error);
+      if (message) toast.error(message);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Profile details">
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="Full name" autoComplete="name" required {...form.getInputProps('name')} />
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            {...form.getInputProps('email')}
+          />
+          <TextInput label="Phone" type="tel" autoComplete="tel" required {...form.getInputProps('phone')} />
+          <TimezoneSelect
+            label="Time zone"
+            required
+            allowDeselect={false}
+            {...form.getInputProps('timezone')}
+          />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button component={Link} to={paths.profile.view.getHref()} variant="default">
+            Cancel
+          </Button>
+          <Button type="submit" loading={update.isPending} disabled={!form.isDirty()}>
+            Save changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export default function UpdateProfilePage() {
+  const user = useCurrentUser();
+  if (!user) return null;
+  return (
+    <Card withBorder radius="md" padding="xl">
+      <Stack gap="lg">
+        <Title order={2} size="h4">
+          Picture
+        </Title>
+        <PictureUpload user={user} />
+        <Divider />
+        <Title order={2} size="h4">
+          Details
+        </Title>
+        <DetailsForm user={user} />
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  CopyButton,
+  DataList,
+  Divider,
+  Drawer,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import type { MessageDto } from '@wren/contracts';
+import { useSmsMessage } from '../api/get-sms-message';
+import { formatDateTime, formatInZone, formatMoney } from '../format';
+import { CancelMessageModal } from './cancel-message-modal';
+import { MessageTimeline } from './message-timeline';
+import { StatusBadge } from './status-badge';
+
+interface MessageDrawerProps {
+  id: string | null;
+  timezone: string;
+  onClose: () => void;
+}
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <DataList.Item>
+      <DataList.ItemLabel>{label}</DataList.ItemLabel>
+      <DataList.ItemValue>{children}</DataList.ItemValue>
+    </DataList.Item>
+  );
+}
+
+function Details({ message, timezone }: { message: MessageDto; timezone: string }) {
+  return (
+    <DataList size="sm" labelWidth={130} withDivider>
+      <Field label="Status">
+        <StatusBadge status={message.status} />
+      </Field>
+      <Field label="Recipient">{message.recipient}</Field>
+      <Field label="Sender">{message.sender}</Field>
+      <Field label="Created">{formatDateTime(message.createdAt)}</Field>
+      {message.scheduledAt && (
+        <Field label="Scheduled for">{formatInZone(message.scheduledAt, timezone)}</Field>
+      )}
+      {message.submittedAt && <Field label="Submitted">{formatDateTime(message.submittedAt)}</Field>}
+      {message.doneAt && <Field label="Completed">{formatDateTime(message.doneAt)}</Field>}
+      <Field label="Encoding">
+        {message.encoding}, {message.segments} {message.segments === 1 ? 'segment' : 'segments'}
+      </Field>
+      <Field label="Cost">{formatMoney(message.priceMinor, message.currency)}</Field>
+      {message.error && (
+        <Field label="Error">
+          <Text size="sm" c="red">
+            {message.error}
+          </Text>
+        </Field>
+      )}
+      <Field label="Message ID">
+        <Group gap={6} wrap="nowrap">
+          <Text size="xs" ff="monospace" truncate>
+            {message.id}
+          </Text>
+          <CopyButton value={message.id}>
+            {({ copied, copy }) => (
+              <Button size="compact-xs" variant="subtle" onClick={copy}>
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+      </Field>
+    </DataList>
+  );
+}
+
+/** One message: its details, text and status timeline; a scheduled one can be canceled here. */
+export function MessageDrawer({ id, timezone, onClose }: MessageDrawerProps) {
+  const detail = useSmsMessage(id);
+  const [canceling, setCanceling] = useState<MessageDto | null>(null);
+  const message = detail.data?.message;
+
+  return (
+    <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" title="Message details">
+      {detail.isPending && (
+        <Stack>
+          <Skeleton h={24} w="40%" />
+          <Skeleton h={160} />
+          <Skeleton h={120} />
+        </Stack>
+      )}
+      {detail.isError && (
+        <Alert color="red" variant="light" title="Could not load this message">
+          {detail.error.message}
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            mt="sm"
+            display="block"
+            onClick={() => void detail.refetch()}
+          >
+            Try again
+          </Button>
+        </Alert>
+      )}
+      {message && detail.data && (
+        <Stack>
+          <Details message={message} timezone={timezone} />
+          <div>
+            <Title order={3} size="h6" mb={6}>
+              Message
+            </Title>
+            <Paper withBorder p="sm" radius="md">
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {message.text}
+              </Text>
+            </Paper>
+          </div>
+          {message.status === 'scheduled' && (
+            <Group>
+              <Button color="red" variant="light" onClick={() => setCanceling(message)}>
+                Cancel this message
+              </Button>
+            </Group>
+          )}
+          <Divider />
+          <Title order={3} size="h6">
+            Status timeline
+          </Title>
+          <MessageTimeline events={detail.data.events} />
+        </Stack>
+      )}
+      <CancelMessageModal message={canceling} timezone={timezone} onClose={() => setCanceling(null)} />
+    </Drawer>
+  );
+}

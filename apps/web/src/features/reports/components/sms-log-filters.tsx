@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, Card, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { MESSAGE_STATUSES } from '@wren/contracts';
+import { EMPTY_FILTERS, hasFilters, type LogFilters } from '../log-filters';
+import { statusLabel } from '../format';
+
+interface SmsLogFiltersProps {
+  value: LogFilters;
+  onChange: (filters: LogFilters) => void;
+  /** Hide the status filter (the scheduled view fixes it). */
+  withStatus?: boolean;
+}
+
+const STATUS_OPTIONS = MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
+
+const day = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+function presets(): { value: [string, string]; label: string }[] {
+  const today = new Date();
+  const ago = (n: number) => day(new Date(today.getFullYear(), today.getMonth(), today.getDate() - n));
+  return [
+    { value: [ago(0), ago(0)], label: 'Today' },
+    { value: [ago(1), ago(1)], label: 'Yesterday' },
+    { value: [ago(6), ago(0)], label: 'Last 7 days' },
+    { value: [ago(29), ago(0)], label: 'Last 30 days' },
+  ];
+}
+
+/** The log filters; text filters apply as you type (debounced). */
+export function SmsLogFilters({ value, onChange: emit, withStatus = true }: SmsLogFiltersProps) {
+  const sent = useRef<LogFilters | null>(null);
+  const onChange = (next: LogFilters) => {
+    sent.current = next;
+    emit(next);
+  };
+  const [text, setText] = useState({ recipient: value.recipient, sender: value.sender, text: value.text });
+  const [range, setRange] = useState<DatesRangeValue<string>>([value.from, value.to]);
+  const applyText = useDebouncedCallback((next: typeof text) => onChange({ ...value, ...next }), 400);
+
+  // Follow the address when it changes from outside (back/forward, "Clear filters").
+  useEffect(() => {
+    // Our own change coming back (trimmed) is not a reason to overwrite what is being typed.
+    const own = sent.current;
+    const same = (a: string, b: string) => a.trim() === b.trim();
+    if (
+      own &&
+      same(own.recipient, value.recipient) &&
+      same(own.sender, value.sender) &&
+      same(own.text, value.text)
+    ) {
+      if (own.from === value.from && own.to === value.to) return;
+    }
+    setText({ recipient: value.recipient, sender: value.sender, text: value.text });
+    setRange([value.from, value.to]);
+  }, [value.recipient, value.sender, value.text, value.from, value.to]);
+
+  const typed = (key: keyof typeof text) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    const next = { ...text, [key]: event.currentTarget.value };
+    setText(next);
+    applyText(next);
+  };
+
+  const flushOnEnter = (event: React.KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') applyText.flush();
+  };
+
+  const pickRange = (next: DatesRangeValue<string>) => {
+    setRange(next);
+    const [from, to] = next;
+    if ((from && to) || (!from && !to)) onChange({ ...value, ...text, from, to });
+  };
+
+  return (
+    <Card withBorder radius="md" padding="md">
+      <SimpleGrid
+        cols={{ base: 1, xs: 2, md: withStatus ? 3 : 2, xl: withStatus ? 6 : 5 }}
+        spacing="sm"
+        verticalSpacing="sm"
+      >
+        <DatePickerInput
+          type="range"
+          label="Date range"
+          placeholder="Any date"
+          value={range}
+          onChange={pickRange}
+          presets={presets()}
+          clearable
+          allowSingleDateInRange
+          maxDate={day(new Date())}
+          valueFormat="MMM D, YYYY"
+          popoverProps={{ withinPortal: true }}
+        />
+        {withStatus && (
+          <Select
+            label="Status"
+            placeholder="Any status"
+            data={STATUS_OPTIONS}
+            value={value.status}
+            onChange={(status) => onChange({ ...value, ...text, status })}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
+        <TextInput
+          label="Recipient"
+          placeholder="Number or part of it"
+          value={text.recipient}
+          onChange={typed('recipient')}
+          onKeyDown={flushOnEnter}
+          maxLength={32}
+          inputMode="tel"
+        />
+        <TextInput
+          label="Sender"
+          placeholder="Exact sender ID"
+          value={text.sender}
+          onChange={typed('sender')}
+          onKeyDown={flushOnEnter}
+          maxLength={15}
+        />
+        <TextInput
+          label="Text"
+          placeholder="Words in the message"
+          value={text.text}
+          onChange={typed('text')}
+          onKeyDown={flushOnEnter}
+          maxLength={100}
+        />
+        <Button
+          variant="default"
+          style={{ alignSelf: 'end' }}
+          disabled={!hasFilters({ ...value, ...text })}
+          onClick={() => {
+            applyText.cancel();
+            setText({ recipient: '', sender: '', text: '' });
+            setRange([null, null]);
+            onChange({ ...EMPTY_FILTERS, status: withStatus ? null : value.status });
+          }}
+        >
+          Clear filters
+        </Button>
+      </SimpleGrid>
+    </Card>
+  );
+}

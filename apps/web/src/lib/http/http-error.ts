@@ -1,0 +1,83 @@
+import { AxiosHeaders, type AxiosError } from 'axios';
+
+export const MSG_FORBIDDEN = 'You do not have permission to send this request';
+export const MSG_UNREACHABLE = 'Unable to contact remote server, check your internet connection';
+
+/** The error every HTTP call rejects with: a user-facing message (SPEC.md §8) plus details. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+
+  constructor(
+    message: string,
+    /** HTTP status; 0 when there was no response. */
+    readonly status: number,
+    /** Stable error code from the body (`{ code }`), when the server sent one. */
+    readonly code: string | undefined,
+    /** Per-field messages of a 400 (`{ errors: { field: [msg] } }`). */
+    readonly fieldErrors: Record<string, string[]>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+function asMessages(value: unknown): string[] {
+  if (typeof value === 'string') return value ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(asMessages);
+  return [];
+}
+
+/** The `errors` object of a body as field → non-empty messages. */
+export function fieldErrorsOf(body: unknown): Record<string, string[]> {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!errors || typeof errors !== 'object') return {};
+  const result: Record<string, string[]> = {};
+  for (const [field, value] of Object.entries(errors)) {
+    const messages = asMessages(value);
+    if (messages.length) result[field] = messages;
+  }
+  return result;
+}
+
+function rawBody(body: unknown): string {
+  if (body === undefined || body === null) return '';
+  if (typeof body === 'string') return body;
+  if (typeof Blob !== 'undefined' && body instanceof Blob) return '';
+  return JSON.stringify(body);
+}
+
+/** The error catalogue of SPEC.md §8, in its order of precedence. */
+export function errorMessage(error: AxiosError): string {
+  const response = error.response;
+  const status = response?.status ?? 0;
+  if (status === 403) return MSG_FORBIDDEN;
+  const header = response
+    ? AxiosHeaders.from(response.headers as AxiosHeaders).get('application-error')
+    : null;
+  if (typeof header === 'string' && header) return header;
+  if (!response || status === 0) return MSG_UNREACHABLE;
+  const joined = Object.values(fieldErrorsOf(response.data))
+    .flat()
+    .map((message) => `${message}\n`)
+    .join('');
+  if (joined) return joined;
+  return rawBody(response.data) || `Request failed with status ${status}`;
+}
+
+export function toHttpError(error: AxiosError): HttpError {
+  const body = error.response?.data as { code?: unknown } | undefined;
+  const code = body && typeof body === 'object' && typeof body.code === 'string' ? body.code : undefined;
+  return new HttpError(
+    errorMessage(error),
+    error.response?.status ?? 0,
+    code,
+    fieldErrorsOf(error.response?.data),
+    { cause: error },
+  );
+}
+
+/** A user-facing message for anything a call may throw. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

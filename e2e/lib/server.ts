@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { REPO_ROOT, TMP_DIR, WEB_DIST } from './paths';
+import { ensureWebBuild } from './web-build';
+
+export interface RunningServer {
+  baseUrl: string;
+  dataDir: string;
+  /** Everything the server printed, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForReady(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Server not ready after 60 s:\n${output()}`);
+}
+
+/** Starts the real server (API + built web app) on a free port with a fresh data directory. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  ensureWebBuild();
+  mkdirSync(TMP_DIR, { recursive: true });
+  const dataDir = mkdtempSync(path.join(TMP_DIR, 'data-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let log = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'start'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: 'e2e-secret-0123456789abcdef',
+      WEB_DIST,
+      AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const output = () => log;
+  try {
+    await waitForReady(baseUrl, child, output);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    baseUrl,
+    dataDir,
+    output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
