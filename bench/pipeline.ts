@@ -1,4 +1,3 @@
-/// <reference path="../packages/smsc-simulator/src/smpp.d.ts" />
 /**
  * Pipeline benchmark: Wren on PostgreSQL with its built-in SMSC simulator. Sends N messages through the
  * HTTP send API with concurrency, then waits for every delivery receipt. For comparison it measures a
@@ -27,7 +26,9 @@ async function rawSmpp(n: number) {
     session.send(pdu.response());
   });
   await new Promise<void>((resolve, reject) =>
-    session.bind_transceiver({ system_id: 'wren', password: 'wrenpass' }, (pdu) => (pdu.command_status === 0 ? resolve() : reject(new Error('bind')))),
+    session.bind_transceiver({ system_id: 'wren', password: 'wrenpass' }, (pdu) =>
+      pdu.command_status === 0 ? resolve() : reject(new Error('bind')),
+    ),
   );
   const window = 50;
   let sent = 0;
@@ -38,7 +39,13 @@ async function rawSmpp(n: number) {
       while (sent < n && sent - acked < window) {
         sent += 1;
         session.submit_sm(
-          { source_addr: 'Wren', destination_addr: `1212555${String(sent % 10000).padStart(4, '0')}`, short_message: 'bench', data_coding: 0, registered_delivery: 1 },
+          {
+            source_addr: 'Wren',
+            destination_addr: `1212555${String(sent % 10000).padStart(4, '0')}`,
+            short_message: 'bench',
+            data_coding: 0,
+            registered_delivery: 1,
+          },
           () => {
             acked += 1;
             if (acked === n) resolve();
@@ -60,7 +67,12 @@ async function main() {
   console.log(`pipeline benchmark: ${N} messages, concurrency ${CONCURRENCY}, PostgreSQL`);
   const db = await freshPostgres(baseDb, `wren_bench_${process.pid}`);
   const wren = await startWren(
-    { DATABASE_URL: db.url, TRIAL_BALANCE_MINOR: String(N * 10), SIMULATOR_DELAY_MS: '0', SIMULATOR_MIX: 'DELIVRD=100' },
+    {
+      DATABASE_URL: db.url,
+      TRIAL_BALANCE_MINOR: String(N * 10),
+      SIMULATOR_DELAY_MS: '0',
+      SIMULATOR_MIX: 'DELIVRD=100',
+    },
     PORT,
   );
   const base = `http://127.0.0.1:${PORT}`;
@@ -78,7 +90,10 @@ async function main() {
           const res = await fetch(`${base}/api/sms/single`, {
             method: 'POST',
             headers: session.headers,
-            body: JSON.stringify({ recipients: [`+1212555${String(i % 10000).padStart(4, '0')}`], text: `Bench message ${i}` }),
+            body: JSON.stringify({
+              recipients: [`+1212555${String(i % 10000).padStart(4, '0')}`],
+              text: `Bench message ${i}`,
+            }),
           });
           await res.arrayBuffer();
           if (res.status !== 202) errors += 1;
@@ -95,7 +110,10 @@ async function main() {
     const deadline = Date.now() + 30 * 60_000;
     let done = 0;
     while (Date.now() < deadline) {
-      const r = await client.query<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE status = ANY($1)`, [final]);
+      const r = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM messages WHERE status = ANY($1)`,
+        [final],
+      );
       done = Number(r.rows[0]!.n);
       if (done >= N - errors) break;
       await new Promise((r) => setTimeout(r, 500));
@@ -103,16 +121,24 @@ async function main() {
     const span = await client.query<{ secs: number }>(
       `SELECT extract(epoch FROM max(done_at) - min(created_at))::float AS secs FROM messages`,
     );
-    const byStatus = await client.query(`SELECT status, count(*)::int AS n FROM messages GROUP BY status ORDER BY status`);
+    const byStatus = await client.query(
+      `SELECT status, count(*)::int AS n FROM messages GROUP BY status ORDER BY status`,
+    );
     const ledger = await client.query<{ ok: boolean }>(
       `SELECT a.balance_minor = (SELECT sum(amount_minor) FROM ledger_entries e WHERE e.account_id = a.id) AS ok FROM accounts a`,
     );
     await client.end();
     const e2e = done / span.rows[0]!.secs;
 
-    console.log(`\nAPI: ${N - errors} accepted in ${apiSecs.toFixed(1)} s = ${((N - errors) / apiSecs).toFixed(0)} accepted/s (${errors} errors)`);
-    console.log(`API latency: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`);
-    console.log(`end to end: ${done} final in ${span.rows[0]!.secs.toFixed(1)} s = ${e2e.toFixed(0)} msg/s (first accept → last receipt stored)`);
+    console.log(
+      `\nAPI: ${N - errors} accepted in ${apiSecs.toFixed(1)} s = ${((N - errors) / apiSecs).toFixed(0)} accepted/s (${errors} errors)`,
+    );
+    console.log(
+      `API latency: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+    );
+    console.log(
+      `end to end: ${done} final in ${span.rows[0]!.secs.toFixed(1)} s = ${e2e.toFixed(0)} msg/s (first accept → last receipt stored)`,
+    );
     console.log(`statuses: ${byStatus.rows.map((r) => `${r.status}=${r.n}`).join(' ')}`);
     console.log(`ledger balanced: ${ledger.rows.every((r) => r.ok)}`);
     const raw = await rawSmpp(Math.min(N, 50_000));

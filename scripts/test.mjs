@@ -27,7 +27,14 @@ function run(cmd, args, { capture = false, env = {} } = {}) {
 async function vitest() {
   const dir = mkdtempSync(path.join(tmpdir(), 'wren-vitest-'));
   const json = path.join(dir, 'report.json');
-  const { code } = await run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...vitestArgs]);
+  const { code } = await run('npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${json}`,
+    ...vitestArgs,
+  ]);
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
     totals.passed += r.numPassedTests;
@@ -42,7 +49,9 @@ async function vitest() {
 
 async function e2e() {
   if (!existsSync(CHROMIUM)) {
-    console.log(`\nSKIPPED browser tests: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`);
+    console.log(
+      `\nSKIPPED browser tests: ${CHROMIUM} not found. Install it with: apt-get install -y chromium\n`,
+    );
     return 0;
   }
   console.log('\nBuilding the web app for the browser tests…');

@@ -31,20 +31,24 @@ export async function freshPostgres(baseUrl: string, name: string) {
 export async function startWren(env: Record<string, string>, port: number): Promise<ChildProcess> {
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts', 'start'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'wren-bench-')),
-      JWT_SECRET: 'bench-secret-0123456789abcdef',
-      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts', 'start'],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'wren-bench-')),
+        JWT_SECRET: 'bench-secret-0123456789abcdef',
+        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -78,7 +82,10 @@ export async function signUp(base: string) {
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { accessToken: string; user: { accountId: string } };
-  return { headers: { ...headers, authorization: `Bearer ${body.accessToken}` }, accountId: body.user.accountId };
+  return {
+    headers: { ...headers, authorization: `Bearer ${body.accessToken}` },
+    accountId: body.user.accountId,
+  };
 }
 
 export const percentile = (sorted: number[], p: number) =>

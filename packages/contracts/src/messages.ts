@@ -24,14 +24,16 @@ export const FINAL_STATUSES: readonly MessageStatus[] = [
   'canceled',
 ];
 
-
 export const MAX_RECIPIENTS_SINGLE = 100;
 
 export const sendSingleSchema = z.object({
   recipients: z
     .array(z.string().trim().min(1).max(32))
     .min(1, 'Add at least one recipient')
-    .max(MAX_RECIPIENTS_SINGLE, `At most ${MAX_RECIPIENTS_SINGLE} recipients per send; use Bulk SMS for more`),
+    .max(
+      MAX_RECIPIENTS_SINGLE,
+      `At most ${MAX_RECIPIENTS_SINGLE} recipients per send; use Bulk SMS for more`,
+    ),
   text: z.string().min(1, 'Write a message').max(1600, 'The message is too long (at most 1600 characters)'),
   senderId: z.string().trim().min(1).max(15).optional(),
   /** ISO 8601 instant; omit to send now. */

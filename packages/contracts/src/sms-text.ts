@@ -32,7 +32,9 @@ export function analyseSmsText(text: string): SmsTextInfo {
       .join(''),
   );
   const unicodeChars = [
-    ...new Set((m.encodedChars as EncodedCharLike[]).filter((c) => c.isGSM7 === false).map((c) => c.raw ?? '')),
+    ...new Set(
+      (m.encodedChars as EncodedCharLike[]).filter((c) => c.isGSM7 === false).map((c) => c.raw ?? ''),
+    ),
   ];
   return {
     encoding: m.encodingName,

@@ -14,7 +14,10 @@ const CACHE_MS = 60_000;
 export function createPricingService(db: Db) {
   const cache = new Map<string, { plan: Plan; at: number }>();
 
-  const accounts = new Map<string, { account: { rate_plan_id: string | null; currency: string }; at: number }>();
+  const accounts = new Map<
+    string,
+    { account: { rate_plan_id: string | null; currency: string }; at: number }
+  >();
 
   async function planFor(accountId: string): Promise<Plan> {
     let cached = accounts.get(accountId);

@@ -97,7 +97,9 @@ describe('web app fallback', () => {
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Wren</title>');
     const web = await startServer({ WEB_DIST: dist });
     try {
-      const page = await fetch(`${web.url}/api/create`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+      const page = await fetch(`${web.url}/api/create`, {
+        headers: { accept: 'text/html,application/xhtml+xml' },
+      });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<title>Wren</title>');
       expect(page.headers.getSetCookie().some((c) => c.startsWith('XSRF-TOKEN='))).toBe(true);
