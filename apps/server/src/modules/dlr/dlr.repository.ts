@@ -46,7 +46,14 @@ export async function finishMessages(
   rows: { id: string; status: string; stat: string; err: string | null }[],
 ) {
   if (rows.length === 0) return [];
-  const res = await sql<{ id: string; account_id: string; campaign_id: string | null; price_minor: number; status: string; smsc_stat: string }>`
+  const res = await sql<{
+    id: string;
+    account_id: string;
+    campaign_id: string | null;
+    price_minor: number;
+    status: string;
+    smsc_stat: string;
+  }>`
     UPDATE messages m SET status = v.status, smsc_stat = v.stat, smsc_err = v.err, done_at = now()
       FROM (SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
                    unnest(${rows.map((r) => r.status)}::text[]) AS status,

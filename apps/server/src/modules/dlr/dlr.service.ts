@@ -140,7 +140,8 @@ export function createDlrService(deps: Deps) {
     const finished = await repo.finishMessages(trx, finishing);
     const touched: { account_id: string; campaign_id: string | null }[] = finished;
     const refundable = finished.filter((m) => deps.config.refundStatuses.includes(m.status));
-    for (const m of finished) events.push({ message_id: m.id, status: m.status, detail: `Final: ${m.smsc_stat}`, raw: '' });
+    for (const m of finished)
+      events.push({ message_id: m.id, status: m.status, detail: `Final: ${m.smsc_stat}`, raw: '' });
     await refundMessages(trx, deps.ledger, refundable);
     await repo.park(trx, toPark);
     await repo.markParked(trx, matchedParked, missedParked);

@@ -41,7 +41,11 @@ export function createLedgerService(events: EventBus) {
      * Debits several charges of one account under a single row lock, in order: each charge that the
      * balance covers is posted, each that it does not is refused. Used by the send batcher.
      */
-    async debitEach(trx: Db, accountId: string, charges: { amountMinor: number; kind: string; reference: string; note?: string }[]) {
+    async debitEach(
+      trx: Db,
+      accountId: string,
+      charges: { amountMinor: number; kind: string; reference: string; note?: string }[],
+    ) {
       const account = await repo.lockAccount(trx, accountId);
       if (!account) throw notFound('Account');
       let balance = account.balance_minor;
@@ -52,14 +56,25 @@ export function createLedgerService(events: EventBus) {
         accepted.push(ok);
         if (!ok) continue;
         balance -= c.amountMinor;
-        entries.push({ accountId, amountMinor: -c.amountMinor, kind: c.kind, reference: c.reference, note: c.note });
+        entries.push({
+          accountId,
+          amountMinor: -c.amountMinor,
+          kind: c.kind,
+          reference: c.reference,
+          note: c.note,
+        });
       }
       if (entries.length) {
         await repo.insertEntries(trx, entries, account.currency);
         await repo.addToBalance(trx, accountId, balance - account.balance_minor);
         events.publish('balance.changed', { accountId });
       }
-      return { accepted, balanceMinor: balance, currency: account.currency, startMinor: account.balance_minor };
+      return {
+        accepted,
+        balanceMinor: balance,
+        currency: account.currency,
+        startMinor: account.balance_minor,
+      };
     },
 
     async balance(db: Db, accountId: string) {

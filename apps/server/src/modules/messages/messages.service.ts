@@ -153,15 +153,23 @@ export function createMessagesService(deps: Deps) {
         const row = await repo.cancelScheduled(trx, accountId, id);
         if (!row) return null;
         await refundMessages(trx, deps.ledger, [row]);
-        await repo.insertEvents(trx, [{ message_id: id, status: 'canceled', detail: 'Canceled before its scheduled time' }]);
+        await repo.insertEvents(trx, [
+          { message_id: id, status: 'canceled', detail: 'Canceled before its scheduled time' },
+        ]);
         return row;
       });
       if (!result) {
         const existing = await repo.findMessage(db, accountId, id);
         if (!existing) throw notFound('Message');
-        throw new AppError(ErrorCode.CONFLICT, `This message can no longer be canceled: it is ${existing.status}`);
+        throw new AppError(
+          ErrorCode.CONFLICT,
+          `This message can no longer be canceled: it is ${existing.status}`,
+        );
       }
-      deps.events.publish('messages.changed', { accountId, campaignIds: result.campaign_id ? [result.campaign_id] : [] });
+      deps.events.publish('messages.changed', {
+        accountId,
+        campaignIds: result.campaign_id ? [result.campaign_id] : [],
+      });
       return this.detail(accountId, id);
     },
 

@@ -238,7 +238,11 @@ describe('canceling a scheduled SMS', () => {
     const c = server.client();
     const { user } = await c.register();
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const res = await c.post('/api/sms/single', { recipients: ['+12125550130'], text: 'Later', scheduleAt: at });
+    const res = await c.post('/api/sms/single', {
+      recipients: ['+12125550130'],
+      text: 'Later',
+      scheduleAt: at,
+    });
     const id = res.body.messages[0].id;
     expect((await c.get('/api/balance')).body.balanceMinor).toBe(499);
     const other = server.client();

@@ -56,7 +56,12 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
           const r = await deps.ledger.debitEach(
             trx,
             accountId,
-            items.map((p) => ({ amountMinor: p.job.totalMinor, kind: 'sms_debit', reference: p.job.reference, note: p.job.note })),
+            items.map((p) => ({
+              amountMinor: p.job.totalMinor,
+              kind: 'sms_debit',
+              reference: p.job.reference,
+              note: p.job.note,
+            })),
           );
           let before = r.startMinor;
           items.forEach((p, i) => {
@@ -75,10 +80,15 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
             }
           });
         }
-        const rows = await repo.insertMessages(trx, accepted.flatMap((p) => p.job.rows));
+        const rows = await repo.insertMessages(
+          trx,
+          accepted.flatMap((p) => p.job.rows),
+        );
         await repo.insertEvents(
           trx,
-          accepted.flatMap((p) => p.job.rows.map((m) => ({ message_id: m.id, status: m.status, detail: p.job.eventDetail }))),
+          accepted.flatMap((p) =>
+            p.job.rows.map((m) => ({ message_id: m.id, status: m.status, detail: p.job.eventDetail })),
+          ),
         );
         return new Map(rows.map((r) => [r.id, r]));
       });
