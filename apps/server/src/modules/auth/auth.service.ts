@@ -159,7 +159,7 @@ export function createAuthService(deps: Deps) {
             const usedAgo = Date.now() - (usedAt?.getTime() ?? 0);
             if (usedAgo > config.refreshGraceSeconds * 1000) {
               await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse');
-            forgetSessions();
+              forgetSessions();
               deps.logger.warn({ sessionId: row.session_id }, 'refresh token reuse: session revoked');
               // Commit the revocation, then refuse.
               return null;
