@@ -32,13 +32,16 @@ export async function expectInvariants(server: TestServer, accountId: string) {
     .orderBy('e.id')
     .execute();
   const byMessage = new Map<string, string[]>();
-  for (const e of events) if (e.status !== 'receipt') byMessage.set(e.message_id, [...(byMessage.get(e.message_id) ?? []), e.status]);
+  for (const e of events)
+    if (e.status !== 'receipt')
+      byMessage.set(e.message_id, [...(byMessage.get(e.message_id) ?? []), e.status]);
   for (const [id, statuses] of byMessage) {
     const finals = statuses.filter((s) => rank(s) === 4);
     expect(finals.length, `message ${id} final statuses ${statuses.join('>')}`).toBeLessThanOrEqual(1);
     const sentAt = statuses.indexOf('sent');
     if (sentAt >= 0) {
-      for (const s of statuses.slice(sentAt)) expect(rank(s), `${id}: ${statuses.join('>')}`).toBeGreaterThanOrEqual(3);
+      for (const s of statuses.slice(sentAt))
+        expect(rank(s), `${id}: ${statuses.join('>')}`).toBeGreaterThanOrEqual(3);
     }
   }
   const { cached, sum } = await server.ctx.services.ledger.verify(db, accountId);

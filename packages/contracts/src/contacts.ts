@@ -114,12 +114,18 @@ export const importMappingSchema = z.object({
   /** Column names as returned by the upload. */
   phone: z.string().min(1, 'Choose the column that holds the phone number'),
   name: z.string().min(1).optional(),
-  fields: z.record(fieldKeySchema, z.string().min(1)).optional(),
+  fields: z
+    .record(fieldKeySchema, z.string().min(1))
+    .refine((f) => Object.keys(f).length <= MAX_CUSTOM_FIELDS, `At most ${MAX_CUSTOM_FIELDS} custom fields`)
+    .optional(),
 });
 export type ImportMapping = z.infer<typeof importMappingSchema>;
 
-/** Without a mapping the suggested one from the upload is used. */
-export const commitImportSchema = z.object({ mapping: importMappingSchema.optional() }).default({});
+/** Without a mapping (or a body) the suggested one from the upload is used. */
+export const commitImportSchema = z
+  .object({ mapping: importMappingSchema.optional() })
+  .nullish()
+  .transform((b) => b ?? {});
 
 export type ImportFileType = 'csv' | 'xlsx';
 export type ImportStatus = 'uploaded' | 'running' | 'completed' | 'failed';

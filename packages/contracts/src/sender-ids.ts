@@ -89,9 +89,11 @@ export const createSenderIdSchema = z.object({
 });
 export type CreateSenderIdInput = z.input<typeof createSenderIdSchema>;
 
-export const approveSenderIdSchema = z.object({
-  reason: z.string().trim().max(500, 'The reason must be at most 500 characters').optional(),
-});
+/** The body is optional (an empty POST has a null body). */
+export const approveSenderIdSchema = z
+  .object({ reason: z.string().trim().max(500, 'The reason must be at most 500 characters').optional() })
+  .nullish()
+  .transform((b) => b ?? {});
 export const rejectSenderIdSchema = z.object({
   reason: z
     .string()
@@ -142,10 +144,12 @@ export interface AdminSenderIdPage {
  * pattern's parameters one to one.
  */
 export function fillApiPath(pattern: string, params: Record<string, string> = {}): string {
-  const names = [...pattern.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string);
+  const names = [...pattern.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
   const given = Object.keys(params);
   if (names.length !== given.length || names.some((n) => !(n in params))) {
-    throw new Error(`${pattern} needs ${names.length} parameter(s) (${names.join(', ')}), got ${given.length}`);
+    throw new Error(
+      `${pattern} needs ${names.length} parameter(s) (${names.join(', ')}), got ${given.length}`,
+    );
   }
-  return pattern.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeURIComponent(params[n] as string));
+  return pattern.replace(/:([A-Za-z]+)/g, (_, n: string) => encodeURIComponent(params[n]));
 }

@@ -31,7 +31,7 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /** The `{{name}}`-style placeholders a text uses, each once, in order of first use. */
 export function extractPlaceholders(text: string): string[] {
-  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string))];
+  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]))];
 }
 
 export interface TemplateDto {

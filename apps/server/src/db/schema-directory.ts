@@ -57,7 +57,8 @@ export interface ContactImportsTable {
   file_name: string;
   file_type: 'csv' | 'xlsx';
   file_size: number;
-  file: Uint8Array | null;
+  /** The uploaded file, base64; null once imported. */
+  file_base64: string | null;
   options: JSONColumnType<ContactImportOptions>;
   columns: JSONColumnType<string[]>;
   suggested_mapping: JSONColumnType<StoredMapping>;

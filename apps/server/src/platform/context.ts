@@ -12,7 +12,6 @@ import { createImportsService } from '../modules/contacts/imports.service';
 import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
 import { createTemplatesService } from '../modules/templates/templates.service';
 import type { Config } from './config';
-import { FieldError } from './errors';
 import type { Database } from './db';
 import { EventBus } from './events';
 import { createAuthGuard } from './http/auth-guard';
@@ -39,19 +38,16 @@ export function createContext(config: Config, database: Database, logger: Logger
   const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger });
   const guard = createAuthGuard((token) => auth.authenticate(token));
   const pricing = createPricingService(db);
-  const resolveSender: ResolveSender = async ({ value }) => {
-    if (value === undefined || value === config.defaultSender) return config.defaultSender;
-    throw new FieldError({ senderId: [`Unknown sender ID "${value}"`] });
-  };
-  const messages = createMessagesService({ db, config, events, ledger, pricing, resolveSender, logger });
-  const dlr = createDlrService({ db, config, events, ledger, logger });
-  const dashboard = createDashboardService({ db, ledger, users });
   const senderIds = createSenderIdsService({
     db,
     events,
     approval: config.senderIdApproval,
     systemDefault: config.defaultSender,
   });
+  const resolveSender: ResolveSender = (input) => senderIds.resolveSenderForSend(input);
+  const messages = createMessagesService({ db, config, events, ledger, pricing, resolveSender, logger });
+  const dlr = createDlrService({ db, config, events, ledger, logger });
+  const dashboard = createDashboardService({ db, ledger, users });
   const groups = createGroupsService({ db, events });
   const contacts = createContactsService({ db, events, defaultCountry: config.defaultCountry });
   const contactImports = createImportsService({

@@ -51,6 +51,9 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
       oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
   const pool = new pg.Pool({ connectionString: url, max, types });
+  // An idle client's connection can end under us (server restart, database dropped); the pool
+  // replaces it. Without a listener that would be an uncaught error.
+  pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

@@ -85,6 +85,8 @@ async function writeBatch(db: Db, job: ImportJob, batch: Parsed[]): Promise<Impo
       fresh.push(p);
     }
   }
+  // One lock order for every writer, so two imports into the same group cannot deadlock.
+  fresh.sort((a, b) => (a.phone! < b.phone! ? -1 : a.phone! > b.phone! ? 1 : 0));
   return db.transaction().execute(async (trx) => {
     const inserted = new Set(
       await contactsRepo.insertContactBatch(trx, {

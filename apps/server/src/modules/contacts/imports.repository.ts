@@ -49,7 +49,7 @@ export async function insertImport(
       file_name: i.fileName,
       file_type: i.fileType,
       file_size: i.file.length,
-      file: i.file,
+      file_base64: Buffer.from(i.file.buffer, i.file.byteOffset, i.file.byteLength).toString('base64'),
       options: JSON.stringify(i.options),
       columns: JSON.stringify(i.columns),
       suggested_mapping: JSON.stringify(i.suggestedMapping),
@@ -70,8 +70,12 @@ export async function findImport(db: Db, accountId: string, groupId: string, id:
 }
 
 export async function readFile(db: Db, id: string) {
-  const row = await db.selectFrom('contact_imports').select('file').where('id', '=', id).executeTakeFirst();
-  return row?.file ?? null;
+  const row = await db
+    .selectFrom('contact_imports')
+    .select('file_base64')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.file_base64 ? Buffer.from(row.file_base64, 'base64') : null;
 }
 
 /** Drops the account's uploads that were never imported, and failed ones, after a day. */
@@ -111,7 +115,7 @@ export async function claimImport(
     })
     .where('account_id', '=', accountId)
     .where('id', '=', id)
-    .where('file', 'is not', null)
+    .where('file_base64', 'is not', null)
     .where((eb) =>
       eb.or([
         eb('status', 'in', ['uploaded', 'failed']),
@@ -157,7 +161,7 @@ export async function finishImport(
       heartbeat_at: sql<Date>`now()`,
       // A completed import keeps its counts and report but not the file.
       ...(outcome.status === 'completed'
-        ? { file: null }
+        ? { file_base64: null }
         : { processed: 0, inserted: 0, invalid: 0, duplicates: 0 }),
     })
     .where('id', '=', id)

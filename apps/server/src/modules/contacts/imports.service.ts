@@ -72,7 +72,7 @@ export function createImportsService(deps: Deps) {
       const file = await repo.readFile(db, job.importId);
       if (!file) throw new AppError(ErrorCode.CONFLICT, 'The uploaded file is gone; upload it again');
       if (retry) await db.transaction().execute((trx) => undo(trx, job));
-      const counts = await runImport(db, { ...job, file: Buffer.from(file) }, signal);
+      const counts = await runImport(db, { ...job, file }, signal);
       await db.transaction().execute(async (trx) => {
         await repo.finishImport(trx, job.importId, { status: 'completed' });
         await recordAudit(trx, {

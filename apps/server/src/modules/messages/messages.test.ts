@@ -106,7 +106,6 @@ describe('bad input stores nothing', () => {
     ['invalid number', { recipients: ['12345'], text: 'hi' }, 400, 'recipients'],
     ['empty text', { recipients: ['+14155550123'], text: '' }, 400, 'text'],
     ['text too long', { recipients: ['+14155550123'], text: 'a'.repeat(1531) }, 400, 'text'],
-    ['unknown sender', { recipients: ['+14155550123'], text: 'hi', senderId: 'NOPE' }, 400, 'senderId'],
     [
       'schedule in the past',
       { recipients: ['+14155550123'], text: 'hi', scheduleAt: '2020-01-01T00:00:00Z' },
@@ -120,6 +119,27 @@ describe('bad input stores nothing', () => {
     const res = await c.post('/api/sms/single', body);
     expect(res.status).toBe(status);
     expect(res.body.errors[field]?.[0]).toEqual(expect.any(String));
+    expect(
+      await server.ctx.db
+        .selectFrom('messages')
+        .select('id')
+        .where('account_id', '=', user.accountId)
+        .execute(),
+    ).toEqual([]);
+    expect(await entries(user.accountId)).toHaveLength(1);
+  });
+
+  it('unknown or unapproved sender ID → 422 with a clear message, nothing stored', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const res = await c.post('/api/sms/single', {
+      recipients: ['+14155550123'],
+      text: 'hi',
+      senderId: 'NOPE',
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('SENDER_ID_NOT_APPROVED');
+    expect(res.headers.get('application-error')).toContain('NOPE');
     expect(
       await server.ctx.db
         .selectFrom('messages')
@@ -257,5 +277,44 @@ describe('canceling a scheduled SMS', () => {
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/no longer be canceled: it is canceled/);
     await expectInvariants(server, user.accountId);
+  });
+});
+
+describe('sending with an approved sender ID', () => {
+  it('uses the approved default sender, and a named approved one', async () => {
+    const auto = await startServer(
+      { SENDER_ID_APPROVAL: 'auto', SIMULATOR_DELAY_MS: '10' },
+      { worker: true },
+    );
+    try {
+      const c = auto.client();
+      await c.register();
+      const created = await c.post('/api/sender-ids', {
+        value: 'ACME',
+        purpose: 'Order updates',
+        sampleMessage: 'Your order shipped',
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ status: 'approved', isDefault: true });
+      await c.post('/api/sender-ids', {
+        value: 'ACMEHELP',
+        purpose: 'Support',
+        sampleMessage: 'We are on it',
+      });
+      const byDefault = await c.post('/api/sms/single', { recipients: ['+12125550140'], text: 'Hi' });
+      expect(byDefault.body.messages[0].sender).toBe('ACME');
+      const named = await c.post('/api/sms/single', {
+        recipients: ['+12125550141'],
+        text: 'Hi',
+        senderId: 'ACMEHELP',
+      });
+      expect(named.body.messages[0].sender).toBe('ACMEHELP');
+      const done = await waitForFinal(c, [byDefault.body.messages[0].id, named.body.messages[0].id]);
+      expect(done.map((m) => m.status)).toEqual(['delivered', 'delivered']);
+      const sim = [...auto.worker!.simulator!.messages.values()];
+      expect(sim.find((m) => m.dest === '12125550141')?.source).toBe('ACMEHELP');
+    } finally {
+      await auto.close();
+    }
   });
 });

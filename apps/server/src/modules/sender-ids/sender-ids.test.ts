@@ -253,7 +253,8 @@ describe('auto approval (SENDER_ID_APPROVAL=auto)', () => {
       });
       const second = await c.post('/api/sender-ids', body('Auto2'));
       expect(second.body).toMatchObject({ status: 'approved', isDefault: false });
-      const resolve = auto.ctx.services.senderIds.resolveSenderForSend;
+      const resolve = (input: { accountId: string; value?: string }) =>
+        auto.ctx.services.senderIds.resolveSenderForSend(input);
       expect(await resolve({ accountId: user.accountId })).toBe('Auto1');
       expect(await resolve({ accountId: user.accountId, value: 'auto2' })).toBe('Auto2');
       // An admin can still revoke one.

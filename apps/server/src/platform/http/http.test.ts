@@ -107,7 +107,7 @@ describe('web app fallback', () => {
       expect(deep.status).toBe(200);
       const api = await fetch(`${web.url}/api/create`, { headers: { accept: 'application/json' } });
       expect(api.status).toBe(404);
-      expect((await api.json()).code).toBe('NOT_FOUND');
+      expect(((await api.json()) as { code: string }).code).toBe('NOT_FOUND');
     } finally {
       await web.close();
     }
