@@ -72,6 +72,8 @@ async function main() {
       TRIAL_BALANCE_MINOR: String(N * 10),
       SIMULATOR_DELAY_MS: '0',
       SIMULATOR_MIX: 'DELIVRD=100',
+      // BENCH_ROLE=api measures the HTTP send path alone (no worker, nothing is delivered).
+      ROLE: process.env.BENCH_ROLE ?? 'all',
     },
     PORT,
   );
@@ -104,6 +106,15 @@ async function main() {
     const apiSecs = (performance.now() - t0) / 1000;
     latencies.sort((a, b) => a - b);
 
+    if (process.env.BENCH_ROLE === 'api') {
+      console.log(
+        `\nAPI only: ${N - errors} accepted in ${apiSecs.toFixed(1)} s = ${((N - errors) / apiSecs).toFixed(0)} accepted/s`,
+      );
+      console.log(
+        `API latency: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+      );
+      return;
+    }
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     const final = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'canceled'];

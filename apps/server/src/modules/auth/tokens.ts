@@ -4,6 +4,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 export const ISSUER = 'wren';
 export const AUDIENCE = 'wren-web';
 export const ACCESS_TYP = 'at+jwt';
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessClaims {
   userId: string;
@@ -25,6 +26,7 @@ export function createTokenSigner(
 ): TokenSigner {
   // A KeyObject made once: jose would import a raw byte key again on every sign and verify.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  const verified = new Map<string, { claims: AccessClaims; until: number }>();
   return {
     sign: (c) =>
       new SignJWT({ aid: c.accountId, sid: c.sessionId, role: c.role })
@@ -36,6 +38,9 @@ export function createTokenSigner(
         .setExpirationTime(`${ttlSeconds}s`)
         .sign(key),
     verify: async (token, opts = {}) => {
+      // A token verified before gives the same answer until it expires: skip the HMAC on hot paths.
+      const hit = opts.allowExpired ? undefined : verified.get(token);
+      if (hit && hit.until > Date.now()) return hit.claims;
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ['HS256'],
@@ -48,7 +53,12 @@ export function createTokenSigner(
         const { sub, aid, sid, role } = payload;
         if (typeof sub !== 'string' || typeof aid !== 'string' || typeof sid !== 'string') return null;
         if (role !== 'user' && role !== 'admin') return null;
-        return { userId: sub, accountId: aid, sessionId: sid, role };
+        const claims: AccessClaims = { userId: sub, accountId: aid, sessionId: sid, role };
+        if (!opts.allowExpired && typeof payload.exp === 'number') {
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
+          verified.set(token, { claims, until: payload.exp * 1000 });
+        }
+        return claims;
       } catch (err) {
         if (err instanceof joseErrors.JOSEError) return null;
         throw err;
