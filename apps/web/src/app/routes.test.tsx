@@ -103,7 +103,7 @@ describe('guards and redirects', () => {
     const router = renderAt('/');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
-    expect(await screen.findByText('This screen is being built')).toBeInTheDocument();
+    expect(await screen.findByText('Balance')).toBeInTheDocument();
   });
 
   it('sends a signed-in user away from /auth to the dashboard', async () => {

@@ -1,5 +1,8 @@
 import { Burger, Group } from '@mantine/core';
 import { EventsMenu } from '@/features/account-events/components/events-menu';
+import { useHubConnection } from '@/lib/hub';
+import { ConnectionBadge } from '@/lib/hub/connection-badge';
+import { useSignOut } from '../use-sign-out';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { Brand } from './sidebar';
 import { UserMenu } from './user-menu';
@@ -13,6 +16,8 @@ interface HeaderProps {
 }
 
 export function Header({ isMobile, menuOpen, onToggleMenu }: HeaderProps) {
+  // The live-update hub opens once the header has loaded; giving up signs out like the menu does.
+  useHubConnection(useSignOut());
   const label = isMobile ? (menuOpen ? 'Close menu' : 'Open menu') : menuOpen ? 'Fold menu' : 'Unfold menu';
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -28,6 +33,7 @@ export function Header({ isMobile, menuOpen, onToggleMenu }: HeaderProps) {
         {isMobile && <Brand />}
       </Group>
       <Group gap={4} wrap="nowrap">
+        <ConnectionBadge />
         <ColorSchemeToggle />
         <EventsMenu />
         <UserMenu />

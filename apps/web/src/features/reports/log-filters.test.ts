@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_FILTERS, hasFilters, readFilters, toQueryFilters, writeFilters } from './log-filters';
+import {
+  activeFilterCount,
+  EMPTY_FILTERS,
+  hasFilters,
+  readFilters,
+  toQueryFilters,
+  writeFilters,
+} from './log-filters';
 
 describe('readFilters', () => {
   it('reads the filters from the address, ignoring malformed values', () => {
@@ -54,5 +61,6 @@ describe('toQueryFilters', () => {
     expect(hasFilters(EMPTY_FILTERS)).toBe(false);
     expect(hasFilters({ ...EMPTY_FILTERS, recipient: ' ' })).toBe(false);
     expect(hasFilters({ ...EMPTY_FILTERS, status: 'sent' })).toBe(true);
+    expect(activeFilterCount({ ...EMPTY_FILTERS, from: '2025-01-01', to: '2025-01-02', text: 'x' })).toBe(2);
   });
 });

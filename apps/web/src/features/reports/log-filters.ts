@@ -50,8 +50,11 @@ export function writeFilters(params: URLSearchParams, filters: LogFilters): URLS
   return next;
 }
 
-export const hasFilters = (f: LogFilters): boolean =>
-  Boolean(f.from || f.to || f.status || f.recipient.trim() || f.sender.trim() || f.text.trim());
+/** How many filters are set (a date range counts once). */
+export const activeFilterCount = (f: LogFilters): number =>
+  [f.from || f.to, f.status, f.recipient.trim(), f.sender.trim(), f.text.trim()].filter(Boolean).length;
+
+export const hasFilters = (f: LogFilters): boolean => activeFilterCount(f) > 0;
 
 function startOfLocalDay(day: string, addDays = 0): string {
   const [y, m, d] = day.split('-').map(Number);

@@ -31,17 +31,27 @@ export interface HttpClientOptions {
 const isRefreshCall = (config: InternalAxiosRequestConfig) => config.url === API.refresh;
 
 /**
+ * The token refresh in flight, shared by every client this module creates (and by the hub, through
+ * refreshSession): a refresh token is single-use, so two refreshes at once would end the session.
+ */
+let refreshing: Promise<void> | null = null;
+
+export type HttpClient = AxiosInstance & {
+  /** Starts a token refresh, or joins the one in flight. A failure clears the session and reloads. */
+  refreshSession: () => Promise<void>;
+};
+
+/**
  * The one HTTP client (SPEC.md §7, §8): bearer token, XSRF header, busy counter, a single
  * token refresh shared by every 401, and the error catalogue.
  */
-export function createHttpClient(options: HttpClientOptions = {}): AxiosInstance {
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const busy = options.busy ?? appBusy;
   const reload = options.reload ?? (() => window.location.reload());
   const log = options.log ?? console.error;
   // withXSRFToken: false turns off axios's own XSRF handling (it would also tag GETs); the
   // request interceptor below applies the SPEC rule: non-GET/HEAD requests to relative URLs.
   const client = axios.create({ adapter: options.adapter, withXSRFToken: false });
-  let refreshing: Promise<void> | null = null;
 
   const refreshTokens = async (): Promise<void> => {
     const accessToken = getAccessToken();
@@ -121,10 +131,13 @@ export function createHttpClient(options: HttpClientOptions = {}): AxiosInstance
     },
   );
 
-  return client;
+  return Object.assign(client, { refreshSession: refreshOnce });
 }
 
 /** The app-wide client. Features call the API only through it. */
 export const http = createHttpClient();
+
+/** Refreshes the tokens (joining a refresh in flight); the hub uses it after an 'Unauthorized'. */
+export const refreshSession = (): Promise<void> => http.refreshSession();
 
 export { HttpError };

@@ -1,5 +1,135 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { useState } from 'react';
+import { Button, EmptyState, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import type { GroupDto } from '@wren/contracts';
+import { IconUsers } from '@/components/icons';
+import { paths } from '@/config/paths';
+import { messageOf } from '@/lib/http/http-error';
+import { toast } from '@/lib/toast';
+import { useDeleteGroup } from '../api/delete-group';
+import { useGroups } from '../api/get-groups';
+import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
+import { GroupNameModal } from '../components/group-name-modal';
+import { contactsLabel, countFormat, GroupsTable } from '../components/groups-table';
+import { IconPlus, IconSearch } from '../components/icons';
+import { LoadError, TableSkeleton } from '../components/load-states';
 
 export default function GroupsPage() {
-  return <ScreenPlaceholder description="Contact groups you can send bulk messages to." />;
+  const navigate = useNavigate();
+  const list = useGroups();
+  const remove = useDeleteGroup();
+  const naming = useModalTarget<GroupDto | null>();
+  const deleting = useModalTarget<GroupDto>();
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const all = list.data ?? [];
+  const q = query.trim().toLowerCase();
+  const groups = q ? all.filter((g) => g.name.toLowerCase().includes(q)) : all;
+  const total = all.reduce((sum, g) => sum + g.contactCount, 0);
+
+  const askDelete = (group: GroupDto) => {
+    setDeleteError(null);
+    deleting.open(group);
+  };
+
+  const confirmDelete = async () => {
+    const group = deleting.target;
+    if (!group) return;
+    try {
+      await remove.mutateAsync(group.id);
+      toast.success(`Group "${group.name}" has been deleted.`);
+      deleting.close();
+    } catch (error) {
+      setDeleteError(messageOf(error));
+    }
+  };
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder radius="md">
+        <Group justify="space-between" p="md" wrap="wrap" gap="sm">
+          <div>
+            <Title order={2} size="h4">
+              Your groups
+            </Title>
+            <Text size="sm" c="dimmed">
+              {list.data
+                ? `${all.length} ${all.length === 1 ? 'group' : 'groups'} · ${countFormat.format(total)} contacts in all`
+                : 'Lists of contacts you can send bulk and personalised messages to'}
+            </Text>
+          </div>
+          <Group gap="sm">
+            {all.length > 0 && (
+              <TextInput
+                aria-label="Search groups"
+                placeholder="Search groups"
+                leftSection={<IconSearch size={16} />}
+                value={query}
+                onChange={(e) => setQuery(e.currentTarget.value)}
+                w={220}
+              />
+            )}
+            <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
+              New group
+            </Button>
+          </Group>
+        </Group>
+        {list.isPending && <TableSkeleton label="Loading groups" />}
+        {list.isError && (
+          <LoadError
+            title="The groups could not be loaded"
+            message={messageOf(list.error)}
+            onRetry={() => void list.refetch()}
+          />
+        )}
+        {list.isSuccess && all.length === 0 && (
+          <EmptyState
+            variant="light"
+            size="lg"
+            py={48}
+            icon={<IconUsers size={32} />}
+            title="No contact groups yet"
+            description="Create a group, then add contacts one by one or import them from a CSV or Excel file."
+          >
+            <EmptyState.Actions>
+              <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
+                Create your first group
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        )}
+        {all.length > 0 && groups.length === 0 && (
+          <Text c="dimmed" ta="center" py="xl">
+            No group matches “{query.trim()}”.
+          </Text>
+        )}
+        {groups.length > 0 && <GroupsTable groups={groups} onRename={naming.open} onDelete={askDelete} />}
+      </Paper>
+
+      <GroupNameModal
+        opened={naming.opened}
+        group={naming.target}
+        onClose={naming.close}
+        onCreated={(group) => void navigate(paths.groups.contacts.getHref(group.id))}
+      />
+      <ConfirmDeleteModal
+        opened={deleting.opened}
+        title="Delete group"
+        confirmLabel="Delete group"
+        loading={remove.isPending}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onClose={deleting.close}
+      >
+        Delete the group <b>{deleting.target?.name}</b>
+        {deleting.target && deleting.target.contactCount > 0 ? (
+          <>
+            {' '}
+            and the <b>{contactsLabel(deleting.target.contactCount)}</b> in it
+          </>
+        ) : null}
+        ? This cannot be undone.
+      </ConfirmDeleteModal>
+    </Stack>
+  );
 }

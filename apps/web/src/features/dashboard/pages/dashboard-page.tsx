@@ -1,7 +1,51 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import '@mantine/charts/styles.css';
+import { Alert, Grid, Stack, Text } from '@mantine/core';
+import { useRecentMessages } from '../api/get-recent-messages';
+import { FALLBACK_POLL_MS } from '../api/query-keys';
+import { useLiveFigures } from '../api/use-live-figures';
+import { DeliveryStatusCard } from '../components/delivery-status-card';
+import { FirstSmsEmptyState } from '../components/first-sms-empty-state';
+import { PerformanceCard } from '../components/performance-card';
+import { RecentActivityCard } from '../components/recent-activity-card';
+import { StatCards } from '../components/stat-cards';
 
+/**
+ * The dashboard (SPEC.md §1): balance, delivery status and performance, live from the hub's
+ * caches (HTTP while the hub is not connected), and the latest messages.
+ */
 export default function DashboardPage() {
+  const { connected, figures, error } = useLiveFigures();
+  const recent = useRecentMessages(connected);
+  const isNewAccount = recent.data?.length === 0;
+
   return (
-    <ScreenPlaceholder description="Your account balance, delivery status and sending performance will appear here, updated live." />
+    <Stack gap="lg">
+      {error && !figures.balance && (
+        <Alert color="red" variant="light" title="The dashboard could not load">
+          {error.message}
+        </Alert>
+      )}
+      <StatCards figures={figures} />
+      {isNewAccount ? (
+        <FirstSmsEmptyState />
+      ) : (
+        <>
+          <Grid gap="md" align="stretch">
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <DeliveryStatusCard data={figures.deliveryStatus} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              <PerformanceCard data={figures.performance} />
+            </Grid.Col>
+          </Grid>
+          <RecentActivityCard messages={recent.data} />
+        </>
+      )}
+      {!connected && (
+        <Text size="xs" c="dimmed" ta="right">
+          Live updates are paused; the figures refresh every {FALLBACK_POLL_MS / 1000} seconds.
+        </Text>
+      )}
+    </Stack>
   );
 }

@@ -33,8 +33,8 @@ function Counter({ info, cost }: { info: SmsTextInfo; cost: string | null }) {
       <Badge variant="light" color={info.encoding === 'GSM-7' ? 'gray' : 'orange'} size="sm">
         {info.encoding === 'GSM-7' ? 'GSM-7' : 'Unicode (UCS-2)'}
       </Badge>
-      <Text size="xs" c="dimmed">
-        {left} left in this segment
+      <Text size="xs" c="dimmed" title="Characters left before the message needs another segment">
+        {left} left
       </Text>
       {cost && (
         <Text size="sm" ml="auto">

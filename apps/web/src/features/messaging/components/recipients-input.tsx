@@ -77,7 +77,11 @@ export function RecipientsInput({ entries, onChange, defaultCountry, error }: Re
               key={entry.e164 ?? `raw:${entry.input}`}
               withRemoveButton
               onRemove={() => remove(index)}
-              removeButtonProps={{ 'aria-label': `Remove ${entry.e164 ?? entry.input}` }}
+              removeButtonProps={{
+                'aria-label': `Remove ${entry.e164 ?? entry.input}`,
+                'aria-hidden': false,
+                tabIndex: 0,
+              }}
               className={entry.e164 ? undefined : classes.invalid}
               title={entry.e164 ? entry.input : `"${entry.input}" is not a valid phone number`}
               data-invalid={entry.e164 ? undefined : true}

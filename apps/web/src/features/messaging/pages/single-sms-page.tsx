@@ -110,7 +110,7 @@ export default function SingleSmsPage() {
               </Group>
             </Alert>
           )}
-          <Card withBorder radius="md" padding="xl">
+          <Card withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
             <form onSubmit={review} noValidate aria-label="Single SMS">
               <Stack gap="lg">
                 <RecipientsInput

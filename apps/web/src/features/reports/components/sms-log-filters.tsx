@@ -1,16 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Card, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Badge, Box, Button, Card, Collapse, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { MESSAGE_STATUSES } from '@wren/contracts';
-import { EMPTY_FILTERS, hasFilters, type LogFilters } from '../log-filters';
+import { activeFilterCount, EMPTY_FILTERS, type LogFilters } from '../log-filters';
+import { useIsMobile } from '../use-is-mobile';
 import { statusLabel } from '../format';
 
 interface SmsLogFiltersProps {
   value: LogFilters;
   onChange: (filters: LogFilters) => void;
-  /** Hide the status filter (the scheduled view fixes it). */
-  withStatus?: boolean;
 }
 
 const STATUS_OPTIONS = MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
@@ -30,7 +29,9 @@ function presets(): { value: [string, string]; label: string }[] {
 }
 
 /** The log filters; text filters apply as you type (debounced). */
-export function SmsLogFilters({ value, onChange: emit, withStatus = true }: SmsLogFiltersProps) {
+export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
+  const isMobile = useIsMobile();
+  const [open, setOpen] = useState(false);
   const sent = useRef<LogFilters | null>(null);
   const onChange = (next: LogFilters) => {
     sent.current = next;
@@ -73,76 +74,99 @@ export function SmsLogFilters({ value, onChange: emit, withStatus = true }: SmsL
     if ((from && to) || (!from && !to)) onChange({ ...value, ...text, from, to });
   };
 
-  return (
-    <Card withBorder radius="md" padding="md">
-      <SimpleGrid
-        cols={{ base: 1, xs: 2, md: withStatus ? 3 : 2, xl: withStatus ? 6 : 5 }}
-        spacing="sm"
-        verticalSpacing="sm"
-      >
-        <DatePickerInput
-          type="range"
-          label="Date range"
-          placeholder="Any date"
-          value={range}
-          onChange={pickRange}
-          presets={presets()}
-          clearable
-          allowSingleDateInRange
-          maxDate={day(new Date())}
-          valueFormat="MMM D, YYYY"
-          popoverProps={{ withinPortal: true }}
-        />
-        {withStatus && (
-          <Select
-            label="Status"
-            placeholder="Any status"
-            data={STATUS_OPTIONS}
-            value={value.status}
-            onChange={(status) => onChange({ ...value, ...text, status })}
-            clearable
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-        <TextInput
-          label="Recipient"
-          placeholder="Number or part of it"
-          value={text.recipient}
-          onChange={typed('recipient')}
-          onKeyDown={flushOnEnter}
-          maxLength={32}
-          inputMode="tel"
-        />
-        <TextInput
-          label="Sender"
-          placeholder="Exact sender ID"
-          value={text.sender}
-          onChange={typed('sender')}
-          onKeyDown={flushOnEnter}
-          maxLength={15}
-        />
-        <TextInput
-          label="Text"
-          placeholder="Words in the message"
-          value={text.text}
-          onChange={typed('text')}
-          onKeyDown={flushOnEnter}
-          maxLength={100}
-        />
-        <Button
-          variant="default"
-          style={{ alignSelf: 'end' }}
-          disabled={!hasFilters({ ...value, ...text })}
-          onClick={() => {
-            applyText.cancel();
-            setText({ recipient: '', sender: '', text: '' });
-            setRange([null, null]);
-            onChange({ ...EMPTY_FILTERS, status: withStatus ? null : value.status });
-          }}
-        >
+  const clear = () => {
+    applyText.cancel();
+    setText({ recipient: '', sender: '', text: '' });
+    setRange([null, null]);
+    onChange(EMPTY_FILTERS);
+  };
+  const active = activeFilterCount({ ...value, ...text });
+
+  const fields = (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 6 }} spacing="sm" verticalSpacing="sm">
+      <DatePickerInput
+        type="range"
+        label="Date range"
+        placeholder="Any date"
+        value={range}
+        onChange={pickRange}
+        presets={presets()}
+        clearable
+        allowSingleDateInRange
+        maxDate={day(new Date())}
+        valueFormat="MMM D, YYYY"
+        popoverProps={{ withinPortal: true }}
+      />
+      <Select
+        label="Status"
+        placeholder="Any status"
+        data={STATUS_OPTIONS}
+        value={value.status}
+        onChange={(status) => onChange({ ...value, ...text, status })}
+        clearable
+        comboboxProps={{ withinPortal: true }}
+      />
+      <TextInput
+        label="Recipient"
+        placeholder="Number or part of it"
+        value={text.recipient}
+        onChange={typed('recipient')}
+        onKeyDown={flushOnEnter}
+        maxLength={32}
+        inputMode="tel"
+      />
+      <TextInput
+        label="Sender"
+        placeholder="Exact sender ID"
+        value={text.sender}
+        onChange={typed('sender')}
+        onKeyDown={flushOnEnter}
+        maxLength={15}
+      />
+      <TextInput
+        label="Text"
+        placeholder="Words in the message"
+        value={text.text}
+        onChange={typed('text')}
+        onKeyDown={flushOnEnter}
+        maxLength={100}
+      />
+      {!isMobile && (
+        <Button variant="default" style={{ alignSelf: 'end' }} disabled={!active} onClick={clear}>
           Clear filters
         </Button>
-      </SimpleGrid>
+      )}
+    </SimpleGrid>
+  );
+
+  if (!isMobile) {
+    return (
+      <Card withBorder radius="md" padding="md">
+        {fields}
+      </Card>
+    );
+  }
+  return (
+    <Card withBorder radius="md" padding="sm">
+      <Group justify="space-between">
+        <Button
+          variant="default"
+          onClick={() => setOpen((o) => !o)}
+          aria-expanded={open}
+          aria-controls="sms-log-filters"
+          rightSection={active ? <Badge size="sm">{active}</Badge> : undefined}
+        >
+          Filters
+        </Button>
+        {active > 0 && (
+          <Button variant="subtle" onClick={clear}>
+            Clear filters
+          </Button>
+        )}
+      </Group>
+      <Collapse expanded={open} id="sms-log-filters">
+        <Box pt="sm">{fields}</Box>
+      </Collapse>
     </Card>
   );
 }

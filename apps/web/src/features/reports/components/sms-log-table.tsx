@@ -49,7 +49,6 @@ export function SmsLogTable({ messages, loading, selectedId, onOpen }: SmsLogTab
                 className={classes.row}
                 tabIndex={0}
                 aria-label={`Message to ${m.recipient}, ${m.status}. Open details`}
-                aria-haspopup="dialog"
                 data-selected={m.id === selectedId || undefined}
                 onClick={() => onOpen(m.id)}
                 onKeyDown={(event) => {

@@ -7,7 +7,9 @@ import { useSmsLog } from '../api/get-sms-log';
 import type { SmsLogQueryFilters } from '../api/query-keys';
 import { CancelMessageModal } from '../components/cancel-message-modal';
 import { LogEmptyState } from '../components/log-empty-state';
+import { ScheduledCardList } from '../components/scheduled-card-list';
 import { ScheduledTable, type ScheduledMessage } from '../components/scheduled-table';
+import { useIsMobile } from '../use-is-mobile';
 
 const SCHEDULED: SmsLogQueryFilters = { status: 'scheduled' };
 
@@ -19,6 +21,7 @@ export default function ScheduledSmsPage() {
   const user = useCurrentUser();
   const timezone = user?.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone;
   const [canceling, setCanceling] = useState<ScheduledMessage | null>(null);
+  const isMobile = useIsMobile();
 
   const messages = useMemo(
     () =>
@@ -28,6 +31,7 @@ export default function ScheduledSmsPage() {
     [log.data],
   );
   const loading = log.isPending;
+  const List = isMobile ? ScheduledCardList : ScheduledTable;
 
   return (
     <Stack>
@@ -68,7 +72,7 @@ export default function ScheduledSmsPage() {
             onClearFilters={() => undefined}
           />
         ) : (
-          <ScheduledTable messages={messages} loading={loading} timezone={timezone} onCancel={setCanceling} />
+          <List messages={messages} loading={loading} timezone={timezone} onCancel={setCanceling} />
         )}
         {log.hasNextPage && (
           <Center p="md">

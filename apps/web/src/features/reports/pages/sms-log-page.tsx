@@ -8,6 +8,7 @@ import { useExportSmsLog } from '../api/export-sms-log';
 import { useSmsLog } from '../api/get-sms-log';
 import { LiveIndicator } from '../components/live-indicator';
 import { LogEmptyState } from '../components/log-empty-state';
+import { MessageCardList } from '../components/message-card-list';
 import { MessageDrawer } from '../components/message-drawer';
 import { SmsLogFilters } from '../components/sms-log-filters';
 import { SmsLogTable } from '../components/sms-log-table';
@@ -21,6 +22,7 @@ import {
   type LogFilters,
 } from '../log-filters';
 import { refreshInterval } from '../refresh-interval';
+import { useIsMobile } from '../use-is-mobile';
 
 const MESSAGE_PARAM = 'message';
 
@@ -33,6 +35,7 @@ export default function SmsLogPage() {
   const user = useCurrentUser();
   const timezone = user?.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone;
   const selected = params.get(MESSAGE_PARAM);
+  const isMobile = useIsMobile();
 
   const messages = useMemo(() => log.data?.pages.flatMap((p) => p.items) ?? [], [log.data]);
   const filtered = hasFilters(filters);
@@ -64,6 +67,7 @@ export default function SmsLogPage() {
   };
 
   const loading = log.isPending;
+  const List = isMobile ? MessageCardList : SmsLogTable;
   return (
     <Stack>
       <SmsLogFilters value={filters} onChange={setFilters} />
@@ -104,7 +108,7 @@ export default function SmsLogPage() {
         ) : !loading && messages.length === 0 ? (
           <LogEmptyState filtered={filtered} onClearFilters={() => setFilters(EMPTY_FILTERS)} />
         ) : (
-          <SmsLogTable messages={messages} loading={loading} selectedId={selected} onOpen={openMessage} />
+          <List messages={messages} loading={loading} selectedId={selected} onOpen={openMessage} />
         )}
         {log.hasNextPage && (
           <Center p="md">

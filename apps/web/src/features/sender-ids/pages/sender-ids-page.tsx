@@ -1,7 +1,109 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { useState } from 'react';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import type { SenderIdDto } from '@wren/contracts';
+import { messageOf } from '@/lib/http/http-error';
+import { toast } from '@/lib/toast';
+import { useDeleteSenderId } from '../api/delete-sender-id';
+import { useSenderIds } from '../api/get-sender-ids';
+import { useSetDefaultSenderId } from '../api/set-default-sender-id';
+import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
+import { IconInfo, IconPlus } from '../components/icons';
+import { RequestSenderIdModal } from '../components/request-sender-id-modal';
+import { LoadError, SenderIdsEmpty, SenderIdsSkeleton } from '../components/sender-ids-panel-states';
+import { SenderIdTable } from '../components/sender-id-table';
+import { sortSenderIds } from '../sender-id-rules';
+
+function summary(items: SenderIdDto[]): string {
+  const approved = items.filter((s) => s.status === 'approved').length;
+  const pending = items.filter((s) => s.status === 'requested').length;
+  const parts = [`${items.length} sender ID${items.length === 1 ? '' : 's'}`, `${approved} approved`];
+  if (pending) parts.push(`${pending} pending review`);
+  return parts.join(' · ');
+}
 
 export default function SenderIdsPage() {
+  const list = useSenderIds();
+  const setDefault = useSetDefaultSenderId();
+  const remove = useDeleteSenderId();
+  const [requesting, setRequesting] = useState(false);
+  const deleting = useModalTarget<SenderIdDto>();
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const items = list.data ? sortSenderIds(list.data) : [];
+
+  const makeDefault = async (item: SenderIdDto) => {
+    try {
+      await setDefault.mutateAsync(item.id);
+      toast.success(`"${item.value}" is now your default sender ID.`);
+    } catch (error) {
+      toast.error(messageOf(error));
+    }
+  };
+
+  const askDelete = (item: SenderIdDto) => {
+    setDeleteError(null);
+    deleting.open(item);
+  };
+
+  const confirmDelete = async () => {
+    const item = deleting.target;
+    if (!item) return;
+    try {
+      await remove.mutateAsync(item.id);
+      toast.success(`Sender ID "${item.value}" has been deleted.`);
+      deleting.close();
+    } catch (error) {
+      setDeleteError(messageOf(error));
+    }
+  };
+
   return (
-    <ScreenPlaceholder description="The sender names your messages can come from, and requests for new ones." />
+    <Stack gap="lg">
+      <Alert variant="light" color="blue" icon={<IconInfo />} title="How approval works">
+        Every new sender ID is checked by our team against its purpose and sample message, usually within one
+        business day. You can send from a sender ID once it is approved; the default one is used when a
+        message names no sender. A rejected request shows the reason, so you can correct it and ask again.
+      </Alert>
+      <Paper withBorder radius="md">
+        <Group justify="space-between" p="md" wrap="wrap" gap="sm">
+          <div>
+            <Title order={2} size="h4">
+              Your sender IDs
+            </Title>
+            <Text size="sm" c="dimmed">
+              {list.data ? summary(list.data) : 'The names and numbers your messages come from'}
+            </Text>
+          </div>
+          <Button leftSection={<IconPlus />} onClick={() => setRequesting(true)}>
+            Request sender ID
+          </Button>
+        </Group>
+        {list.isPending && <SenderIdsSkeleton />}
+        {list.isError && <LoadError message={messageOf(list.error)} onRetry={() => void list.refetch()} />}
+        {list.isSuccess && items.length === 0 && <SenderIdsEmpty onRequest={() => setRequesting(true)} />}
+        {items.length > 0 && (
+          <SenderIdTable
+            items={items}
+            settingDefault={setDefault.isPending ? (setDefault.variables ?? null) : null}
+            onMakeDefault={(item) => void makeDefault(item)}
+            onDelete={askDelete}
+          />
+        )}
+      </Paper>
+
+      <RequestSenderIdModal opened={requesting} onClose={() => setRequesting(false)} />
+      <ConfirmDeleteModal
+        opened={deleting.opened}
+        title="Delete sender ID"
+        confirmLabel="Delete sender ID"
+        loading={remove.isPending}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onClose={deleting.close}
+      >
+        Delete <b>{deleting.target?.value}</b>? You will no longer be able to send from it
+        {deleting.target?.isDefault ? ', and messages that name no sender will use the platform default' : ''}
+        . This cannot be undone.
+      </ConfirmDeleteModal>
+    </Stack>
   );
 }

@@ -1,5 +1,155 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import type { TemplateDto } from '@wren/contracts';
+import { IconBookmark } from '@/components/icons';
+import { messageOf } from '@/lib/http/http-error';
+import { toast } from '@/lib/toast';
+import { useDeleteTemplate } from '../api/delete-template';
+import { useTemplates } from '../api/get-templates';
+import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
+import { IconPlus, IconSearch } from '../components/icons';
+import { TemplateCard } from '../components/template-card';
+import { TemplateFormModal } from '../components/template-form-modal';
+
+function matches(template: TemplateDto, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return !q || template.name.toLowerCase().includes(q) || template.text.toLowerCase().includes(q);
+}
+
+function CardsSkeleton() {
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} aria-busy="true" aria-label="Loading templates">
+      {[0, 1, 2].map((i) => (
+        <Card key={i} withBorder radius="md" padding="lg">
+          <Skeleton height={16} width="50%" mb="xs" />
+          <Skeleton height={10} width="30%" mb="lg" />
+          <Skeleton height={12} mb={8} />
+          <Skeleton height={12} mb={8} />
+          <Skeleton height={12} width="70%" />
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
 
 export default function TemplatesPage() {
-  return <ScreenPlaceholder description="Saved messages you can reuse when sending." />;
+  const list = useTemplates();
+  const remove = useDeleteTemplate();
+  const editing = useModalTarget<TemplateDto | null>();
+  const deleting = useModalTarget<TemplateDto>();
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const items = (list.data ?? []).filter((t) => matches(t, query));
+
+  const askDelete = (template: TemplateDto) => {
+    setDeleteError(null);
+    deleting.open(template);
+  };
+
+  const confirmDelete = async () => {
+    const template = deleting.target;
+    if (!template) return;
+    try {
+      await remove.mutateAsync(template.id);
+      toast.success(`Template "${template.name}" has been deleted.`);
+      deleting.close();
+    } catch (error) {
+      setDeleteError(messageOf(error));
+    }
+  };
+
+  const hasAny = (list.data?.length ?? 0) > 0;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Text c="dimmed" size="sm" maw={480}>
+          Save messages you send often. Placeholders such as {'{{name}}'} are filled in from each contact when
+          you send a personalised SMS.
+        </Text>
+        <Group gap="sm">
+          {hasAny && (
+            <TextInput
+              aria-label="Search templates"
+              placeholder="Search templates"
+              leftSection={<IconSearch size={16} />}
+              value={query}
+              onChange={(e) => setQuery(e.currentTarget.value)}
+              w={220}
+            />
+          )}
+          <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
+            New template
+          </Button>
+        </Group>
+      </Group>
+
+      {list.isPending && <CardsSkeleton />}
+      {list.isError && (
+        <Alert color="red" variant="light" title="The templates could not be loaded" role="alert">
+          <Stack gap="sm" align="flex-start">
+            {messageOf(list.error)}
+            <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {list.isSuccess && !hasAny && (
+        <Card withBorder radius="md">
+          <EmptyState
+            variant="light"
+            size="lg"
+            py={48}
+            icon={<IconBookmark size={32} />}
+            title="No saved messages yet"
+            description="Write a message once and reuse it for single, bulk and personalised sends."
+          >
+            <EmptyState.Actions>
+              <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
+                Create your first template
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Card>
+      )}
+      {hasAny && items.length === 0 && (
+        <Text c="dimmed" ta="center" py="xl">
+          No template matches “{query.trim()}”.
+        </Text>
+      )}
+      {items.length > 0 && (
+        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+          {items.map((template) => (
+            <TemplateCard key={template.id} template={template} onEdit={editing.open} onDelete={askDelete} />
+          ))}
+        </SimpleGrid>
+      )}
+
+      <TemplateFormModal opened={editing.opened} template={editing.target} onClose={editing.close} />
+      <ConfirmDeleteModal
+        opened={deleting.opened}
+        title="Delete template"
+        confirmLabel="Delete template"
+        loading={remove.isPending}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onClose={deleting.close}
+      >
+        Delete the template <b>{deleting.target?.name}</b>? Messages already sent are not affected. This
+        cannot be undone.
+      </ConfirmDeleteModal>
+    </Stack>
+  );
 }

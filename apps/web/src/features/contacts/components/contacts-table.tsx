@@ -1,0 +1,149 @@
+import { ActionIcon, Badge, Checkbox, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import type { ContactDto } from '@wren/contracts';
+import { IconPencil, IconTrash } from './icons';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const MAX_FIELD_BADGES = 3;
+
+export const contactLabel = (c: Pick<ContactDto, 'name' | 'phone'>) => c.name || c.phone;
+
+function FieldBadges({ fields }: { fields: Record<string, string> }) {
+  const entries = Object.entries(fields);
+  if (!entries.length)
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
+  return (
+    <Group gap={4}>
+      {entries.slice(0, MAX_FIELD_BADGES).map(([key, value]) => (
+        <Badge key={key} variant="default" tt="none" fw={400} maw={200}>
+          <Text span size="xs" c="dimmed">
+            {key}:
+          </Text>{' '}
+          {value || '—'}
+        </Badge>
+      ))}
+      {entries.length > MAX_FIELD_BADGES && (
+        <Badge variant="transparent" tt="none" c="dimmed">
+          +{entries.length - MAX_FIELD_BADGES} more
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+interface ContactsTableProps {
+  contacts: ContactDto[];
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  onToggleAll: () => void;
+  onEdit: (contact: ContactDto) => void;
+  onDelete: (contact: ContactDto) => void;
+}
+
+export function ContactsTable({
+  contacts,
+  selected,
+  onToggle,
+  onToggleAll,
+  onEdit,
+  onDelete,
+}: ContactsTableProps) {
+  const selectedHere = contacts.filter((c) => selected.has(c.id)).length;
+  const all = selectedHere > 0 && selectedHere === contacts.length;
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table verticalSpacing="xs" highlightOnHover aria-label="Contacts">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={40}>
+              <Checkbox
+                aria-label="Select all loaded contacts"
+                checked={all}
+                indeterminate={selectedHere > 0 && !all}
+                onChange={onToggleAll}
+              />
+            </Table.Th>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Phone</Table.Th>
+            <Table.Th>Custom fields</Table.Th>
+            <Table.Th>Added</Table.Th>
+            <Table.Th w={90}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {contacts.map((contact) => {
+            const isSelected = selected.has(contact.id);
+            return (
+              <Table.Tr
+                key={contact.id}
+                data-testid="contact-row"
+                bg={isSelected ? 'var(--mantine-primary-color-light)' : undefined}
+              >
+                <Table.Td>
+                  <Checkbox
+                    aria-label={`Select ${contactLabel(contact)}`}
+                    checked={isSelected}
+                    onChange={() => onToggle(contact.id)}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  {contact.name ? (
+                    <Text size="sm" fw={500}>
+                      {contact.name}
+                    </Text>
+                  ) : (
+                    <Text size="sm" c="dimmed" fs="italic">
+                      No name
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                    {contact.phone}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <FieldBadges fields={contact.fields} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {dateFormat.format(new Date(contact.createdAt))}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={2} justify="flex-end" wrap="nowrap">
+                    <Tooltip label="Edit" withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        onClick={() => onEdit(contact)}
+                        aria-label={`Edit ${contactLabel(contact)}`}
+                      >
+                        <IconPencil />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label="Delete" withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={() => onDelete(contact)}
+                        aria-label={`Delete ${contactLabel(contact)}`}
+                      >
+                        <IconTrash />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

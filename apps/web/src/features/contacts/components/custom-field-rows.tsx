@@ -1,0 +1,66 @@
+import { ActionIcon, Autocomplete, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { MAX_CUSTOM_FIELDS } from '@wren/contracts';
+import type { ContactFormApi } from './use-contact-form';
+import { IconPlus, IconTrash } from './icons';
+
+interface CustomFieldRowsProps {
+  form: ContactFormApi;
+  knownKeys: string[];
+}
+
+/** Key/value rows for a contact's custom fields, usable as {{key}} placeholders. */
+export function CustomFieldRows({ form, knownKeys }: CustomFieldRowsProps) {
+  const rows = form.values.fields;
+  const used = new Set(rows.map((r) => r.key.trim()));
+  const suggestions = knownKeys.filter((k) => !used.has(k));
+
+  return (
+    <Stack gap="xs" role="group" aria-labelledby="custom-fields-label">
+      <div>
+        <Text size="sm" fw={500} id="custom-fields-label">
+          Custom fields
+        </Text>
+        <Text size="xs" c="dimmed">
+          Extra details for personalised messages: a field named city fills {'{{city}}'}.
+        </Text>
+      </div>
+      {rows.map((_, i) => (
+        <Group key={form.key(`fields.${i}`)} gap="xs" align="flex-start" wrap="nowrap">
+          <Autocomplete
+            aria-label={`Field name ${i + 1}`}
+            placeholder="Field name"
+            data={suggestions}
+            style={{ flex: 2 }}
+            {...form.getInputProps(`fields.${i}.key`)}
+          />
+          <TextInput
+            aria-label={`Field value ${i + 1}`}
+            placeholder="Value"
+            style={{ flex: 3 }}
+            {...form.getInputProps(`fields.${i}.value`)}
+          />
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size={36}
+            onClick={() => form.removeListItem('fields', i)}
+            aria-label={`Remove field ${i + 1}`}
+          >
+            <IconTrash />
+          </ActionIcon>
+        </Group>
+      ))}
+      <Group>
+        <Button
+          variant="subtle"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          disabled={rows.length >= MAX_CUSTOM_FIELDS}
+          onClick={() => form.insertListItem('fields', { key: '', value: '' })}
+        >
+          Add field
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,80 @@
+import { ActionIcon, Anchor, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Link } from 'react-router';
+import type { GroupDto } from '@wren/contracts';
+import { paths } from '@/config/paths';
+import { IconPencil, IconTrash } from './icons';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+export const countFormat = new Intl.NumberFormat('en-US');
+
+export const contactsLabel = (n: number) => `${countFormat.format(n)} ${n === 1 ? 'contact' : 'contacts'}`;
+
+interface GroupsTableProps {
+  groups: GroupDto[];
+  onRename: (group: GroupDto) => void;
+  onDelete: (group: GroupDto) => void;
+}
+
+export function GroupsTable({ groups, onRename, onDelete }: GroupsTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table verticalSpacing="sm" highlightOnHover aria-label="Contact groups">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th ta="right">Contacts</Table.Th>
+            <Table.Th>Last changed</Table.Th>
+            <Table.Th w={100}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {groups.map((group) => (
+            <Table.Tr key={group.id} data-testid="group-row">
+              <Table.Td>
+                <Anchor component={Link} to={paths.groups.contacts.getHref(group.id)} fw={600}>
+                  {group.name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm" ff="monospace">
+                  {countFormat.format(group.contactCount)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c="dimmed">
+                  {dateFormat.format(new Date(group.updatedAt))}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={2} justify="flex-end" wrap="nowrap">
+                  <Tooltip label="Rename" withArrow>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      onClick={() => onRename(group)}
+                      aria-label={`Rename group ${group.name}`}
+                    >
+                      <IconPencil />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Delete" withArrow>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => onDelete(group)}
+                      aria-label={`Delete group ${group.name}`}
+                    >
+                      <IconTrash />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

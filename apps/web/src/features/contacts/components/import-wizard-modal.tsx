@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Modal, Stepper } from '@mantine/core';
+import type { ImportUploadDto } from '@wren/contracts';
+import { ImportMappingStep } from './import-mapping-step';
+import { ImportProgressStep } from './import-progress-step';
+import { ImportUploadStep } from './import-upload-step';
+
+interface ImportWizardProps {
+  groupId: string;
+  onClose: () => void;
+}
+
+function ImportWizard({ groupId, onClose }: ImportWizardProps) {
+  const [step, setStep] = useState(0);
+  const [upload, setUpload] = useState<ImportUploadDto | null>(null);
+  const [importId, setImportId] = useState<string | null>(null);
+
+  return (
+    <Stepper active={step} size="sm" allowNextStepsSelect={false} styles={{ content: { paddingTop: 24 } }}>
+      <Stepper.Step label="Upload" description="CSV, TXT or XLSX">
+        <ImportUploadStep
+          groupId={groupId}
+          onUploaded={(uploaded) => {
+            setUpload(uploaded);
+            setStep(1);
+          }}
+        />
+      </Stepper.Step>
+      <Stepper.Step label="Match columns" description="Phone, name and fields">
+        {upload && (
+          <ImportMappingStep
+            groupId={groupId}
+            upload={upload}
+            onBack={() => {
+              setUpload(null);
+              setStep(0);
+            }}
+            onStarted={(started) => {
+              setImportId(started.id);
+              setStep(2);
+            }}
+          />
+        )}
+      </Stepper.Step>
+      <Stepper.Step label="Import" description="Add to the group">
+        {importId && <ImportProgressStep groupId={groupId} importId={importId} onDone={onClose} />}
+      </Stepper.Step>
+    </Stepper>
+  );
+}
+
+interface ImportWizardModalProps {
+  opened: boolean;
+  groupId: string;
+  groupName: string;
+  onClose: () => void;
+}
+
+/** Upload → column mapping → import progress, as a three-step wizard. */
+export function ImportWizardModal({ opened, groupId, groupName, onClose }: ImportWizardModalProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={`Import contacts into ${groupName}`}
+      size="xl"
+      closeOnClickOutside={false}
+      centered
+    >
+      <ImportWizard groupId={groupId} onClose={onClose} />
+    </Modal>
+  );
+}

@@ -1,0 +1,39 @@
+import { http } from '@/lib/http/client';
+
+/** The file name of a Content-Disposition header (RFC 6266: `filename*` wins), or the fallback. */
+export function fileNameFrom(disposition: string | null | undefined, fallback: string): string {
+  if (!disposition) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // a malformed escape: fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/.exec(disposition);
+  const name = (plain?.[1] ?? plain?.[2])?.trim();
+  return name || fallback;
+}
+
+/** Hands a blob to the browser as a download. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Fetches a file through the app's client (so it carries the bearer token) and downloads it. */
+export async function downloadFile(url: string, fallbackName: string): Promise<string> {
+  const response = await http.get<Blob>(url, { responseType: 'blob' });
+  const header = response.headers['content-disposition'] as string | undefined;
+  const fileName = fileNameFrom(header, fallbackName);
+  saveBlob(response.data, fileName);
+  return fileName;
+}

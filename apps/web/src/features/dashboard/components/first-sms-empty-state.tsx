@@ -1,0 +1,26 @@
+import { Button, Card, EmptyState } from '@mantine/core';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { IconSend } from './dashboard-icons';
+
+/** A new account: nothing sent yet. */
+export function FirstSmsEmptyState() {
+  return (
+    <Card withBorder radius="md" padding="xl" data-testid="dashboard-empty">
+      <EmptyState
+        variant="light"
+        size="lg"
+        icon={<IconSend size={30} />}
+        title="No messages yet"
+        description="Send your first SMS and its delivery status, your daily performance and your latest messages will show up here, updated live."
+        py={40}
+      >
+        <EmptyState.Actions>
+          <Button component={Link} to={paths.sms.single.getHref()} leftSection={<IconSend size={18} />}>
+            Send your first SMS
+          </Button>
+        </EmptyState.Actions>
+      </EmptyState>
+    </Card>
+  );
+}

@@ -1,0 +1,58 @@
+import { SimpleGrid } from '@mantine/core';
+import type { LiveFigures } from '../api/use-live-figures';
+import {
+  formatCount,
+  formatMoney,
+  formatRate,
+  performanceTotals,
+  totalOf,
+  type PerformanceTotals,
+} from '../format';
+import { IconAlert, IconCheck, IconMessage, IconWallet } from './dashboard-icons';
+import { StatCard } from './stat-card';
+
+const deliveryHint = ({ sent, delivered }: PerformanceTotals) =>
+  sent ? `Last 30 days: ${formatCount(delivered)} of ${formatCount(sent)}` : 'Nothing sent in 30 days';
+
+/** Balance, today's messages, and the 30-day delivery rate and failures. */
+export function StatCards({ figures }: { figures: LiveFigures }) {
+  const { balance, deliveryStatus, performance } = figures;
+  const today = deliveryStatus?.periods.today;
+  const totals = performance && performanceTotals(performance);
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
+      <StatCard
+        label="Balance"
+        value={balance && formatMoney(balance.balanceMinor, balance.currency)}
+        hint="Available for sending"
+        icon={<IconWallet size={22} />}
+        color="indigo"
+        testId="balance"
+      />
+      <StatCard
+        label="Messages today"
+        value={today && formatCount(totalOf(today))}
+        hint={today ? `${formatCount(today.delivered)} delivered so far` : undefined}
+        icon={<IconMessage size={22} />}
+        color="blue"
+        testId="messages-today"
+      />
+      <StatCard
+        label="Delivery rate"
+        value={totals && formatRate(totals.deliveryRate)}
+        hint={totals && deliveryHint(totals)}
+        icon={<IconCheck size={22} />}
+        color="teal"
+        testId="delivery-rate"
+      />
+      <StatCard
+        label="Failed"
+        value={totals && formatCount(totals.failed)}
+        hint="In the last 30 days"
+        icon={<IconAlert size={22} />}
+        color="red"
+        testId="failed"
+      />
+    </SimpleGrid>
+  );
+}

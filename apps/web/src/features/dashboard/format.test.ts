@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { StatusCounts } from '@wren/contracts';
+import { formatMoney, formatRate, performanceTotals, statusSlices, totalOf } from './format';
+
+const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
+  scheduled: 0,
+  queued: 0,
+  sending: 0,
+  sent: 0,
+  delivered: 0,
+  undelivered: 0,
+  expired: 0,
+  rejected: 0,
+  failed: 0,
+  canceled: 0,
+  ...partial,
+});
+
+describe('SPEC §9: built-in default locale English (US) with USD as default currency', () => {
+  it('formats the balance from minor units, en-US, USD by default', () => {
+    expect(formatMoney(500)).toBe('$5.00');
+    expect(formatMoney(123456, 'USD')).toBe('$1,234.56');
+    expect(formatMoney(-250, '')).toBe('-$2.50');
+    expect(formatMoney(1999, 'EUR')).toBe('€19.99');
+  });
+});
+
+describe('dashboard figures', () => {
+  it('lists the statuses with messages in lifecycle order, and totals them', () => {
+    const c = counts({ failed: 1, delivered: 7, queued: 2 });
+    expect(statusSlices(c).map((s) => [s.status, s.count])).toEqual([
+      ['queued', 2],
+      ['delivered', 7],
+      ['failed', 1],
+    ]);
+    expect(totalOf(c)).toBe(10);
+  });
+
+  it('computes the delivery rate over the whole series; none when nothing was sent', () => {
+    const day = (sent: number, delivered: number, failed: number) => ({
+      date: '2025-01-01',
+      sent,
+      delivered,
+      failed,
+      deliveryRate: 0,
+    });
+    expect(performanceTotals([day(4, 3, 1), day(4, 4, 0)])).toEqual({
+      sent: 8,
+      delivered: 7,
+      failed: 1,
+      deliveryRate: 7 / 8,
+    });
+    expect(performanceTotals([day(0, 0, 0)]).deliveryRate).toBeNull();
+    expect(formatRate(7 / 8)).toBe('87.5%');
+    expect(formatRate(null)).toBe('—');
+  });
+});

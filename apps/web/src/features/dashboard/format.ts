@@ -1,0 +1,107 @@
+import type { MantineColor } from '@mantine/core';
+import {
+  MESSAGE_STATUSES,
+  type DeliveryPeriod,
+  type MessageStatus,
+  type PerformanceData,
+  type StatusCounts,
+} from '@wren/contracts';
+
+const money = new Map<string, Intl.NumberFormat>();
+
+/** An amount in minor units as currency, en-US, USD unless told (SPEC.md §9). */
+export function formatMoney(minor: number, currency = 'USD'): string {
+  const code = currency || 'USD';
+  let format = money.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
+    money.set(code, format);
+  }
+  // Minor units are cents for USD (÷ 100); a currency without decimals has none.
+  return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+const count = new Intl.NumberFormat('en-US');
+export const formatCount = (n: number): string => count.format(n);
+
+const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+/** A fraction (0–1) as a percentage, or an em dash when there is nothing to rate. */
+export const formatRate = (rate: number | null): string => (rate === null ? '—' : percent.format(rate));
+
+const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+/** A YYYY-MM-DD day (already in the user's zone) as "Jan 5". */
+export const formatDay = (date: string): string => day.format(new Date(`${date}T00:00:00Z`));
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));
+
+export const PERIOD_LABELS: Record<DeliveryPeriod, string> = {
+  today: 'Today',
+  week: '7 days',
+  month: '30 days',
+};
+
+export const statusLabel = (status: string): string => status.charAt(0).toUpperCase() + status.slice(1);
+
+/** Badge colours, as on the SMS log. */
+export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {
+  scheduled: 'violet',
+  queued: 'gray',
+  sending: 'blue',
+  sent: 'cyan',
+  delivered: 'teal',
+  undelivered: 'orange',
+  expired: 'yellow',
+  rejected: 'red',
+  failed: 'red',
+  canceled: 'gray',
+};
+
+/** Chart colours: one distinct shade per status. */
+export const STATUS_CHART_COLORS: Record<MessageStatus, MantineColor> = {
+  scheduled: 'violet.5',
+  queued: 'gray.5',
+  sending: 'blue.5',
+  sent: 'cyan.5',
+  delivered: 'teal.6',
+  undelivered: 'orange.6',
+  expired: 'yellow.6',
+  rejected: 'pink.6',
+  failed: 'red.7',
+  canceled: 'gray.7',
+};
+
+export interface StatusSlice {
+  status: MessageStatus;
+  label: string;
+  count: number;
+  color: MantineColor;
+}
+
+/** The statuses with messages, in lifecycle order. */
+export function statusSlices(counts: StatusCounts): StatusSlice[] {
+  return MESSAGE_STATUSES.filter((status) => (counts[status] ?? 0) > 0).map((status) => ({
+    status,
+    label: statusLabel(status),
+    count: counts[status],
+    color: STATUS_CHART_COLORS[status],
+  }));
+}
+
+export const totalOf = (counts: StatusCounts): number =>
+  MESSAGE_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+
+export interface PerformanceTotals {
+  sent: number;
+  delivered: number;
+  failed: number;
+  /** delivered / sent over the whole series; null when nothing was sent. */
+  deliveryRate: number | null;
+}
+
+export function performanceTotals(data: PerformanceData): PerformanceTotals {
+  const sent = data.reduce((n, p) => n + p.sent, 0);
+  const delivered = data.reduce((n, p) => n + p.delivered, 0);
+  const failed = data.reduce((n, p) => n + p.failed, 0);
+  return { sent, delivered, failed, deliveryRate: sent ? delivered / sent : null };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { MESSAGING_API, type MessageDto } from '@wren/contracts';
+import { http } from '@/lib/http/client';
+import { STORAGE_KEYS } from '@/lib/session';
+import { fakeAdapter } from '@/test/fake-adapter';
+import { logHttp } from '../api/log-http';
+import ScheduledSmsPage from './scheduled-sms-page';
+
+const scheduled = (id: string, scheduledAt: string): MessageDto => ({
+  id,
+  campaignId: null,
+  recipient: `+1415555${id.padStart(4, '0')}`,
+  sender: 'Wren',
+  text: `Reminder ${id}`,
+  encoding: 'GSM-7',
+  segments: 1,
+  priceMinor: 2,
+  currency: 'USD',
+  status: 'scheduled',
+  error: null,
+  scheduledAt,
+  createdAt: '2025-01-01T10:00:00.000Z',
+  submittedAt: null,
+  doneAt: null,
+});
+
+describe('Scheduled SMS page', { timeout: 20_000 }, () => {
+  it('lists scheduled messages soonest first in the profile time zone, and cancels one after confirming', async () => {
+    localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ name: 'Ada', timezone: 'Asia/Tokyo' }));
+    let items = [scheduled('2', '2099-03-02T01:00:00Z'), scheduled('1', '2099-03-01T01:00:00Z')];
+    const list = (logHttp.defaults.adapter = fakeAdapter((config) =>
+      config.url === MESSAGING_API.log ? { status: 200, data: { items, nextCursor: null } } : { status: 404 },
+    ));
+    const api = (http.defaults.adapter = fakeAdapter((config) => {
+      if (config.url === MESSAGING_API.cancel('1')) {
+        items = items.filter((m) => m.id !== '1');
+        return {
+          status: 200,
+          data: { message: { ...scheduled('1', '2099-03-01T01:00:00Z'), status: 'canceled' }, events: [] },
+        };
+      }
+      return { status: 404 };
+    }));
+    const user = userEvent.setup({ delay: null });
+    render(
+      <MantineProvider env="test">
+        <Notifications />
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MemoryRouter>
+            <ScheduledSmsPage />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+
+    const table = await screen.findByRole('table', { name: 'Scheduled messages' });
+    await within(table).findByText('Reminder 1');
+    expect(
+      within(table)
+        .getAllByText(/\(Asia\/Tokyo\)$/)
+        .map((el) => el.textContent),
+    ).toEqual(['Mar 1, 2099, 10:00 AM (Asia/Tokyo)', 'Mar 2, 2099, 10:00 AM (Asia/Tokyo)']);
+    expect(list.calls[0].params).toMatchObject({ status: 'scheduled' });
+
+    await user.click(within(table).getByRole('button', { name: 'Cancel the message to +14155550001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel scheduled message?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel message' }));
+    expect(
+      await screen.findByText('The message to +14155550001 was canceled and $0.02 refunded.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(table).queryByText('Reminder 1')).not.toBeInTheDocument());
+    expect(within(table).getByText('Reminder 2')).toBeInTheDocument();
+    expect(api.calls.map((c) => `${c.method} ${c.url}`)).toContain(`post ${MESSAGING_API.cancel('1')}`);
+  });
+});

@@ -1,0 +1,113 @@
+import { ActionIcon, Badge, Button, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import type { SenderIdDto } from '@wren/contracts';
+import { STATUS_META } from '../sender-id-rules';
+import { IconStar, IconTrash } from './icons';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+interface SenderIdTableProps {
+  items: SenderIdDto[];
+  /** The id whose "Make default" is in flight. */
+  settingDefault: string | null;
+  onMakeDefault: (item: SenderIdDto) => void;
+  onDelete: (item: SenderIdDto) => void;
+}
+
+function StatusCell({ item }: { item: SenderIdDto }) {
+  const meta = STATUS_META[item.status];
+  return (
+    <Stack gap={4} align="flex-start">
+      <Badge color={meta.color} variant="light">
+        {meta.label}
+      </Badge>
+      {item.reason && (
+        <Text size="xs" c={item.status === 'rejected' ? 'red' : 'dimmed'} maw={260}>
+          {item.status === 'rejected' ? `Reason: ${item.reason}` : item.reason}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }: SenderIdTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table verticalSpacing="sm" highlightOnHover aria-label="Sender IDs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Sender ID</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Purpose</Table.Th>
+            <Table.Th>Requested</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item) => (
+            <Table.Tr key={item.id} data-testid="sender-id-row">
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <Text fw={600} ff="monospace">
+                    {item.value}
+                  </Text>
+                  {item.isDefault && (
+                    <Badge color="indigo" variant="filled" leftSection={<IconStar size={12} />}>
+                      Default
+                    </Badge>
+                  )}
+                </Group>
+                <Text size="xs" c="dimmed" tt="capitalize">
+                  {item.kind}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <StatusCell item={item} />
+              </Table.Td>
+              <Table.Td maw={320}>
+                <Text size="sm" lineClamp={2}>
+                  {item.purpose}
+                </Text>
+                <Text size="xs" c="dimmed" lineClamp={1} fs="italic">
+                  “{item.sampleMessage}”
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {dateFormat.format(new Date(item.createdAt))}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  {item.status === 'approved' && !item.isDefault && (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      leftSection={<IconStar size={14} />}
+                      loading={settingDefault === item.id}
+                      onClick={() => onMakeDefault(item)}
+                      aria-label={`Make ${item.value} the default sender ID`}
+                    >
+                      Make default
+                    </Button>
+                  )}
+                  <Tooltip label="Delete" withArrow>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => onDelete(item)}
+                      aria-label={`Delete sender ID ${item.value}`}
+                    >
+                      <IconTrash />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

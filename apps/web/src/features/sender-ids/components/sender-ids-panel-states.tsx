@@ -1,0 +1,51 @@
+import { Alert, Button, EmptyState, Group, Skeleton, Stack } from '@mantine/core';
+import { IconId } from '@/components/icons';
+import { IconPlus } from './icons';
+
+/** Placeholder rows while the list loads. */
+export function SenderIdsSkeleton() {
+  return (
+    <Stack gap="md" p="md" aria-busy="true" aria-label="Loading sender IDs">
+      {[0, 1, 2].map((i) => (
+        <Group key={i} gap="lg" wrap="nowrap">
+          <Skeleton height={18} width="18%" />
+          <Skeleton height={18} width="14%" radius="xl" />
+          <Skeleton height={18} width="40%" />
+          <Skeleton height={18} width="12%" />
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+export function SenderIdsEmpty({ onRequest }: { onRequest: () => void }) {
+  return (
+    <EmptyState
+      variant="light"
+      size="lg"
+      py={48}
+      icon={<IconId size={32} />}
+      title="No sender IDs yet"
+      description="A sender ID is the name or number your recipients see. Request one to send under your own brand."
+    >
+      <EmptyState.Actions>
+        <Button leftSection={<IconPlus />} onClick={onRequest}>
+          Request sender ID
+        </Button>
+      </EmptyState.Actions>
+    </EmptyState>
+  );
+}
+
+export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <Alert color="red" variant="light" title="The list could not be loaded" m="md" role="alert">
+      <Stack gap="sm" align="flex-start">
+        {message}
+        <Button size="xs" variant="default" onClick={onRetry}>
+          Try again
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}

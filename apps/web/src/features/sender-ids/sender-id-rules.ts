@@ -1,0 +1,83 @@
+import {
+  checkSenderId,
+  SENDER_ID_MAX_ALPHANUMERIC,
+  SENDER_ID_MAX_DIGITS,
+  type SenderIdDto,
+  type SenderIdKind,
+  type SenderIdStatus,
+} from '@wren/contracts';
+
+export interface SenderIdHint {
+  /** What the value reads as so far; null while empty. */
+  kind: SenderIdKind | null;
+  /** Characters (alphanumeric) or digits (numeric) used. */
+  used: number;
+  /** The limit for that kind. */
+  max: number;
+  /** The hint line under the field. */
+  text: string;
+  /** Why the value cannot be requested; null when it can (or while empty). */
+  problem: string | null;
+  /** The problem is worth showing while typing: typing more cannot fix it. */
+  showNow: boolean;
+}
+
+const NUMERIC = /^\+?\d+$/;
+
+/** The live hint under the sender ID field: its kind, the length against the limit, and any problem. */
+export function senderIdHint(input: string): SenderIdHint {
+  const raw = input.trim();
+  if (!raw) {
+    return {
+      kind: null,
+      used: 0,
+      max: SENDER_ID_MAX_ALPHANUMERIC,
+      text: `Up to ${SENDER_ID_MAX_ALPHANUMERIC} letters and digits (e.g. WrenShop), or a number of 3–${SENDER_ID_MAX_DIGITS} digits`,
+      problem: null,
+      showNow: false,
+    };
+  }
+  const check = checkSenderId(raw);
+  const problem = check.ok ? null : check.message;
+  // "needs at least 3 digits" and "at least one letter" go away as the user types on.
+  const showNow = problem !== null && !problem.includes('at least');
+  const compact = raw.replace(/[\s-]/g, '');
+  if (NUMERIC.test(compact)) {
+    const used = compact.replace('+', '').length;
+    return {
+      kind: 'numeric',
+      used,
+      max: SENDER_ID_MAX_DIGITS,
+      text: `Numeric sender · ${used} / ${SENDER_ID_MAX_DIGITS} digits`,
+      problem,
+      showNow,
+    };
+  }
+  const used = [...raw].length;
+  return {
+    kind: 'alphanumeric',
+    used,
+    max: SENDER_ID_MAX_ALPHANUMERIC,
+    text: `Alphanumeric sender · ${used} / ${SENDER_ID_MAX_ALPHANUMERIC} characters`,
+    problem,
+    showNow,
+  };
+}
+
+export const STATUS_META: Record<SenderIdStatus, { label: string; color: string }> = {
+  requested: { label: 'Pending review', color: 'yellow' },
+  approved: { label: 'Approved', color: 'green' },
+  rejected: { label: 'Rejected', color: 'red' },
+};
+
+const STATUS_ORDER: Record<SenderIdStatus, number> = { approved: 0, requested: 1, rejected: 2 };
+
+/** The default first, then approved, pending and rejected ones, newest first within each. */
+export function sortSenderIds(items: readonly SenderIdDto[]): SenderIdDto[] {
+  return [...items].sort(
+    (a, b) =>
+      Number(b.isDefault) - Number(a.isDefault) ||
+      STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+      b.createdAt.localeCompare(a.createdAt),
+  );
+}

@@ -1,0 +1,70 @@
+import { ActionIcon, Badge, Card, Group, Text, Title, Tooltip } from '@mantine/core';
+import type { TemplateDto } from '@wren/contracts';
+import { IconPencil, IconTrash } from './icons';
+import { PlaceholderText } from './placeholder-text';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+interface TemplateCardProps {
+  template: TemplateDto;
+  onEdit: (template: TemplateDto) => void;
+  onDelete: (template: TemplateDto) => void;
+}
+
+export function TemplateCard({ template, onEdit, onDelete }: TemplateCardProps) {
+  const unicode = template.encoding === 'UCS-2';
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="template-card" component="article">
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <div style={{ minWidth: 0 }}>
+          <Title order={3} size="h5" lineClamp={1}>
+            {template.name}
+          </Title>
+          <Text size="xs" c="dimmed">
+            Updated {dateFormat.format(new Date(template.updatedAt))}
+          </Text>
+        </div>
+        <Group gap={2} wrap="nowrap">
+          <Tooltip label="Edit" withArrow>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              onClick={() => onEdit(template)}
+              aria-label={`Edit template ${template.name}`}
+            >
+              <IconPencil />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Delete" withArrow>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              onClick={() => onDelete(template)}
+              aria-label={`Delete template ${template.name}`}
+            >
+              <IconTrash />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      <PlaceholderText text={template.text} size="sm" mt="sm" lineClamp={5} style={{ flex: 1 }} />
+      <Group gap={6} mt="md">
+        <Badge variant="light" color={unicode ? 'orange' : 'teal'} tt="none">
+          {unicode ? 'Unicode' : 'GSM-7'}
+        </Badge>
+        <Badge variant="default" tt="none">
+          {template.characters} chars
+        </Badge>
+        <Badge variant="default" tt="none">
+          {template.segments} {template.segments === 1 ? 'segment' : 'segments'}
+        </Badge>
+        {template.placeholders.length > 0 && (
+          <Badge variant="light" color="grape" tt="none">
+            {template.placeholders.length}{' '}
+            {template.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
+          </Badge>
+        )}
+      </Group>
+    </Card>
+  );
+}

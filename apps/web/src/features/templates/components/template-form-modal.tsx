@@ -1,0 +1,171 @@
+import { useRef, useState } from 'react';
+import { Button, Group, Modal, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import {
+  analyseSmsText,
+  extractPlaceholders,
+  saveTemplateSchema,
+  TEMPLATE_TEXT_MAX,
+  type SaveTemplateInput,
+  type TemplateDto,
+} from '@wren/contracts';
+import { FormAlert } from '@/components/form-alert';
+import { applySubmitError } from '@/lib/form-errors';
+import { HttpError } from '@/lib/http/http-error';
+import { toast } from '@/lib/toast';
+import { zodResolver } from '@/lib/zod-resolver';
+import { useCreateTemplate } from '../api/create-template';
+import { useUpdateTemplate } from '../api/update-template';
+import { BUILT_IN_PLACEHOLDERS, brokenPlaceholders, insertAt } from '../template-text';
+import { PlaceholderText } from './placeholder-text';
+import { SmsCounter } from './sms-counter';
+
+interface TemplateFormProps {
+  /** The template to edit; null for a new one. */
+  template: TemplateDto | null;
+  onDone: () => void;
+}
+
+function TemplateForm({ template, onDone }: TemplateFormProps) {
+  const create = useCreateTemplate();
+  const update = useUpdateTemplate();
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<SaveTemplateInput>({
+    initialValues: { name: template?.name ?? '', text: template?.text ?? '' },
+    validate: zodResolver(saveTemplateSchema),
+    validateInputOnBlur: true,
+  });
+  const { text } = form.values;
+  const info = analyseSmsText(text);
+  const placeholders = extractPlaceholders(text);
+  const broken = brokenPlaceholders(text);
+
+  const insert = (name: string) => {
+    const field = textRef.current;
+    const start = field?.selectionStart ?? text.length;
+    const end = field?.selectionEnd ?? start;
+    const next = insertAt(text, `{{${name}}}`, start, end);
+    form.setFieldValue('text', next.text);
+    requestAnimationFrame(() => {
+      field?.focus();
+      field?.setSelectionRange(next.caret, next.caret);
+    });
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const saved = template
+        ? await update.mutateAsync({ id: template.id, ...values })
+        : await create.mutateAsync(values);
+      toast.success(`Template "${saved.name}" has been ${template ? 'updated' : 'saved'}.`);
+      onDone();
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 409) {
+        form.setFieldError('name', error.message);
+        return;
+      }
+      setFormError(applySubmitError(form, error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={template ? 'Edit template' : 'New template'}>
+      <Stack>
+        <TextInput
+          label="Name"
+          placeholder="Order shipped"
+          required
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
+        <Textarea
+          ref={textRef}
+          label="Message"
+          placeholder="Hi {{name}}, your order is on its way."
+          required
+          autosize
+          minRows={4}
+          maxRows={10}
+          maxLength={TEMPLATE_TEXT_MAX}
+          {...form.getInputProps('text')}
+        />
+        <Group gap="xs">
+          <Text size="xs" c="dimmed">
+            Insert:
+          </Text>
+          {BUILT_IN_PLACEHOLDERS.map((name) => (
+            <Button key={name} size="compact-xs" variant="light" color="grape" onClick={() => insert(name)}>
+              {`{{${name}}}`}
+            </Button>
+          ))}
+          <Text size="xs" c="dimmed">
+            Custom contact fields work too, e.g. {'{{city}}'}
+          </Text>
+        </Group>
+        <SmsCounter info={info} />
+        {broken.length > 0 && (
+          <Text size="xs" c="orange.8" role="status">
+            Not a placeholder: {broken.join(', ')}. Use letters, digits and _ only, as in {'{{first_name}}'}.
+          </Text>
+        )}
+        <div>
+          <Text size="sm" fw={500} mb={4} id="template-preview-label">
+            Preview
+          </Text>
+          <Paper
+            withBorder
+            p="sm"
+            radius="md"
+            bg="var(--mantine-color-default-hover)"
+            aria-labelledby="template-preview-label"
+          >
+            {text.trim() ? (
+              <PlaceholderText text={text} size="sm" data-testid="template-preview" />
+            ) : (
+              <Text size="sm" c="dimmed">
+                Your message appears here, with placeholders highlighted.
+              </Text>
+            )}
+          </Paper>
+          {placeholders.length > 0 && (
+            <Text size="xs" c="dimmed" mt={6} data-testid="placeholder-list">
+              Placeholders: {placeholders.join(', ')}. Each is filled in from the contact when you send a
+              personalised SMS; the length above counts them as written.
+            </Text>
+          )}
+        </div>
+        <FormAlert message={formError} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending || update.isPending}>
+            {template ? 'Save changes' : 'Save template'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface TemplateFormModalProps {
+  opened: boolean;
+  template: TemplateDto | null;
+  onClose: () => void;
+}
+
+export function TemplateFormModal({ opened, template, onClose }: TemplateFormModalProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={template ? `Edit "${template.name}"` : 'New template'}
+      size="lg"
+      centered
+    >
+      <TemplateForm key={template?.id ?? 'new'} template={template} onDone={onClose} />
+    </Modal>
+  );
+}
