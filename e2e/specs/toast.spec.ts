@@ -24,6 +24,17 @@ after(async () => {
 
 const toasts = (page: Page) => page.locator('.mantine-Notification-root');
 
+/**
+ * Signs in on the profile form. The live-update hub greets every sign-in with its own toast
+ * ("Connected to server!", SPEC.md §4); a tap dismisses it so these tests start with none showing.
+ */
+async function signInToProfileForm(page: Page): Promise<void> {
+  await signIn(page, user, '/auth/login?returnUrl=%2Fprofile%2Fupdate');
+  const hubToast = toasts(page).filter({ hasText: 'Connected to server!' });
+  await hubToast.click();
+  await hubToast.waitFor({ state: 'detached' });
+}
+
 /** Saving another account's email fails with 409 and an Application-Error message: an error toast. */
 async function saveTakenEmail(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Save changes' }).click();
@@ -33,7 +44,7 @@ async function saveTakenEmail(page: Page): Promise<void> {
 describe('toasts', () => {
   it('appear bottom-right; a duplicate is suppressed and restarts the time-out; a tap dismisses', async () => {
     const { page } = await newContext(browser, server.baseUrl);
-    await signIn(page, user, '/auth/login?returnUrl=%2Fprofile%2Fupdate');
+    await signInToProfileForm(page);
     await page.getByLabel('Email').fill(taken.email);
 
     await saveTakenEmail(page);
@@ -61,7 +72,7 @@ describe('toasts', () => {
 
   it('stay open while hovered and close about a second after the pointer leaves', async () => {
     const { page } = await newContext(browser, server.baseUrl);
-    await signIn(page, user, '/auth/login?returnUrl=%2Fprofile%2Fupdate');
+    await signInToProfileForm(page);
     await page.getByLabel('Email').fill(taken.email);
     await saveTakenEmail(page);
     const toast = toasts(page).first();

@@ -48,8 +48,7 @@ export type HubSocketFactory = (options: { token: string }) => HubSocket;
 /** Why the client gave up: the user is signed out after each of these. */
 export type HubCloseReason = 'reconnect-failed' | 'unauthorized' | 'refresh-failed';
 
-type ArgsOf<M extends HubRequest> =
-  Parameters<HubClientEvents[M]> extends [...infer A, unknown] ? A : never;
+type ArgsOf<M extends HubRequest> = Parameters<HubClientEvents[M]> extends [...infer A, unknown] ? A : never;
 type DataOf<M extends HubRequest> =
   Parameters<HubClientEvents[M]> extends [...unknown[], (ack: HubAck<infer T>) => void] ? T : never;
 type PushArgs<P extends HubPush> = Parameters<HubServerEvents[P]>;
@@ -214,7 +213,8 @@ export function createHubClient(options: HubClientOptions) {
     for (const push of HUB_PUSHES) {
       s.on(push, (...args: never[]) => {
         if (socket !== s) return;
-        for (const listener of pushListeners) (listener as (p: HubPush, ...a: unknown[]) => void)(push, ...args);
+        for (const listener of pushListeners)
+          (listener as (p: HubPush, ...a: unknown[]) => void)(push, ...args);
       });
     }
   }

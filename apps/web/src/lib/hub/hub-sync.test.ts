@@ -93,17 +93,20 @@ describe('SPEC §7: group, sender ID and template lists reload at once on their 
     ['GroupListUpdated', 'GetGroupList', hubKeys.groups, ['groups', 'list']],
     ['SenderIdUpdated', 'GetSenderIdList', hubKeys.senderIds, ['sender-ids', 'list']],
     ['SmsTemplatesUpdated', 'GetSmsTemplates', hubKeys.templates, ['templates', 'list']],
-  ] as const)('%s reloads %s into the cache and invalidates the HTTP list', async (push, method, key, httpKey) => {
-    const h = setup();
-    await connect(h);
-    h.seed(httpKey);
-    h.replies.set(method, () => ({ ok: true, data: [{ id: 'fresh' }] }));
-    h.last().push(push);
-    expect(h.calls(method)).toBe(2); // at once, no delay
-    await flush();
-    expect(h.queryClient.getQueryData(key)).toEqual([{ id: 'fresh' }]);
-    expect(h.invalidated(httpKey)).toBe(true);
-  });
+  ] as const)(
+    '%s reloads %s into the cache and invalidates the HTTP list',
+    async (push, method, key, httpKey) => {
+      const h = setup();
+      await connect(h);
+      h.seed(httpKey);
+      h.replies.set(method, () => ({ ok: true, data: [{ id: 'fresh' }] }));
+      h.last().push(push);
+      expect(h.calls(method)).toBe(2); // at once, no delay
+      await flush();
+      expect(h.queryClient.getQueryData(key)).toEqual([{ id: 'fresh' }]);
+      expect(h.invalidated(httpKey)).toBe(true);
+    },
+  );
 });
 
 describe('SPEC §7: after UserAccountUpdated the balance reloads after 3 s, ignoring further pushes in that window', () => {

@@ -7,12 +7,7 @@ import { queryClient } from '../query-client';
 import { getAccessToken } from '../session';
 import { toast } from '../toast';
 import { campaignCalls } from './hub-campaign';
-import {
-  createHubClient,
-  type HubCloseReason,
-  type HubSnapshot,
-  type HubSocketFactory,
-} from './hub-client';
+import { createHubClient, type HubCloseReason, type HubSnapshot, type HubSocketFactory } from './hub-client';
 import { attachHubSync } from './hub-sync';
 
 export {

@@ -9,7 +9,11 @@ export type LiveFigures = Partial<DashboardSummary>;
  * Each figure from the hub's cache while the hub is connected, else from the HTTP summary; the
  * other source fills a gap (a hub load that failed, or the moments before the first reply).
  */
-export function pickFigures(connected: boolean, hub: LiveFigures, http: LiveFigures | undefined): LiveFigures {
+export function pickFigures(
+  connected: boolean,
+  hub: LiveFigures,
+  http: LiveFigures | undefined,
+): LiveFigures {
   const pick = <K extends keyof DashboardSummary>(key: K): DashboardSummary[K] | undefined =>
     connected ? (hub[key] ?? http?.[key]) : (http?.[key] ?? hub[key]);
   return {

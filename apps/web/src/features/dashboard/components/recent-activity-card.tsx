@@ -28,8 +28,8 @@ export function RecentActivityCard({ messages }: { messages: MessageDto[] | unde
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Recipient</Table.Th>
-                <Table.Th>Message</Table.Th>
                 <Table.Th>Status</Table.Th>
+                <Table.Th>Message</Table.Th>
                 <Table.Th ta="right">Created</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -41,19 +41,20 @@ export function RecentActivityCard({ messages }: { messages: MessageDto[] | unde
                       {m.recipient}
                     </Text>
                   </Table.Td>
-                  <Table.Td maw={360}>
-                    <Text size="sm" truncate title={m.text}>
-                      {m.text}
-                    </Text>
-                  </Table.Td>
                   <Table.Td>
                     <Badge
+                      miw="max-content"
                       color={STATUS_COLORS[m.status]}
                       variant={m.status === 'canceled' ? 'outline' : 'light'}
                       data-status={m.status}
                     >
                       {statusLabel(m.status)}
                     </Badge>
+                  </Table.Td>
+                  <Table.Td maw={360}>
+                    <Text size="sm" truncate title={m.text}>
+                      {m.text}
+                    </Text>
                   </Table.Td>
                   <Table.Td ta="right">
                     <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>

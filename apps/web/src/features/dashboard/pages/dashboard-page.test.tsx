@@ -29,7 +29,9 @@ const zero: StatusCounts = {
   canceled: 0,
 };
 
-function summary(over: { today?: Partial<StatusCounts>; month?: Partial<StatusCounts> } = {}): DashboardSummary {
+function summary(
+  over: { today?: Partial<StatusCounts>; month?: Partial<StatusCounts> } = {},
+): DashboardSummary {
   return {
     balance: { balanceMinor: 500, currency: 'USD' },
     deliveryStatus: {
@@ -109,7 +111,9 @@ describe('dashboard', () => {
   });
 
   it('without a hub connection the figures come from GET /api/dashboard/summary; counts by period', async () => {
-    const adapter = serve(summary({ today: { delivered: 2, queued: 1 }, month: { delivered: 9 } }), [MESSAGE]);
+    const adapter = serve(summary({ today: { delivered: 2, queued: 1 }, month: { delivered: 9 } }), [
+      MESSAGE,
+    ]);
     renderPage();
     const card = await screen.findByTestId('delivery-status');
     expect(await within(card).findByTestId('status-count-delivered')).toHaveTextContent('2');
