@@ -80,7 +80,7 @@ async function drawerOpen(page: Page): Promise<void> {
 
 describe('messaging', () => {
   it('sends a single SMS to a pasted list and follows it to delivered in the SMS log', async () => {
-    const { page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
+    const { context, page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
     await signIn(page, user);
     await page
       .getByRole('navigation', { name: 'Main menu' })
@@ -168,10 +168,11 @@ describe('messaging', () => {
     await page.waitForURL((url) => url.search === '');
     await countIn(page, 'table[aria-label="SMS log"] tbody tr', 2);
     assert.deepEqual(errors, []);
+    await context.close();
   });
 
   it('schedules a message and cancels it on the Scheduled SMS page', async () => {
-    const { page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
+    const { context, page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
     await signIn(page, user);
     await page.goto('/sms/single');
     await appReady(page);
@@ -213,6 +214,7 @@ describe('messaging', () => {
       .locator('[data-status="canceled"]')
       .waitFor();
     assert.deepEqual(errors, []);
+    await context.close();
   });
 
   it('takes screenshots of the three pages, light and dark (e2e/screenshots/messaging-*)', async () => {
@@ -242,16 +244,10 @@ describe('messaging', () => {
       202,
     );
 
+    const { context, page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
+    await signIn(page, shooter);
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, errors } = await newContext(browser, server.baseUrl, { ...VIEWPORT, colorScheme });
-      try {
-        await signIn(page, shooter);
-      } catch (e) {
-        console.log('DEBUG signin url', page.url(), errors);
-        await screenshot(page, 'debug-signin');
-        console.log(server.output().slice(-3000));
-        throw e;
-      }
+      await page.emulateMedia({ colorScheme });
       await page.goto('/sms/single');
       await appReady(page);
       await paste(page.getByLabel('Recipients'), '+1 415 555 2671, +44 20 7946 0958, 555');
@@ -264,14 +260,7 @@ describe('messaging', () => {
 
       await page.goto('/reports/sms-log');
       await appReady(page);
-      try {
-        await countIn(page, 'table[aria-label="SMS log"] [data-status="delivered"]', 2);
-      } catch (e) {
-        console.log('DEBUG url', page.url(), errors);
-        await screenshot(page, 'debug-fail');
-        console.log(server.output().slice(-3000));
-        throw e;
-      }
+      await countIn(page, 'table[aria-label="SMS log"] [data-status="delivered"]', 2);
       await page.mouse.move(0, 0);
       await screenshot(page, `messaging-${colorScheme}-sms-log`);
       await page.getByRole('row', { name: /Message to \+14155552671/ }).click();
@@ -291,7 +280,8 @@ describe('messaging', () => {
         .waitFor();
       await page.mouse.move(0, 0);
       await screenshot(page, `messaging-${colorScheme}-scheduled-sms`);
-      assert.deepEqual(errors, []);
     }
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 });

@@ -25,8 +25,10 @@ interface EncodedCharLike {
 /** Encoding, segment count (160/153 GSM-7, 70/67 UCS-2) and the parts, from sms-segments-calculator. */
 export function analyseSmsText(text: string): SmsTextInfo {
   const m = new SegmentedMessage(text);
+  // Segments are Array subclasses whose species constructor misbehaves (filter on a short segment
+  // yields a stray object), so copy each to a plain array first.
   const parts = m.segments.map((seg) =>
-    (seg as EncodedCharLike[])
+    Array.from(seg as EncodedCharLike[])
       .filter((c) => !c.isUserDataHeader && typeof c.raw === 'string')
       .map((c) => c.raw)
       .join(''),

@@ -60,6 +60,7 @@ describe('single SMS delivery', () => {
     expect(detail.body.events[3].raw).toMatch(/stat:DELIVRD/);
     const sim = [...server.worker!.simulator!.messages.values()].filter((s) => s.dest === '14155550123');
     expect(sim.length).toBeGreaterThanOrEqual(1);
+    expect(sim.at(-1)!.text).toBe('Your code is 1234 [ok]');
     await expectInvariants(server, user.accountId);
   });
 
@@ -76,6 +77,7 @@ describe('single SMS delivery', () => {
     const parts = [...server.worker!.simulator!.messages.values()].filter((s) => s.dest === '447911123456');
     expect(parts).toHaveLength(2);
     expect(parts.every((p) => p.dataCoding === 8)).toBe(true);
+    expect(parts.map((p) => p.text).join('')).toBe(text);
     await expectInvariants(server, user.accountId);
   });
 

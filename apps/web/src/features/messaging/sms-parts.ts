@@ -1,22 +1,8 @@
-import { SegmentedMessage } from 'sms-segments-calculator';
+import { analyseSmsText } from '@wren/contracts';
 
-interface EncodedCharLike {
-  raw?: unknown;
-  isUserDataHeader?: boolean;
-}
-
-/**
- * The text cut into the segments it is sent as. (Segments are Array subclasses whose species
- * constructor misbehaves for length 1, so they are copied to plain arrays before mapping.)
- */
+/** The text cut into the segments it is sent as. */
 export function segmentParts(text: string): string[] {
-  if (!text) return [];
-  return new SegmentedMessage(text).segments.map((segment) =>
-    Array.from(segment as unknown as EncodedCharLike[])
-      .filter((c) => !c.isUserDataHeader && typeof c.raw === 'string')
-      .map((c) => c.raw as string)
-      .join(''),
-  );
+  return text ? analyseSmsText(text).parts : [];
 }
 
 /** Characters a segment holds: 160 (GSM-7) or 70 (UCS-2) alone, 153 or 67 when concatenated. */
