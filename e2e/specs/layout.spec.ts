@@ -46,6 +46,8 @@ describe('main layout', () => {
     await signIn(page, user);
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await nav.getByRole('button', { name: 'Settings' }).click();
+    // The group's links mount as its collapse opens.
+    await nav.getByRole('link', { name: 'Saved Messages' }).waitFor();
     const links = await nav
       .getByRole('link')
       .evaluateAll((els) => els.map((el) => [el.textContent?.trim() ?? '', el.getAttribute('href') ?? '']));

@@ -1,4 +1,4 @@
-import { ActionIcon, Autocomplete, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Autocomplete, Button, Group, Input, Stack, TextInput } from '@mantine/core';
 import { MAX_CUSTOM_FIELDS } from '@wren/contracts';
 import type { ContactFormApi } from './use-contact-form';
 import { IconPlus, IconTrash } from './icons';
@@ -17,12 +17,12 @@ export function CustomFieldRows({ form, knownKeys }: CustomFieldRowsProps) {
   return (
     <Stack gap="xs" role="group" aria-labelledby="custom-fields-label">
       <div>
-        <Text size="sm" fw={500} id="custom-fields-label">
+        <Input.Label labelElement="div" id="custom-fields-label">
           Custom fields
-        </Text>
-        <Text size="xs" c="dimmed">
+        </Input.Label>
+        <Input.Description>
           Extra details for personalised messages: a field named city fills {'{{city}}'}.
-        </Text>
+        </Input.Description>
       </div>
       {rows.map((_, i) => (
         <Group key={form.key(`fields.${i}`)} gap="xs" align="flex-start" wrap="nowrap">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Input, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { ImportDto, ImportUploadDto } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { HttpError, messageOf } from '@/lib/http/http-error';
@@ -79,12 +79,12 @@ export function ImportMappingStep({ groupId, upload, onBack, onStarted }: Import
       {others.length > 0 && (
         <Stack gap="xs" role="group" aria-labelledby="import-fields-label">
           <div>
-            <Text size="sm" fw={500} id="import-fields-label">
+            <Input.Label labelElement="div" id="import-fields-label">
               Custom fields
-            </Text>
-            <Text size="xs" c="dimmed">
+            </Input.Label>
+            <Input.Description>
               Tick the other columns to keep; each becomes a field you can use as a placeholder.
-            </Text>
+            </Input.Description>
           </div>
           {others.map(({ field, index }) => (
             <Group key={field.column} gap="sm" align="flex-start" wrap="nowrap">
@@ -119,9 +119,9 @@ export function ImportMappingStep({ groupId, upload, onBack, onStarted }: Import
         </Stack>
       )}
       <div>
-        <Text size="sm" fw={500} mb={6}>
+        <Input.Label labelElement="div" mb={6}>
           Preview
-        </Text>
+        </Input.Label>
         <ImportPreviewTable upload={upload} state={state} />
       </div>
       <FormAlert message={formError} />

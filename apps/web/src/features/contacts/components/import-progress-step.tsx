@@ -25,11 +25,13 @@ function Stat({ label, value, color }: { label: string; value: number; color?: s
 interface ImportProgressStepProps {
   groupId: string;
   importId: string;
+  /** Called once the import has completed or failed. */
+  onFinished: () => void;
   onDone: () => void;
 }
 
 /** Step 3: the running import, polled every 500 ms, then its counts and the skipped-rows report. */
-export function ImportProgressStep({ groupId, importId, onDone }: ImportProgressStepProps) {
+export function ImportProgressStep({ groupId, importId, onFinished, onDone }: ImportProgressStepProps) {
   const queryClient = useQueryClient();
   const progress = useImportProgress(groupId, importId);
   const report = useDownloadImportReport(groupId);
@@ -38,11 +40,13 @@ export function ImportProgressStep({ groupId, importId, onDone }: ImportProgress
 
   useEffect(() => {
     if (!finished) return;
+    onFinished();
     // The group's count and contact list changed; the import itself needs no refetch.
     void queryClient.invalidateQueries({
       queryKey: ['groups'],
       predicate: (q) => q.queryKey[2] !== 'imports',
     });
+    // Runs once, when the import finishes (onFinished is left out of the dependencies on purpose).
   }, [finished, queryClient]);
 
   const downloadReport = async () => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Modal, Stepper } from '@mantine/core';
+import { Box, Modal, Stepper } from '@mantine/core';
 import type { ImportUploadDto } from '@wren/contracts';
 import { ImportMappingStep } from './import-mapping-step';
 import { ImportProgressStep } from './import-progress-step';
@@ -14,38 +14,55 @@ function ImportWizard({ groupId, onClose }: ImportWizardProps) {
   const [step, setStep] = useState(0);
   const [upload, setUpload] = useState<ImportUploadDto | null>(null);
   const [importId, setImportId] = useState<string | null>(null);
+  const [finished, setFinished] = useState(false);
 
   return (
-    <Stepper active={step} size="sm" allowNextStepsSelect={false} styles={{ content: { paddingTop: 24 } }}>
-      <Stepper.Step label="Upload" description="CSV, TXT or XLSX">
-        <ImportUploadStep
-          groupId={groupId}
-          onUploaded={(uploaded) => {
-            setUpload(uploaded);
-            setStep(1);
-          }}
-        />
-      </Stepper.Step>
-      <Stepper.Step label="Match columns" description="Phone, name and fields">
-        {upload && (
-          <ImportMappingStep
+    <>
+      <Stepper
+        active={finished ? 3 : step}
+        size="sm"
+        allowNextStepsSelect={false}
+        styles={{ content: { paddingTop: 24 } }}
+      >
+        <Stepper.Step label="Upload" description="CSV, TXT or XLSX">
+          <ImportUploadStep
             groupId={groupId}
-            upload={upload}
-            onBack={() => {
-              setUpload(null);
-              setStep(0);
-            }}
-            onStarted={(started) => {
-              setImportId(started.id);
-              setStep(2);
+            onUploaded={(uploaded) => {
+              setUpload(uploaded);
+              setStep(1);
             }}
           />
-        )}
-      </Stepper.Step>
-      <Stepper.Step label="Import" description="Add to the group">
-        {importId && <ImportProgressStep groupId={groupId} importId={importId} onDone={onClose} />}
-      </Stepper.Step>
-    </Stepper>
+        </Stepper.Step>
+        <Stepper.Step label="Match columns" description="Phone, name and fields">
+          {upload && (
+            <ImportMappingStep
+              groupId={groupId}
+              upload={upload}
+              onBack={() => {
+                setUpload(null);
+                setStep(0);
+              }}
+              onStarted={(started) => {
+                setImportId(started.id);
+                setStep(2);
+              }}
+            />
+          )}
+        </Stepper.Step>
+        <Stepper.Step label="Import" description="Add to the group" />
+      </Stepper>
+      {/* Outside the stepper, so the step can show as done without remounting the progress. */}
+      {step === 2 && importId && (
+        <Box pt="lg">
+          <ImportProgressStep
+            groupId={groupId}
+            importId={importId}
+            onFinished={() => setFinished(true)}
+            onDone={onClose}
+          />
+        </Box>
+      )}
+    </>
   );
 }
 

@@ -71,7 +71,8 @@ export default function GroupContactsPage() {
     [loaded],
   );
 
-  if (group.error instanceof HttpError && group.error.status === 404) return <GroupNotFound />;
+  // 404: no such group (or another account's); 400: the id in the address is not a group id.
+  if (group.error instanceof HttpError && [400, 404].includes(group.error.status)) return <GroupNotFound />;
 
   const askDelete = (target: DeleteTarget) => {
     setDeleteError(null);

@@ -10,7 +10,7 @@ import { useDeleteGroup } from '../api/delete-group';
 import { useGroups } from '../api/get-groups';
 import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
 import { GroupNameModal } from '../components/group-name-modal';
-import { contactsLabel, countFormat, GroupsTable } from '../components/groups-table';
+import { contactsLabel, GroupsTable } from '../components/groups-table';
 import { IconPlus, IconSearch } from '../components/icons';
 import { LoadError, TableSkeleton } from '../components/load-states';
 
@@ -54,7 +54,7 @@ export default function GroupsPage() {
             </Title>
             <Text size="sm" c="dimmed">
               {list.data
-                ? `${all.length} ${all.length === 1 ? 'group' : 'groups'} · ${countFormat.format(total)} contacts in all`
+                ? `${all.length} ${all.length === 1 ? 'group' : 'groups'} · ${contactsLabel(total)} in all`
                 : 'Lists of contacts you can send bulk and personalised messages to'}
             </Text>
           </div>

@@ -20,9 +20,9 @@ function StatusCell({ item }: { item: SenderIdDto }) {
       <Badge color={meta.color} variant="light">
         {meta.label}
       </Badge>
-      {item.reason && (
-        <Text size="xs" c={item.status === 'rejected' ? 'red' : 'dimmed'} maw={260}>
-          {item.status === 'rejected' ? `Reason: ${item.reason}` : item.reason}
+      {item.status === 'rejected' && item.reason && (
+        <Text size="xs" c="red" maw={260}>
+          Reason: {item.reason}
         </Text>
       )}
     </Stack>
@@ -53,7 +53,12 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
                     {item.value}
                   </Text>
                   {item.isDefault && (
-                    <Badge color="indigo" variant="filled" leftSection={<IconStar size={12} />}>
+                    <Badge
+                      color="indigo"
+                      variant="filled"
+                      leftSection={<IconStar size={12} />}
+                      style={{ flexShrink: 0, minWidth: 'max-content' }}
+                    >
                       Default
                     </Badge>
                   )}

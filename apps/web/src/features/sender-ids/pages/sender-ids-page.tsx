@@ -70,7 +70,7 @@ export default function SenderIdsPage() {
               Your sender IDs
             </Title>
             <Text size="sm" c="dimmed">
-              {list.data ? summary(list.data) : 'The names and numbers your messages come from'}
+              {list.data?.length ? summary(list.data) : 'The names and numbers your messages come from'}
             </Text>
           </div>
           <Button leftSection={<IconPlus />} onClick={() => setRequesting(true)}>

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Button, Group, Modal, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Input, Modal, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   analyseSmsText,
@@ -111,9 +111,9 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
           </Text>
         )}
         <div>
-          <Text size="sm" fw={500} mb={4} id="template-preview-label">
+          <Input.Label labelElement="div" mb={4} id="template-preview-label">
             Preview
-          </Text>
+          </Input.Label>
           <Paper
             withBorder
             p="sm"

@@ -5,6 +5,7 @@ import {
   Card,
   EmptyState,
   Group,
+  Paper,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -107,7 +108,7 @@ export default function TemplatesPage() {
         </Alert>
       )}
       {list.isSuccess && !hasAny && (
-        <Card withBorder radius="md">
+        <Paper withBorder radius="md">
           <EmptyState
             variant="light"
             size="lg"
@@ -122,7 +123,7 @@ export default function TemplatesPage() {
               </Button>
             </EmptyState.Actions>
           </EmptyState>
-        </Card>
+        </Paper>
       )}
       {hasAny && items.length === 0 && (
         <Text c="dimmed" ta="center" py="xl">
