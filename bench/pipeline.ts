@@ -3,7 +3,7 @@
  * HTTP send API with concurrency, then waits for every delivery receipt. For comparison it measures a
  * bare SMPP client against a simulator on the same machine.
  *
- *   npm run bench:pipeline -- [N] [concurrency]
+ *   npm run bench:pipeline -- [N] [concurrency] [recipients per request]
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres (default: local wren/wren)
  */
 import smpp from 'smpp';
@@ -13,6 +13,7 @@ import { freshPostgres, percentile, signUp, startWren } from './lib/wren-process
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
+const PER_REQUEST = Number(process.argv[4] ?? process.env.BENCH_PER_REQUEST ?? 1);
 const PORT = 3900 + Math.floor(Math.random() * 90);
 const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://wren:wren@127.0.0.1:5432/postgres';
 
@@ -64,7 +65,9 @@ async function rawSmpp(n: number) {
 }
 
 async function main() {
-  console.log(`pipeline benchmark: ${N} messages, concurrency ${CONCURRENCY}, PostgreSQL`);
+  console.log(
+    `pipeline benchmark: ${N} messages, ${PER_REQUEST} per request, concurrency ${CONCURRENCY}, PostgreSQL`,
+  );
   const db = await freshPostgres(baseDb, `wren_bench_${process.pid}`);
   const wren = await startWren(
     {
@@ -87,18 +90,23 @@ async function main() {
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < N) {
-          const i = next++;
+          const i = next;
+          const count = Math.min(PER_REQUEST, N - i);
+          next += count;
           const started = performance.now();
           const res = await fetch(`${base}/api/sms/single`, {
             method: 'POST',
             headers: session.headers,
             body: JSON.stringify({
-              recipients: [`+1212555${String(i % 10000).padStart(4, '0')}`],
+              recipients: Array.from(
+                { length: count },
+                (_, k) => `+1212555${String((i + k) % 10000).padStart(4, '0')}`,
+              ),
               text: `Bench message ${i}`,
             }),
           });
           await res.arrayBuffer();
-          if (res.status !== 202) errors += 1;
+          if (res.status !== 202) errors += count;
           latencies.push(performance.now() - started);
         }
       }),

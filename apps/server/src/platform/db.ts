@@ -69,3 +69,17 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
     },
   };
 }
+
+/**
+ * PostgreSQL's wire protocol counts a statement's parameters in 16 bits (at most 65,535), so a
+ * multi-row insert is cut into statements that stay well under that.
+ */
+const MAX_PARAMS_PER_STATEMENT = 30_000;
+
+/** Splits rows of `columns` parameters each into chunks that fit one statement. */
+export function chunkRows<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / Math.max(1, columns)));
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
+  return chunks;
+}

@@ -6,8 +6,8 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
   return db
     .selectFrom('message_parts')
     .select(['connection', 'smsc_key', 'message_id', 'part', 'stat'])
-    .where('connection', 'in', connections)
-    .where('smsc_key', 'in', keys)
+    .where(sql<boolean>`connection = ANY(${connections}::text[])`)
+    .where(sql<boolean>`smsc_key = ANY(${keys}::text[])`)
     .execute();
 }
 
@@ -34,7 +34,7 @@ export async function partProgress(trx: Db, messageIds: string[]) {
     SELECT message_id, count(DISTINCT part)::int AS total,
            array_agg(stat ORDER BY part) AS stats
       FROM (SELECT DISTINCT ON (message_id, part) message_id, part, stat
-              FROM message_parts WHERE message_id IN (${sql.join(messageIds)})
+              FROM message_parts WHERE message_id = ANY(${messageIds}::uuid[])
              ORDER BY message_id, part, stat NULLS LAST) p
      GROUP BY message_id`.execute(trx);
   return res.rows;
@@ -95,14 +95,14 @@ export async function markParked(trx: Db, matched: number[], missed: number[]) {
     await trx
       .updateTable('parked_receipts')
       .set({ matched_at: sql`now()` })
-      .where('id', 'in', matched)
+      .where(sql<boolean>`id = ANY(${matched}::bigint[])`)
       .execute();
   }
   if (missed.length) {
     await trx
       .updateTable('parked_receipts')
       .set({ attempts: sql`attempts + 1` })
-      .where('id', 'in', missed)
+      .where(sql<boolean>`id = ANY(${missed}::bigint[])`)
       .execute();
   }
 }

@@ -15,6 +15,9 @@ import { notifyChanged } from './notify';
 const MAX_ATTEMPTS = 25;
 const FLUSH_MS = 15;
 const FLUSH_SIZE = 300;
+/** Most outcomes settled in one transaction; a longer backlog is settled in several. */
+const FLUSH_MAX = 2000;
+const FLUSH_RETRY_MS = 1000;
 const IDLE_POLL_MS = 200;
 const MAINTENANCE_MS = 1000;
 
@@ -85,15 +88,30 @@ export function createDispatcher(deps: Deps) {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = setTimeout(() => {
       flushTimer = null;
-      flushing = flushing
-        .then(flush)
-        .catch((err: unknown) => logger.error({ err }, 'dispatcher flush failed'));
+      flushing = flushing.then(flushAll);
     }, ms);
   }
 
-  async function flush() {
-    const batch = pending;
-    pending = [];
+  /**
+   * Settles everything pending, FLUSH_MAX at a time. A failed transaction puts its outcomes back and
+   * tries again shortly: they are the only record of what the SMSC accepted, so dropping them would
+   * let the lease run out and the messages be sent twice.
+   */
+  async function flushAll() {
+    while (pending.length > 0) {
+      const batch = pending.splice(0, FLUSH_MAX);
+      try {
+        await flush(batch);
+      } catch (err) {
+        logger.error({ err, outcomes: batch.length }, 'dispatcher flush failed; will retry');
+        pending.unshift(...batch);
+        if (running) scheduleFlush(FLUSH_RETRY_MS);
+        return;
+      }
+    }
+  }
+
+  async function flush(batch: { m: Claimed; outcome: SubmitOutcome }[]) {
     if (batch.length === 0) return;
     const accepted = batch.filter(
       (b) => b.outcome.kind === 'accepted' || (b.outcome.kind === 'unknown' && b.outcome.smscIds.length > 0),
@@ -260,7 +278,7 @@ export function createDispatcher(deps: Deps) {
       if (flushTimer) clearTimeout(flushTimer);
       flushTimer = null;
       await flushing;
-      await flush();
+      await flushAll();
     },
     /** Runs the scheduled/expiry/lease pass now (tests and admin use). */
     maintenance,

@@ -1,30 +1,34 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
-import type { Db } from '../../platform/db';
+import { chunkRows, type Db } from '../../platform/db';
 
 export type MessageRow = Selectable<MessagesTable>;
 
 export async function insertMessages(trx: Db, rows: Insertable<MessagesTable>[]) {
-  if (rows.length === 0) return [];
-  return trx.insertInto('messages').values(rows).returningAll().execute();
+  const out: MessageRow[] = [];
+  for (const chunk of chunkRows(rows, 20)) {
+    out.push(...(await trx.insertInto('messages').values(chunk).returningAll().execute()));
+  }
+  return out;
 }
 
 export async function insertEvents(
   trx: Db,
   events: { message_id: string; status: string; detail?: string | null; raw?: string | null }[],
 ) {
-  if (events.length === 0) return;
-  await trx
-    .insertInto('message_events')
-    .values(
-      events.map((e) => ({
-        message_id: e.message_id,
-        status: e.status,
-        detail: e.detail ?? null,
-        raw: e.raw ?? null,
-      })),
-    )
-    .execute();
+  for (const chunk of chunkRows(events, 4)) {
+    await trx
+      .insertInto('message_events')
+      .values(
+        chunk.map((e) => ({
+          message_id: e.message_id,
+          status: e.status,
+          detail: e.detail ?? null,
+          raw: e.raw ?? null,
+        })),
+      )
+      .execute();
+  }
 }
 
 export interface LogFilter {

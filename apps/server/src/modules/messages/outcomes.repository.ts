@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db';
+import { chunkRows, type Db } from '../../platform/db';
 
 /** Queue operations of the dispatcher: claiming with a lease, and settling what came back. */
 
@@ -56,7 +56,7 @@ export async function settle(
         : {}),
       ...(final ? { done_at: sql`now()` } : {}),
     })
-    .where('id', 'in', ids)
+    .where(sql<boolean>`id = ANY(${ids}::uuid[])`)
     .where('status', '=', 'sending')
     .where('leased_by', '=', workerId)
     .returning(['id', 'account_id', 'campaign_id', 'price_minor'])
@@ -67,12 +67,13 @@ export async function insertParts(
   trx: Db,
   rows: { connection: string; smsc_key: string; message_id: string; part: number }[],
 ) {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('message_parts')
-    .values(rows)
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  for (const chunk of chunkRows(rows, 4)) {
+    await trx
+      .insertInto('message_parts')
+      .values(chunk)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
 }
 
 /** Scheduled messages whose time has come join the queue. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import type { LedgerService } from '../ledger/ledger.service';
 
@@ -22,5 +23,11 @@ export async function refundMessages(
     });
     if (r.posted) ids.push(m.id);
   }
-  if (ids.length) await trx.updateTable('messages').set({ refunded: true }).where('id', 'in', ids).execute();
+  if (ids.length) {
+    await trx
+      .updateTable('messages')
+      .set({ refunded: true })
+      .where(sql<boolean>`id = ANY(${ids}::uuid[])`)
+      .execute();
+  }
 }
