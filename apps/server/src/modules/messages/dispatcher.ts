@@ -45,7 +45,7 @@ export function createDispatcher(deps: Deps) {
   const maxInFlight = config.dispatchBatch;
   let running = false;
   let inFlight = 0;
-  let pending: { m: Claimed; outcome: SubmitOutcome }[] = [];
+  const pending: { m: Claimed; outcome: SubmitOutcome }[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   let wake: (() => void) | null = null;
