@@ -66,6 +66,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     workerId,
     onPartsStored: () => dlr.matchParked(),
   });
+  dlr.setBeforeApply(() => dispatcher.flushNow());
   dispatcher.start();
   const sweep = setInterval(() => {
     dlr.matchParked().catch((err: unknown) => logger.warn({ err }, 'parked receipt sweep failed'));

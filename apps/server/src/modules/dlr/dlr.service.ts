@@ -39,6 +39,8 @@ export function createDlrService(deps: Deps) {
   let queue: Incoming[] = [];
   let timer: NodeJS.Timeout | null = null;
   let chain: Promise<void> = Promise.resolve();
+  /** Waits until submit outcomes already received are stored (the dispatcher's flush). */
+  let beforeApply: () => Promise<void> = () => Promise.resolve();
 
   function schedule(ms: number) {
     if (timer && ms > 0) return;
@@ -54,6 +56,7 @@ export function createDlrService(deps: Deps) {
   async function process(batch: Incoming[]) {
     if (batch.length === 0) return;
     try {
+      if (batch.some((b) => b.parkedId === undefined)) await beforeApply();
       const changed = await db.transaction().execute((trx) => apply(trx, batch));
       notifyChanged(deps.events, changed);
       batch.forEach((b) => b.done.resolve());
@@ -159,6 +162,11 @@ export function createDlrService(deps: Deps) {
         queue.push({ receipt, done: { resolve, reject } });
         schedule(queue.length >= FLUSH_SIZE ? 0 : FLUSH_MS);
       });
+    },
+
+    /** Receipts are matched only after `wait` resolves (the worker passes the dispatcher's flush). */
+    setBeforeApply(wait: () => Promise<void>) {
+      beforeApply = wait;
     },
 
     /** Tries parked receipts again (after new parts are stored, and periodically). */

@@ -111,6 +111,15 @@ export function createDispatcher(deps: Deps) {
     }
   }
 
+  /** Settles every outcome that has come back so far, now; resolves once that is committed. */
+  function flushNow(): Promise<void> {
+    if (pending.length === 0) return flushing;
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    flushing = flushing.then(flushAll);
+    return flushing;
+  }
+
   async function flush(batch: { m: Claimed; outcome: SubmitOutcome }[]) {
     if (batch.length === 0) return;
     const accepted = batch.filter(
@@ -207,7 +216,11 @@ export function createDispatcher(deps: Deps) {
       return touched;
     });
     notifyChanged(deps.events, changed);
-    if (storedParts) await deps.onPartsStored?.();
+    // Not awaited: receipt processing waits on this flush (flushNow), so waiting on it here could
+    // deadlock.
+    if (storedParts) {
+      deps.onPartsStored?.().catch((err: unknown) => logger.warn({ err }, 'parked receipt match failed'));
+    }
   }
 
   async function maintenance() {
@@ -280,6 +293,12 @@ export function createDispatcher(deps: Deps) {
       await flushing;
       await flushAll();
     },
+    /**
+     * Resolves once the outcomes that came back so far are stored. Receipt processing waits on it:
+     * an SMSC usually sends a receipt right after submit_sm_resp, and matching it against parts
+     * committed a moment later beats parking it and matching it again.
+     */
+    flushNow,
     /** Runs the scheduled/expiry/lease pass now (tests and admin use). */
     maintenance,
     stats: () => ({ inFlight, pending: pending.length }),
