@@ -56,15 +56,6 @@ export async function findSenderIdByValue(db: Db, accountId: string, value: stri
     .executeTakeFirst();
 }
 
-export async function findDefaultSenderId(db: Db, accountId: string) {
-  return db
-    .selectFrom('sender_ids as s')
-    .select(columns)
-    .where('s.account_id', '=', accountId)
-    .where('s.is_default', '=', true)
-    .executeTakeFirst();
-}
-
 /**
  * Serialises changes to which of the account's sender IDs is the default (a transaction-scoped
  * advisory lock, so it also covers an account with no sender IDs yet). Returns whether one is.

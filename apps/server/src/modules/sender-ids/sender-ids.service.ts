@@ -44,11 +44,30 @@ export function toSenderId(row: repo.SenderIdRow): SenderIdDto {
 }
 
 const reviewCursor = z.object({ t: z.string().max(64), id: z.uuid() });
+/**
+ * How long a node reuses an account's sender IDs when resolving the sender of a send. Changes made
+ * on this node clear it at once; a change made on another node is seen within this time.
+ */
+const SEND_LOOKUP_CACHE_MS = 2000;
+
 const unusable = (message: string) => new AppError(ErrorCode.SENDER_ID_NOT_APPROVED, message);
 
 export function createSenderIdsService(deps: Deps) {
   const { db, events } = deps;
   const changed = (accountId: string) => events.publish('sender.changed', { accountId });
+  const sendLookup = new Map<string, { until: number; rows: Promise<repo.SenderIdRow[]> }>();
+  events.subscribe('sender.changed', ({ accountId }) => sendLookup.delete(accountId));
+
+  /** The account's sender IDs for sending, from a short per-node cache (one query per account). */
+  function sendersOf(accountId: string): Promise<repo.SenderIdRow[]> {
+    const hit = sendLookup.get(accountId);
+    if (hit && hit.until > Date.now()) return hit.rows;
+    const rows = repo.listSenderIds(db, accountId);
+    sendLookup.set(accountId, { until: Date.now() + SEND_LOOKUP_CACHE_MS, rows });
+    rows.catch(() => sendLookup.delete(accountId));
+    if (sendLookup.size > 10_000) sendLookup.delete(sendLookup.keys().next().value!);
+    return rows;
+  }
 
   async function decide(input: {
     adminUserId: string;
@@ -169,13 +188,14 @@ export function createSenderIdsService(deps: Deps) {
      * default, else the platform default. Throws SENDER_ID_NOT_APPROVED (422) for a sender ID that
      * is unknown to the account, awaiting approval or rejected.
      */
-    async resolveSenderForSend(input: { accountId: string; value?: string | null }, trx: Db = db) {
+    async resolveSenderForSend(input: { accountId: string; value?: string | null }) {
       const wanted = input.value?.trim();
       const system = deps.systemDefault;
+      const senders = await sendersOf(input.accountId);
       if (wanted) {
         const check = checkSenderId(wanted);
         const value = check.ok ? check.value : wanted;
-        const row = await repo.findSenderIdByValue(trx, input.accountId, value);
+        const row = senders.find((s) => s.value.toLowerCase() === value.toLowerCase());
         if (!row) {
           if (system && value.toLowerCase() === system.toLowerCase()) return system;
           throw unusable(
@@ -188,7 +208,7 @@ export function createSenderIdsService(deps: Deps) {
         }
         throw unusable(`Sender ID "${row.value}" was rejected${row.reason ? `: ${row.reason}` : ''}.`);
       }
-      const def = await repo.findDefaultSenderId(trx, input.accountId);
+      const def = senders.find((s) => s.is_default);
       if (def) return def.value;
       if (system) return system;
       throw unusable('Choose a sender ID: your account has no default approved sender ID.');
