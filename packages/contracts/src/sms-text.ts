@@ -22,8 +22,24 @@ interface EncodedCharLike {
   isUserDataHeader?: boolean;
 }
 
-/** Encoding, segment count (160/153 GSM-7, 70/67 UCS-2) and the parts, from sms-segments-calculator. */
+/** Recent results: a campaign sends one text many times, and a form re-counts as the user types. */
+const recent = new Map<string, SmsTextInfo>();
+const RECENT_MAX = 256;
+
+/**
+ * Encoding, segment count (160/153 GSM-7, 70/67 UCS-2) and the parts, from sms-segments-calculator.
+ * The result is shared between callers with the same text: treat it as read-only.
+ */
 export function analyseSmsText(text: string): SmsTextInfo {
+  const hit = recent.get(text);
+  if (hit) return hit;
+  const info = analyse(text);
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+  recent.set(text, info);
+  return info;
+}
+
+function analyse(text: string): SmsTextInfo {
   const m = new SegmentedMessage(text);
   // Segments are Array subclasses whose species constructor misbehaves (filter on a short segment
   // yields a stray object), so copy each to a plain array first.
