@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { appReady, registerViaApi, signIn, type TestUser } from '../lib/app';
+import { apiCall, appReady, registerViaApi, signIn, type TestUser } from '../lib/app';
 import { launchBrowser, newContext } from '../lib/browser';
 import { SCREENSHOT_DIR, TMP_DIR } from '../lib/paths';
 import { startServer, type RunningServer } from '../lib/server';
@@ -294,6 +294,39 @@ describe('directory', () => {
     await press(confirm, 'Delete template');
     await toast(page, 'Template "Login code" has been deleted.').waitFor();
     await rowCount(page, 'template-card', 1);
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows changes made elsewhere at once, through the hub (SenderIdUpdated, GroupListUpdated, SmsTemplatesUpdated)', async () => {
+    const { page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
+    await signIn(page, user);
+    const login = await apiCall(server.baseUrl, 'POST', '/api/auth/login', {
+      username: user.username,
+      password: user.password,
+    });
+    const token = String(login.body?.accessToken);
+    const elsewhere = (path: string, body: unknown) => apiCall(server.baseUrl, 'POST', path, body, token);
+
+    await openPage(page, '/sender-id');
+    await page.getByText('Connected', { exact: true }).waitFor();
+    const created = await elsewhere('/api/sender-ids', {
+      value: 'LiveSender',
+      purpose: 'Shipping notices from the warehouse',
+      sampleMessage: 'Your parcel is on its way.',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await page.getByTestId('sender-id-row').filter({ hasText: 'LiveSender' }).waitFor();
+
+    await openPage(page, '/groups');
+    assert.equal((await elsewhere('/api/groups', { name: 'Live group' })).status, 201);
+    await page.getByTestId('group-row').filter({ hasText: 'Live group' }).waitFor();
+
+    await openPage(page, '/templates');
+    assert.equal(
+      (await elsewhere('/api/templates', { name: 'Live note', text: 'Hello {{name}}' })).status,
+      201,
+    );
+    await page.getByTestId('template-card').filter({ hasText: 'Live note' }).waitFor();
     assert.deepEqual(errors, []);
   });
 });
