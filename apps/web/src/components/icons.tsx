@@ -2,31 +2,37 @@ import type { SVGProps } from 'react';
 
 type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-/** Small stroke icons (24 × 24 grid), decorative unless given a title by the caller. */
-function icon(...paths: string[]) {
-  return function Icon({ size = 20, ...props }: IconProps) {
-    return (
-      <svg
-        xmlns="http://www.w3.org/2000/svg"
-        width={size}
-        height={size}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={1.75}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-        {...props}
-      >
-        {paths.map((d) => (
-          <path key={d} d={d} />
-        ))}
-      </svg>
-    );
+/**
+ * A maker of small stroke icons (24 × 24 grid) drawn `defaultSize` pixels wide unless told
+ * otherwise; decorative unless given a title by the caller.
+ */
+export const iconOfSize = (defaultSize: number) =>
+  function icon(...paths: string[]) {
+    return function Icon({ size = defaultSize, ...props }: IconProps) {
+      return (
+        <svg
+          xmlns="http://www.w3.org/2000/svg"
+          width={size}
+          height={size}
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={1.75}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+          focusable="false"
+          {...props}
+        >
+          {paths.map((d) => (
+            <path key={d} d={d} />
+          ))}
+        </svg>
+      );
+    };
   };
-}
+
+const icon = iconOfSize(20);
 
 export type AppIcon = ReturnType<typeof icon>;
 
@@ -100,3 +106,16 @@ export const IconHome = icon(
 export const IconCompass = icon('M8 16l2-6 6-2-2 6-6 2', 'M12 3a9 9 0 1 0 0 18a9 9 0 0 0 0-18z');
 export const IconChevronsLeft = icon('M11 7l-5 5 5 5', 'M17 7l-5 5 5 5');
 export const IconChevronsRight = icon('M7 7l5 5-5 5', 'M13 7l5 5-5 5');
+
+/** Action icons shared by the list screens (18 px). */
+const rowIcon = iconOfSize(18);
+export const IconPlus = rowIcon('M12 5v14', 'M5 12h14');
+export const IconTrash = rowIcon(
+  'M4 7h16',
+  'M10 11v6',
+  'M14 11v6',
+  'M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12',
+  'M9 7V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v3',
+);
+export const IconPencil = rowIcon('M4 20h4L18.5 9.5a2.83 2.83 0 0 0-4-4L4 16v4', 'M13.5 6.5l4 4');
+export const IconSearch = rowIcon('M10 3a7 7 0 1 0 0 14a7 7 0 0 0 0-14z', 'M21 21l-6-6');

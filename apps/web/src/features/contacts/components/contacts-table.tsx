@@ -1,6 +1,7 @@
-import { ActionIcon, Badge, Checkbox, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Checkbox, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { ContactDto } from '@wren/contracts';
 import { IconPencil, IconTrash } from './icons';
+import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const MAX_FIELD_BADGES = 3;
@@ -117,26 +118,21 @@ export function ContactsTable({
                 </Table.Td>
                 <Table.Td>
                   <Group gap={2} justify="flex-end" wrap="nowrap">
-                    <Tooltip label="Edit" withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        onClick={() => onEdit(contact)}
-                        aria-label={`Edit ${contactLabel(contact)}`}
-                      >
-                        <IconPencil />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete" withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        onClick={() => onDelete(contact)}
-                        aria-label={`Delete ${contactLabel(contact)}`}
-                      >
-                        <IconTrash />
-                      </ActionIcon>
-                    </Tooltip>
+                    <RowAction
+                      tip="Edit"
+                      label={`Edit ${contactLabel(contact)}`}
+                      onClick={() => onEdit(contact)}
+                    >
+                      <IconPencil />
+                    </RowAction>
+                    <RowAction
+                      tip="Delete"
+                      label={`Delete ${contactLabel(contact)}`}
+                      danger
+                      onClick={() => onDelete(contact)}
+                    >
+                      <IconTrash />
+                    </RowAction>
                   </Group>
                 </Table.Td>
               </Table.Tr>

@@ -1,8 +1,9 @@
-import { ActionIcon, Anchor, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
 import type { GroupDto } from '@wren/contracts';
 import { paths } from '@/config/paths';
 import { IconPencil, IconTrash } from './icons';
+import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 export const countFormat = new Intl.NumberFormat('en-US');
@@ -49,26 +50,21 @@ export function GroupsTable({ groups, onRename, onDelete }: GroupsTableProps) {
               </Table.Td>
               <Table.Td>
                 <Group gap={2} justify="flex-end" wrap="nowrap">
-                  <Tooltip label="Rename" withArrow>
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      onClick={() => onRename(group)}
-                      aria-label={`Rename group ${group.name}`}
-                    >
-                      <IconPencil />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete" withArrow>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      onClick={() => onDelete(group)}
-                      aria-label={`Delete group ${group.name}`}
-                    >
-                      <IconTrash />
-                    </ActionIcon>
-                  </Tooltip>
+                  <RowAction
+                    tip="Rename"
+                    label={`Rename group ${group.name}`}
+                    onClick={() => onRename(group)}
+                  >
+                    <IconPencil />
+                  </RowAction>
+                  <RowAction
+                    tip="Delete"
+                    label={`Delete group ${group.name}`}
+                    danger
+                    onClick={() => onDelete(group)}
+                  >
+                    <IconTrash />
+                  </RowAction>
                 </Group>
               </Table.Td>
             </Table.Tr>

@@ -11,7 +11,7 @@ import { useDeleteContacts } from '../api/delete-contacts';
 import { useExportContacts } from '../api/export-contacts';
 import { useContacts, type ContactSort } from '../api/get-contacts';
 import { useGroup } from '../api/get-group';
-import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
+import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
 import { ContactFormModal } from '../components/contact-form-modal';
 import { ContactsEmpty } from '../components/contacts-empty';
 import { contactLabel, ContactsTable } from '../components/contacts-table';

@@ -8,7 +8,7 @@ import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useDeleteGroup } from '../api/delete-group';
 import { useGroups } from '../api/get-groups';
-import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
+import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
 import { GroupNameModal } from '../components/group-name-modal';
 import { contactsLabel, GroupsTable } from '../components/groups-table';
 import { IconPlus, IconSearch } from '../components/icons';

@@ -1,32 +1,6 @@
-import type { SVGProps } from 'react';
+import { iconOfSize } from '@/components/icons';
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-/** Stroke icons for the dashboard (24 × 24 grid, like components/icons), decorative. */
-function icon(...paths: string[]) {
-  return function Icon({ size = 20, ...props }: IconProps) {
-    return (
-      <svg
-        xmlns="http://www.w3.org/2000/svg"
-        width={size}
-        height={size}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={1.75}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-        {...props}
-      >
-        {paths.map((d) => (
-          <path key={d} d={d} />
-        ))}
-      </svg>
-    );
-  };
-}
+const icon = iconOfSize(20);
 
 export const IconWallet = icon(
   'M17 8V5a1 1 0 0 0-1-1H6a2 2 0 0 0 0 4h12a1 1 0 0 1 1 1v3m0 4v3a1 1 0 0 1-1 1H6a2 2 0 0 1-2-2V6',

@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Button, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { SenderIdDto } from '@wren/contracts';
 import { STATUS_META } from '../sender-id-rules';
 import { IconStar, IconTrash } from './icons';
+import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
@@ -97,16 +98,14 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
                       Make default
                     </Button>
                   )}
-                  <Tooltip label="Delete" withArrow>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      onClick={() => onDelete(item)}
-                      aria-label={`Delete sender ID ${item.value}`}
-                    >
-                      <IconTrash />
-                    </ActionIcon>
-                  </Tooltip>
+                  <RowAction
+                    tip="Delete"
+                    label={`Delete sender ID ${item.value}`}
+                    danger
+                    onClick={() => onDelete(item)}
+                  >
+                    <IconTrash />
+                  </RowAction>
                 </Group>
               </Table.Td>
             </Table.Tr>

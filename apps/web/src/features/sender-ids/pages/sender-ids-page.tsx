@@ -6,7 +6,7 @@ import { toast } from '@/lib/toast';
 import { useDeleteSenderId } from '../api/delete-sender-id';
 import { useSenderIds } from '../api/get-sender-ids';
 import { useSetDefaultSenderId } from '../api/set-default-sender-id';
-import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
+import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
 import { IconInfo, IconPlus } from '../components/icons';
 import { RequestSenderIdModal } from '../components/request-sender-id-modal';
 import { LoadError, SenderIdsEmpty, SenderIdsSkeleton } from '../components/sender-ids-panel-states';

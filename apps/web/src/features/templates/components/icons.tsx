@@ -1,43 +1,9 @@
-import type { SVGProps } from 'react';
+import { iconOfSize } from '@/components/icons';
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export { IconPlus, IconTrash, IconPencil, IconSearch } from '@/components/icons';
 
-/** Stroke icons of this feature (24 × 24 grid, like components/icons), decorative. */
-function icon(...paths: string[]) {
-  return function Icon({ size = 18, ...props }: IconProps) {
-    return (
-      <svg
-        xmlns="http://www.w3.org/2000/svg"
-        width={size}
-        height={size}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={1.75}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-        {...props}
-      >
-        {paths.map((d) => (
-          <path key={d} d={d} />
-        ))}
-      </svg>
-    );
-  };
-}
+const icon = iconOfSize(18);
 
-export const IconPlus = icon('M12 5v14', 'M5 12h14');
-export const IconTrash = icon(
-  'M4 7h16',
-  'M10 11v6',
-  'M14 11v6',
-  'M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12',
-  'M9 7V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v3',
-);
-export const IconPencil = icon('M4 20h4L18.5 9.5a2.83 2.83 0 0 0-4-4L4 16v4', 'M13.5 6.5l4 4');
-export const IconSearch = icon('M10 3a7 7 0 1 0 0 14a7 7 0 0 0 0-14z', 'M21 21l-6-6');
 export const IconAlert = icon(
   'M12 9v4',
   'M12 16h.01',

@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Card, Group, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Card, Group, Text, Title } from '@mantine/core';
 import type { TemplateDto } from '@wren/contracts';
 import { IconPencil, IconTrash } from './icons';
 import { PlaceholderText } from './placeholder-text';
+import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
@@ -25,26 +26,17 @@ export function TemplateCard({ template, onEdit, onDelete }: TemplateCardProps) 
           </Text>
         </div>
         <Group gap={2} wrap="nowrap">
-          <Tooltip label="Edit" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              onClick={() => onEdit(template)}
-              aria-label={`Edit template ${template.name}`}
-            >
-              <IconPencil />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Delete" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              onClick={() => onDelete(template)}
-              aria-label={`Delete template ${template.name}`}
-            >
-              <IconTrash />
-            </ActionIcon>
-          </Tooltip>
+          <RowAction tip="Edit" label={`Edit template ${template.name}`} onClick={() => onEdit(template)}>
+            <IconPencil />
+          </RowAction>
+          <RowAction
+            tip="Delete"
+            label={`Delete template ${template.name}`}
+            danger
+            onClick={() => onDelete(template)}
+          >
+            <IconTrash />
+          </RowAction>
         </Group>
       </Group>
       <PlaceholderText text={template.text} size="sm" mt="sm" lineClamp={5} style={{ flex: 1 }} />

@@ -18,7 +18,7 @@ import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useDeleteTemplate } from '../api/delete-template';
 import { useTemplates } from '../api/get-templates';
-import { ConfirmDeleteModal, useModalTarget } from '../components/confirm-delete-modal';
+import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
 import { IconPlus, IconSearch } from '../components/icons';
 import { TemplateCard } from '../components/template-card';
 import { TemplateFormModal } from '../components/template-form-modal';

@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import { expectInvariants, waitForFinal } from '../../../test/messaging';
+
+// The outcomes of submits (which SMSC ids the SMSC gave) live in the dispatcher's memory until they
+// are committed. If that commit fails they must be kept and written again: dropping them leaves
+// the messages leased, and after the lease they would be claimed and sent a second time.
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer(
+    { SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', LEASE_SECONDS: '5' },
+    { worker: true },
+  );
+  // While test_block_parts has a row, storing message parts fails (and with it the whole flush).
+  await sql`CREATE TABLE test_block_parts (x int)`.execute(server.ctx.db);
+  await sql
+    .raw(
+      `CREATE FUNCTION test_block_parts() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF EXISTS (SELECT 1 FROM test_block_parts) THEN
+           RAISE EXCEPTION 'parts blocked by the test';
+         END IF;
+         RETURN NEW;
+       END $$`,
+    )
+    .execute(server.ctx.db);
+  await sql`CREATE TRIGGER test_block_parts BEFORE INSERT ON message_parts
+            FOR EACH ROW EXECUTE FUNCTION test_block_parts()`.execute(server.ctx.db);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('dispatcher flush failure', () => {
+  it('keeps the outcomes, writes them once the database accepts them, and sends nothing twice', async () => {
+    const { db } = server.ctx;
+    await sql`INSERT INTO test_block_parts VALUES (1)`.execute(db);
+    const c = server.client();
+    const { user } = await c.register();
+    const recipients = Array.from({ length: 5 }, (_, i) => `+1212777${String(1000 + i)}`);
+    const res = await c.post('/api/sms/single', { recipients, text: 'Flush retry' });
+    expect(res.status).toBe(202);
+    const ids = res.body.messages.map((m: { id: string }) => m.id) as string[];
+
+    // Submitted to the SMSC, but the flush keeps failing: the messages stay in `sending`.
+    const sim = server.worker!.simulator!;
+    const submitted = () => [...sim.messages.values()].filter((m) => recipients.includes(`+${m.dest}`));
+    const deadline = Date.now() + 10_000;
+    while (submitted().length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(submitted()).toHaveLength(5);
+    await new Promise((r) => setTimeout(r, 2500));
+    const held = await db.selectFrom('messages').select('status').where('id', 'in', ids).execute();
+    expect(held.map((m) => m.status)).toEqual(ids.map(() => 'sending'));
+
+    await sql`DELETE FROM test_block_parts`.execute(db);
+    const done = await waitForFinal(c, ids, 30_000);
+    expect(done.map((m) => m.status)).toEqual(ids.map(() => 'delivered'));
+    // Still once each, also after the lease (5 s) has run out.
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(submitted()).toHaveLength(5);
+    await expectInvariants(server, user.accountId);
+  });
+});
