@@ -267,6 +267,32 @@ describe('auto approval (SENDER_ID_APPROVAL=auto)', () => {
       await auto.close();
     }
   });
+
+  it('a send right after a change sees it (the send-time lookup cache is cleared on change)', async () => {
+    const auto = await startServer({ SENDER_ID_APPROVAL: 'auto' });
+    try {
+      const c = auto.client();
+      await c.register();
+      const send = (senderId?: string) =>
+        c.post('/api/sms/single', { recipients: ['+14155550123'], text: 'Hello', senderId });
+      const shop = await c.post('/api/sender-ids', body('CacheShop'));
+      expect((await send()).body.messages[0].sender).toBe('CacheShop'); // cached now
+      const news = await c.post('/api/sender-ids', body('CacheNews'));
+      expect((await send('CacheNews')).status).toBe(202);
+      expect((await c.post(`/api/sender-ids/${news.body.id}/default`, {})).status).toBe(200);
+      expect((await send()).body.messages[0].sender).toBe('CacheNews');
+      expect((await c.delete(`/api/sender-ids/${news.body.id}`)).status).toBe(204);
+      const gone = await send('CacheNews');
+      expect(gone.status).toBe(422);
+      expect(gone.body.message).toMatch(/not registered/);
+      const admin = await adminClient(auto);
+      await admin.post(`/api/admin/sender-ids/${shop.body.id}/reject`, { reason: 'Complaints' });
+      const rejected = await send('CacheShop');
+      expect(rejected.body.message).toMatch(/was rejected: Complaints/);
+    } finally {
+      await auto.close();
+    }
+  });
 });
 
 describe('sender ID account isolation', () => {
