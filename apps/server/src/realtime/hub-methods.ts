@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   HUB_NOT_AVAILABLE,
+  HUB_UNAUTHORIZED,
   type HubAck,
   type HubCommand,
   type HubFailure,
@@ -82,7 +83,13 @@ export function toHubFailure(err: unknown, logger: Logger, method: string): HubF
  * Registers the requests (reply through the acknowledgement, HubAck envelope) and the
  * fire-and-forget commands (failures pushed to this socket as HubError) on one socket.
  */
-export function bindHubMethods(socket: HubSocket, handlers: ReturnType<typeof hubHandlers>, logger: Logger) {
+export function bindHubMethods(
+  socket: HubSocket,
+  handlers: ReturnType<typeof hubHandlers>,
+  logger: Logger,
+  /** Whether the socket's session is still active; a socket whose session ended is closed. */
+  sessionActive: () => Promise<boolean> = () => Promise.resolve(true),
+) {
   const caller: Caller = { accountId: socket.data.auth.accountId, userId: socket.data.auth.userId };
   let inFlight = 0;
 
@@ -106,11 +113,18 @@ export function bindHubMethods(socket: HubSocket, handlers: ReturnType<typeof hu
         return;
       }
       inFlight += 1;
-      void handler(caller, args)
-        .then(
-          (data) => ack?.({ ok: true, data }),
-          (err: unknown) => fail(toHubFailure(err, logger, method)),
-        )
+      void sessionActive()
+        .then(async (active) => {
+          if (!active) {
+            // Signed out, or revoked by a password change, since the connect: nothing more for it.
+            fail({ code: ErrorCode.UNAUTHORIZED, message: HUB_UNAUTHORIZED });
+            socket.disconnect(true);
+            return;
+          }
+          const result = await handler(caller, args);
+          ack?.({ ok: true, data: result });
+        })
+        .catch((err: unknown) => fail(toHubFailure(err, logger, method)))
         .finally(() => {
           inFlight -= 1;
         });

@@ -51,7 +51,8 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
   const handlers = hubHandlers({ dashboard: ctx.services.dashboard, directory: directoryOf(ctx.services) });
   io.on('connection', (socket: HubSocket) => {
     void socket.join(accountRoom(socket.data.auth.accountId));
-    bindHubMethods(socket, handlers, logger);
+    const claims = socket.data.auth;
+    bindHubMethods(socket, handlers, logger, () => ctx.services.auth.sessionActive(claims));
   });
 
   const pushes = mapEventsToPushes(io, ctx.events, logger);

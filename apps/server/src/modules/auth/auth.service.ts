@@ -46,6 +46,14 @@ export function createAuthService(deps: Deps) {
   const activeSessions = new Map<string, number>();
   /** Any revocation forgets every remembered session; the next request checks the database. */
   const forgetSessions = () => activeSessions.clear();
+  async function sessionActive(claims: Pick<AccessClaims, 'sessionId' | 'userId'>): Promise<boolean> {
+    const seen = activeSessions.get(claims.sessionId);
+    if (seen !== undefined && seen > Date.now()) return true;
+    if (!(await repo.isSessionActive(db, claims.sessionId, claims.userId))) return false;
+    if (activeSessions.size > 10_000) activeSessions.clear();
+    activeSessions.set(claims.sessionId, Date.now() + SESSION_CACHE_MS);
+    return true;
+  }
 
   /** Issues an access token and a fresh refresh token in the given session (token family). */
   async function issuePair(trx: Db, claims: AccessClaims): Promise<TokenPair> {
@@ -200,13 +208,15 @@ export function createAuthService(deps: Deps) {
     async authenticate(accessToken: string): Promise<AccessClaims> {
       const claims = await tokens.verify(accessToken);
       if (!claims) throw unauthorized();
-      const seen = activeSessions.get(claims.sessionId);
-      if (seen !== undefined && seen > Date.now()) return claims;
-      if (!(await repo.isSessionActive(db, claims.sessionId, claims.userId))) throw unauthorized();
-      if (activeSessions.size > 10_000) activeSessions.clear();
-      activeSessions.set(claims.sessionId, Date.now() + SESSION_CACHE_MS);
+      if (!(await sessionActive(claims))) throw unauthorized();
       return claims;
     },
+
+    /**
+     * Whether the session behind already-verified claims is still active (not signed out, not
+     * revoked by a password change or reset). The hub asks on every call of a long-lived socket.
+     */
+    sessionActive,
 
     async forgotPassword(input: { email: string }, client: ClientInfo) {
       const user = await repo.findUserIdByEmail(db, input.email);
