@@ -83,3 +83,26 @@ export function chunkRows<T>(rows: readonly T[], columns: number): T[][] {
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
   return chunks;
 }
+
+const afterCommitQueues = new WeakMap<object, (() => void)[]>();
+
+/**
+ * Runs `fn` in a transaction; what it registers with `afterCommit` runs once the commit succeeded
+ * (and not at all after a rollback), so nobody hears of a change before it can be read.
+ */
+export async function transact<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  const queue: (() => void)[] = [];
+  const result = await db.transaction().execute((trx) => {
+    afterCommitQueues.set(trx, queue);
+    return fn(trx);
+  });
+  for (const run of queue) run();
+  return result;
+}
+
+/** Runs `run` after the commit of the `transact` transaction `trx`; outside one, at once. */
+export function afterCommit(trx: Db, run: () => void): void {
+  const queue = afterCommitQueues.get(trx);
+  if (queue) queue.push(run);
+  else run();
+}

@@ -6,7 +6,7 @@ import {
   type TokenPair,
 } from '@wren/contracts';
 import type { Config } from '../../platform/config';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, unauthorized } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { Mailer } from '../../platform/mailer';
@@ -85,7 +85,7 @@ export function createAuthService(deps: Deps) {
     async register(input: RegisterInput, client: ClientInfo): Promise<LoginResponse> {
       const phone = deps.users.normalisePhone(input.phone);
       const passwordHash = await hashPassword(input.password);
-      return db.transaction().execute(async (trx) => {
+      return transact(db, async (trx) => {
         const taken = await repo.usernameOrEmailTaken(trx, input.username, input.email);
         if (taken.username || taken.email) {
           const errors: Record<string, string[]> = {};
@@ -139,7 +139,7 @@ export function createAuthService(deps: Deps) {
         }
         throw invalidCredentials();
       }
-      return db.transaction().execute(async (trx) => {
+      return transact(db, async (trx) => {
         if (cred.failed_logins > 0 || cred.locked_until) await repo.clearFailedLogins(trx, cred.id);
         return startSession(trx, cred, client);
       });
@@ -152,47 +152,44 @@ export function createAuthService(deps: Deps) {
     async refresh(input: { accessToken: string; refreshToken: string }): Promise<TokenPair> {
       const claims = await tokens.verify(input.accessToken, { allowExpired: true });
       if (!claims) throw sessionEnded();
-      return db
-        .transaction()
-        .execute(async (trx) => {
-          const row = await repo.findRefreshToken(trx, hashToken(input.refreshToken));
-          if (!row || row.session_id !== claims.sessionId || row.user_id !== claims.userId)
-            throw sessionEnded();
-          if (row.revoked_at || row.expires_at <= new Date()) throw sessionEnded();
-          const fresh = await repo.markRefreshTokenUsed(trx, row.id);
-          if (!fresh) {
-            // Read again: a concurrent refresh may have committed its use after our first read.
-            const usedAt =
-              row.used_at ?? (await repo.findRefreshToken(trx, hashToken(input.refreshToken)))?.used_at;
-            const usedAgo = Date.now() - (usedAt?.getTime() ?? 0);
-            if (usedAgo > config.refreshGraceSeconds * 1000) {
-              await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse');
-              forgetSessions();
-              deps.logger.warn({ sessionId: row.session_id }, 'refresh token reuse: session revoked');
-              // Commit the revocation, then refuse.
-              return null;
-            }
+      return transact(db, async (trx) => {
+        const row = await repo.findRefreshToken(trx, hashToken(input.refreshToken));
+        if (!row || row.session_id !== claims.sessionId || row.user_id !== claims.userId)
+          throw sessionEnded();
+        if (row.revoked_at || row.expires_at <= new Date()) throw sessionEnded();
+        const fresh = await repo.markRefreshTokenUsed(trx, row.id);
+        if (!fresh) {
+          // Read again: a concurrent refresh may have committed its use after our first read.
+          const usedAt =
+            row.used_at ?? (await repo.findRefreshToken(trx, hashToken(input.refreshToken)))?.used_at;
+          const usedAgo = Date.now() - (usedAt?.getTime() ?? 0);
+          if (usedAgo > config.refreshGraceSeconds * 1000) {
+            await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse');
+            forgetSessions();
+            deps.logger.warn({ sessionId: row.session_id }, 'refresh token reuse: session revoked');
+            // Commit the revocation, then refuse.
+            return null;
           }
-          const cred = await repo.findCredentialsById(trx, claims.userId);
-          if (!cred) throw sessionEnded();
-          await repo.touchSession(trx, row.session_id);
-          return issuePair(trx, {
-            userId: cred.id,
-            accountId: cred.account_id,
-            sessionId: row.session_id,
-            role: cred.role,
-          });
-        })
-        .then((pair) => {
-          if (!pair) {
-            forgetSessions(); // again after commit, so no concurrent request re-remembers it
-            throw new AppError(
-              ErrorCode.TOKEN_REUSED,
-              'This session was ended for your security. Please sign in again.',
-            );
-          }
-          return pair;
+        }
+        const cred = await repo.findCredentialsById(trx, claims.userId);
+        if (!cred) throw sessionEnded();
+        await repo.touchSession(trx, row.session_id);
+        return issuePair(trx, {
+          userId: cred.id,
+          accountId: cred.account_id,
+          sessionId: row.session_id,
+          role: cred.role,
         });
+      }).then((pair) => {
+        if (!pair) {
+          forgetSessions(); // again after commit, so no concurrent request re-remembers it
+          throw new AppError(
+            ErrorCode.TOKEN_REUSED,
+            'This session was ended for your security. Please sign in again.',
+          );
+        }
+        return pair;
+      });
     },
 
     async logout(auth: AccessClaims) {
@@ -247,7 +244,7 @@ export function createAuthService(deps: Deps) {
 
     async resetPassword(input: { token: string; password: string }, client: ClientInfo) {
       const passwordHash = await hashPassword(input.password);
-      await db.transaction().execute(async (trx) => {
+      await transact(db, async (trx) => {
         const used = await repo.consumePasswordReset(trx, hashToken(input.token));
         if (!used) {
           throw new AppError(
@@ -279,7 +276,7 @@ export function createAuthService(deps: Deps) {
         throw new FieldError({ newPassword: ['Choose a password different from the current one'] });
       }
       const passwordHash = await hashPassword(input.newPassword);
-      await db.transaction().execute(async (trx) => {
+      await transact(db, async (trx) => {
         await repo.setPasswordHash(trx, auth.userId, passwordHash);
         await repo.revokeUserSessions(trx, auth.userId, 'password_changed', auth.sessionId);
         forgetSessions();

@@ -8,7 +8,7 @@ import {
   type UpdateContactInput,
 } from '@wren/contracts';
 import { z } from 'zod';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { decodeCursor, encodeCursor } from '../../shared/cursor';
@@ -62,7 +62,7 @@ export function createContactsService(deps: { db: Db; events: EventBus; defaultC
     groupId: string;
     ids: string[];
   }): Promise<{ deleted: number }> => {
-    const deleted = await db.transaction().execute(async (trx) => {
+    const deleted = await transact(db, async (trx) => {
       await requireGroup(trx, input.accountId, input.groupId);
       const n = await repo.deleteContacts(trx, input.accountId, input.groupId, [...new Set(input.ids)]);
       await adjustContactCount(trx, input.groupId, -n);
@@ -106,7 +106,7 @@ export function createContactsService(deps: { db: Db; events: EventBus; defaultC
       contact: CreateContactInput;
     }): Promise<ContactDto> {
       const phone = normalise(input.contact.phone);
-      const row = await db.transaction().execute(async (trx) => {
+      const row = await transact(db, async (trx) => {
         await requireGroup(trx, input.accountId, input.groupId);
         const created = await repo.insertContact(trx, {
           accountId: input.accountId,

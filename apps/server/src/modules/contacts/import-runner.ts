@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ContactImportOptions } from '../../db/schema-directory';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { normaliseContactPhone } from './contact-phone';
 import * as contactsRepo from './contacts.repository';
 import { unguardCell } from './csv';
@@ -87,7 +87,7 @@ async function writeBatch(db: Db, job: ImportJob, batch: Parsed[]): Promise<Impo
   }
   // One lock order for every writer, so two imports into the same group cannot deadlock.
   fresh.sort((a, b) => (a.phone! < b.phone! ? -1 : a.phone! > b.phone! ? 1 : 0));
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const inserted = new Set(
       await contactsRepo.insertContactBatch(trx, {
         accountId: job.accountId,

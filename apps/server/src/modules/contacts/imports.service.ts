@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ErrorCode, type ImportDto, type ImportMapping, type ImportUploadDto } from '@wren/contracts';
 import type { StoredMapping } from '../../db/schema-directory';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
@@ -71,9 +71,9 @@ export function createImportsService(deps: Deps) {
     try {
       const file = await repo.readFile(db, job.importId);
       if (!file) throw new AppError(ErrorCode.CONFLICT, 'The uploaded file is gone; upload it again');
-      if (retry) await db.transaction().execute((trx) => undo(trx, job));
+      if (retry) await transact(db, (trx) => undo(trx, job));
       const counts = await runImport(db, { ...job, file }, signal);
-      await db.transaction().execute(async (trx) => {
+      await transact(db, async (trx) => {
         await repo.finishImport(trx, job.importId, { status: 'completed' });
         await recordAudit(trx, {
           accountId: job.accountId,
@@ -91,7 +91,7 @@ export function createImportsService(deps: Deps) {
       if (!signal.aborted && !(err instanceof AppError))
         logger.error({ err, importId: job.importId }, 'import failed');
       try {
-        await db.transaction().execute(async (trx) => {
+        await transact(db, async (trx) => {
           await undo(trx, job);
           await repo.finishImport(trx, job.importId, { status: 'failed', error: message });
         });

@@ -1,7 +1,7 @@
 import { smscIdKeys } from '../../gateway/message-id';
 import type { DeliveryReceipt } from '../../gateway/sms-gateway';
 import type { Config } from '../../platform/config';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import type { LedgerService } from '../ledger/ledger.service';
@@ -57,7 +57,7 @@ export function createDlrService(deps: Deps) {
     if (batch.length === 0) return;
     try {
       if (batch.some((b) => b.parkedId === undefined)) await beforeApply();
-      const changed = await db.transaction().execute((trx) => apply(trx, batch));
+      const changed = await transact(db, (trx) => apply(trx, batch));
       notifyChanged(deps.events, changed);
       batch.forEach((b) => b.done.resolve());
     } catch (err) {

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@wren/contracts';
-import type { Db } from '../../platform/db';
+import { afterCommit, type Db } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import * as repo from './ledger.repository';
@@ -33,7 +33,7 @@ export function createLedgerService(events: EventBus) {
       const entry = await repo.insertEntry(trx, { ...p, currency: account.currency });
       if (!entry) return { posted: false, balanceMinor: account.balance_minor };
       const { balance_minor } = await repo.addToBalance(trx, p.accountId, p.amountMinor);
-      events.publish('balance.changed', { accountId: p.accountId });
+      afterCommit(trx, () => events.publish('balance.changed', { accountId: p.accountId }));
       return { posted: true, balanceMinor: balance_minor };
     },
 
@@ -67,7 +67,7 @@ export function createLedgerService(events: EventBus) {
       if (entries.length) {
         await repo.insertEntries(trx, entries, account.currency);
         await repo.addToBalance(trx, accountId, balance - account.balance_minor);
-        events.publish('balance.changed', { accountId });
+        afterCommit(trx, () => events.publish('balance.changed', { accountId }));
       }
       return {
         accepted,

@@ -1,7 +1,7 @@
 import type { SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
 import { smscIdKeys } from '../../gateway/message-id';
 import type { Config } from '../../platform/config';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import type { LedgerService } from '../ledger/ledger.service';
@@ -126,7 +126,7 @@ export function createDispatcher(deps: Deps) {
       (b) => b.outcome.kind === 'accepted' || (b.outcome.kind === 'unknown' && b.outcome.smscIds.length > 0),
     );
     let storedParts = false;
-    const changed = await db.transaction().execute(async (trx) => {
+    const changed = await transact(db, async (trx) => {
       const touched: { account_id: string; campaign_id: string | null }[] = [];
       const events: { message_id: string; status: string; detail: string }[] = [];
       // Accepted (fully, or partly with an unknown tail): sent, with every part's lookup keys.
@@ -227,7 +227,7 @@ export function createDispatcher(deps: Deps) {
     const promoted = await q.promoteScheduled(db);
     const reclaimed = await q.reclaimExpiredLeases(db);
     const changed = [...promoted, ...reclaimed];
-    const finals = await db.transaction().execute(async (trx) => {
+    const finals = await transact(db, async (trx) => {
       const expired = await q.expireQueued(trx);
       await refundMessages(trx, deps.ledger, expired);
       const silent = await q.expireSilentSent(trx, 360);

@@ -9,7 +9,7 @@ import {
   type SmsLogQuery,
 } from '@wren/contracts';
 import type { Config } from '../../platform/config';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import { refundMessages } from './refunds';
 import type { EventBus } from '../../platform/events';
@@ -149,7 +149,7 @@ export function createMessagesService(deps: Deps) {
 
     /** Cancels a scheduled message that has not started; its price is refunded. */
     async cancelScheduled(accountId: string, id: string) {
-      const result = await db.transaction().execute(async (trx) => {
+      const result = await transact(db, async (trx) => {
         const row = await repo.cancelScheduled(trx, accountId, id);
         if (!row) return null;
         await refundMessages(trx, deps.ledger, [row]);

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@wren/contracts';
 import type { Insertable } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { format, type LedgerService } from '../ledger/ledger.service';
@@ -48,7 +48,7 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
   async function commit(batch: Pending[]) {
     const outcome = new Map<Pending, { balanceMinor: number } | AppError>();
     try {
-      const rowsById = await deps.db.transaction().execute(async (trx) => {
+      const rowsById = await transact(deps.db, async (trx) => {
         const byAccount = new Map<string, Pending[]>();
         for (const p of batch) byAccount.set(p.job.accountId, [...(byAccount.get(p.job.accountId) ?? []), p]);
         const accepted: Pending[] = [];

@@ -9,7 +9,7 @@ import {
   type SenderIdList,
 } from '@wren/contracts';
 import { z } from 'zod';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { decodeCursor, encodeCursor } from '../../shared/cursor';
@@ -75,7 +75,7 @@ export function createSenderIdsService(deps: Deps) {
     status: 'approved' | 'rejected';
     reason: string | null;
   }): Promise<SenderIdDto> {
-    const row = await db.transaction().execute(async (trx) => {
+    const row = await transact(db, async (trx) => {
       const current = await repo.lockSenderIdForDecision(trx, input.id);
       if (!current) throw notFound('Sender ID');
       if (current.status === input.status) {
@@ -122,7 +122,7 @@ export function createSenderIdsService(deps: Deps) {
       const check = checkSenderId(body.value);
       if (!check.ok) throw unusable(check.message); // unreachable: the schema checked it
       const auto = deps.approval === 'auto';
-      const row = await db.transaction().execute(async (trx) => {
+      const row = await transact(db, async (trx) => {
         const existing = await repo.findSenderIdByValue(trx, input.accountId, check.value);
         if (existing) {
           throw new AppError(
@@ -162,7 +162,7 @@ export function createSenderIdsService(deps: Deps) {
 
     /** Makes an approved sender ID the account's default. */
     async setDefault(input: { accountId: string; id: string }): Promise<SenderIdDto> {
-      const row = await db.transaction().execute(async (trx) => {
+      const row = await transact(db, async (trx) => {
         await repo.lockAccountSenders(trx, input.accountId);
         const current = await repo.findSenderId(trx, input.accountId, input.id);
         if (!current) throw notFound('Sender ID');

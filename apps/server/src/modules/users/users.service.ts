@@ -1,5 +1,5 @@
 import { ErrorCode, PICTURE_MAX_BYTES, type UpdateProfileInput, type User } from '@wren/contracts';
-import type { Db } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import { toE164 } from '../../shared/phone';
 import { recordAudit } from '../audit/audit.repository';
@@ -47,7 +47,7 @@ export function createUsersService(deps: { db: Db; defaultCountry: string }) {
     }): Promise<User> {
       const patch = { ...input.patch };
       if (patch.phone !== undefined) patch.phone = normalisePhone(patch.phone);
-      return db.transaction().execute(async (trx) => {
+      return transact(db, async (trx) => {
         if (patch.email && (await repo.emailTakenByOther(trx, patch.email, input.userId))) {
           throw new AppError(ErrorCode.EMAIL_TAKEN, 'That email address is already in use');
         }
@@ -70,7 +70,7 @@ export function createUsersService(deps: { db: Db; defaultCountry: string }) {
       const type = sniffImageType(input.bytes);
       if (!type)
         throw new AppError(ErrorCode.UNSUPPORTED_MEDIA, 'The picture must be a PNG, JPEG, WebP or GIF image');
-      return db.transaction().execute(async (trx) => {
+      return transact(db, async (trx) => {
         await repo.upsertPicture(trx, input.userId, type, input.bytes);
         await recordAudit(trx, {
           accountId: input.accountId,
