@@ -76,9 +76,11 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
  */
 const MAX_PARAMS_PER_STATEMENT = 30_000;
 
-/** Splits rows of `columns` parameters each into chunks that fit one statement. */
-export function chunkRows<T>(rows: readonly T[], columns: number): T[][] {
-  const size = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / Math.max(1, columns)));
+/** Splits rows for a multi-row insert into chunks whose parameters (rows × columns) fit one statement. */
+export function chunkRows<T extends object>(rows: readonly T[]): T[][] {
+  // The widest row (a loop, not a spread: a backlog can be longer than an argument list may be).
+  const columns = rows.reduce((n, r) => Math.max(n, Object.keys(r).length), 1);
+  const size = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / columns));
   const chunks: T[][] = [];
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
   return chunks;

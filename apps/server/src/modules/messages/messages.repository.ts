@@ -6,7 +6,7 @@ export type MessageRow = Selectable<MessagesTable>;
 
 export async function insertMessages(trx: Db, rows: Insertable<MessagesTable>[]) {
   const out: MessageRow[] = [];
-  for (const chunk of chunkRows(rows, 20)) {
+  for (const chunk of chunkRows(rows)) {
     out.push(...(await trx.insertInto('messages').values(chunk).returningAll().execute()));
   }
   return out;
@@ -16,7 +16,7 @@ export async function insertEvents(
   trx: Db,
   events: { message_id: string; status: string; detail?: string | null; raw?: string | null }[],
 ) {
-  for (const chunk of chunkRows(events, 4)) {
+  for (const chunk of chunkRows(events)) {
     await trx
       .insertInto('message_events')
       .values(

@@ -285,7 +285,7 @@ describe('canceling a scheduled SMS', () => {
 describe('sending with an approved sender ID', () => {
   it('uses the approved default sender, and a named approved one', async () => {
     const auto = await startServer(
-      { SENDER_ID_APPROVAL: 'auto', SIMULATOR_DELAY_MS: '10' },
+      { SENDER_ID_APPROVAL: 'auto', SIMULATOR_DELAY_MS: '10', SIMULATOR_MIX: 'DELIVRD=100' },
       { worker: true },
     );
     try {

@@ -67,7 +67,7 @@ export async function insertParts(
   trx: Db,
   rows: { connection: string; smsc_key: string; message_id: string; part: number }[],
 ) {
-  for (const chunk of chunkRows(rows, 4)) {
+  for (const chunk of chunkRows(rows)) {
     await trx
       .insertInto('message_parts')
       .values(chunk)
