@@ -88,7 +88,7 @@ export function bindHubMethods(
   handlers: ReturnType<typeof hubHandlers>,
   logger: Logger,
   /** Whether the socket's session is still active; a socket whose session ended is closed. */
-  sessionActive: () => Promise<boolean> = () => Promise.resolve(true),
+  sessionActive: () => Promise<boolean>,
 ) {
   const caller: Caller = { accountId: socket.data.auth.accountId, userId: socket.data.auth.userId };
   let inFlight = 0;

@@ -111,7 +111,6 @@ export function createDispatcher(deps: Deps) {
     }
   }
 
-  /** Settles every outcome that has come back so far, now; resolves once that is committed. */
   function flushNow(): Promise<void> {
     if (pending.length === 0) return flushing;
     if (flushTimer) clearTimeout(flushTimer);
