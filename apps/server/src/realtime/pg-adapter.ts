@@ -15,10 +15,29 @@ export function createPgAdapter(databaseUrl: string, logger: Logger) {
   const onError = (err: Error) => logger.warn({ err }, 'hub adapter: database error');
   pool.on('error', onError);
   // The listener connection stays checked out, where the pool no longer handles its errors.
-  pool.on('connect', (client) => client.on('error', onError));
+  const clients = new Set<pg.Client>();
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+    clients.add(client);
+    client.on('end', () => clients.delete(client));
+  });
   const adapter = createAdapter(pool, { tableName: ATTACHMENTS_TABLE, errorHandler: onError });
   return {
     adapter,
-    close: () => pool.end(),
+    /**
+     * Ends the pool. A listener still connecting when the hub closes is checked out afterwards and
+     * never released, and pool.end() would wait for it forever: after a grace period, such
+     * connections are ended directly.
+     */
+    close: async () => {
+      const ended = pool.end();
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 1000)));
+      const outcome = await Promise.race([ended.then(() => 'ended' as const), grace]);
+      clearTimeout(timer);
+      if (outcome === 'late') {
+        await Promise.all([...clients].map((c) => c.end().catch(() => undefined)));
+      }
+    },
   };
 }

@@ -105,6 +105,8 @@ describe('web app fallback', () => {
       expect(page.headers.getSetCookie().some((c) => c.startsWith('XSRF-TOKEN='))).toBe(true);
       const deep = await fetch(`${web.url}/groups/123/contacts`, { headers: { accept: 'text/html' } });
       expect(deep.status).toBe(200);
+      // Read every body: an unread one keeps its keep-alive connection busy, and close waits for it.
+      expect(await deep.text()).toContain('<title>Wren</title>');
       const api = await fetch(`${web.url}/api/create`, { headers: { accept: 'application/json' } });
       expect(api.status).toBe(404);
       expect(((await api.json()) as { code: string }).code).toBe('NOT_FOUND');
