@@ -5,44 +5,23 @@
  *
  *   npm run bench:pipeline -- [N] [concurrency] [recipients per request]
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres (default: local wren/wren)
+ *   BENCH_TOPOLOGY=split   API, worker and SMSC simulator as separate processes
+ *   BENCH_ROLE=api         the HTTP send path alone (no worker)
  */
-import http from 'node:http';
+import { Pool } from 'undici';
 import smpp from 'smpp';
 import { startSmsc } from '@wren/smsc-simulator';
 import pg from 'pg';
-import { freshPostgres, percentile, signUp, startWren } from './lib/wren-process';
+import type { ChildProcess } from 'node:child_process';
+import { cpuSeconds, freshPostgres, percentile, signUp, startSimulator, startWren } from './lib/wren-process';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
 const PER_REQUEST = Number(process.argv[4] ?? process.env.BENCH_PER_REQUEST ?? 1);
-const PORT = 3900 + Math.floor(Math.random() * 90);
+const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
+/** BENCH_TOPOLOGY=split runs API, worker and SMSC simulator as three processes. */
+const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
 const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://wren:wren@127.0.0.1:5432/postgres';
-
-// A keep-alive node:http agent: the load generator shares the machine's two cores with Wren and
-// PostgreSQL, and costs about half of what fetch does per request.
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
-function post(pathname: string, headers: Record<string, string>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: PORT,
-        path: pathname,
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function rawSmpp(n: number) {
   const sim = await startSmsc({ port: 0, receiptDelayMs: 0 });
@@ -93,27 +72,64 @@ async function rawSmpp(n: number) {
 
 async function main() {
   console.log(
-    `pipeline benchmark: ${N} messages, ${PER_REQUEST} per request, concurrency ${CONCURRENCY}, PostgreSQL`,
+    `pipeline benchmark: ${N} messages, ${PER_REQUEST} per request, concurrency ${CONCURRENCY}, PostgreSQL, ` +
+      (SPLIT ? 'API + worker + SMSC simulator processes' : 'one Wren process with its simulator'),
   );
   const db = await freshPostgres(baseDb, `wren_bench_${process.pid}`);
-  const wren = await startWren(
-    {
-      DATABASE_URL: db.url,
-      TRIAL_BALANCE_MINOR: String(N * 10),
-      SIMULATOR_DELAY_MS: '0',
-      SIMULATOR_MIX: 'DELIVRD=100',
-      // BENCH_ROLE=api measures the HTTP send path alone (no worker, nothing is delivered).
-      ROLE: process.env.BENCH_ROLE ?? 'all',
-    },
-    PORT,
-  );
+  const common = { DATABASE_URL: db.url, TRIAL_BALANCE_MINOR: String(N * 10) };
+  const children: ChildProcess[] = [];
+  let simulatorPid: number | undefined;
+  if (SPLIT) {
+    // The production shape: an API process, a worker process, and the SMSC as a process of its own.
+    const smsc = await startSimulator([
+      '--port',
+      String(PORT + 1),
+      '--delay-ms',
+      '0',
+      '--mix',
+      'DELIVRD=100',
+    ]);
+    simulatorPid = smsc.pid;
+    children.push(smsc);
+    children.push(await startWren({ ...common, ROLE: 'api' }, PORT));
+    if (process.env.BENCH_ROLE !== 'api') {
+      children.push(
+        await startWren(
+          { ...common, ROLE: 'worker', SMSC_HOST: '127.0.0.1', SMSC_PORT: String(PORT + 1) },
+          PORT + 2,
+        ),
+      );
+    }
+  } else {
+    // `wren start` as a new user runs it: one process with the built-in simulator.
+    children.push(
+      await startWren(
+        {
+          ...common,
+          SIMULATOR_DELAY_MS: '0',
+          SIMULATOR_MIX: 'DELIVRD=100',
+          // BENCH_ROLE=api measures the HTTP send path alone (no worker, nothing is delivered).
+          ROLE: process.env.BENCH_ROLE ?? 'all',
+        },
+        PORT,
+      ),
+    );
+  }
+  const wrenPids = children.filter((c) => c.pid !== simulatorPid).map((c) => c.pid!);
+  const wrenCpu = () => wrenPids.reduce((sum, pid) => sum + cpuSeconds({ pid }), 0);
+  const simulatorCpu = () => (simulatorPid ? cpuSeconds({ pid: simulatorPid }) : 0);
   const base = `http://127.0.0.1:${PORT}`;
   try {
     const session = await signUp(base);
+    const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
     const latencies: number[] = [];
     let next = 0;
     let errors = 0;
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const server0 = wrenCpu();
+    const simulator0 = simulatorCpu();
+    const postgres0 = cpuSeconds({ command: 'postgres' });
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < N) {
@@ -121,32 +137,41 @@ async function main() {
           const count = Math.min(PER_REQUEST, N - i);
           next += count;
           const started = performance.now();
-          const status = await post(
-            '/api/sms/single',
-            session.headers,
-            JSON.stringify({
+          const res = await pool.request({
+            path: '/api/sms/single',
+            method: 'POST',
+            headers: session.headers,
+            body: JSON.stringify({
               recipients: Array.from(
                 { length: count },
                 (_, k) => `+1212555${String((i + k) % 10000).padStart(4, '0')}`,
               ),
               text: `Bench message ${i}`,
             }),
-          );
-          if (status !== 202) errors += count;
+          });
+          await res.body.dump();
+          if (res.statusCode !== 202) errors += count;
           latencies.push(performance.now() - started);
         }
       }),
     );
     const apiSecs = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const perMessage = (seconds: number) => `${((seconds * 1e6) / N).toFixed(0)} µs`;
+    const cpuLine = (label: string) =>
+      `CPU per message, ${label}: Wren ${perMessage(wrenCpu() - server0)}, ` +
+      (simulatorPid ? `SMSC simulator ${perMessage(simulatorCpu() - simulator0)}, ` : '') +
+      `PostgreSQL ${perMessage(cpuSeconds({ command: 'postgres' }) - postgres0)}`;
+    console.log(`${cpuLine('API phase')}, load generator ${perMessage((cpu.user + cpu.system) / 1e6)}`);
+    await pool.close();
     latencies.sort((a, b) => a - b);
+    const latency = `API latency: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`;
 
     if (process.env.BENCH_ROLE === 'api') {
       console.log(
         `\nAPI only: ${N - errors} accepted in ${apiSecs.toFixed(1)} s = ${((N - errors) / apiSecs).toFixed(0)} accepted/s`,
       );
-      console.log(
-        `API latency: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
-      );
+      console.log(latency);
       return;
     }
     const client = new pg.Client({ connectionString: db.url });
@@ -178,21 +203,21 @@ async function main() {
     console.log(
       `\nAPI: ${N - errors} accepted in ${apiSecs.toFixed(1)} s = ${((N - errors) / apiSecs).toFixed(0)} accepted/s (${errors} errors)`,
     );
-    console.log(
-      `API latency: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
-    );
+    console.log(latency);
     console.log(
       `end to end: ${done} final in ${span.rows[0]!.secs.toFixed(1)} s = ${e2e.toFixed(0)} msg/s (first accept → last receipt stored)`,
     );
     console.log(`statuses: ${byStatus.rows.map((r) => `${r.status}=${r.n}`).join(' ')}`);
     console.log(`ledger balanced: ${ledger.rows.every((r) => r.ok)}`);
+    console.log(cpuLine('accept to final'));
     const raw = await rawSmpp(Math.min(N, 50_000));
     console.log(`raw SMPP loopback (bare client, window 50, receipts on): ${raw.toFixed(0)} submit/s`);
     console.log(`ratio end-to-end / raw SMPP: ${(e2e / raw).toFixed(2)}`);
   } finally {
-    agent.destroy();
-    wren.kill('SIGTERM');
-    await new Promise((r) => wren.once('exit', r));
+    for (const child of children.reverse()) {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    }
     await db.drop();
   }
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +63,28 @@ export async function startWren(env: Record<string, string>, port: number): Prom
   }
 }
 
+/** Starts the SMSC simulator CLI as a child process (args: see `npm run smsc -- --help`) and waits for its port. */
+export async function startSimulator(args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/smsc-simulator/src/cli.ts', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const port = Number(args[args.indexOf('--port') + 1]);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return child;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('SMSC simulator did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** A signed-in API session: XSRF cookie, bearer token. */
 export async function signUp(base: string) {
   const x = await fetch(`${base}/api/auth/xsrf`);
@@ -90,3 +113,35 @@ export async function signUp(base: string) {
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/**
+ * CPU seconds (user + system) used so far by processes, from /proc: one pid, or every process with
+ * the given command name (e.g. all PostgreSQL backends). Linux only; 0 elsewhere.
+ */
+export function cpuSeconds(which: { pid: number } | { command: string }): number {
+  const pids = 'pid' in which ? [String(which.pid)] : readdirSafe('/proc').filter((p) => /^\d+$/.test(p));
+  let ticks = 0;
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if ('command' in which && command !== which.command) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function readdirSafe(dir: string) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Insertable } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB } from '../db/schema';
@@ -107,4 +107,25 @@ export function afterCommit(trx: Db, run: () => void): void {
   const queue = afterCommitQueues.get(trx);
   if (queue) queue.push(run);
   else run();
+}
+
+/** PostgreSQL element types for `insertUnnest` columns. */
+export type ColumnType = 'uuid' | 'text' | 'integer' | 'smallint' | 'bigint' | 'boolean' | 'timestamptz';
+
+/**
+ * `INSERT INTO table (columns) SELECT * FROM unnest($1::type[], $2::type[], …)`: one array parameter
+ * per column whatever the number of rows. PostgreSQL parses and plans a short statement instead of
+ * one with rows × columns placeholders, and the 65,535-parameter limit does not apply. Append
+ * `RETURNING …` with `sql\`${insertUnnest(…)} RETURNING …\``.
+ */
+export function insertUnnest<T extends keyof DB, C extends keyof Insertable<DB[T]> & string>(
+  table: T,
+  columns: Record<C, ColumnType>,
+  rows: readonly { [K in C]: Insertable<DB[T]>[K] }[],
+) {
+  const names = Object.keys(columns) as C[];
+  const arrays = names.map(
+    (name) => sql`${sql.val(rows.map((row) => row[name] ?? null))}::${sql.raw(columns[name])}[]`,
+  );
+  return sql`INSERT INTO ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))}) SELECT * FROM unnest(${sql.join(arrays)})`;
 }

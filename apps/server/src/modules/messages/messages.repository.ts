@@ -1,34 +1,50 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
-import { chunkRows, type Db } from '../../platform/db';
+import { type ColumnType, type Db, insertUnnest } from '../../platform/db';
 
 export type MessageRow = Selectable<MessagesTable>;
 
-export async function insertMessages(trx: Db, rows: Insertable<MessagesTable>[]) {
-  const out: MessageRow[] = [];
-  for (const chunk of chunkRows(rows)) {
-    out.push(...(await trx.insertInto('messages').values(chunk).returningAll().execute()));
-  }
+const NEW_MESSAGE_COLUMNS = {
+  id: 'uuid',
+  account_id: 'uuid',
+  campaign_id: 'uuid',
+  user_id: 'uuid',
+  recipient: 'text',
+  sender: 'text',
+  body: 'text',
+  encoding: 'text',
+  segments: 'integer',
+  price_minor: 'integer',
+  currency: 'text',
+  status: 'text',
+  priority: 'smallint',
+  scheduled_at: 'timestamptz',
+  timezone: 'text',
+  next_attempt_at: 'timestamptz',
+  validity_until: 'timestamptz',
+} as const satisfies Partial<Record<keyof MessagesTable, ColumnType>>;
+
+/** A message as a send stores it; the other columns take their defaults. */
+export type NewMessage = {
+  [K in keyof typeof NEW_MESSAGE_COLUMNS]-?: Exclude<Insertable<MessagesTable>[K], undefined>;
+};
+
+export async function insertMessages(trx: Db, rows: readonly NewMessage[]) {
+  if (rows.length === 0) return [];
+  const { rows: out } = await sql<MessageRow>`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)} RETURNING *`.execute(trx);
   return out;
 }
 
 export async function insertEvents(
   trx: Db,
-  events: { message_id: string; status: string; detail?: string | null; raw?: string | null }[],
+  events: readonly { message_id: string; status: string; detail?: string | null; raw?: string | null }[],
 ) {
-  for (const chunk of chunkRows(events)) {
-    await trx
-      .insertInto('message_events')
-      .values(
-        chunk.map((e) => ({
-          message_id: e.message_id,
-          status: e.status,
-          detail: e.detail ?? null,
-          raw: e.raw ?? null,
-        })),
-      )
-      .execute();
-  }
+  if (events.length === 0) return;
+  await insertUnnest(
+    'message_events',
+    { message_id: 'uuid', status: 'text', detail: 'text', raw: 'text' },
+    events.map((e) => ({ message_id: e.message_id, status: e.status, detail: e.detail ?? null, raw: e.raw ?? null })),
+  ).execute(trx);
 }
 
 export interface LogFilter {

@@ -1,6 +1,4 @@
 import { ErrorCode } from '@wren/contracts';
-import type { Insertable } from 'kysely';
-import type { MessagesTable } from '../../db/schema-messaging';
 import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
@@ -13,7 +11,7 @@ export interface SendJob {
   reference: string;
   note: string;
   totalMinor: number;
-  rows: (Insertable<MessagesTable> & { id: string })[];
+  rows: repo.NewMessage[];
   eventDetail: string;
 }
 
