@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db';
+import { chunkRows, type Db } from '../../platform/db';
 
 export async function findParts(db: Db, connections: string[], keys: string[]) {
   if (keys.length === 0) return [];
@@ -75,8 +75,8 @@ export async function park(
     raw: string;
   }[],
 ) {
-  if (rows.length === 0) return;
-  await trx.insertInto('parked_receipts').values(rows).execute();
+  // smsc_keys is an array column, which unnest would flatten: a multi-row insert, in chunks.
+  for (const chunk of chunkRows(rows)) await trx.insertInto('parked_receipts').values(chunk).execute();
 }
 
 export async function openParked(db: Db, limit: number) {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db';
+import { type Db, insertUnnest } from '../../platform/db';
 
 export interface LedgerEntryInput {
   accountId: string;
@@ -38,19 +38,26 @@ export async function insertEntry(trx: Db, e: LedgerEntryInput & { currency: str
 }
 
 export async function insertEntries(trx: Db, entries: LedgerEntryInput[], currency: string) {
-  await trx
-    .insertInto('ledger_entries')
-    .values(
-      entries.map((e) => ({
-        account_id: e.accountId,
-        amount_minor: e.amountMinor,
-        currency,
-        kind: e.kind,
-        reference: e.reference ?? null,
-        note: e.note ?? null,
-      })),
-    )
-    .execute();
+  if (entries.length === 0) return;
+  await insertUnnest(
+    'ledger_entries',
+    {
+      account_id: 'uuid',
+      amount_minor: 'bigint',
+      currency: 'text',
+      kind: 'text',
+      reference: 'text',
+      note: 'text',
+    },
+    entries.map((e) => ({
+      account_id: e.accountId,
+      amount_minor: e.amountMinor,
+      currency,
+      kind: e.kind,
+      reference: e.reference ?? null,
+      note: e.note ?? null,
+    })),
+  ).execute(trx);
 }
 
 export async function addToBalance(trx: Db, accountId: string, amountMinor: number) {

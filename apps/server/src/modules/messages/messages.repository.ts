@@ -31,7 +31,8 @@ export type NewMessage = {
 
 export async function insertMessages(trx: Db, rows: readonly NewMessage[]) {
   if (rows.length === 0) return [];
-  const { rows: out } = await sql<MessageRow>`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)} RETURNING *`.execute(trx);
+  const { rows: out } =
+    await sql<MessageRow>`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)} RETURNING *`.execute(trx);
   return out;
 }
 
@@ -43,7 +44,12 @@ export async function insertEvents(
   await insertUnnest(
     'message_events',
     { message_id: 'uuid', status: 'text', detail: 'text', raw: 'text' },
-    events.map((e) => ({ message_id: e.message_id, status: e.status, detail: e.detail ?? null, raw: e.raw ?? null })),
+    events.map((e) => ({
+      message_id: e.message_id,
+      status: e.status,
+      detail: e.detail ?? null,
+      raw: e.raw ?? null,
+    })),
   ).execute(trx);
 }
 

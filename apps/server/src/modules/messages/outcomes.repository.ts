@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { chunkRows, type Db } from '../../platform/db';
+import { type Db, insertUnnest } from '../../platform/db';
 
 /** Queue operations of the dispatcher: claiming with a lease, and settling what came back. */
 
@@ -67,13 +67,12 @@ export async function insertParts(
   trx: Db,
   rows: { connection: string; smsc_key: string; message_id: string; part: number }[],
 ) {
-  for (const chunk of chunkRows(rows)) {
-    await trx
-      .insertInto('message_parts')
-      .values(chunk)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
+  if (rows.length === 0) return;
+  await sql`${insertUnnest(
+    'message_parts',
+    { connection: 'text', smsc_key: 'text', message_id: 'uuid', part: 'integer' },
+    rows,
+  )} ON CONFLICT DO NOTHING`.execute(trx);
 }
 
 /** Scheduled messages whose time has come join the queue. */
