@@ -23,6 +23,11 @@ const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
 const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
 const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://wren:wren@127.0.0.1:5432/postgres';
 
+/** 100,000 distinct valid numbers (ten area codes × 555-0000…9999), so no cache sees a repeat. */
+const AREA_CODES = [212, 646, 718, 917, 347, 415, 310, 312, 617, 202];
+const recipient = (i: number) =>
+  `+1${AREA_CODES[Math.floor(i / 10_000) % AREA_CODES.length]}555${String(i % 10_000).padStart(4, '0')}`;
+
 async function rawSmpp(n: number) {
   const sim = await startSmsc({ port: 0, receiptDelayMs: 0 });
   const session = smpp.connect({ host: '127.0.0.1', port: sim.port });
@@ -142,10 +147,7 @@ async function main() {
             method: 'POST',
             headers: session.headers,
             body: JSON.stringify({
-              recipients: Array.from(
-                { length: count },
-                (_, k) => `+1212555${String((i + k) % 10000).padStart(4, '0')}`,
-              ),
+              recipients: Array.from({ length: count }, (_, k) => recipient(i + k)),
               text: `Bench message ${i}`,
             }),
           });

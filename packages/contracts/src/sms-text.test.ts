@@ -51,7 +51,7 @@ describe('the GSM-7 fast path', () => {
   it('agrees on random GSM-7 texts around the 160/153 boundaries, escapes included', () => {
     const alphabet = 'abcXYZ019 .,:!?@£$_ÄÖÜ\n' + '€[]{}~^|\\\f';
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let n = 0; n < 600; n++) {
       const length = [0, 1, 150, 159, 160, 161, 300, 306, 307, 459, 460, 1000][n % 12]! + (n % 3);
       const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');

@@ -61,7 +61,7 @@ export function analyseGsm7(text: string): SmsTextInfo | undefined {
   let septets = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const size = SEPTETS[code]!;
+    const size = SEPTETS[code];
     if (size === 0 || code === CR) return undefined;
     septets += size;
   }
@@ -72,7 +72,7 @@ export function analyseGsm7(text: string): SmsTextInfo | undefined {
     let start = 0;
     let used = 0;
     for (let i = 0; i < text.length; i++) {
-      const size = SEPTETS[text.charCodeAt(i)]!;
+      const size = SEPTETS[text.charCodeAt(i)];
       if (used + size > GSM7_CONCATENATED) {
         parts.push(text.slice(start, i));
         start = i;
