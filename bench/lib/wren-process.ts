@@ -131,7 +131,9 @@ export function cpuSeconds(which: { pid: number } | { command: string }): number
     const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     if ('command' in which && command !== which.command) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    // utime, stime, and cutime, cstime: the PostgreSQL postmaster's children that have exited (a
+    // closed pool connection) still count through it.
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return ticks / CLOCK_TICKS_PER_SECOND;
 }
