@@ -43,11 +43,12 @@ export function analyseSmsText(text: string): SmsTextInfo {
 const GSM7_BASIC =
   '\n\r !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz¡£¤¥§¿ÄÅÆÇÉÑÖØÜßàäåæèéìñòöøùüΓΔΘΛΞΠΣΦΨΩ';
 const GSM7_EXTENSION = '\f[\\]^{|}~€';
-/** Septets per UTF-16 code unit (1 or 2), 0 when the unit is not in GSM-7. */
+/** Septets per UTF-16 code unit (1 or 2), 0 when the fast path does not take the unit. */
 const SEPTETS = new Uint8Array(0x10000);
 for (const c of GSM7_BASIC) SEPTETS[c.charCodeAt(0)] = 1;
 for (const c of GSM7_EXTENSION) SEPTETS[c.charCodeAt(0)] = 2;
-const CR = 0x0d;
+// CR is GSM-7, but CR LF is one grapheme to the library (and so UCS-2): texts with CR go there.
+SEPTETS[0x0d] = 0;
 const GSM7_SINGLE = 160;
 const GSM7_CONCATENATED = 153;
 
@@ -60,9 +61,8 @@ const GSM7_CONCATENATED = 153;
 export function analyseGsm7(text: string): SmsTextInfo | undefined {
   let septets = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const size = SEPTETS[code];
-    if (size === 0 || code === CR) return undefined;
+    const size = SEPTETS[text.charCodeAt(i)];
+    if (size === 0) return undefined;
     septets += size;
   }
   const parts: string[] = [];

@@ -110,7 +110,7 @@ export function afterCommit(trx: Db, run: () => void): void {
 }
 
 /** PostgreSQL element types for `insertUnnest` columns. */
-export type ColumnType = 'uuid' | 'text' | 'integer' | 'smallint' | 'bigint' | 'boolean' | 'timestamptz';
+export type PgElementType = 'uuid' | 'text' | 'integer' | 'smallint' | 'bigint' | 'boolean' | 'timestamptz';
 
 /**
  * `INSERT INTO table (columns) SELECT * FROM unnest($1::type[], $2::type[], …)`: one array parameter
@@ -120,7 +120,7 @@ export type ColumnType = 'uuid' | 'text' | 'integer' | 'smallint' | 'bigint' | '
  */
 export function insertUnnest<T extends keyof DB, C extends keyof Insertable<DB[T]> & string>(
   table: T,
-  columns: Record<C, ColumnType>,
+  columns: Record<C, PgElementType>,
   rows: readonly { [K in C]: Insertable<DB[T]>[K] }[],
 ) {
   const names = Object.keys(columns) as C[];

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
-import { type ColumnType, type Db, insertUnnest } from '../../platform/db';
+import { type PgElementType, type Db, insertUnnest } from '../../platform/db';
 
 export type MessageRow = Selectable<MessagesTable>;
 
@@ -22,7 +22,7 @@ const NEW_MESSAGE_COLUMNS = {
   timezone: 'text',
   next_attempt_at: 'timestamptz',
   validity_until: 'timestamptz',
-} as const satisfies Partial<Record<keyof MessagesTable, ColumnType>>;
+} as const satisfies Partial<Record<keyof MessagesTable, PgElementType>>;
 
 /** A message as a send stores it; the other columns take their defaults. */
 export type NewMessage = {
