@@ -49,6 +49,7 @@ export const HUB_PUSHES = [
   'SmsTemplatesUpdated',
   'UserAccountUpdated',
   'UserSmsDeliveryUpdated',
+  'InboundSmsReceived',
 ] as const;
 export type HubPush = (typeof HUB_PUSHES)[number];
 
@@ -167,6 +168,8 @@ export interface HubServerEvents {
   UserAccountUpdated(): void;
   /** Message statuses changed; reload delivery status and performance data. */
   UserSmsDeliveryUpdated(): void;
+  /** An inbound SMS was stored for the account (or the suppression list changed); reload the inbox. */
+  InboundSmsReceived(): void;
   HubError(error: HubErrorPush): void;
 }
 

@@ -7,3 +7,4 @@ export * from './hub';
 export * from './sender-ids';
 export * from './contacts';
 export * from './templates';
+export * from './inbound';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SuppressedRecipient } from './inbound';
 
 /** Message statuses (ARCHITECTURE.md §5). A status only moves forward. */
 export const MESSAGE_STATUSES = [
@@ -74,6 +75,8 @@ export interface SendResult {
   totalPriceMinor: number;
   currency: string;
   balanceMinor: number;
+  /** Recipients on the account's suppression list: not sent and not charged. */
+  suppressed?: SuppressedRecipient[];
 }
 
 export const smsLogQuerySchema = z.object({

@@ -95,9 +95,10 @@ export interface AuditLogTable {
 }
 
 import type { DirectoryTables } from './schema-directory';
+import type { InboundTables } from './schema-inbound';
 import type { MessagingTables } from './schema-messaging';
 
-export interface DB extends MessagingTables, DirectoryTables {
+export interface DB extends MessagingTables, DirectoryTables, InboundTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

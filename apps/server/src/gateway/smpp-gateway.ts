@@ -129,7 +129,7 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
       return;
     }
     const key = `${mo.connection}|${mo.from}|${mo.to}|${part.ref}|${part.total}`;
-    const done = assembler.add(key, mo, part, text, reply);
+    const done = assembler.add(key, { ...mo, parts: part.total }, part, text, reply);
     if (done) void call(moHandler, { ...done.meta, text: done.text }, 'MO').then((ok) => done.done(ok));
   }
 

@@ -51,6 +51,8 @@ export interface MobileOriginated {
   to: string;
   text: string;
   receivedAt: Date;
+  /** Concatenated parts it was reassembled from (absent: one part). */
+  parts?: number;
 }
 
 export interface ConnectionStatus {

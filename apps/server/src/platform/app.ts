@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { sql } from 'kysely';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
+import { inboundRoutes } from '../modules/inbound/inbound.routes';
 import { messagesRoutes } from '../modules/messages/messages.routes';
 import { contactsRoutes } from '../modules/contacts/contacts.routes';
 import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
@@ -81,6 +82,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(senderIdsRoutes(ctx));
   await app.register(contactsRoutes(ctx));
   await app.register(templatesRoutes(ctx));
+  await app.register(inboundRoutes(ctx));
 
   await registerWebApp(app, ctx.config.webDist);
   attachHub(app, ctx); // Socket.IO at /hub on the same HTTP server (realtime/hub.ts)

@@ -2,6 +2,7 @@ import { createAuthService } from '../modules/auth/auth.service';
 import { createTokenSigner } from '../modules/auth/tokens';
 import { createDashboardService } from '../modules/dashboard/dashboard.service';
 import { createDlrService } from '../modules/dlr/dlr.service';
+import { createInboundService } from '../modules/inbound/inbound.service';
 import { createLedgerService } from '../modules/ledger/ledger.service';
 import { createMessagesService, type ResolveSender } from '../modules/messages/messages.service';
 import { createPricingService } from '../modules/pricing/pricing.service';
@@ -45,7 +46,17 @@ export function createContext(config: Config, database: Database, logger: Logger
     systemDefault: config.defaultSender,
   });
   const resolveSender: ResolveSender = (input) => senderIds.resolveSenderForSend(input);
-  const messages = createMessagesService({ db, config, events, ledger, pricing, resolveSender, logger });
+  const inbound = createInboundService({ db, events, logger, defaultCountry: config.defaultCountry });
+  const messages = createMessagesService({
+    db,
+    config,
+    events,
+    ledger,
+    pricing,
+    resolveSender,
+    logger,
+    filterSuppressed: inbound.filterSuppressed,
+  });
   const dlr = createDlrService({ db, config, events, ledger, logger });
   const dashboard = createDashboardService({ db, ledger, users });
   const groups = createGroupsService({ db, events });
@@ -80,6 +91,7 @@ export function createContext(config: Config, database: Database, logger: Logger
       contactImports,
       templates,
       dashboard,
+      inbound,
     },
   };
 }

@@ -12,6 +12,10 @@ export interface DomainEvents {
   /** New messages are ready to send: wakes the dispatcher at once instead of at its next poll. */
   'messages.queued': Record<string, never>;
   'campaign.changed': { accountId: string; campaignId: string };
+  /** An inbound SMS was stored for the account. */
+  'inbound.received': { accountId: string };
+  /** The account's suppression list changed (keyword or by hand). */
+  'suppressions.changed': { accountId: string };
 }
 
 export class EventBus {

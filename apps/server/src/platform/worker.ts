@@ -51,8 +51,9 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   });
   const dlr = ctx.services.dlr;
   gateway.onReceipt((r) => dlr.handleReceipt(r));
+  // Stored (and its keyword applied) before the gateway acknowledges it; a failure makes the SMSC resend.
   gateway.onMo(async (mo) => {
-    logger.info({ from: mo.from, to: mo.to }, 'mobile-originated message received');
+    await ctx.services.inbound.receive(mo);
   });
   await gateway.start();
 

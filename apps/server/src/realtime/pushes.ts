@@ -37,6 +37,8 @@ export function mapEventsToPushes(
       for (const id of new Set(e.campaignIds)) bulkSmsUpdated(e.accountId, id);
     }),
     events.subscribe('campaign.changed', (e) => bulkSmsUpdated(e.accountId, e.campaignId)),
+    events.subscribe('inbound.received', (e) => push(e.accountId, 'InboundSmsReceived')),
+    events.subscribe('suppressions.changed', (e) => push(e.accountId, 'InboundSmsReceived')),
   ];
 
   return {

@@ -16,6 +16,7 @@ import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import { toE164 } from '../../shared/phone';
 import type { LedgerService } from '../ledger/ledger.service';
+import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
 import { decodeCursor, encodeCursor, toEventDto, toMessageDto } from './message-dto';
 import * as repo from './messages.repository';
@@ -32,6 +33,8 @@ interface Deps {
   pricing: PricingService;
   resolveSender: ResolveSender;
   logger: Logger;
+  /** The suppression list (inbound module): suppressed recipients are skipped, not charged. */
+  filterSuppressed?: FilterSuppressed;
 }
 
 export const PRIORITY = { otp: 0, single: 1, bulk: 2 } as const;
@@ -68,6 +71,18 @@ export function createMessagesService(deps: Deps) {
     return at;
   }
 
+  /** Drops recipients on the account's suppression list; a send with none left is a 400. */
+  async function screenSuppressed(accountId: string, recipients: string[]) {
+    const screened = deps.filterSuppressed
+      ? await deps.filterSuppressed(accountId, recipients)
+      : { allowed: recipients, suppressed: [] };
+    if (screened.allowed.length === 0) {
+      const shown = recipients.slice(0, 5).join(', ') + (recipients.length > 5 ? ' and more' : '');
+      throw new FieldError({ recipients: [`Opted out (on your suppression list), not sent: ${shown}`] });
+    }
+    return screened;
+  }
+
   return {
     /** Single SMS to one or more recipients: validate, price, debit and queue in one transaction. */
     async sendSingle(
@@ -79,8 +94,9 @@ export function createMessagesService(deps: Deps) {
           text: [`The message is too long: ${info.segments} parts (at most ${MAX_SEGMENTS})`],
         });
       }
-      const recipients = normaliseRecipients(input.recipients);
       const scheduledAt = parseSchedule(input.scheduleAt);
+      const screened = await screenSuppressed(input.accountId, normaliseRecipients(input.recipients));
+      const recipients = screened.allowed;
       const sender = await deps.resolveSender({ accountId: input.accountId, value: input.senderId });
       const quote = await deps.pricing.quote(input.accountId, recipients, info.segments);
       const start = scheduledAt ?? new Date();
@@ -121,6 +137,7 @@ export function createMessagesService(deps: Deps) {
         totalPriceMinor: quote.total,
         currency: quote.currency,
         balanceMinor: result.balanceMinor,
+        suppressed: screened.suppressed,
       };
     },
 

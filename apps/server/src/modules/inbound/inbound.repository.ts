@@ -1,0 +1,136 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db';
+import type { SuppressionReason } from '../../db/schema-inbound';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The account that most recently sent to `handset`: first from one of `senders` (the number or
+ * sender ID the MO was addressed to, in its spellings, lower case), else from any sender.
+ * Both walk messages_recipient_idx newest first.
+ */
+export async function findSendingAccount(db: Db, handset: string, senders: string[]) {
+  if (senders.length > 0) {
+    const bySender = await db
+      .selectFrom('messages')
+      .select('account_id')
+      .where('recipient', '=', handset)
+      .where(sql<boolean>`lower(sender) = ANY(${senders}::text[])`)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (bySender) return bySender.account_id;
+  }
+  const any = await db
+    .selectFrom('messages')
+    .select('account_id')
+    .where('recipient', '=', handset)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return any?.account_id ?? null;
+}
+
+export async function insertInbound(
+  db: Db,
+  row: {
+    account_id: string | null;
+    sender: string;
+    recipient: string;
+    text: string;
+    parts: number;
+    connection: string;
+    keyword: string | null;
+    received_at: Date;
+  },
+) {
+  return db.insertInto('inbound_messages').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+export interface InboundFilter {
+  accountId: string;
+  from?: string;
+  text?: string;
+  since?: Date;
+  until?: Date;
+  after?: { receivedAt: Date; id: string };
+  limit: number;
+}
+
+export type InboundRow = Awaited<ReturnType<typeof listInbound>>[number];
+
+/** The account's inbox, newest first, by keyset (received_at, id). */
+export async function listInbound(db: Db, f: InboundFilter) {
+  let q = db
+    .selectFrom('inbound_messages')
+    .select(['id', 'sender', 'recipient', 'text', 'parts', 'keyword', 'received_at'])
+    .where('account_id', '=', f.accountId);
+  if (f.from) q = q.where('sender', 'like', `%${escapeLike(f.from)}%`);
+  if (f.text) q = q.where('text', 'ilike', `%${escapeLike(f.text)}%`);
+  if (f.since) q = q.where('received_at', '>=', f.since);
+  if (f.until) q = q.where('received_at', '<', f.until);
+  if (f.after) {
+    const { receivedAt, id } = f.after;
+    q = q.where((eb) =>
+      eb.or([
+        eb('received_at', '<', receivedAt),
+        eb.and([eb('received_at', '=', receivedAt), eb('id', '<', id)]),
+      ]),
+    );
+  }
+  return q.orderBy('received_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+const suppressionColumns = ['phone', 'reason', 'inbound_message_id', 'created_at'] as const;
+export type SuppressionRow = Awaited<ReturnType<typeof listSuppressions>>[number];
+
+export async function listSuppressions(db: Db, accountId: string, limit: number) {
+  return db
+    .selectFrom('suppressions')
+    .select(suppressionColumns)
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('phone')
+    .limit(limit)
+    .execute();
+}
+
+/** Adds the number; a number already on the list keeps its first reason. Returns the row. */
+export async function addSuppression(
+  db: Db,
+  s: { accountId: string; phone: string; reason: SuppressionReason; inboundId: string | null },
+) {
+  return db
+    .insertInto('suppressions')
+    .values({
+      account_id: s.accountId,
+      phone: s.phone,
+      reason: s.reason,
+      inbound_message_id: s.inboundId,
+    })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'phone']).doUpdateSet({ phone: (eb) => eb.ref('excluded.phone') }),
+    )
+    .returning(suppressionColumns)
+    .executeTakeFirstOrThrow();
+}
+
+export async function removeSuppression(db: Db, accountId: string, phone: string) {
+  const r = await db
+    .deleteFrom('suppressions')
+    .where('account_id', '=', accountId)
+    .where('phone', '=', phone)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Which of `phones` are on the account's list, with their reason. */
+export async function findSuppressed(db: Db, accountId: string, phones: string[]) {
+  if (phones.length === 0) return [];
+  return db
+    .selectFrom('suppressions')
+    .select(['phone', 'reason'])
+    .where('account_id', '=', accountId)
+    .where(sql<boolean>`phone = ANY(${phones}::text[])`)
+    .execute();
+}

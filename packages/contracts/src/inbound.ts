@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/** Inbound (mobile-originated) messages and the suppression list (issue #10 item 6). */
+export const INBOUND_API = {
+  list: '/api/inbound',
+  suppressions: '/api/suppressions',
+  suppression: '/api/suppressions/:number',
+  suppressionOf: (number: string) => `/api/suppressions/${encodeURIComponent(number)}`,
+} as const;
+
+/** A whole trimmed text, or its first word, equal to one of these (any case) opts the sender out. */
+export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as const;
+/** … and one of these opts the sender back in. */
+export const OPT_IN_KEYWORDS = ['START', 'UNSTOP', 'YES'] as const;
+export type InboundKeyword = (typeof OPT_OUT_KEYWORDS)[number] | (typeof OPT_IN_KEYWORDS)[number];
+
+/** The opt-out/opt-in keyword of an inbound text, or null. */
+export function detectKeyword(text: string): InboundKeyword | null {
+  const first = text.trim().split(/\s+/, 1)[0]?.toUpperCase() ?? '';
+  const word = first.replace(/[.!?,;:]+$/, '');
+  const all: readonly string[] = [...OPT_OUT_KEYWORDS, ...OPT_IN_KEYWORDS];
+  return all.includes(word) ? (word as InboundKeyword) : null;
+}
+
+export const isOptOut = (k: InboundKeyword | null): boolean =>
+  k !== null && (OPT_OUT_KEYWORDS as readonly string[]).includes(k);
+export const isOptIn = (k: InboundKeyword | null): boolean =>
+  k !== null && (OPT_IN_KEYWORDS as readonly string[]).includes(k);
+
+export const INBOUND_PAGE_MAX = 200;
+
+export const inboundQuerySchema = z.object({
+  /** The sending handset, or part of it. */
+  from: z.string().trim().max(32).optional(),
+  /** Part of the text (any case). */
+  text: z.string().trim().max(100).optional(),
+  /** Received at or after this instant. */
+  since: z.iso.datetime({ offset: true }).optional(),
+  /** Received before this instant. */
+  until: z.iso.datetime({ offset: true }).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(INBOUND_PAGE_MAX).default(50),
+});
+export type InboundQuery = z.infer<typeof inboundQuerySchema>;
+
+export interface InboundMessageDto {
+  id: string;
+  /** The handset that sent it (E.164 when the SMSC gave an international number). */
+  from: string;
+  /** The number or sender ID it was sent to. */
+  to: string;
+  text: string;
+  /** Concatenated parts it was reassembled from. */
+  parts: number;
+  /** STOP, START, … when the text is an opt-out/opt-in keyword. */
+  keyword: string | null;
+  receivedAt: string;
+}
+
+export interface InboundPage {
+  items: InboundMessageDto[];
+  nextCursor: string | null;
+}
+
+export const SUPPRESSION_REASONS = ['stop_keyword', 'manual'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+export interface SuppressionDto {
+  /** E.164 */
+  phone: string;
+  reason: SuppressionReason;
+  /** The inbound message that opted the number out (for stop_keyword). */
+  inboundMessageId: string | null;
+  createdAt: string;
+}
+
+export interface SuppressionList {
+  items: SuppressionDto[];
+}
+
+export const addSuppressionSchema = z.object({
+  phone: z.string().trim().min(1, 'Enter a phone number').max(32),
+});
+export type AddSuppressionInput = z.infer<typeof addSuppressionSchema>;
+
+/** A recipient a send skipped (not sent, not charged). */
+export interface SuppressedRecipient {
+  recipient: string;
+  reason: SuppressionReason;
+}
