@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { MessageIdFormat, IdNotation } from './message-id.js';
+import { ID_FORMATS, type IdNotation } from './message-id.js';
 import type { DelayMs, SmscOptions, StatMix } from './options.js';
 import { FINAL_STATS, type FinalStat } from './receipt.js';
 
@@ -26,7 +26,6 @@ export function parseMix(value: string): StatMix {
   return mix;
 }
 
-const ID_FORMATS: readonly MessageIdFormat[] = ['hex', 'hexUpper', 'decimal', 'decimalPadded'];
 const NOTATIONS: readonly IdNotation[] = ['same', 'decimal', 'hex'];
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -43,8 +42,12 @@ export const CLI_USAGE = `Usage: wren-smsc [options]
   --password PW             accepted password (default wrenpass)
   --delay-ms N|MIN-MAX      receipt delay (default 50)
   --mix STAT=W,...          final state weights, e.g. DELIVRD=90,UNDELIV=5,EXPIRED=3,REJECTD=2
-  --id-format F             hex|hexUpper|decimal|decimalPadded (default hex)
-  --receipt-id-notation N   same|decimal|hex (default same)
+  --id-format F             message ids: seq-dec|seq-hex|random-hex|uuid|zero-padded|hex-resp-dec-receipt
+                            (presets) or hex|hexUpper|decimal|decimalPadded|randomHex (default hex)
+  --id-start N              first sequential id (default 1 with the seq presets, else Date.now()*1000)
+  --id-pad N                width of decimalPadded ids (default 20; 10 with zero-padded)
+  --receipt-id-notation N   same|decimal|hex: id: of the receipt text (default same)
+  --receipt-tlv-id-notation N  same|decimal|hex|none: receipted_message_id TLV (default same)
   --max-tps N               per-bind submit limit
   --throttle-rate R         fraction 0..1 of submits answered ESME_RTHROTTLED
   --seed N                  PRNG seed
@@ -62,7 +65,10 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
       'delay-ms': { type: 'string' },
       mix: { type: 'string' },
       'id-format': { type: 'string' },
+      'id-start': { type: 'string' },
+      'id-pad': { type: 'string' },
       'receipt-id-notation': { type: 'string' },
+      'receipt-tlv-id-notation': { type: 'string' },
       'max-tps': { type: 'string' },
       'throttle-rate': { type: 'string' },
       seed: { type: 'string' },
@@ -74,6 +80,11 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
     if (v.trim() === '' || !Number.isFinite(n)) throw new Error(`invalid --${name} "${v}"`);
     return n;
   };
+  const integer = (name: string, v: string, min: number): number => {
+    const n = num(name, v);
+    if (!Number.isSafeInteger(n) || n < min) throw new Error(`invalid --${name} "${v}"`);
+    return n;
+  };
   const opts: SmscOptions & { help?: boolean } = {
     port: values.port === undefined ? 2775 : num('port', values.port),
     host: values.host ?? '127.0.0.1',
@@ -83,10 +94,18 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
   if (values['delay-ms'] !== undefined) opts.receiptDelayMs = parseDelay(values['delay-ms']);
   if (values.mix !== undefined) opts.statMix = parseMix(values.mix);
   if (values['id-format'] !== undefined) {
-    opts.messageIdFormat = oneOf('id-format', values['id-format'], ID_FORMATS);
+    opts.idFormat = oneOf('id-format', values['id-format'], ID_FORMATS);
   }
+  if (values['id-start'] !== undefined) opts.messageIdStart = integer('id-start', values['id-start'], 0);
+  if (values['id-pad'] !== undefined) opts.messageIdPadLength = integer('id-pad', values['id-pad'], 1);
   if (values['receipt-id-notation'] !== undefined) {
     opts.receiptIdNotation = oneOf('receipt-id-notation', values['receipt-id-notation'], NOTATIONS);
+  }
+  if (values['receipt-tlv-id-notation'] !== undefined) {
+    opts.receiptTlvIdNotation = oneOf('receipt-tlv-id-notation', values['receipt-tlv-id-notation'], [
+      ...NOTATIONS,
+      'none',
+    ] as const);
   }
   if (values['max-tps'] !== undefined) opts.maxTps = num('max-tps', values['max-tps']);
   if (values['throttle-rate'] !== undefined) {

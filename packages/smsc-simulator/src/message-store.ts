@@ -1,7 +1,7 @@
 import type smpp from 'smpp';
 import { concatInfo, messageContent } from './encoding.js';
 import { pickStat, type Random } from './faults.js';
-import { formatMessageId } from './message-id.js';
+import type { MessageIdGenerator } from './message-id.js';
 import type { ResolvedOptions, StoredMessage } from './options.js';
 import { errorCodeFor } from './receipt-pdu.js';
 
@@ -9,16 +9,17 @@ import { errorCodeFor } from './receipt-pdu.js';
 export function buildMessage(
   pdu: smpp.PDU,
   systemId: string,
-  num: number,
+  ids: MessageIdGenerator,
   o: ResolvedOptions,
   rand: Random,
 ): StoredMessage {
   const content = messageContent(pdu);
   const dest = pdu.destination_addr ?? '';
   const finalStat = o.statByDestination?.(dest) ?? pickStat(o.statMix, rand);
+  const { id, n } = ids.next(o.messageIdFormat, o.messageIdPadLength);
   const msg: StoredMessage = {
-    id: formatMessageId(num, o.messageIdFormat, o.messageIdPadLength),
-    n: num,
+    id,
+    n,
     idFormat: o.messageIdFormat,
     systemId,
     source: pdu.source_addr ?? '',

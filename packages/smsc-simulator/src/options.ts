@@ -1,5 +1,5 @@
 import type { ConcatInfo } from './encoding.js';
-import type { IdNotation, MessageIdFormat } from './message-id.js';
+import { idFormatSettings, type IdFormat, type IdNotation, type MessageIdFormat } from './message-id.js';
 import type { FinalStat, ReceiptStat } from './receipt.js';
 
 /** A fixed delay or a uniformly random [min, max] range, in milliseconds. */
@@ -59,7 +59,7 @@ export interface RuntimeOptions extends FaultOptions {
   statByDestination?: ((dest: string) => FinalStat | undefined) | undefined;
   /** err: code per final state (3 digits). */
   errorCodes?: Partial<Record<FinalStat, string>>;
-  /** Format of ids in submit_sm_resp (default 'hex'). */
+  /** Format of ids in submit_sm_resp (default 'hex', or what `idFormat` sets). */
   messageIdFormat?: MessageIdFormat;
   /** Width for 'decimalPadded' (default 20). */
   messageIdPadLength?: number;
@@ -84,8 +84,17 @@ export interface SmscOptions extends RuntimeOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** First numeric message id (default Date.now() * 1000, unique across restarts). */
+  /**
+   * First value of the sequential id counter (default Date.now() * 1000, unique across restarts; 1 with
+   * the sequential `idFormat` presets).
+   */
   messageIdStart?: number;
+  /**
+   * Id behaviour of a kind of SMSC: a preset ('seq-dec', 'seq-hex', 'random-hex', 'uuid', 'zero-padded',
+   * 'hex-resp-dec-receipt') or a plain MessageIdFormat. It sets messageIdFormat, messageIdPadLength,
+   * receiptIdNotation, receiptTlvIdNotation and messageIdStart; any of those given explicitly wins.
+   */
+  idFormat?: IdFormat;
 }
 
 export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
@@ -93,8 +102,8 @@ export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
 export interface StoredMessage {
   /** Id as returned in submit_sm_resp. */
   id: string;
-  /** Underlying numeric id (the same number in every notation). */
-  n: number;
+  /** Underlying number (the same number in every notation); undefined for uuid ids. */
+  n: bigint | undefined;
   idFormat: MessageIdFormat;
   systemId: string;
   source: string;
@@ -207,6 +216,23 @@ export type ResolvedOptions = RuntimeOptions &
       | 'smscSystemId'
     >
   >;
+
+/** Apply `idFormat`: its settings fill every id option that was not given explicitly. */
+export function expandIdFormat(o: SmscOptions): SmscOptions {
+  if (o.idFormat === undefined) return o;
+  const out: SmscOptions = { ...o };
+  const preset = idFormatSettings(o.idFormat);
+  out.messageIdFormat = o.messageIdFormat ?? preset.messageIdFormat;
+  const padLength = o.messageIdPadLength ?? preset.messageIdPadLength;
+  const receiptIdNotation = o.receiptIdNotation ?? preset.receiptIdNotation;
+  const receiptTlvIdNotation = o.receiptTlvIdNotation ?? preset.receiptTlvIdNotation;
+  const start = o.messageIdStart ?? preset.messageIdStart;
+  if (padLength !== undefined) out.messageIdPadLength = padLength;
+  if (receiptIdNotation !== undefined) out.receiptIdNotation = receiptIdNotation;
+  if (receiptTlvIdNotation !== undefined) out.receiptTlvIdNotation = receiptTlvIdNotation;
+  if (start !== undefined) out.messageIdStart = start;
+  return out;
+}
 
 export function resolveOptions(o: RuntimeOptions): ResolvedOptions {
   return {

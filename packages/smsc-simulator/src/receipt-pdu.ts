@@ -1,6 +1,6 @@
 import type smpp from 'smpp';
 import { encodeGsm7, isGsm7 } from './encoding.js';
-import { renderIdInNotation } from './message-id.js';
+import { renderIdInNotation, type IdNotation } from './message-id.js';
 import type { RuntimeOptions, StoredMessage } from './options.js';
 import {
   DEFAULT_ERROR_CODES,
@@ -45,8 +45,11 @@ type ReceiptOpts = Required<Pick<RuntimeOptions, 'receiptIdNotation' | 'receiptT
 
 /** deliver_sm fields of a delivery receipt (esm_class 0x04, text + receipted_message_id/message_state). */
 export function receiptPdu(msg: StoredMessage, stat: ReceiptStat, opts: ReceiptOpts): smpp.PduOptions {
-  const idIn = (notation: 'same' | 'decimal' | 'hex'): string =>
-    notation === 'same' ? msg.id : renderIdInNotation(msg.n, msg.idFormat, notation, opts.messageIdPadLength);
+  // uuid ids have no number behind them: every notation is the id itself.
+  const idIn = (notation: IdNotation): string =>
+    notation === 'same' || msg.n === undefined
+      ? msg.id
+      : renderIdInNotation(msg.n, msg.idFormat, notation, opts.messageIdPadLength);
   const err = isFinal(stat) ? msg.errorCode : '000';
   const fields: smpp.PduOptions = {
     source_addr: msg.dest,

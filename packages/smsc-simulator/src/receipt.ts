@@ -1,3 +1,5 @@
+// Formatting only: parsing receipt texts is the gateway's job (apps/server/src/gateway/receipt-text.ts).
+
 /** Final delivery states the simulator can produce (SMPP 3.4 appendix B stat values). */
 export type FinalStat = 'DELIVRD' | 'UNDELIV' | 'EXPIRED' | 'REJECTD';
 /** Any stat value that may appear in a receipt, including intermediate ones. */
@@ -40,17 +42,6 @@ export interface ReceiptFields {
   text?: string;
 }
 
-export interface ParsedReceipt {
-  id: string;
-  stat: string;
-  sub?: string;
-  dlvrd?: string;
-  submitDate?: Date;
-  doneDate?: Date;
-  err?: string;
-  text?: string;
-}
-
 const pad = (v: number | string, len: number): string => String(v).padStart(len, '0');
 
 /** YYMMDDhhmm in UTC. */
@@ -64,15 +55,6 @@ export function formatReceiptDate(d: Date): string {
   );
 }
 
-/** Parse YYMMDDhhmm or YYMMDDhhmmss (UTC, 20xx). */
-export function parseReceiptDate(s: string): Date | undefined {
-  const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?$/.exec(s);
-  if (!m) return undefined;
-  const [yy, mo, dd, hh, mi, ss] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
-  const d = new Date(Date.UTC(2000 + yy, mo - 1, dd, hh, mi, ss));
-  return d.getUTCMonth() !== mo - 1 || d.getUTCDate() !== dd ? undefined : d;
-}
-
 /**
  * `id:<id> sub:001 dlvrd:001 submit date:YYMMDDhhmm done date:YYMMDDhhmm stat:DELIVRD err:000 text:<20 chars>`
  */
@@ -84,35 +66,4 @@ export function formatReceiptText(f: ReceiptFields): string {
     ` submit date:${formatReceiptDate(f.submitDate)} done date:${formatReceiptDate(f.doneDate)}` +
     ` stat:${f.stat} err:${err} text:${(f.text ?? '').slice(0, 20)}`
   );
-}
-
-const FIELD = (name: string): RegExp => new RegExp(`(?:^|\\s)${name}:\\s*(\\S*)`, 'i');
-
-/**
- * Parse a delivery receipt text (tolerant: case-insensitive keys, optional fields, seconds in dates,
- * free text after `text:`). Returns null when there is no `id:` or no `stat:`.
- */
-export function parseReceiptText(input: string | Buffer): ParsedReceipt | null {
-  const full = typeof input === 'string' ? input : input.toString('latin1');
-  const textAt = full.search(/(?:^|\s)text:/i);
-  const head = textAt >= 0 ? full.slice(0, textAt) : full;
-  const field = (name: string): string | undefined => FIELD(name).exec(head)?.[1] || undefined;
-  const id = field('id');
-  const stat = field('stat');
-  if (!id || !stat) return null;
-  const out: ParsedReceipt = { id, stat: stat.toUpperCase() };
-  const sub = field('sub');
-  const dlvrd = field('dlvrd');
-  const err = field('err');
-  const submit = field('submit date');
-  const done = field('done date');
-  if (sub !== undefined) out.sub = sub;
-  if (dlvrd !== undefined) out.dlvrd = dlvrd;
-  if (err !== undefined) out.err = err;
-  const submitDate = submit === undefined ? undefined : parseReceiptDate(submit);
-  const doneDate = done === undefined ? undefined : parseReceiptDate(done);
-  if (submitDate) out.submitDate = submitDate;
-  if (doneDate) out.doneDate = doneDate;
-  if (textAt >= 0) out.text = full.slice(textAt).replace(/^\s*text:/i, '');
-  return out;
 }

@@ -9,6 +9,7 @@ import { createRandom, pickDelay, submitFault, TokenBucket, type Random } from '
 import { MessageIdGenerator } from './message-id.js';
 import { buildMessage, MessageStore } from './message-store.js';
 import {
+  expandIdFormat,
   resolveOptions,
   type BindMode,
   type MoInput,
@@ -81,9 +82,10 @@ class Smsc implements SmscHandle {
 
   constructor(options: SmscOptions) {
     this.host = options.host ?? '127.0.0.1';
-    this.opts = resolveOptions(options);
+    const expanded = expandIdFormat(options);
+    this.opts = resolveOptions(expanded);
     this.rand = createRandom(options.seed);
-    this.ids = new MessageIdGenerator(options.messageIdStart);
+    this.ids = new MessageIdGenerator(expanded.messageIdStart, options.seed);
     this.scheduler = new Scheduler((err) => this.report(err));
     this.receipts = new ReceiptDispatcher<Conn>({
       faults: () => this.opts,
@@ -365,7 +367,7 @@ class Smsc implements SmscHandle {
   }
 
   private accept(conn: Conn, pdu: smpp.PDU): StoredMessage {
-    const msg = buildMessage(pdu, conn.systemId ?? '', this.ids.next(), this.opts, this.rand);
+    const msg = buildMessage(pdu, conn.systemId ?? '', this.ids, this.opts, this.rand);
     this.store.put(msg, this.opts.maxStoredMessages);
     this.n.submitted++;
     this.emit('submit', msg);

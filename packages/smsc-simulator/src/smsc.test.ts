@@ -1,9 +1,8 @@
 import smpp from 'smpp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseReceiptText } from './receipt.js';
 import { startSmsc, type SmscHandle } from './index.js';
 import type { SmscOptions } from './options.js';
-import { TestClient, text } from './test-client.js';
+import { receiptFields, TestClient, text } from './test-client.js';
 
 let smsc: SmscHandle | undefined;
 const clients: TestClient[] = [];
@@ -137,7 +136,7 @@ describe('submit and receipts', () => {
     const byDest = new Map(c.receipts().map((p) => [p.source_addr, p]));
     const check = (dest: string, stat: string, state: number, err: string): void => {
       const p = byDest.get(dest);
-      const parsed = parseReceiptText(text(p!));
+      const parsed = receiptFields(text(p!));
       expect(parsed).toMatchObject({ stat, err, dlvrd: stat === 'DELIVRD' ? '001' : '000' });
       expect(p?.message_state).toBe(state);
     };
@@ -173,7 +172,7 @@ describe('submit and receipts', () => {
     expect(resp.message_id).toBe('ABC');
     await c.waitReceipts(1);
     const dlr = c.receipts()[0];
-    expect(parseReceiptText(text(dlr))?.id).toBe(String(0xabc));
+    expect(receiptFields(text(dlr)).id).toBe(String(0xabc));
     expect(dlr.receipted_message_id).toBe('ABC');
   });
 
@@ -187,7 +186,7 @@ describe('submit and receipts', () => {
     await c.submit({ registered_delivery: 1, short_message: 'b' });
     await c.waitReceipts(2);
     expect(c.receipts()[1]?.receipted_message_id).toBeUndefined();
-    expect(parseReceiptText(text(c.receipts()[1]))?.id).toBe('256');
+    expect(receiptFields(text(c.receipts()[1])).id).toBe('256');
   });
 
   it('records UCS-2 messages and answers query_sm', async () => {
@@ -198,7 +197,7 @@ describe('submit and receipts', () => {
     expect(msg).toMatchObject({ dataCoding: 8, text: 'Привет, мир 👋' });
     expect(msg?.shortMessage).toEqual(Buffer.from('Привет, мир 👋', 'utf16le').swap16());
     await c.waitReceipts(1);
-    expect(parseReceiptText(text(c.receipts()[0]))?.text).toBe('??????, ??? ?');
+    expect(receiptFields(text(c.receipts()[0])).text).toBe('??????, ??? ?');
     const q = await c.request('query_sm', { message_id: resp.message_id });
     expect(q.message_state).toBe(2);
     expect((await c.request('query_sm', { message_id: 'nope' })).command_status).toBe(smpp.ESME_RQUERYFAIL);

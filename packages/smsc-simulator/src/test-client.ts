@@ -118,3 +118,18 @@ export function text(pdu: smpp.PDU): string {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Test-only reading of a receipt text in the simulator's own fixed layout (the tolerant parser lives in
+ * the server's gateway). Keys: id, sub, dlvrd, submit date, done date, stat, err, text.
+ */
+export function receiptFields(receiptText: string): Record<string, string> {
+  const at = receiptText.indexOf(' text:');
+  const head = at >= 0 ? receiptText.slice(0, at) : receiptText;
+  const out: Record<string, string> = {};
+  for (const m of head.matchAll(/(?:^| )(id|sub|dlvrd|submit date|done date|stat|err):(\S*)/g)) {
+    out[m[1]] = m[2]!;
+  }
+  if (at >= 0) out.text = receiptText.slice(at + ' text:'.length);
+  return out;
+}

@@ -1,6 +1,6 @@
-import { MESSAGE_STATE, parseReceiptText } from '@wren/smsc-simulator';
 import type smpp from 'smpp';
 import { inboundText } from './inbound-text';
+import { parseReceiptText, STAT_BY_MESSAGE_STATE } from './receipt-text';
 import type { DeliveryReceipt } from './sms-gateway';
 
 /** esm_class message types (bits 2-5) that carry a delivery receipt / intermediate notification. */
@@ -17,8 +17,6 @@ export function deliverKind(esmClass: number | undefined): DeliverKind {
   if (type === ESM_RECEIPT || type === ESM_INTERMEDIATE) return 'receipt';
   return 'ack';
 }
-
-const STAT_BY_STATE = new Map<number, string>(Object.entries(MESSAGE_STATE).map(([k, v]) => [v, k]));
 
 /** TLVs kept in `raw`: the receipt-related ones plus any the library does not know (numeric tags). */
 const RAW_TLVS = ['receipted_message_id', 'message_state', 'network_error_code', 'user_message_reference'];
@@ -54,7 +52,8 @@ export function parseReceipt(connection: string, pdu: smpp.PDU): DeliveryReceipt
   const tlvId = typeof pdu.receipted_message_id === 'string' ? pdu.receipted_message_id.trim() : '';
   const smscId = tlvId || parsed?.id;
   if (!smscId) return undefined;
-  const stateStat = pdu.message_state === undefined ? undefined : STAT_BY_STATE.get(pdu.message_state);
+  const stateStat =
+    pdu.message_state === undefined ? undefined : STAT_BY_MESSAGE_STATE.get(pdu.message_state);
   const tlvs = rawTlvs(pdu);
   return {
     connection,
