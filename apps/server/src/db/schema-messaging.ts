@@ -25,6 +25,7 @@ export interface MessagingTables {
     message_id: string;
     part: number;
     stat: string | null;
+    err: string | null;
     created_at: Generated<Date>;
   };
   message_events: {
@@ -45,7 +46,15 @@ export interface MessagingTables {
     raw: string;
     attempts: Generated<number>;
     matched_at: NullableTimestamp;
+    reason: string | null;
     created_at: Generated<Date>;
+  };
+  smsc_id_notations: {
+    connection: string;
+    submit_radix: 'string' | 'dec' | 'hex';
+    receipt_radix: 'string' | 'dec' | 'hex';
+    evidence: string;
+    decided_at: Generated<Date>;
   };
 }
 
@@ -74,6 +83,7 @@ export interface MessagesTable {
   parts_done: Generated<number>;
   smsc_stat: string | null;
   smsc_err: string | null;
+  receipt_raw: Generated<string | null>;
   error: string | null;
   refunded: Generated<boolean>;
   client_ref: string | null;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseIdNotation, type IdNotationSetting } from '../gateway/message-id';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -21,6 +22,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().optional(),
   DATABASE_URL: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  RUN_JOBS: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: z.string().min(16, 'JWT_SECRET must be at least 16 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -56,6 +59,7 @@ const envSchema = z.object({
   SMSC_BINDS: z.coerce.number().int().min(1).max(32).default(2),
   SMSC_WINDOW: z.coerce.number().int().min(1).max(1000).default(50),
   SMSC_TPS: z.coerce.number().int().min(0).default(0),
+  SMSC_ID_NOTATION: z.string().default('auto').pipe(idNotationSchema()),
   SMSC_CONNECTIONS: z.string().optional(),
   SMSC_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   SMSC_ENQUIRE_LINK_SECONDS: z.coerce.number().min(0.1).default(30),
@@ -82,6 +86,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   role: 'all' | 'api' | 'worker';
+  /** `--role worker`: port of its /healthz and /readyz listener; 0 = no listener at all. */
+  workerHealthPort: number;
+  /** This node works background jobs (pg-boss): imports, maintenance, sweeps. Default: not on `api`. */
+  runJobs: boolean;
   logLevel: string;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
@@ -101,6 +109,8 @@ export interface Config {
   messageValidityMinutes: number;
   /** Final statuses after submission that are refunded (never-submitted failures always are). */
   refundStatuses: string[];
+  /** Default id notation of SMPP connections (submit_sm_resp / receipt), `auto` learns it. */
+  smscIdNotation: IdNotationSetting;
   /** SMPP connections; empty means "start the built-in simulator and bind to it". */
   smscConnections: SmscConnectionConfig[];
   simulator: { port: number; delayMs: number; mix: string };
@@ -126,6 +136,22 @@ export interface SmscConnectionConfig {
   tps: number;
   /** E.164 prefixes routed to this connection; [] is the default route. */
   prefixes: string[];
+  /** How this SMSC writes message ids (see SMSC_ID_NOTATION); unset = the default. */
+  idNotation?: IdNotationSetting;
+}
+
+function idNotationSchema() {
+  return z.string().transform((v, ctx) => {
+    const n = parseIdNotation(v);
+    if (n === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'use auto, string, dec, hex, submit/receipt such as hex/dec, or 0-3 as Kannel msg-id-type',
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
 }
 
 const connectionSchema = z.object({
@@ -139,6 +165,7 @@ const connectionSchema = z.object({
   window: z.number().int().min(1).default(50),
   tps: z.number().int().min(0).default(0),
   prefixes: z.array(z.string()).default([]),
+  idNotation: z.union([z.string(), z.number().int()]).transform(String).pipe(idNotationSchema()).optional(),
 });
 
 function parseConnections(e: z.infer<typeof envSchema>): SmscConnectionConfig[] {
@@ -193,6 +220,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     role: e.ROLE,
+    workerHealthPort: e.WORKER_HEALTH_PORT,
+    runJobs: e.RUN_JOBS ?? e.ROLE !== 'api',
     logLevel: e.LOG_LEVEL,
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
@@ -211,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultSender: e.DEFAULT_SENDER,
     messageValidityMinutes: e.MESSAGE_VALIDITY_MINUTES,
     refundStatuses: e.REFUND_STATUSES,
+    smscIdNotation: e.SMSC_ID_NOTATION,
     smscConnections: parseConnections(e),
     simulator: { port: e.SIMULATOR_PORT, delayMs: e.SIMULATOR_DELAY_MS, mix: e.SIMULATOR_MIX },
     smpp: {

@@ -16,6 +16,8 @@ export interface DomainEvents {
   'inbound.received': { accountId: string };
   /** The account's suppression list changed (keyword or by hand). */
   'suppressions.changed': { accountId: string };
+  /** The SMSC accepted parts and they are stored: receipts for them can be matched now. */
+  'parts.stored': { connection: string; smscIds: string[] };
 }
 
 export class EventBus {

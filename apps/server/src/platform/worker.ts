@@ -4,6 +4,7 @@ import type { SmsGateway } from '../gateway/sms-gateway';
 import { createDispatcher } from '../modules/messages/dispatcher';
 import type { SmscConnectionConfig } from './config';
 import type { AppContext } from './context';
+import { registerWorkerJobs } from './worker-jobs';
 
 export interface Worker {
   gateway: SmsGateway;
@@ -11,8 +12,6 @@ export interface Worker {
   dispatcher: ReturnType<typeof createDispatcher>;
   stop(): Promise<void>;
 }
-
-const PARKED_SWEEP_MS = 5000;
 
 /**
  * The worker role: the SMPP gateway (to the configured SMSCs, or to the built-in simulator when none
@@ -65,20 +64,21 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     config,
     logger,
     workerId,
-    onPartsStored: () => dlr.matchParked(),
   });
-  dlr.setBeforeApply(() => dispatcher.flushNow());
   dispatcher.start();
-  const sweep = setInterval(() => {
-    dlr.matchParked().catch((err: unknown) => logger.warn({ err }, 'parked receipt sweep failed'));
-  }, PARKED_SWEEP_MS);
+  // The maintenance pass and the parked-receipt sweep run as pg-boss jobs (worker-jobs.ts).
+  await ctx.jobs.start();
+  const offJobs = registerWorkerJobs(ctx.jobs, {
+    maintenance: () => dispatcher.maintenance(),
+    matchParked: () => dlr.matchParked(),
+  });
 
   return {
     gateway,
     simulator,
     dispatcher,
     stop: async () => {
-      clearInterval(sweep);
+      offJobs();
       await dispatcher.stop();
       await gateway.stop();
       await dlr.drain();

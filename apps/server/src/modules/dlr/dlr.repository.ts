@@ -1,39 +1,43 @@
 import { sql } from 'kysely';
 import { chunkRows, type Db } from '../../platform/db';
+import type { IdNotation } from '../../gateway/message-id';
+import { FINAL_STATS } from './receipt-status';
 
+/** Every stored part under one of `keys` on one of `connections` (at most a few per key). */
 export async function findParts(db: Db, connections: string[], keys: string[]) {
   if (keys.length === 0) return [];
   return db
     .selectFrom('message_parts')
-    .select(['connection', 'smsc_key', 'message_id', 'part', 'stat'])
+    .select(['connection', 'smsc_key', 'message_id', 'part', 'stat', 'created_at'])
     .where(sql<boolean>`connection = ANY(${connections}::text[])`)
     .where(sql<boolean>`smsc_key = ANY(${keys}::text[])`)
     .execute();
 }
 
-const FINAL_STATS = ['DELIVRD', 'UNDELIV', 'EXPIRED', 'REJECTD', 'DELETED', 'UNKNOWN'];
-
-/** Sets each part's final stat once; a later or duplicate receipt for the same part changes nothing. */
-export async function setPartStats(trx: Db, rows: { message_id: string; part: number; stat: string }[]) {
+/** Sets each part's final stat and error once; a later or duplicate receipt changes nothing. */
+export async function setPartStats(
+  trx: Db,
+  rows: { message_id: string; part: number; stat: string; err: string | null }[],
+) {
   if (rows.length === 0) return [];
   const res = await sql<{ message_id: string; part: number }>`
-    UPDATE message_parts p SET stat = v.stat
+    UPDATE message_parts p SET stat = v.stat, err = v.err
       FROM (SELECT unnest(${rows.map((r) => r.message_id)}::uuid[]) AS message_id,
                    unnest(${rows.map((r) => r.part)}::int[]) AS part,
-                   unnest(${rows.map((r) => r.stat)}::text[]) AS stat) v
+                   unnest(${rows.map((r) => r.stat)}::text[]) AS stat,
+                   unnest(${rows.map((r) => r.err)}::text[]) AS err) v
      WHERE p.message_id = v.message_id AND p.part = v.part
-       AND (p.stat IS NULL OR p.stat NOT IN (${sql.join(FINAL_STATS)}))
+       AND (p.stat IS NULL OR p.stat <> ALL(${FINAL_STATS}::text[]))
  RETURNING p.message_id, p.part`.execute(trx);
   return res.rows;
 }
 
-/** Per message: how many distinct parts it has, and the final stats of those that are done. */
+/** Per message: its parts in order, with the stat and error of those that are done. */
 export async function partProgress(trx: Db, messageIds: string[]) {
   if (messageIds.length === 0) return [];
-  const res = await sql<{ message_id: string; total: number; stats: (string | null)[] }>`
-    SELECT message_id, count(DISTINCT part)::int AS total,
-           array_agg(stat ORDER BY part) AS stats
-      FROM (SELECT DISTINCT ON (message_id, part) message_id, part, stat
+  const res = await sql<{ message_id: string; stats: (string | null)[]; errs: (string | null)[] }>`
+    SELECT message_id, array_agg(stat ORDER BY part) AS stats, array_agg(err ORDER BY part) AS errs
+      FROM (SELECT DISTINCT ON (message_id, part) message_id, part, stat, err
               FROM message_parts WHERE message_id = ANY(${messageIds}::uuid[])
              ORDER BY message_id, part, stat NULLS LAST) p
      GROUP BY message_id`.execute(trx);
@@ -73,6 +77,7 @@ export async function park(
     err: string;
     done_at: Date | null;
     raw: string;
+    reason: string;
   }[],
 ) {
   // smsc_keys is an array column, which unnest would flatten: a multi-row insert, in chunks.
@@ -105,4 +110,16 @@ export async function markParked(trx: Db, matched: number[], missed: number[]) {
       .where(sql<boolean>`id = ANY(${missed}::bigint[])`)
       .execute();
   }
+}
+
+export async function loadNotations(db: Db) {
+  return db.selectFrom('smsc_id_notations').selectAll().execute();
+}
+
+export async function saveNotation(db: Db, connection: string, n: IdNotation, evidence: string) {
+  await db
+    .insertInto('smsc_id_notations')
+    .values({ connection, submit_radix: n.submit, receipt_radix: n.receipt, evidence })
+    .onConflict((oc) => oc.column('connection').doNothing())
+    .execute();
 }

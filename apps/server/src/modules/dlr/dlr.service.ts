@@ -1,4 +1,4 @@
-import { smscIdKeys } from '../../gateway/message-id';
+import { receiptKey, type IdNotationSetting } from '../../gateway/message-id';
 import type { DeliveryReceipt } from '../../gateway/sms-gateway';
 import type { Config } from '../../platform/config';
 import { type Db, transact } from '../../platform/db';
@@ -8,8 +8,10 @@ import type { LedgerService } from '../ledger/ledger.service';
 import { insertEvents } from '../messages/messages.repository';
 import { notifyChanged } from '../messages/notify';
 import { refundMessages } from '../messages/refunds';
+import { transition, type Transitioned, type TransitionRow } from '../messages/status.repository';
 import * as repo from './dlr.repository';
-import { FINAL_STAT_STATUS, isFinalStat, messageStatusFromParts } from './receipt-status';
+import { createNotationRegistry } from './notation-registry';
+import { isFinalStat, messageOutcomeFromParts, type FinalReceiptStatus } from './receipt-status';
 
 interface Deps {
   db: Db;
@@ -22,25 +24,49 @@ interface Deps {
 interface Incoming {
   receipt: DeliveryReceipt;
   parkedId?: number;
+  /** 0 on arrival; 1 after it waited once for parts that were still being stored. */
+  tries: number;
   done: { resolve: () => void; reject: (e: unknown) => void };
 }
 
+type Part = Awaited<ReturnType<typeof repo.findParts>>[number];
+type Miss = { k: Incoming; reason: string };
+
 const FLUSH_MS = 10;
 const FLUSH_SIZE = 400;
+/** How long a receipt with no part yet waits (unacknowledged) for the dispatcher to store parts. */
+const WAIT_FOR_PARTS_MS = 1000;
 
 /**
  * Matches delivery receipts to message parts, moves statuses forward only, refunds by policy and
  * keeps every raw receipt. Receipts are batched; each caller's promise resolves once its receipt is
- * committed, so the gateway acknowledges to the SMSC only what is stored. Receipts for unknown ids
- * are parked and matched when the parts appear.
+ * committed, so the gateway acknowledges to the SMSC only what is stored.
+ *
+ * A receipt is matched to a part only through the one key its connection's id notation gives
+ * (gateway/message-id.ts), and only when exactly one open part has that key. A receipt whose part
+ * is not stored yet waits for the next `parts.stored` event (or a second) and is tried again; one
+ * still unmatched, or ambiguous, or on a connection whose notation is still being learned, is parked
+ * durably with the reason and matched later. Nothing is ever guessed.
  */
 export function createDlrService(deps: Deps) {
-  const { db, logger } = deps;
+  const { db, logger, config } = deps;
+  const settingOf = (connection: string): IdNotationSetting =>
+    config.smscConnections.find((c) => c.name === connection)?.idNotation ?? config.smscIdNotation;
+  const notations = createNotationRegistry({
+    db,
+    logger,
+    settingOf,
+    onDecided: () => {
+      // Receipts parked while the notation was unknown can be matched now.
+      setTimeout(() => void matchParked().catch(() => undefined), 0);
+    },
+  });
+
   let queue: Incoming[] = [];
   let timer: NodeJS.Timeout | null = null;
   let chain: Promise<void> = Promise.resolve();
-  /** Waits until submit outcomes already received are stored (the dispatcher's flush). */
-  let beforeApply: () => Promise<void> = () => Promise.resolve();
+  let waiting: Incoming[] = [];
+  let waitTimer: NodeJS.Timeout | null = null;
 
   function schedule(ms: number) {
     if (timer && ms > 0) return;
@@ -53,66 +79,108 @@ export function createDlrService(deps: Deps) {
     }, ms);
   }
 
+  /** Receipts that waited for parts go round again (their promise is still open). */
+  function releaseWaiting() {
+    if (waitTimer) clearTimeout(waitTimer);
+    waitTimer = null;
+    if (waiting.length === 0) return;
+    const again = waiting;
+    waiting = [];
+    queue.push(...again);
+    schedule(0);
+  }
+
+  deps.events.subscribe('parts.stored', ({ connection, smscIds }) => {
+    notations.observe(connection, 'submit', smscIds);
+    releaseWaiting();
+  });
+
   async function process(batch: Incoming[]) {
     if (batch.length === 0) return;
     try {
-      if (batch.some((b) => b.parkedId === undefined)) await beforeApply();
-      const changed = await transact(db, (trx) => apply(trx, batch));
-      notifyChanged(deps.events, changed);
-      batch.forEach((b) => b.done.resolve());
+      await notations.load();
+      const { touched, wait } = await transact(db, (trx) => apply(trx, batch));
+      notifyChanged(deps.events, touched);
+      const waitingNow = new Set(wait);
+      for (const b of batch) if (!waitingNow.has(b)) b.done.resolve();
+      if (wait.length) {
+        waiting.push(...wait.map((w) => ({ ...w, tries: w.tries + 1 })));
+        waitTimer ??= setTimeout(releaseWaiting, WAIT_FOR_PARTS_MS);
+      }
     } catch (err) {
       logger.error({ err }, 'receipt batch failed');
       batch.forEach((b) => b.done.reject(err));
     }
   }
 
+  /** The one open part a receipt names, or why there is none. */
+  function pick(found: Part[]): Part | string {
+    // One part can be found under two readings of the same id ("5" is 5 in hex and decimal).
+    const candidates = [...new Map(found.map((p) => [`${p.message_id}:${p.part}`, p])).values()];
+    if (candidates.length === 0) return 'no part with this id yet';
+    const open = candidates.filter((p) => !isFinalStat(p.stat));
+    if (open.length === 1 && open[0]) return open[0];
+    if (open.length > 1) return `ambiguous: ${open.length} open parts have this id`;
+    // Every part with this id is final already: a duplicate receipt, recorded and ignored.
+    return candidates.reduce((a, b) => (b.created_at > a.created_at ? b : a));
+  }
+
   async function apply(trx: Db, batch: Incoming[]) {
-    const keyed = batch.map((b) => ({ ...b, keys: smscIdKeys(b.receipt.smscId) }));
+    const keyed = batch.map((k) => {
+      const r = k.receipt;
+      if (k.parkedId === undefined && k.tries === 0) notations.observe(r.connection, 'receipt', [r.smscId]);
+      const notation = notations.notationFor(r.connection);
+      const readings = notation
+        ? [notation]
+        : k.parkedId !== undefined
+          ? notations.fallbackNotations(r.connection)
+          : [];
+      const keys = [...new Set(readings.flatMap((n) => receiptKey(r.smscId, n) ?? []))];
+      return { k, keys, readable: readings.length > 0 };
+    });
     const parts = await repo.findParts(
       trx,
-      [...new Set(keyed.map((k) => k.receipt.connection))],
-      [...new Set(keyed.flatMap((k) => k.keys))],
+      [...new Set(keyed.map(({ k }) => k.receipt.connection))],
+      [...new Set(keyed.flatMap(({ keys }) => keys))],
     );
-    const index = new Map<string, { message_id: string; part: number }>();
-    for (const p of parts) index.set(`${p.connection}\u0000${p.smsc_key}`, p);
-
-    const events: { message_id: string; status: string; detail: string; raw: string }[] = [];
-    const toPark: Parameters<typeof repo.park>[1] = [];
-    const matchedParked: number[] = [];
-    const missedParked: number[] = [];
-    const finalCandidates = new Set<string>();
-
-    const matched: { k: (typeof keyed)[number]; hit: { message_id: string; part: number } }[] = [];
-    for (const k of keyed) {
-      const r = k.receipt;
-      const hit = k.keys.map((key) => index.get(`${r.connection}\u0000${key}`)).find(Boolean);
-      if (!hit) {
-        if (k.parkedId !== undefined) missedParked.push(k.parkedId);
-        else
-          toPark.push({
-            connection: r.connection,
-            smsc_keys: k.keys,
-            stat: r.stat,
-            err: r.err,
-            done_at: r.doneAt,
-            raw: r.raw,
-          });
-        continue;
-      }
-      if (k.parkedId !== undefined) matchedParked.push(k.parkedId);
-      matched.push({ k, hit });
+    const byKey = new Map<string, Part[]>();
+    for (const p of parts) {
+      const id = `${p.connection}\u0000${p.smsc_key}`;
+      byKey.set(id, [...(byKey.get(id) ?? []), p]);
     }
 
-    // One statement sets the final stat of every part that is not final yet (first receipt wins).
-    const firstFinal = new Map<string, { message_id: string; part: number; stat: string }>();
+    const matched: { k: Incoming; hit: Part }[] = [];
+    const misses: Miss[] = [];
+    for (const { k, keys, readable } of keyed) {
+      const hit = !readable
+        ? 'the id notation of this connection is still being learned'
+        : keys.length === 0
+          ? 'the id does not fit the connection id notation'
+          : pick(keys.flatMap((key) => byKey.get(`${k.receipt.connection}\u0000${key}`) ?? []));
+      if (typeof hit === 'string') misses.push({ k, reason: hit });
+      else matched.push({ k, hit });
+    }
+
+    const { touched, events } = await settleMatched(trx, matched);
+    const wait = await parkMisses(trx, misses, matched);
+    await insertEvents(trx, events);
+    return { touched, wait };
+  }
+
+  /** Sets part stats (first final receipt per part wins) and ends messages whose parts are all final. */
+  async function settleMatched(trx: Db, matched: { k: Incoming; hit: Part }[]) {
+    const firstFinal = new Map<string, { message_id: string; part: number; stat: string; err: string }>();
     for (const { k, hit } of matched) {
       const key = `${hit.message_id}:${hit.part}`;
       if (isFinalStat(k.receipt.stat) && !firstFinal.has(key)) {
-        firstFinal.set(key, { message_id: hit.message_id, part: hit.part, stat: k.receipt.stat });
+        firstFinal.set(key, { ...hit, stat: k.receipt.stat, err: k.receipt.err });
       }
     }
     const changed = await repo.setPartStats(trx, [...firstFinal.values()]);
     const changedKeys = new Set(changed.map((c) => `${c.message_id}:${c.part}`));
+    const events: { message_id: string; status: string; detail: string; raw: string | null }[] = [];
+    /** The receipt that made each part final, by message. */
+    const finalRaw = new Map<string, string>();
     const applied = new Set<string>();
     for (const { k, hit } of matched) {
       const key = `${hit.message_id}:${hit.part}`;
@@ -120,7 +188,7 @@ export function createDlrService(deps: Deps) {
       const takes = final && changedKeys.has(key) && !applied.has(key);
       if (takes) {
         applied.add(key);
-        finalCandidates.add(hit.message_id);
+        finalRaw.set(hit.message_id, k.receipt.raw);
       }
       events.push({
         message_id: hit.message_id,
@@ -130,76 +198,127 @@ export function createDlrService(deps: Deps) {
       });
     }
 
-    // Messages whose parts are now all final move to their final status in one statement.
-    const progress = await repo.partProgress(trx, [...finalCandidates]);
-    const finishing = [];
-    for (const p of progress) {
-      const stats = p.stats.filter((s): s is string => isFinalStat(s));
-      if (stats.length < p.total) continue;
-      const worst = stats.find((s) => s !== 'DELIVRD') ?? 'DELIVRD';
-      const err = keyed.find((k) => k.receipt.stat === worst)?.receipt.err ?? null;
-      finishing.push({ id: p.message_id, status: messageStatusFromParts(stats), stat: worst, err });
+    // Messages whose parts are now all final: grouped by their final status, one statement each.
+    const byStatus = new Map<FinalReceiptStatus, TransitionRow[]>();
+    /** One-part messages ended by a single receipt: the message keeps it, no event row is written. */
+    const quiet = new Set<string>();
+    for (const p of await repo.partProgress(trx, [...finalRaw.keys()])) {
+      const done = p.stats.flatMap((stat, i) =>
+        isFinalStat(stat) ? [{ stat, err: p.errs[i] ?? null }] : [],
+      );
+      if (done.length < p.stats.length) continue;
+      const outcome = messageOutcomeFromParts(done);
+      const list = byStatus.get(outcome.status) ?? [];
+      const single = p.stats.length === 1;
+      list.push({
+        id: p.message_id,
+        smscStat: outcome.stat,
+        smscErr: outcome.err,
+        receiptRaw: single ? (finalRaw.get(p.message_id) ?? null) : null,
+      });
+      byStatus.set(outcome.status, list);
+      if (single) quiet.add(p.message_id);
     }
-    const finished = await repo.finishMessages(trx, finishing);
-    const touched: { account_id: string; campaign_id: string | null }[] = finished;
-    const refundable = finished.filter((m) => deps.config.refundStatuses.includes(m.status));
-    for (const m of finished)
-      events.push({ message_id: m.id, status: m.status, detail: `Final: ${m.smsc_stat}`, raw: '' });
-    await refundMessages(trx, deps.ledger, refundable);
+    const touched: Transitioned[] = [];
+    for (const [status, rows] of byStatus) {
+      const finished = await transition(trx, { to: status, from: ['sent'], rows });
+      touched.push(...finished);
+      if (config.refundStatuses.includes(status)) await refundMessages(trx, deps.ledger, finished);
+    }
+    const moved = new Set(touched.map((m) => m.id));
+    const kept = events.filter(
+      (e) => !(quiet.has(e.message_id) && moved.has(e.message_id) && !e.detail.includes('ignored')),
+    );
+    return { touched, events: kept };
+  }
+
+  /**
+   * Receipts that matched nothing: a fresh one whose part may still be on its way waits once (its
+   * promise stays open); the rest are parked with the reason, or count a miss if already parked.
+   */
+  async function parkMisses(trx: Db, misses: Miss[], matched: { k: Incoming }[]) {
+    const wait: Incoming[] = [];
+    const toPark: Parameters<typeof repo.park>[1] = [];
+    const missedParked: number[] = [];
+    for (const { k, reason } of misses) {
+      if (k.parkedId !== undefined) {
+        missedParked.push(k.parkedId);
+      } else if (k.tries === 0 && reason === 'no part with this id yet') {
+        wait.push(k);
+      } else {
+        if (reason.startsWith('ambiguous')) {
+          logger.warn(
+            { connection: k.receipt.connection, smscId: k.receipt.smscId, reason },
+            'receipt parked',
+          );
+        }
+        const r = k.receipt;
+        toPark.push({
+          connection: r.connection,
+          smsc_keys: [r.smscId.trim()],
+          stat: r.stat,
+          err: r.err,
+          done_at: r.doneAt,
+          raw: r.raw,
+          reason,
+        });
+      }
+    }
+    const matchedParked = matched.flatMap(({ k }) => (k.parkedId !== undefined ? [k.parkedId] : []));
     await repo.park(trx, toPark);
     await repo.markParked(trx, matchedParked, missedParked);
-    await insertEvents(
-      trx,
-      events.map((e) => ({ ...e, raw: e.raw || null })),
-    );
-    return touched;
+    return wait;
+  }
+
+  /** Tries parked receipts again (after new parts are stored, and periodically). */
+  async function matchParked() {
+    const parked = await repo.openParked(db, 1000);
+    if (parked.length === 0) return;
+    const batch: Incoming[] = parked.map((p) => ({
+      parkedId: p.id,
+      tries: 1,
+      receipt: {
+        connection: p.connection,
+        smscId: p.smsc_keys[0] ?? '',
+        stat: p.stat,
+        err: p.err ?? '',
+        doneAt: p.done_at,
+        raw: p.raw,
+      },
+      done: { resolve: () => undefined, reject: () => undefined },
+    }));
+    await (chain = chain.then(() => process(batch)));
   }
 
   return {
-    /** The gateway's receipt handler: resolves once the receipt is committed. */
+    /** The gateway's receipt handler: resolves once the receipt is committed (matched or parked). */
     handleReceipt(receipt: DeliveryReceipt): Promise<void> {
       return new Promise((resolve, reject) => {
-        queue.push({ receipt, done: { resolve, reject } });
+        queue.push({ receipt, tries: 0, done: { resolve, reject } });
         schedule(queue.length >= FLUSH_SIZE ? 0 : FLUSH_MS);
       });
     },
 
-    /** Receipts are matched only after `wait` resolves (the worker passes the dispatcher's flush). */
-    setBeforeApply(wait: () => Promise<void>) {
-      beforeApply = wait;
-    },
+    matchParked,
 
-    /** Tries parked receipts again (after new parts are stored, and periodically). */
-    async matchParked() {
-      const parked = await repo.openParked(db, 1000);
-      if (parked.length === 0) return;
-      const batch: Incoming[] = parked.map((p) => ({
-        parkedId: p.id,
-        receipt: {
-          connection: p.connection,
-          smscId: p.smsc_keys[0] ?? '',
-          stat: p.stat,
-          err: p.err ?? '',
-          doneAt: p.done_at,
-          raw: p.raw,
-        },
-        done: { resolve: () => undefined, reject: () => undefined },
-      }));
-      await (chain = chain.then(() => process(batch)));
-    },
+    /** The notation a connection's receipts are matched with now (status and tests). */
+    notationFor: (connection: string) => notations.notationFor(connection),
 
+    /** Processes everything received so far (receipts waiting for parts included). */
     async drain() {
-      if (timer) {
-        clearTimeout(timer);
-        timer = null;
-        const batch = queue;
-        queue = [];
-        chain = chain.then(() => process(batch));
+      for (let round = 0; round < 2; round++) {
+        releaseWaiting();
+        if (timer) {
+          clearTimeout(timer);
+          timer = null;
+          const batch = queue;
+          queue = [];
+          chain = chain.then(() => process(batch));
+        }
+        await chain;
       }
-      await chain;
     },
   };
 }
 
 export type DlrService = ReturnType<typeof createDlrService>;
-export { FINAL_STAT_STATUS };

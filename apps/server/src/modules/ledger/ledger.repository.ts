@@ -60,6 +60,35 @@ export async function insertEntries(trx: Db, entries: LedgerEntryInput[], curren
   ).execute(trx);
 }
 
+/**
+ * Inserts entries whose (account, kind, reference) is new, in one statement; returns the ones
+ * inserted (a reference already posted is skipped: refunds are applied exactly once).
+ */
+export async function insertNewEntries(trx: Db, entries: LedgerEntryInput[], currency: string) {
+  if (entries.length === 0) return [];
+  const res = await sql<{ reference: string | null; amount_minor: number }>`${insertUnnest(
+    'ledger_entries',
+    {
+      account_id: 'uuid',
+      amount_minor: 'bigint',
+      currency: 'text',
+      kind: 'text',
+      reference: 'text',
+      note: 'text',
+    },
+    entries.map((e) => ({
+      account_id: e.accountId,
+      amount_minor: e.amountMinor,
+      currency,
+      kind: e.kind,
+      reference: e.reference ?? null,
+      note: e.note ?? null,
+    })),
+  )} ON CONFLICT (account_id, kind, reference) WHERE reference IS NOT NULL DO NOTHING
+    RETURNING reference, amount_minor`.execute(trx);
+  return res.rows;
+}
+
 export async function addToBalance(trx: Db, accountId: string, amountMinor: number) {
   return trx
     .updateTable('accounts')

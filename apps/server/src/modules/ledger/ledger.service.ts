@@ -38,6 +38,37 @@ export function createLedgerService(events: EventBus) {
     },
 
     /**
+     * Credits many references at once (refunds): per account, one row lock, one insert that skips
+     * references already credited, and one balance update by what was actually inserted. Returns
+     * the references credited now.
+     */
+    async creditEach(
+      trx: Db,
+      credits: { accountId: string; amountMinor: number; kind: string; reference: string; note?: string }[],
+    ): Promise<Set<string>> {
+      const byAccount = new Map<string, typeof credits>();
+      for (const c of credits) {
+        if (c.amountMinor <= 0) continue;
+        const list = byAccount.get(c.accountId) ?? [];
+        list.push(c);
+        byAccount.set(c.accountId, list);
+      }
+      const credited = new Set<string>();
+      // A stable lock order, so two refund batches cannot deadlock on each other's accounts.
+      for (const accountId of [...byAccount.keys()].sort()) {
+        const account = await repo.lockAccount(trx, accountId);
+        if (!account) throw notFound('Account');
+        const inserted = await repo.insertNewEntries(trx, byAccount.get(accountId) ?? [], account.currency);
+        if (inserted.length === 0) continue;
+        const total = inserted.reduce((sum, e) => sum + Number(e.amount_minor), 0);
+        await repo.addToBalance(trx, accountId, total);
+        for (const e of inserted) if (e.reference) credited.add(e.reference);
+        afterCommit(trx, () => events.publish('balance.changed', { accountId }));
+      }
+      return credited;
+    },
+
+    /**
      * Debits several charges of one account under a single row lock, in order: each charge that the
      * balance covers is posted, each that it does not is refused. Used by the send batcher.
      */

@@ -1,7 +1,7 @@
 import type { SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
-import { smscIdKeys } from '../../gateway/message-id';
+import { canonicalId } from '../../gateway/message-id';
 import type { Config } from '../../platform/config';
-import { type Db, transact } from '../../platform/db';
+import { afterCommit, type Db, transact } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import type { LedgerService } from '../ledger/ledger.service';
@@ -10,6 +10,7 @@ import * as q from './outcomes.repository';
 import { insertEvents } from './messages.repository';
 import { refundMessages } from './refunds';
 import { notifyChanged } from './notify';
+import { transition, type Transitioned } from './status.repository';
 
 /** Claims per message before it fails; the validity period is the other limit. */
 const MAX_ATTEMPTS = 25;
@@ -29,11 +30,42 @@ interface Deps {
   config: Config;
   logger: Logger;
   workerId: string;
-  /** Called after new parts are stored, so parked receipts can be matched. */
-  onPartsStored?: () => Promise<void>;
 }
 
 type Claimed = Awaited<ReturnType<typeof q.claimBatch>>[number];
+type Accepted = Extract<SubmitOutcome, { kind: 'accepted' | 'unknown' }>;
+
+/** Outcomes by what happens to the message, narrowed on `kind`. */
+function sortOutcomes(batch: readonly { m: Claimed; outcome: SubmitOutcome }[]) {
+  const accepted = new Map<string, { m: Claimed; outcome: Accepted }[]>();
+  const retry: { m: Claimed; outcome: Extract<SubmitOutcome, { kind: 'retry' }> }[] = [];
+  const failed: { m: Claimed; error: string }[] = [];
+  const rejected: { m: Claimed; error: string }[] = [];
+  for (const { m, outcome } of batch) {
+    switch (outcome.kind) {
+      case 'accepted':
+        accepted.set(outcome.connection, [...(accepted.get(outcome.connection) ?? []), { m, outcome }]);
+        break;
+      case 'unknown':
+        if (outcome.smscIds.length > 0) {
+          accepted.set(outcome.connection, [...(accepted.get(outcome.connection) ?? []), { m, outcome }]);
+        } else {
+          failed.push({
+            m,
+            error: `No answer from the SMSC (${outcome.reason}); not resent, to avoid a duplicate`,
+          });
+        }
+        break;
+      case 'retry':
+        retry.push({ m, outcome });
+        break;
+      case 'rejected':
+        rejected.push({ m, error: `Rejected by the SMSC: ${outcome.reason}` });
+        break;
+    }
+  }
+  return { accepted, retry, failed, rejected };
+}
 
 /**
  * Claims queued messages in batches (FOR UPDATE SKIP LOCKED + lease), submits them through the
@@ -121,115 +153,111 @@ export function createDispatcher(deps: Deps) {
 
   async function flush(batch: { m: Claimed; outcome: SubmitOutcome }[]) {
     if (batch.length === 0) return;
-    const accepted = batch.filter(
-      (b) => b.outcome.kind === 'accepted' || (b.outcome.kind === 'unknown' && b.outcome.smscIds.length > 0),
-    );
-    let storedParts = false;
+    const sorted = sortOutcomes(batch);
+    const stored: { connection: string; smscIds: string[] }[] = [];
     const changed = await transact(db, async (trx) => {
-      const touched: { account_id: string; campaign_id: string | null }[] = [];
+      const touched: Transitioned[] = [];
       const events: { message_id: string; status: string; detail: string }[] = [];
-      // Accepted (fully, or partly with an unknown tail): sent, with every part's lookup keys.
-      const byConnection = new Map<string, typeof accepted>();
-      for (const b of accepted) {
-        const conn = (b.outcome as { connection: string }).connection;
-        byConnection.set(conn, [...(byConnection.get(conn) ?? []), b]);
-      }
-      for (const [connection, items] of byConnection) {
-        const sent = await q.settle(
-          trx,
-          workerId,
-          items.map((b) => b.m.id),
-          { status: 'sent', connection, error: null },
-        );
+      // Accepted (fully, or partly with an unknown tail): sent, with every part under its SMSC id.
+      for (const [connection, items] of sorted.accepted) {
+        const sent = await transition(trx, {
+          to: 'sent',
+          from: ['sending'],
+          heldBy: workerId,
+          connection,
+          rows: items.map(({ m }) => m.id),
+        });
         const ok = new Set(sent.map((s) => s.id));
-        const parts = items
-          .filter((b) => ok.has(b.m.id))
-          .flatMap((b) =>
-            (b.outcome as { smscIds: string[] }).smscIds.flatMap((sid, part) =>
-              smscIdKeys(sid).map((key) => ({ connection, smsc_key: key, message_id: b.m.id, part })),
-            ),
-          );
-        await q.insertParts(trx, parts);
-        storedParts ||= parts.length > 0;
-        for (const b of items) {
-          if (!ok.has(b.m.id)) continue;
-          const o = b.outcome as { kind: string; smscIds: string[]; reason?: string };
-          events.push({
-            message_id: b.m.id,
-            status: 'sent',
-            detail:
-              o.kind === 'accepted'
-                ? `Submitted via ${connection}, SMSC id ${o.smscIds.join(', ')}`
-                : `Partly submitted via ${connection} (${o.smscIds.length} part(s)): ${o.reason ?? ''}`,
-          });
+        const mine = items.filter(({ m }) => ok.has(m.id));
+        const smscIds = mine.flatMap(({ outcome }) => outcome.smscIds);
+        await q.insertParts(
+          trx,
+          mine.flatMap(({ m, outcome }) =>
+            outcome.smscIds.map((sid, part) => ({
+              connection,
+              smsc_key: canonicalId(sid),
+              message_id: m.id,
+              part,
+            })),
+          ),
+        );
+        if (smscIds.length) stored.push({ connection, smscIds });
+        // The happy path writes no event; a partial submit is worth one.
+        for (const { m, outcome } of mine) {
+          if (outcome.kind === 'unknown') {
+            events.push({
+              message_id: m.id,
+              status: 'sent',
+              detail: `Partly submitted via ${connection} (${outcome.smscIds.length} part(s)): ${outcome.reason}`,
+            });
+          }
         }
         touched.push(...sent);
       }
       // Safe to send again later: back to the queue with backoff, or failed after too many tries.
-      const retries = batch.filter((b) => b.outcome.kind === 'retry');
-      const giveUp = retries.filter(
-        (b) => b.m.attempts >= MAX_ATTEMPTS || b.m.validity_until.getTime() < Date.now(),
-      );
-      const again = retries.filter((b) => !giveUp.includes(b));
-      for (const b of again) {
-        const o = b.outcome as { reason: string; retryAfterMs: number };
+      for (const { m, outcome } of sorted.retry) {
+        if (m.attempts >= MAX_ATTEMPTS || m.validity_until.getTime() < Date.now()) {
+          sorted.failed.push({ m, error: `Could not be sent: ${outcome.reason}` });
+          continue;
+        }
         // The gateway paces the bind itself (a throttled bind stays paused), so the message only needs
         // to step back briefly: its suggested delay, capped, with jitter.
-        const backoff = Math.min(2000, Math.max(100, o.retryAfterMs)) * (1 + Math.random() * 0.2);
-        const r = await q.settle(trx, workerId, [b.m.id], {
-          status: 'queued',
+        const backoff = Math.min(2000, Math.max(100, outcome.retryAfterMs)) * (1 + Math.random() * 0.2);
+        const r = await transition(trx, {
+          to: 'queued',
+          from: ['sending'],
+          heldBy: workerId,
+          rows: [m.id],
           retryInMs: Math.round(backoff),
         });
         if (r.length)
-          events.push({ message_id: b.m.id, status: 'queued', detail: `Will retry: ${o.reason}` });
+          events.push({ message_id: m.id, status: 'queued', detail: `Will retry: ${outcome.reason}` });
       }
       // Never (knowingly) submitted: failed or rejected, and refunded.
-      const failures = [
-        ...giveUp.map((b) => ({
-          b,
-          status: 'failed',
-          error: `Could not be sent: ${(b.outcome as { reason: string }).reason}`,
-        })),
-        ...batch
-          .filter((b) => b.outcome.kind === 'rejected')
-          .map((b) => ({
-            b,
-            status: 'rejected',
-            error: `Rejected by the SMSC: ${(b.outcome as { reason: string }).reason}`,
-          })),
-        ...batch
-          .filter((b) => b.outcome.kind === 'unknown' && b.outcome.smscIds.length === 0)
-          .map((b) => ({
-            b,
-            status: 'failed',
-            error: `No answer from the SMSC (${(b.outcome as { reason: string }).reason}); not resent, to avoid a duplicate`,
-          })),
-      ];
-      for (const f of failures) {
-        const r = await q.settle(trx, workerId, [f.b.m.id], { status: f.status, error: f.error });
+      for (const [to, list] of [
+        ['failed', sorted.failed],
+        ['rejected', sorted.rejected],
+      ] as const) {
+        if (list.length === 0) continue;
+        const r = await transition(trx, {
+          to,
+          from: ['sending'],
+          heldBy: workerId,
+          rows: list.map(({ m, error }) => ({ id: m.id, error })),
+        });
         await refundMessages(trx, deps.ledger, r);
-        if (r.length) events.push({ message_id: f.b.m.id, status: f.status, detail: f.error });
+        const done = new Set(r.map((x) => x.id));
+        for (const { m, error } of list)
+          if (done.has(m.id)) events.push({ message_id: m.id, status: to, detail: error });
         touched.push(...r);
       }
       await insertEvents(trx, events);
+      for (const s of stored) afterCommit(trx, () => deps.events.publish('parts.stored', s));
       return touched;
     });
     notifyChanged(deps.events, changed);
-    // Not awaited: receipt processing waits on this flush (flushNow), so waiting on it here could
-    // deadlock.
-    if (storedParts) {
-      deps.onPartsStored?.().catch((err: unknown) => logger.warn({ err }, 'parked receipt match failed'));
-    }
   }
 
   async function maintenance() {
-    const promoted = await q.promoteScheduled(db);
-    const reclaimed = await q.reclaimExpiredLeases(db);
+    const promoted = await transition(db, { to: 'queued', from: ['scheduled'], rows: [], due: 'scheduled' });
+    const reclaimed = await transition(db, { to: 'queued', from: ['sending'], rows: [], due: 'lease' });
     const changed = [...promoted, ...reclaimed];
     const finals = await transact(db, async (trx) => {
-      const expired = await q.expireQueued(trx);
+      const expired = await transition(trx, {
+        to: 'expired',
+        from: ['queued'],
+        rows: [],
+        due: 'validity',
+        error: 'The validity period ended before the message could be sent',
+      });
       await refundMessages(trx, deps.ledger, expired);
-      const silent = await q.expireSilentSent(trx, 360);
+      const silent = await transition(trx, {
+        to: 'expired',
+        from: ['sent'],
+        rows: [],
+        due: { sentValidityGraceMinutes: 360 },
+        error: 'No delivery receipt arrived within the validity period',
+      });
       if (config.refundStatuses.includes('expired')) await refundMessages(trx, deps.ledger, silent);
       await insertEvents(trx, [
         ...promoted.map((m) => ({ message_id: m.id, status: 'queued', detail: 'Scheduled time reached' })),

@@ -106,15 +106,14 @@ export async function listEvents(db: Db, messageId: string) {
     .execute();
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-export async function cancelScheduled(trx: Db, accountId: string, id: string) {
-  return trx
-    .updateTable('messages')
-    .set({ status: 'canceled', done_at: sql`now()`, error: 'Canceled by the user' })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'scheduled')
-    .returning(['id', 'account_id', 'campaign_id', 'price_minor'])
-    .executeTakeFirst();
+/** The SMSC ids of a message's parts, in part order. */
+export async function listPartIds(db: Db, messageId: string) {
+  return db
+    .selectFrom('message_parts')
+    .select(['part', 'smsc_key', 'connection', 'stat', 'err'])
+    .where('message_id', '=', messageId)
+    .orderBy('part')
+    .execute();
 }
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -18,9 +18,11 @@ import { toE164 } from '../../shared/phone';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
-import { decodeCursor, encodeCursor, toEventDto, toMessageDto } from './message-dto';
+import { decodeCursor, encodeCursor, toMessageDto } from './message-dto';
 import * as repo from './messages.repository';
 import { createSendBatcher } from './send-batcher';
+import { transition } from './status.repository';
+import { messageHistory } from './message-history';
 
 /** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
 export type ResolveSender = (input: { accountId: string; value?: string }) => Promise<string>;
@@ -109,7 +111,6 @@ export function createMessagesService(deps: Deps) {
         reference: `send:${batch}`,
         note: `${recipients.length} SMS × ${info.segments} segment(s)`,
         totalMinor: quote.total,
-        eventDetail: scheduledAt ? `Scheduled for ${scheduledAt.toISOString()}` : 'Accepted and queued',
         rows: recipients.map((to, i) => ({
           id: randomUUID(),
           account_id: input.accountId,
@@ -167,7 +168,12 @@ export function createMessagesService(deps: Deps) {
     /** Cancels a scheduled message that has not started; its price is refunded. */
     async cancelScheduled(accountId: string, id: string) {
       const result = await transact(db, async (trx) => {
-        const row = await repo.cancelScheduled(trx, accountId, id);
+        const [row] = await transition(trx, {
+          to: 'canceled',
+          from: ['scheduled'],
+          accountId,
+          rows: [{ id, error: 'Canceled by the user' }],
+        });
         if (!row) return null;
         await refundMessages(trx, deps.ledger, [row]);
         await repo.insertEvents(trx, [
@@ -193,7 +199,8 @@ export function createMessagesService(deps: Deps) {
     async detail(accountId: string, id: string) {
       const m = await repo.findMessage(db, accountId, id);
       if (!m) throw notFound('Message');
-      return { message: toMessageDto(m), events: (await repo.listEvents(db, id)).map(toEventDto) };
+      const [events, parts] = await Promise.all([repo.listEvents(db, id), repo.listPartIds(db, id)]);
+      return { message: toMessageDto(m), events: messageHistory(m, parts, events) };
     },
 
     /** Streams the filtered log page by page, for CSV export. */

@@ -52,12 +52,19 @@ describe('single SMS delivery', () => {
     const detail = await c.get(`/api/sms/log/${m.id}`);
     expect(detail.body.events.map((e: { status: string }) => e.status)).toEqual([
       'queued',
-      'sending',
       'sent',
-      'receipt',
       'delivered',
     ]);
-    expect(detail.body.events[3].raw).toMatch(/stat:DELIVRD/);
+    expect(detail.body.events[1].detail).toMatch(/^Submitted via simulator, SMSC id \S+/);
+    expect(detail.body.events[2]).toMatchObject({ detail: 'Final: DELIVRD (err 000)' });
+    expect(detail.body.events[2].raw).toMatch(/stat:DELIVRD/);
+    // The happy path stores no history rows: the steps come from the message itself.
+    const stored = await server.ctx.db
+      .selectFrom('message_events')
+      .select('status')
+      .where('message_id', '=', m.id)
+      .execute();
+    expect(stored).toEqual([]);
     const sim = [...server.worker!.simulator!.messages.values()].filter((s) => s.dest === '14155550123');
     expect(sim.length).toBeGreaterThanOrEqual(1);
     expect(sim.at(-1)!.text).toBe('Your code is 1234 [ok]');

@@ -12,7 +12,6 @@ export interface SendJob {
   note: string;
   totalMinor: number;
   rows: repo.NewMessage[];
-  eventDetail: string;
 }
 
 interface Pending {
@@ -81,12 +80,6 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
         const rows = await repo.insertMessages(
           trx,
           accepted.flatMap((p) => p.job.rows),
-        );
-        await repo.insertEvents(
-          trx,
-          accepted.flatMap((p) =>
-            p.job.rows.map((m) => ({ message_id: m.id, status: m.status, detail: p.job.eventDetail })),
-          ),
         );
         return new Map(rows.map((r) => [r.id, r]));
       });

@@ -1,6 +1,7 @@
 import type { RatePlanDto } from '@wren/contracts';
 import type { Db } from '../../platform/db';
-import { notFound } from '../../platform/errors';
+import { ErrorCode } from '@wren/contracts';
+import { AppError, notFound } from '../../platform/errors';
 
 interface Plan {
   currency: string;
@@ -54,8 +55,8 @@ export function createPricingService(db: Db) {
     return plan;
   }
 
-  const perSegment = (plan: Plan, to: string) =>
-    plan.prices.find((p) => to.startsWith(p.prefix))?.priceMinor ?? 0;
+  /** Undefined when no price of the plan covers the destination (fail closed: never free). */
+  const perSegment = (plan: Plan, to: string) => plan.prices.find((p) => to.startsWith(p.prefix))?.priceMinor;
 
   return {
     async ratePlan(accountId: string): Promise<RatePlanDto> {
@@ -66,10 +67,26 @@ export function createPricingService(db: Db) {
       };
     },
 
-    /** Price of each recipient's message for the given segment count. */
+    /**
+     * Price of each recipient's message for the given segment count. A destination that no price of
+     * the account's rate plan covers is refused (422), never sent for free.
+     */
     async quote(accountId: string, recipients: string[], segments: number) {
       const plan = await planFor(accountId);
-      const prices = recipients.map((to) => perSegment(plan, to) * segments);
+      const unpriced: string[] = [];
+      const prices = recipients.map((to) => {
+        const price = perSegment(plan, to);
+        if (price === undefined) unpriced.push(to);
+        return (price ?? 0) * segments;
+      });
+      if (unpriced.length > 0) {
+        const shown =
+          unpriced.slice(0, 5).join(', ') + (unpriced.length > 5 ? ` and ${unpriced.length - 5} more` : '');
+        throw new AppError(
+          ErrorCode.UNPROCESSABLE,
+          `Your rate plan has no price for ${shown}, so ${unpriced.length === 1 ? 'it' : 'they'} cannot be sent to. Remove ${unpriced.length === 1 ? 'it' : 'them'} or ask support to enable ${unpriced.length === 1 ? 'this destination' : 'these destinations'}.`,
+        );
+      }
       return { currency: plan.currency, prices, total: prices.reduce((a, b) => a + b, 0) };
     },
   };

@@ -1,0 +1,49 @@
+import type { MessageEventDto } from '@wren/contracts';
+import type { Selectable } from 'kysely';
+import type { MessagingTables } from '../../db/schema-messaging';
+import { toEventDto } from './message-dto';
+import type { MessageRow } from './messages.repository';
+
+type EventRow = Selectable<MessagingTables['message_events']>;
+type PartRow = Pick<Selectable<MessagingTables['message_parts']>, 'part' | 'smsc_key' | 'connection'>;
+
+/**
+ * A message's history as the SMS log shows it. The happy path stores no event rows: its steps are
+ * read from the message itself (accepted, submitted with the SMSC ids, done with the raw final
+ * receipt); every stored event (retries, failures, partial submits, receipts of multipart messages,
+ * duplicates, cancels, expiry) is merged in by time.
+ */
+export function messageHistory(m: MessageRow, parts: PartRow[], events: EventRow[]): MessageEventDto[] {
+  const steps: MessageEventDto[] = [
+    {
+      id: 'accepted',
+      status: m.scheduled_at ? 'scheduled' : 'queued',
+      detail: m.scheduled_at ? `Scheduled for ${m.scheduled_at.toISOString()}` : 'Accepted and queued',
+      raw: null,
+      createdAt: m.created_at.toISOString(),
+    },
+  ];
+  if (m.submitted_at) {
+    const ids = parts.map((p) => p.smsc_key).join(', ');
+    steps.push({
+      id: 'submitted',
+      status: 'sent',
+      detail: `Submitted via ${m.connection ?? parts[0]?.connection ?? 'SMSC'}${ids ? `, SMSC id ${ids}` : ''}`,
+      raw: null,
+      createdAt: m.submitted_at.toISOString(),
+    });
+  }
+  const stored = events.map(toEventDto);
+  const storedFinal = stored.some((e) => e.status === m.status);
+  if (m.done_at && !storedFinal) {
+    const receipt = m.smsc_stat ? `${m.smsc_stat}${m.smsc_err ? ` (err ${m.smsc_err})` : ''}` : null;
+    steps.push({
+      id: 'done',
+      status: m.status,
+      detail: receipt ? `Final: ${receipt}` : (m.error ?? null),
+      raw: m.receipt_raw,
+      createdAt: m.done_at.toISOString(),
+    });
+  }
+  return [...steps, ...stored].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
