@@ -1,14 +1,14 @@
 /**
  * Contact import benchmark: starts Wren (`wren start`, real HTTP API), signs up, creates a group and
  * imports generated CSV files of N contacts through the upload → commit → progress API, then exports
- * the group. Prints rows/s for each size, on PGlite and, when DATABASE_URL is set, on PostgreSQL
- * (a fresh database on that server).
+ * the group. Prints rows/s for each size, on the embedded PostgreSQL (Wren's default, a fresh
+ * DATA_DIR) and, when DATABASE_URL is set, on that PostgreSQL (a fresh database on that server).
  *
  *   npm run bench:import -- [sizes…]        (default: 100000 1000000)
  *   DATABASE_URL=postgres://wren:wren@127.0.0.1:5432/postgres npm run bench:import
  */
 import { toE164 } from '@wren/server/src/shared/phone';
-import { freshPostgres, signUp, startWren } from './lib/wren-process';
+import { embeddedDatabase, freshPostgres, signUp, startWren } from './lib/wren-process';
 
 const SIZES = (process.argv.slice(2).length ? process.argv.slice(2) : ['100000', '1000000']).map(Number);
 const PG_BASE = process.env.DATABASE_URL;
@@ -144,11 +144,16 @@ async function run(db: string, env: Record<string, string>) {
 
 async function main() {
   console.log(`contact import benchmark: ${SIZES.join(', ')} rows through the HTTP API`);
-  await run('PGlite', { DATABASE_URL: '' });
+  const embedded = embeddedDatabase();
+  try {
+    await run('embedded', embedded.env);
+  } finally {
+    await embedded.drop();
+  }
   if (PG_BASE) {
     const pg = await freshPostgres(PG_BASE, `wren_bench_import_${process.pid}`);
     try {
-      await run('PostgreSQL', { DATABASE_URL: pg.url });
+      await run('PostgreSQL', pg.env);
     } finally {
       await pg.drop();
     }

@@ -5,6 +5,7 @@
  *
  *   npm run bench:pipeline -- [N] [concurrency] [recipients per request]
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres (default: local wren/wren)
+ *   BENCH_DB=embedded      Wren's default embedded PostgreSQL instead (BENCH_DATABASE_URL unused)
  *   BENCH_TOPOLOGY=split   API, worker and SMSC simulator as separate processes
  *   BENCH_ROLE=api         the HTTP send path alone (no worker)
  */
@@ -13,7 +14,15 @@ import smpp from 'smpp';
 import { startSmsc } from '@wren/smsc-simulator';
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
-import { cpuSeconds, freshPostgres, percentile, signUp, startSimulator, startWren } from './lib/wren-process';
+import {
+  cpuSeconds,
+  embeddedDatabase,
+  freshPostgres,
+  percentile,
+  signUp,
+  startSimulator,
+  startWren,
+} from './lib/wren-process';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
@@ -22,6 +31,8 @@ const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
 /** BENCH_TOPOLOGY=split runs API, worker and SMSC simulator as three processes. */
 const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
 const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://wren:wren@127.0.0.1:5432/postgres';
+/** BENCH_DB=embedded: Wren's own embedded PostgreSQL (the `npm start` default) in a fresh DATA_DIR. */
+const EMBEDDED = process.env.BENCH_DB === 'embedded';
 
 /** 100,000 distinct valid numbers (ten area codes × 555-0000…9999), so no cache sees a repeat. */
 const AREA_CODES = [212, 646, 718, 917, 347, 415, 310, 312, 617, 202];
@@ -77,11 +88,11 @@ async function rawSmpp(n: number) {
 
 async function main() {
   console.log(
-    `pipeline benchmark: ${N} messages, ${PER_REQUEST} per request, concurrency ${CONCURRENCY}, PostgreSQL, ` +
+    `pipeline benchmark: ${N} messages, ${PER_REQUEST} per request, concurrency ${CONCURRENCY}, ${EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL'}, ` +
       (SPLIT ? 'API + worker + SMSC simulator processes' : 'one Wren process with its simulator'),
   );
-  const db = await freshPostgres(baseDb, `wren_bench_${process.pid}`);
-  const common = { DATABASE_URL: db.url, TRIAL_BALANCE_MINOR: String(N * 10) };
+  const db = EMBEDDED ? embeddedDatabase() : await freshPostgres(baseDb, `wren_bench_${process.pid}`);
+  const common = { ...db.env, TRIAL_BALANCE_MINOR: String(N * 10) };
   const children: ChildProcess[] = [];
   let simulatorPid: number | undefined;
   if (SPLIT) {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,12 +19,32 @@ export async function freshPostgres(baseUrl: string, name: string) {
   u.pathname = `/${name}`;
   return {
     url: u.toString(),
+    /** What `startWren` needs to use this database. */
+    env: { DATABASE_URL: u.toString() },
     drop: async () => {
       const a = new pg.Client({ connectionString: baseUrl });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
     },
+  };
+}
+
+/**
+ * Wren's default database: the embedded PostgreSQL it starts itself in a fresh DATA_DIR. Its URL
+ * (password and port from the data dir) can be read once a `wren start` with `env` is ready.
+ */
+export function embeddedDatabase() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'wren-bench-'));
+  return {
+    env: { DATABASE_URL: '', DATA_DIR: dataDir },
+    get url() {
+      const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+      const port = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3];
+      return `postgres://wren:${password}@127.0.0.1:${port}/wren`;
+    },
+    /** Call after Wren has stopped (it stops its PostgreSQL on SIGTERM). */
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
   };
 }
 
@@ -58,7 +78,10 @@ export async function startWren(env: Record<string, string>, port: number): Prom
     } catch {
       /* not up yet */
     }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('Wren did not start');
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error('Wren did not start');
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -80,7 +103,10 @@ export async function startSimulator(args: string[]): Promise<ChildProcess> {
       socket.on('error', () => resolve(false));
     });
     if (open) return child;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('SMSC simulator did not start');
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error('SMSC simulator did not start');
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
 }

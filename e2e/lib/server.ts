@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { REPO_ROOT, TMP_DIR, WEB_DIST } from './paths';
@@ -40,7 +40,23 @@ async function waitForReady(baseUrl: string, child: ChildProcess, output: () => 
   throw new Error(`Server not ready after 60 s:\n${output()}`);
 }
 
-/** Starts the real server (API + built web app) on a free port with a fresh data directory. */
+/**
+ * A server killed with SIGKILL leaves its embedded PostgreSQL running (a restart would recover it);
+ * stop it before its data directory is removed.
+ */
+function stopOrphanedPostgres(dataDir: string) {
+  try {
+    const pid = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (pid > 0) process.kill(pid, 'SIGQUIT');
+  } catch {
+    // no cluster, or it has stopped
+  }
+}
+
+/**
+ * Starts the real server (API + built web app) on a free port with a fresh data directory, on the
+ * embedded PostgreSQL (Wren's default) unless `env` sets DATABASE_URL.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   ensureWebBuild();
   mkdirSync(TMP_DIR, { recursive: true });
@@ -71,6 +87,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     await waitForReady(baseUrl, child, output);
   } catch (error) {
     child.kill('SIGKILL');
+    stopOrphanedPostgres(dataDir);
     throw error;
   }
   return {
@@ -82,7 +99,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null) {
+          child.kill('SIGKILL');
+          stopOrphanedPostgres(dataDir);
+        }
       }
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -36,7 +36,7 @@ async function main(argv: string[]) {
     case 'start':
       return start(config, logger);
     case 'migrate': {
-      const database = await openDatabase(config);
+      const database = await openDb(config, logger);
       const applied = await migrate(database);
       logger.info({ applied }, applied.length ? 'migrations applied' : 'database is up to date');
       await database.close();
@@ -45,7 +45,7 @@ async function main(argv: string[]) {
     case 'user:promote': {
       const username = rest[0];
       if (!username) throw new Error('user:promote needs a username');
-      const database = await openDatabase(config);
+      const database = await openDb(config, logger);
       await migrate(database);
       const ctx = createContext(config, database, logger);
       try {
@@ -62,8 +62,13 @@ async function main(argv: string[]) {
   }
 }
 
+/** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (its log lines at debug level). */
+function openDb(config: Config, logger: ReturnType<typeof createLogger>) {
+  return openDatabase({ ...config, onPostgresLog: (line) => logger.debug({ postgres: line }, 'postgres') });
+}
+
 async function start(config: Config, logger: ReturnType<typeof createLogger>) {
-  const database = await openDatabase(config);
+  const database = await openDb(config, logger);
   const applied = await migrate(database);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const ctx = createContext(config, database, logger);

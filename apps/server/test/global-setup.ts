@@ -1,34 +1,37 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openPglite, openPostgres } from '../src/platform/db';
+import { openPostgres } from '../src/platform/db';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/platform/embedded-postgres';
 import { migrate } from '../src/platform/migrate';
 import { adminUrl, TEST_ROOT } from './pg-admin';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    pgliteTemplate: string;
-    pgTemplate: string | null;
+    /** The PostgreSQL server the tests use: TEST_DATABASE_URL, or this run's embedded cluster. */
+    pgUrl: string;
+    /** The migrated template database each test server clones. */
+    pgTemplate: string;
   }
 }
 
 /**
- * Prepares one migrated database template per run: a PGlite data dir that each test server copies
- * (fast), and, when TEST_DATABASE_URL is set, a PostgreSQL template database each test server clones.
+ * Prepares one PostgreSQL server per run and one migrated template database on it that each test
+ * server clones (`CREATE DATABASE … TEMPLATE …`). The server is TEST_DATABASE_URL when set, else an
+ * embedded native PostgreSQL cluster started for this run under .data-test and removed after it.
  */
 export default async function setup(project: TestProject) {
   mkdirSync(TEST_ROOT, { recursive: true });
-  const templateDir = path.join(TEST_ROOT, `template-${process.pid}`);
-  rmSync(templateDir, { recursive: true, force: true });
-  const lite = await openPglite(templateDir);
-  await migrate(lite);
-  await lite.close();
-  project.provide('pgliteTemplate', templateDir);
-
-  let pgTemplate: string | null = null;
-  const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    pgTemplate = `wren_tpl_${process.pid}`;
+  let cluster: EmbeddedPostgres | null = null;
+  const clusterRoot = path.join(TEST_ROOT, `pg-${process.pid}`);
+  let url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    rmSync(clusterRoot, { recursive: true, force: true });
+    cluster = await startEmbeddedPostgres({ root: clusterRoot, mode: 'test' });
+    url = cluster.url();
+  }
+  const pgTemplate = `wren_tpl_${process.pid}`;
+  try {
     const admin = await openPostgres(adminUrl(url), 1);
     await admin.execScript(`DROP DATABASE IF EXISTS ${pgTemplate}`);
     await admin.execScript(`CREATE DATABASE ${pgTemplate}`);
@@ -36,15 +39,21 @@ export default async function setup(project: TestProject) {
     const tpl = await openPostgres(adminUrl(url, pgTemplate), 1);
     await migrate(tpl);
     await tpl.close();
+  } catch (err) {
+    await cluster?.stop();
+    throw err;
   }
+  project.provide('pgUrl', url);
   project.provide('pgTemplate', pgTemplate);
 
   return async () => {
-    rmSync(templateDir, { recursive: true, force: true });
-    if (url && pgTemplate) {
-      const admin = await openPostgres(adminUrl(url), 1);
-      await admin.execScript(`DROP DATABASE IF EXISTS ${pgTemplate}`);
-      await admin.close();
+    if (cluster) {
+      await cluster.stop();
+      rmSync(clusterRoot, { recursive: true, force: true });
+      return;
     }
+    const admin = await openPostgres(adminUrl(url), 1);
+    await admin.execScript(`DROP DATABASE IF EXISTS ${pgTemplate}`);
+    await admin.close();
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
@@ -18,8 +18,8 @@ export interface TestServer {
   ctx: AppContext;
   app: FastifyInstance;
   dataDir: string;
-  /** The PostgreSQL URL of this server's database (undefined on PGlite). */
-  databaseUrl: string | undefined;
+  /** The PostgreSQL URL of this server's database. */
+  databaseUrl: string;
   /** Present when started with `{ worker: true }`: gateway, built-in simulator and dispatcher. */
   worker: Worker | null;
   /** Stops the worker (gateway, simulator, dispatcher) and starts a fresh one on the same database. */
@@ -30,30 +30,29 @@ export interface TestServer {
 
 export const TEST_JWT_SECRET = 'test-secret-for-wren-tests-0123456789';
 
-/** Which database the tests run on: PGlite, or PostgreSQL when TEST_DATABASE_URL is set. */
-export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
+/**
+ * The PostgreSQL server the tests run on (TEST_DATABASE_URL, or the run's embedded cluster), as a
+ * URL for `database` on it.
+ */
+export const testDatabaseUrl = (database = 'postgres') => adminUrl(inject('pgUrl'), database);
 
-/** Starts the real HTTP server on a fresh copy of the migrated template database. */
+/** Starts the real HTTP server on a fresh clone of the migrated template database. */
 export async function startServer(
   env: Record<string, string> = {},
   /** `databaseUrl`: join another test server's PostgreSQL database (a second node); it is not dropped on close. */
   opts: { worker?: boolean; databaseUrl?: string } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(TEST_ROOT, 'run-'));
-  let databaseUrl: string | undefined;
+  let databaseUrl: string;
   let dbName: string | undefined;
-  const pgUrl = process.env.TEST_DATABASE_URL;
-  const pgTemplate = inject('pgTemplate');
   if (opts.databaseUrl) {
     databaseUrl = opts.databaseUrl;
-  } else if (pgUrl && pgTemplate) {
-    dbName = `wren_t_${randomBytes(6).toString('hex')}`;
-    const admin = await openPostgres(adminUrl(pgUrl), 1);
-    await admin.execScript(`CREATE DATABASE ${dbName} TEMPLATE ${pgTemplate}`);
-    await admin.close();
-    databaseUrl = adminUrl(pgUrl, dbName);
   } else {
-    cpSync(inject('pgliteTemplate'), path.join(dataDir, 'db'), { recursive: true });
+    dbName = `wren_t_${randomBytes(6).toString('hex')}`;
+    const admin = await openPostgres(testDatabaseUrl(), 1);
+    await admin.execScript(`CREATE DATABASE ${dbName} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.close();
+    databaseUrl = testDatabaseUrl(dbName);
   }
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -93,8 +92,8 @@ export async function startServer(
       await app.close();
       await worker?.stop();
       await database.close();
-      if (dbName && pgUrl) {
-        const admin = await openPostgres(adminUrl(pgUrl), 1);
+      if (dbName) {
+        const admin = await openPostgres(testDatabaseUrl(), 1);
         await admin.execScript(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
         await admin.close();
       }

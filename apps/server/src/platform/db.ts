@@ -1,16 +1,15 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type Insertable } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB } from '../db/schema';
+import { startEmbeddedPostgres } from './embedded-postgres';
 
 export type Db = Kysely<DB>;
 
 export interface Database {
   db: Db;
-  kind: 'pglite' | 'postgres';
+  /** `embedded`: the cluster Wren runs itself under DATA_DIR; `postgres`: DATABASE_URL. */
+  kind: 'embedded' | 'postgres';
   /** Runs a multi-statement SQL script (migrations). */
   execScript(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -19,30 +18,42 @@ export interface Database {
 const INT8 = 20;
 const parseInt8 = (v: string) => Number(v);
 
-/** Opens real PostgreSQL when a URL is given, else a file-backed PGlite in `<dataDir>/db`. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
-  const dir = path.join(opts.dataDir, 'db');
-  mkdirSync(dir, { recursive: true });
-  return openPglite(dir);
-}
+/** The database Wren creates on its embedded cluster. */
+export const EMBEDDED_DATABASE = 'wren';
 
-export async function openPglite(dir: string): Promise<Database> {
-  const pglite = await PGlite.create(dir, { parsers: { [INT8]: parseInt8 } });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
-  let closed = false;
-  return {
-    db,
-    kind: 'pglite',
-    execScript: async (sql) => {
-      await pglite.exec(sql);
-    },
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await db.destroy(); // closes the PGlite instance too
-    },
-  };
+/**
+ * Opens the PostgreSQL at `databaseUrl`, or else the embedded native PostgreSQL under
+ * `<dataDir>/pg` (started on a free port on 127.0.0.1, stopped again by `close()`).
+ */
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL's own log lines (embedded only). */
+  onPostgresLog?: (line: string) => void;
+}): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  const cluster = await startEmbeddedPostgres({
+    root: path.resolve(opts.dataDir),
+    database: EMBEDDED_DATABASE,
+    log: opts.onPostgresLog,
+  });
+  try {
+    const database = await openPostgres(cluster.url(EMBEDDED_DATABASE));
+    return {
+      ...database,
+      kind: 'embedded',
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          await cluster.stop();
+        }
+      },
+    };
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
 }
 
 export async function openPostgres(url: string, max = 10): Promise<Database> {

@@ -1,9 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
-import { adminUrl, TEST_ROOT } from '../../test/pg-admin';
-import { openPglite, openPostgres, type Database } from './db';
+import { describe, expect, inject, it } from 'vitest';
+import { adminUrl } from '../../test/pg-admin';
+import { openPostgres, type Database } from './db';
 import { migrate, MIGRATIONS_DIR } from './migrate';
 
 const all = readdirSync(MIGRATIONS_DIR)
@@ -22,18 +21,7 @@ async function check(db: Database) {
 }
 
 describe('migrations', () => {
-  it('run cleanly on an empty PGlite', async () => {
-    const dir = mkdtempSync(path.join(TEST_ROOT, 'mig-'));
-    const db = await openPglite(dir);
-    try {
-      await check(db);
-    } finally {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('run cleanly on an empty PostgreSQL', async () => {
+  it('run cleanly on an empty PostgreSQL', async () => {
     await withEmptyPg('seq', async (url) => {
       const db = await openPostgres(url, 2);
       try {
@@ -44,28 +32,25 @@ describe('migrations', () => {
     });
   });
 
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
-    'apply each migration once when two servers start together',
-    async () => {
-      await withEmptyPg('par', async (url) => {
-        const a = await openPostgres(url, 2);
-        const b = await openPostgres(url, 2);
-        try {
-          const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
-          expect([...ra, ...rb].sort()).toEqual(all);
-          const rows = await a.db.selectFrom('schema_migrations').select('name').execute();
-          expect(rows.map((r) => r.name).sort()).toEqual(all);
-        } finally {
-          await a.close();
-          await b.close();
-        }
-      });
-    },
-  );
+  it('apply each migration once when two servers start together', async () => {
+    await withEmptyPg('par', async (url) => {
+      const a = await openPostgres(url, 2);
+      const b = await openPostgres(url, 2);
+      try {
+        const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
+        expect([...ra, ...rb].sort()).toEqual(all);
+        const rows = await a.db.selectFrom('schema_migrations').select('name').execute();
+        expect(rows.map((r) => r.name).sort()).toEqual(all);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
 });
 
 async function withEmptyPg(tag: string, fn: (url: string) => Promise<void>) {
-  const base = process.env.TEST_DATABASE_URL!;
+  const base = inject('pgUrl');
   const name = `wren_mig_${tag}_${process.pid}`;
   const admin = await openPostgres(adminUrl(base), 1);
   await admin.execScript(`DROP DATABASE IF EXISTS ${name}`);

@@ -10,7 +10,7 @@ const LOCK_ID = 7263001;
 
 /**
  * Applies forward-only SQL migrations in file-name order, each in its own transaction.
- * On PostgreSQL one pinned connection holds an advisory lock, so concurrent starters wait for one another.
+ * One pinned connection holds an advisory lock, so concurrent starters wait for one another.
  */
 export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
   const files = readdirSync(dir)
@@ -38,7 +38,6 @@ export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise
     }
     return applied;
   };
-  if (database.kind === 'pglite') return run(database.db, (s) => database.execScript(s));
   return database.db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(${LOCK_ID})`.execute(conn);
     try {

@@ -7,7 +7,7 @@ import { connectHub, data, recordPushes, sleep, until, type HubClient } from './
  * Two nodes on one PostgreSQL database: A serves the hub only, B also runs the worker. Each node's
  * EventBus sees only its own events; pushes cross nodes through the Socket.IO PostgreSQL adapter.
  */
-describe.runIf(process.env.TEST_DATABASE_URL)('hub across two nodes (PostgreSQL adapter)', () => {
+describe('hub across two nodes (PostgreSQL adapter)', () => {
   let nodeA: TestServer;
   let nodeB: TestServer;
   const sockets: HubClient[] = [];

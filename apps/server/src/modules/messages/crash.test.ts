@@ -8,8 +8,8 @@ import { expectInvariants, waitForFinal } from '../../../test/messaging';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-// A second process needs a shared database: this runs on PostgreSQL only.
-describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('worker crash', () => {
+// A second process shares the test server's PostgreSQL database.
+describe('worker crash', () => {
   let sim: SmscHandle;
   let server: TestServer;
   beforeAll(async () => {
