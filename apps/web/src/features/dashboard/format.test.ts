@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusCounts } from '@wren/contracts';
-import { formatMoney, formatRate, performanceTotals, statusSlices, totalOf } from './format';
+import { formatRate, performanceTotals, statusSlices, totalOf } from './format';
 
 const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   scheduled: 0,
@@ -14,15 +14,6 @@ const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   failed: 0,
   canceled: 0,
   ...partial,
-});
-
-describe('SPEC §9: built-in default locale English (US) with USD as default currency', () => {
-  it('formats the balance from minor units, en-US, USD by default', () => {
-    expect(formatMoney(500)).toBe('$5.00');
-    expect(formatMoney(123456, 'USD')).toBe('$1,234.56');
-    expect(formatMoney(-250, '')).toBe('-$2.50');
-    expect(formatMoney(1999, 'EUR')).toBe('€19.99');
-  });
 });
 
 describe('dashboard figures', () => {

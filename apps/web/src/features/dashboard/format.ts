@@ -7,20 +7,6 @@ import {
   type StatusCounts,
 } from '@wren/contracts';
 
-const money = new Map<string, Intl.NumberFormat>();
-
-/** An amount in minor units as currency, en-US, USD unless told (SPEC.md §9). */
-export function formatMoney(minor: number, currency = 'USD'): string {
-  const code = currency || 'USD';
-  let format = money.get(code);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
-    money.set(code, format);
-  }
-  // Minor units are cents for USD (÷ 100); a currency without decimals has none.
-  return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-}
-
 const count = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number): string => count.format(n);
 

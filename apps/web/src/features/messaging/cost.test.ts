@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RatePlanDto } from '@wren/contracts';
-import { estimateCost, formatMoney, priceFor } from './cost';
+import { estimateCost, priceFor } from './cost';
 
 const PLAN: RatePlanDto = {
   currency: 'USD',
@@ -49,15 +49,5 @@ describe('estimateCost', () => {
 
   it('is zero for no recipients', () => {
     expect(estimateCost([], 2, PLAN)).toEqual({ currency: 'USD', totalMinor: 0, lines: [], unpriced: [] });
-  });
-});
-
-describe('formatMoney', () => {
-  it('formats minor units as en-US currency', () => {
-    expect(formatMoney(1234, 'USD')).toBe('$12.34');
-    expect(formatMoney(1, 'USD')).toBe('$0.01');
-    expect(formatMoney(0, 'EUR')).toBe('€0.00');
-    expect(formatMoney(500, 'JPY')).toBe('¥500');
-    expect(formatMoney(-250, 'USD')).toBe('-$2.50');
   });
 });

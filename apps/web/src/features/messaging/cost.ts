@@ -57,16 +57,3 @@ export function estimateCost(recipients: string[], segments: number, plan: RateP
     unpriced,
   };
 }
-
-const formatters = new Map<string, Intl.NumberFormat>();
-
-/** An amount in minor units (cents) as en-US currency, e.g. 1234 USD → "$12.34". */
-export function formatMoney(minor: number, currency: string): string {
-  let format = formatters.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-    formatters.set(currency, format);
-  }
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(minor / 10 ** digits);
-}

@@ -16,18 +16,6 @@ export function formatInZone(iso: string, timeZone: string): string {
   return `${text} (${timeZone})`;
 }
 
-const money = new Map<string, Intl.NumberFormat>();
-
-/** An amount in minor units as en-US currency. */
-export function formatMoney(minor: number, currency: string): string {
-  let format = money.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-    money.set(currency, format);
-  }
-  return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-}
-
 export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {
   scheduled: 'violet',
   queued: 'gray',

@@ -256,6 +256,51 @@ describe('busy counter', () => {
     expect(busy.count()).toBe(0);
   });
 
+  it('leaves a request flagged noOverlay uncounted, whatever its method and URL', async () => {
+    const seen: [string, number][] = [];
+    const { client, busy } = setup((config) => {
+      seen.push([`${config.method} ${config.url}`, busy.count()]);
+      return { status: 200 };
+    });
+    await client.get('/api/sms/log', { noOverlay: true });
+    await client.post('/api/sms/single', {}, { noOverlay: true });
+    await client.get('/api/sms/log', { noOverlay: false });
+    await client.get('/api/sms/log');
+    expect(seen).toEqual([
+      ['get /api/sms/log', 0],
+      ['post /api/sms/single', 0],
+      ['get /api/sms/log', 1],
+      ['get /api/sms/log', 1],
+    ]);
+    expect(busy.count()).toBe(0);
+  });
+
+  it('keeps a noOverlay request off the overlay through its failure, and through a refresh-and-retry', async () => {
+    storeSession();
+    const seen: number[] = [];
+    const { client, busy, adapter } = setup((config) => {
+      seen.push(busy.count());
+      return serverWithRefresh(() => ({
+        status: 200,
+        data: { accessToken: 'new-access', refreshToken: 'new-refresh' },
+      }))(config);
+    });
+    const { data } = await client.get('/api/dashboard/summary', { noOverlay: true });
+    expect(data).toEqual({ url: '/api/dashboard/summary' });
+    // The first try, the token refresh it started, and the retry: none raised the counter.
+    expect(adapter.calls.map((c) => c.url)).toEqual([
+      '/api/dashboard/summary',
+      API.refresh,
+      '/api/dashboard/summary',
+    ]);
+    expect(seen).toEqual([0, 0, 0]);
+    expect(busy.isVisible()).toBe(false);
+    const failing = setup(() => ({ status: 500 }));
+    await failing.client.get('/api/x', { noOverlay: true }).catch(() => undefined);
+    expect(failing.busy.count()).toBe(0);
+    expect(failing.busy.isVisible()).toBe(false);
+  });
+
   it('falls back to zero after failures and after a refresh-and-retry', async () => {
     storeSession();
     const { client, busy } = setup(

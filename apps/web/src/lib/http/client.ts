@@ -12,6 +12,12 @@ import { XSRF_COOKIE, XSRF_HEADER, needsXsrfToken, readCookie } from './xsrf';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
+    /**
+     * Keeps this request off the full-screen busy overlay, on top of SPEC.md §4's own exceptions
+     * (POSTs ending in "dt" or "/log", any "fileUpload" URL). For background reads (polling, live
+     * refetches) whose screens show their own skeletons or spinners.
+     */
+    noOverlay?: boolean;
     /** Set when this request raised the busy counter. */
     _busy?: boolean;
     /** Set on the retry after a token refresh; a second 401 is not refreshed again. */
@@ -53,17 +59,20 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   // request interceptor below applies the SPEC rule: non-GET/HEAD requests to relative URLs.
   const client = axios.create({ adapter: options.adapter, withXSRFToken: false });
 
-  const refreshTokens = async (): Promise<void> => {
+  const refreshTokens = async (noOverlay: boolean): Promise<void> => {
     const accessToken = getAccessToken();
     const refreshToken = getRefreshToken();
     if (!accessToken || !refreshToken) throw new Error('No session to refresh');
-    const { data } = await client.post<TokenPair>(API.refresh, { accessToken, refreshToken });
+    const { data } = await client.post<TokenPair>(API.refresh, { accessToken, refreshToken }, { noOverlay });
     setTokens(data);
   };
 
-  /** Starts a refresh, or joins the one in flight. A failure clears the session and reloads. */
-  const refreshOnce = (): Promise<void> => {
-    refreshing ??= refreshTokens()
+  /**
+   * Starts a refresh, or joins the one in flight. A failure clears the session and reloads. A
+   * refresh started for a request kept off the overlay stays off it too.
+   */
+  const refreshOnce = (noOverlay = false): Promise<void> => {
+    refreshing ??= refreshTokens(noOverlay)
       .catch((error: unknown) => {
         clearSession();
         reload();
@@ -83,7 +92,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const xsrf = readCookie(XSRF_COOKIE);
       if (xsrf) config.headers.set(XSRF_HEADER, xsrf);
     }
-    if (countsAsBusy(config.method, config.url)) {
+    if (!config.noOverlay && countsAsBusy(config.method, config.url)) {
       config._busy = true;
       busy.start();
     }
@@ -114,7 +123,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           const stale = current !== null && sentWith !== `Bearer ${current}`;
           let refreshed = stale;
           if (!stale)
-            refreshed = await refreshOnce().then(
+            refreshed = await refreshOnce(config.noOverlay === true).then(
               () => true,
               () => false,
             );
@@ -131,7 +140,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     },
   );
 
-  return Object.assign(client, { refreshSession: refreshOnce });
+  return Object.assign(client, { refreshSession: () => refreshOnce() });
 }
 
 /** The app-wide client. Features call the API only through it. */

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { CONTACTS_API, fillApiPath } from '@wren/contracts';
-import { downloadFile } from '../download';
+import { downloadFile } from '@/lib/download';
 
 /** Downloads the CSV of the rows an import skipped (invalid numbers and duplicates). */
 export async function downloadImportReport(groupId: string, importId: string): Promise<string> {

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Anchor, Group, Progress, Stack, Text } from '@mantine/core';
 import type { ImportUploadDto } from '@wren/contracts';
+import { saveBlob } from '@/lib/download';
 import { messageOf } from '@/lib/http/http-error';
 import { useUploadImport } from '../api/upload-import';
-import { saveBlob } from '../download';
 import { formatBytes, importFileProblem } from '../import-file-check';
 import { FileDropZone } from './file-drop-zone';
 

@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { DASHBOARD_API, type DashboardSummary } from '@wren/contracts';
-import { dashboardHttp } from './dashboard-http';
+import { http } from '@/lib/http/client';
 import { dashboardKeys, FALLBACK_POLL_MS } from './query-keys';
 
-/** GET /api/dashboard/summary: balance, delivery status and performance in one call. */
+/**
+ * GET /api/dashboard/summary: balance, delivery status and performance in one call. Off the busy
+ * overlay: it polls in the background while the hub is down; the cards show skeletons.
+ */
 export async function getDashboardSummary(): Promise<DashboardSummary> {
-  const { data } = await dashboardHttp.get<DashboardSummary>(DASHBOARD_API.summary);
+  const { data } = await http.get<DashboardSummary>(DASHBOARD_API.summary, { noOverlay: true });
   return data;
 }
 

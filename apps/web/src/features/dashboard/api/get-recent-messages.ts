@@ -1,14 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { MESSAGING_API, type MessageDto, type SmsLogPage } from '@wren/contracts';
-import { dashboardHttp } from './dashboard-http';
+import { http } from '@/lib/http/client';
 import { dashboardKeys, FALLBACK_POLL_MS } from './query-keys';
 
 export const RECENT_MESSAGES_LIMIT = 5;
 
-/** The latest messages of the account, newest first (GET /api/sms/log?limit=5). */
+/**
+ * The latest messages of the account, newest first (GET /api/sms/log?limit=5). Off the busy
+ * overlay: it reloads in the background after pushes; the card shows a skeleton.
+ */
 export async function getRecentMessages(): Promise<MessageDto[]> {
-  const { data } = await dashboardHttp.get<SmsLogPage>(MESSAGING_API.log, {
+  const { data } = await http.get<SmsLogPage>(MESSAGING_API.log, {
     params: { limit: RECENT_MESSAGES_LIMIT },
+    noOverlay: true,
   });
   return data.items;
 }

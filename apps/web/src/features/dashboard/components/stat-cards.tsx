@@ -1,13 +1,7 @@
 import { SimpleGrid } from '@mantine/core';
+import { formatMoney } from '@/lib/money';
 import type { LiveFigures } from '../api/use-live-figures';
-import {
-  formatCount,
-  formatMoney,
-  formatRate,
-  performanceTotals,
-  totalOf,
-  type PerformanceTotals,
-} from '../format';
+import { formatCount, formatRate, performanceTotals, totalOf, type PerformanceTotals } from '../format';
 import { IconAlert, IconCheck, IconMessage, IconWallet } from './dashboard-icons';
 import { StatCard } from './stat-card';
 

@@ -12,8 +12,9 @@ import {
   type StatusCounts,
 } from '@wren/contracts';
 import { hub, hubKeys } from '@/lib/hub';
+import { busy } from '@/lib/busy';
+import { http } from '@/lib/http/client';
 import { fakeAdapter } from '@/test/fake-adapter';
-import { dashboardHttp } from '../api/dashboard-http';
 import DashboardPage from './dashboard-page';
 
 const zero: StatusCounts = {
@@ -65,15 +66,20 @@ const MESSAGE: MessageDto = {
   doneAt: null,
 };
 
-const original = dashboardHttp.defaults.adapter;
+const original = http.defaults.adapter;
+
+/** The app's busy-overlay counter as each request reached the server. */
+let busyAtRequest: number[] = [];
 
 function serve(data: DashboardSummary, log: MessageDto[]) {
+  busyAtRequest = [];
   const adapter = fakeAdapter((config) => {
+    busyAtRequest.push(busy.count());
     if (config.url === DASHBOARD_API.summary) return { status: 200, data };
     if (config.url === MESSAGING_API.log) return { status: 200, data: { items: log, nextCursor: null } };
     return { status: 404 };
   });
-  dashboardHttp.defaults.adapter = adapter;
+  http.defaults.adapter = adapter;
   return adapter;
 }
 
@@ -97,7 +103,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  dashboardHttp.defaults.adapter = original;
+  http.defaults.adapter = original;
 });
 
 describe('dashboard', () => {
@@ -125,6 +131,9 @@ describe('dashboard', () => {
     expect(within(screen.getByTestId('recent-activity')).getByText('+14155552671')).toBeInTheDocument();
     expect(adapter.calls.map((c) => c.url)).toContain(DASHBOARD_API.summary);
     expect(screen.getByText(/Live updates are paused/)).toBeInTheDocument();
+    // Background reads: they never raise the full-screen overlay.
+    expect(busyAtRequest.length).toBeGreaterThanOrEqual(2);
+    expect(busyAtRequest.every((n) => n === 0)).toBe(true);
   });
 
   it('with the hub connected the figures come from its caches and follow every change, without a reload', async () => {

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import type { Balance } from '../api/get-balance';
-import { formatMoney, type CostEstimate } from '../cost';
+import { formatMoney } from '@/lib/money';
+import type { CostEstimate } from '../cost';
 import { formatInZone } from '../zoned-time';
 
 export interface SendSummary {

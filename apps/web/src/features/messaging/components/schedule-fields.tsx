@@ -1,8 +1,8 @@
 import { SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconClock } from '@/components/icons';
+import { TimezoneSelect } from '@/components/timezone-select';
 import { formatInZone, nowInZone, wallTimeToInstant } from '../zoned-time';
-import { TimezoneSelect } from './timezone-select';
 
 interface ScheduleFieldsProps {
   enabled: boolean;

@@ -1,6 +1,7 @@
 import { Alert, Card, Divider, Group, Skeleton, Stack, Text } from '@mantine/core';
 import type { Balance } from '../api/get-balance';
-import { formatMoney, type CostEstimate } from '../cost';
+import { formatMoney } from '@/lib/money';
+import type { CostEstimate } from '../cost';
 
 interface SendSummaryCardProps {
   balance: Balance | undefined;

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { TemplateDto } from '@wren/contracts';
 import { IconBookmark } from '@/components/icons';
 import { paths } from '@/config/paths';
-import { useTemplates } from '../api/get-templates';
+import { useTemplates } from '@/features/templates';
 
 /** "Insert template": the saved messages, each inserted into the text at the cursor. */
 export function TemplateMenu({ onPick }: { onPick: (template: TemplateDto) => void }) {

@@ -2,6 +2,7 @@ import { Button, Card, Divider, Group, SimpleGrid, Stack, TextInput, Title } fro
 import { useForm } from '@mantine/form';
 import { Link } from 'react-router';
 import { updateProfileSchema, type User } from '@wren/contracts';
+import { TimezoneSelect } from '@/components/timezone-select';
 import { paths } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
 import { toast } from '@/lib/toast';
@@ -9,7 +10,6 @@ import { useCurrentUser } from '@/lib/use-session';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useUpdateProfile } from '../api/update-profile';
 import { PictureUpload } from '../components/picture-upload';
-import { TimezoneSelect } from '../components/timezone-select';
 
 interface DetailsForm {
   name: string;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { MESSAGING_API, type MessageDto, type MessageEventDto } from '@wren/contracts';
-import { logHttp } from './log-http';
+import { http } from '@/lib/http/client';
 import { refreshInterval } from '../refresh-interval';
 import { smsMessageQueryKey } from './query-keys';
 
@@ -10,8 +10,9 @@ export interface SmsMessageDetail {
   events: MessageEventDto[];
 }
 
+/** Off the busy overlay: it refreshes while open, and the drawer shows its own skeleton. */
 export async function getSmsMessage(id: string): Promise<SmsMessageDetail> {
-  const { data } = await logHttp.get<SmsMessageDetail>(MESSAGING_API.logItem(id));
+  const { data } = await http.get<SmsMessageDetail>(MESSAGING_API.logItem(id), { noOverlay: true });
   return data;
 }
 

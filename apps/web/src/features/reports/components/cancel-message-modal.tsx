@@ -3,7 +3,8 @@ import type { MessageDto } from '@wren/contracts';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useCancelMessage } from '../api/cancel-message';
-import { formatInZone, formatMoney } from '../format';
+import { formatMoney } from '@/lib/money';
+import { formatInZone } from '../format';
 
 interface CancelMessageModalProps {
   message: MessageDto | null;

@@ -1,6 +1,7 @@
 import { Group, Paper, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
-import { formatDateTime, formatMoney } from '../format';
+import { formatMoney } from '@/lib/money';
+import { formatDateTime } from '../format';
 import { StatusBadge } from './status-badge';
 import classes from './message-card-list.module.css';
 

@@ -15,7 +15,8 @@ import {
 } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
 import { useSmsMessage } from '../api/get-sms-message';
-import { formatDateTime, formatInZone, formatMoney } from '../format';
+import { formatMoney } from '@/lib/money';
+import { formatDateTime, formatInZone } from '../format';
 import { CancelMessageModal } from './cancel-message-modal';
 import { MessageTimeline } from './message-timeline';
 import { StatusBadge } from './status-badge';

@@ -1,5 +1,6 @@
 import { Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
-import { formatInZone, formatMoney } from '../format';
+import { formatMoney } from '@/lib/money';
+import { formatInZone } from '../format';
 import { relativeTime } from '../relative-time';
 import type { ScheduledMessage } from './scheduled-table';
 

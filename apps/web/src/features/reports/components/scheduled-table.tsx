@@ -1,6 +1,7 @@
 import { Button, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
-import { formatDateTime, formatInZone, formatMoney } from '../format';
+import { formatMoney } from '@/lib/money';
+import { formatDateTime, formatInZone } from '../format';
 import { relativeTime } from '../relative-time';
 
 /** A scheduled message; `timezone` is the zone it was scheduled in, when the server sends it. */

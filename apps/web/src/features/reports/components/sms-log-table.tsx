@@ -1,6 +1,7 @@
 import { Skeleton, Table, Text, Tooltip } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
-import { formatDateTime, formatMoney } from '../format';
+import { formatMoney } from '@/lib/money';
+import { formatDateTime } from '../format';
 import { StatusBadge } from './status-badge';
 import classes from './sms-log-table.module.css';
 

@@ -9,7 +9,6 @@ import { MESSAGING_API, type MessageDto } from '@wren/contracts';
 import { http } from '@/lib/http/client';
 import { STORAGE_KEYS } from '@/lib/session';
 import { fakeAdapter } from '@/test/fake-adapter';
-import { logHttp } from '../api/log-http';
 import ScheduledSmsPage from './scheduled-sms-page';
 
 const scheduled = (id: string, scheduledAt: string): MessageDto => ({
@@ -34,10 +33,8 @@ describe('Scheduled SMS page', { timeout: 20_000 }, () => {
   it('lists scheduled messages soonest first in the profile time zone, and cancels one after confirming', async () => {
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ name: 'Ada', timezone: 'Asia/Tokyo' }));
     let items = [scheduled('2', '2099-03-02T01:00:00Z'), scheduled('1', '2099-03-01T01:00:00Z')];
-    const list = (logHttp.defaults.adapter = fakeAdapter((config) =>
-      config.url === MESSAGING_API.log ? { status: 200, data: { items, nextCursor: null } } : { status: 404 },
-    ));
     const api = (http.defaults.adapter = fakeAdapter((config) => {
+      if (config.url === MESSAGING_API.log) return { status: 200, data: { items, nextCursor: null } };
       if (config.url === MESSAGING_API.cancel('1')) {
         items = items.filter((m) => m.id !== '1');
         return {
@@ -47,6 +44,7 @@ describe('Scheduled SMS page', { timeout: 20_000 }, () => {
       }
       return { status: 404 };
     }));
+    const listCalls = () => api.calls.filter((c) => c.url === MESSAGING_API.log);
     const user = userEvent.setup({ delay: null });
     render(
       <MantineProvider env="test">
@@ -66,7 +64,7 @@ describe('Scheduled SMS page', { timeout: 20_000 }, () => {
         .getAllByText(/\(Asia\/Tokyo\)$/)
         .map((el) => el.textContent),
     ).toEqual(['Mar 1, 2099, 10:00 AM (Asia/Tokyo)', 'Mar 2, 2099, 10:00 AM (Asia/Tokyo)']);
-    expect(list.calls[0].params).toMatchObject({ status: 'scheduled' });
+    expect(listCalls()[0]!.params).toMatchObject({ status: 'scheduled' });
 
     await user.click(within(table).getByRole('button', { name: 'Cancel the message to +14155550001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel scheduled message?' });

@@ -6,8 +6,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router';
 import { MESSAGING_API, type MessageDto } from '@wren/contracts';
+import { http } from '@/lib/http/client';
 import { fakeAdapter, type FakeAdapter, type FakeHandler } from '@/test/fake-adapter';
-import { logHttp } from '../api/log-http';
 import SmsLogPage from './sms-log-page';
 
 const message = (id: string, over: Partial<MessageDto> = {}): MessageDto => ({
@@ -39,7 +39,7 @@ function Probe() {
 }
 
 function renderLog(at: string, handler: FakeHandler) {
-  server = logHttp.defaults.adapter = fakeAdapter(handler);
+  server = http.defaults.adapter = fakeAdapter(handler);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <MantineProvider env="test">

@@ -12,7 +12,6 @@ import { MessageCardList } from '../components/message-card-list';
 import { MessageDrawer } from '../components/message-drawer';
 import { SmsLogFilters } from '../components/sms-log-filters';
 import { SmsLogTable } from '../components/sms-log-table';
-import { saveFile } from '../download';
 import {
   EMPTY_FILTERS,
   hasFilters,
@@ -58,9 +57,8 @@ export default function SmsLogPage() {
 
   const exportCsv = async () => {
     try {
-      const file = await exporter.mutateAsync(query);
-      saveFile(file.blob, file.filename);
-      toast.success(`Exported ${file.filename}`);
+      const filename = await exporter.mutateAsync(query);
+      toast.success(`Exported ${filename}`);
     } catch (error) {
       toast.error(error instanceof Error ? error.message : String(error));
     }

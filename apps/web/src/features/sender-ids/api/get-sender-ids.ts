@@ -10,4 +10,10 @@ export async function getSenderIds(): Promise<SenderIdDto[]> {
   return data.items;
 }
 
-export const useSenderIds = () => useQuery({ queryKey: senderIdsQueryKey, queryFn: getSenderIds });
+/**
+ * The account's sender IDs: the one query every screen shares (the Sender ID page, the send
+ * forms). Pushes and this feature's mutations invalidate it, so a minute of staleness only saves
+ * refetches on navigation.
+ */
+export const useSenderIds = () =>
+  useQuery({ queryKey: senderIdsQueryKey, queryFn: getSenderIds, staleTime: 60_000 });

@@ -10,4 +10,10 @@ export async function getTemplates(): Promise<TemplateDto[]> {
   return data.items;
 }
 
-export const useTemplates = () => useQuery({ queryKey: templatesQueryKey, queryFn: getTemplates });
+/**
+ * The account's saved messages (SMS templates): the one query every screen shares (the Saved
+ * Messages page, the send forms' template menu). Pushes and this feature's mutations invalidate
+ * it, so a minute of staleness only saves refetches on navigation.
+ */
+export const useTemplates = () =>
+  useQuery({ queryKey: templatesQueryKey, queryFn: getTemplates, staleTime: 60_000 });

@@ -1,4 +1,5 @@
-import { http } from '@/lib/http/client';
+import type { AxiosRequestConfig } from 'axios';
+import { http } from './http/client';
 
 /** The file name of a Content-Disposition header (RFC 6266: `filename*` wins), or the fallback. */
 export function fileNameFrom(disposition: string | null | undefined, fallback: string): string {
@@ -16,7 +17,10 @@ export function fileNameFrom(disposition: string | null | undefined, fallback: s
   return name || fallback;
 }
 
-/** Hands a blob to the browser as a download. */
+/** How long the object URL of a saved blob lives (the browser has started the download by then). */
+const REVOKE_AFTER_MS = 10_000;
+
+/** Hands a blob to the browser as a download named `fileName`. */
 export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
@@ -26,12 +30,20 @@ export function saveBlob(blob: Blob, fileName: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
 }
 
-/** Fetches a file through the app's client (so it carries the bearer token) and downloads it. */
-export async function downloadFile(url: string, fallbackName: string): Promise<string> {
-  const response = await http.get<Blob>(url, { responseType: 'blob' });
+/**
+ * Fetches a file through the app's HTTP client (so it carries the bearer token; a plain link
+ * would not) and downloads it under the server's file name, or `fallbackName`. Resolves to the
+ * name it was saved as. `config` adds query parameters and the like.
+ */
+export async function downloadFile(
+  url: string,
+  fallbackName: string,
+  config: Omit<AxiosRequestConfig, 'responseType'> = {},
+): Promise<string> {
+  const response = await http.get<Blob>(url, { ...config, responseType: 'blob' });
   const header = response.headers['content-disposition'] as string | undefined;
   const fileName = fileNameFrom(header, fallbackName);
   saveBlob(response.data, fileName);

@@ -1,16 +1,17 @@
 import { useMemo } from 'react';
 import { Select, type SelectProps } from '@mantine/core';
 
-function timeZones(current: string | null | undefined): string[] {
+/** The IANA zones the browser knows, plus UTC and the current value (which an old browser may lack). */
+export function timeZoneOptions(current: string | null | undefined): string[] {
   const zones = new Set<string>(Intl.supportedValuesOf('timeZone'));
   zones.add('UTC');
   if (current) zones.add(current);
   return [...zones].sort();
 }
 
-/** A searchable list of the IANA time zones the browser knows. */
+/** A searchable list of the IANA time zones; a zone is always chosen (no deselect). */
 export function TimezoneSelect(props: Omit<SelectProps, 'data'>) {
-  const data = useMemo(() => timeZones(props.value), [props.value]);
+  const data = useMemo(() => timeZoneOptions(props.value), [props.value]);
   return (
     <Select
       searchable
