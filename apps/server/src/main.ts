@@ -1,10 +1,11 @@
 import { loadConfig, ConfigError, type Config } from './platform/config';
-import { createContext } from './platform/context';
+import { createContext, type AppContext } from './platform/context';
 import { openDatabase } from './platform/db';
 import { createLogger } from './platform/logger';
 import { migrate } from './platform/migrate';
 import { buildApp } from './platform/app';
 import { startWorker, type Worker } from './platform/worker';
+import { startWorkerNode } from './platform/worker-node';
 import { hostname } from 'node:os';
 
 const USAGE = `Usage: wren <command>
@@ -72,9 +73,10 @@ async function start(config: Config, logger: ReturnType<typeof createLogger>) {
   const applied = await migrate(database);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const ctx = createContext(config, database, logger);
+  if (config.role === 'worker') return startWorkerRole(ctx);
   const app = await buildApp(ctx);
   let worker: Worker | null = null;
-  if (config.role !== 'api') worker = await startWorker(ctx, `${hostname()}:${process.pid}`);
+  if (config.role === 'all') worker = await startWorker(ctx, `${hostname()}:${process.pid}`);
   app.addHook('onClose', async () => {
     await worker?.stop();
     await database.close();
@@ -102,6 +104,41 @@ async function start(config: Config, logger: ReturnType<typeof createLogger>) {
   logger.info(
     { url: config.publicUrl, database: database.kind, dataDir: config.dataDir, role: config.role },
     'Wren is running',
+  );
+}
+
+/** `--role worker`: no HTTP API and no hub; pushes leave through the PostgreSQL emitter. */
+async function startWorkerRole(ctx: AppContext) {
+  const { config, logger, database } = ctx;
+  const node = await startWorkerNode(ctx, `${hostname()}:${process.pid}`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    node
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  logger.info(
+    {
+      database: database.kind,
+      role: config.role,
+      healthPort: node.health?.port ?? null,
+      pushes: node.pushes,
+    },
+    'Wren worker is running',
   );
 }
 

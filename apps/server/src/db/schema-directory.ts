@@ -74,6 +74,10 @@ export interface ContactImportsTable {
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
   heartbeat_at: NullableTimestamp;
+  /** The job running the import (migration 0007). */
+  runner: string | null;
+  /** Runs started; an import that keeps being interrupted fails after a few. */
+  attempts: Generated<number>;
 }
 
 export interface ContactImportIssuesTable {

@@ -84,6 +84,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(templatesRoutes(ctx));
   await app.register(inboundRoutes(ctx));
 
+  // Background jobs (platform/jobs.ts): this node sends them, and works them unless it is `api` only.
+  await ctx.jobs.start();
+  app.addHook('onClose', () => ctx.jobs.stop());
+
   await registerWebApp(app, ctx.config.webDist);
   attachHub(app, ctx); // Socket.IO at /hub on the same HTTP server (realtime/hub.ts)
   return app;

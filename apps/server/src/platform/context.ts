@@ -16,6 +16,7 @@ import type { Config } from './config';
 import type { Database } from './db';
 import { EventBus } from './events';
 import { createAuthGuard } from './http/auth-guard';
+import { createJobs } from './jobs';
 import type { Logger } from './logger';
 import { createMailer } from './mailer';
 
@@ -61,10 +62,13 @@ export function createContext(config: Config, database: Database, logger: Logger
   const dashboard = createDashboardService({ db, ledger, users });
   const groups = createGroupsService({ db, events });
   const contacts = createContactsService({ db, events, defaultCountry: config.defaultCountry });
+  // Background jobs (pg-boss); started by buildApp / startWorker, stopped when they close.
+  const jobs = createJobs({ database, logger, work: config.runJobs });
   const contactImports = createImportsService({
     db,
     events,
     logger,
+    jobs,
     defaultCountry: config.defaultCountry,
     maxBytes: config.importMaxBytes,
   });
@@ -75,6 +79,7 @@ export function createContext(config: Config, database: Database, logger: Logger
     db,
     logger,
     events,
+    jobs,
     mailer,
     tokens,
     guard,

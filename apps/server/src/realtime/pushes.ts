@@ -1,8 +1,19 @@
-import { HUB_PUSH_WINDOW_MS, type HubPush } from '@wren/contracts';
+import { HUB_PUSH_WINDOW_MS, type HubPush, type HubServerEvents } from '@wren/contracts';
 import type { EventBus } from '../platform/events';
 import type { Logger } from '../platform/logger';
 import { Coalescer } from './coalescer';
-import { accountRoom, type HubServer } from './hub-types';
+import { accountRoom } from './hub-types';
+
+/**
+ * Where pushes go: the hub's Socket.IO server on nodes that serve the hub, or the Socket.IO
+ * PostgreSQL emitter (emitter.ts) on worker nodes without an HTTP server. Either way `to(room)`
+ * reaches the account's sockets on every hub node.
+ */
+export interface PushTarget {
+  to(room: string): {
+    emit<E extends keyof HubServerEvents>(event: E, ...args: Parameters<HubServerEvents[E]>): boolean;
+  };
+}
 
 /**
  * Maps domain events to hub pushes, coalesced per (account, push[, campaign id]).
@@ -13,7 +24,7 @@ import { accountRoom, type HubServer } from './hub-types';
  * since the account's clients may be connected to another node.
  */
 export function mapEventsToPushes(
-  io: HubServer,
+  io: PushTarget,
   events: EventBus,
   logger: Logger,
   windowMs = HUB_PUSH_WINDOW_MS,

@@ -13,6 +13,8 @@ export const IMPORT_BATCH_ROWS = 1000;
 
 export interface ImportJob {
   importId: string;
+  /** The job holding the import (contact_imports.runner); a batch commits only while it does. */
+  runner: string;
   accountId: string;
   groupId: string;
   fileType: 'csv' | 'xlsx';
@@ -28,6 +30,13 @@ interface Parsed {
   phone: string | null;
   name: string;
   fields: Record<string, string>;
+}
+
+/** Another runner took the import over (this one was thought dead); this run stops without undoing. */
+export class ImportTakenOver extends Error {
+  constructor(importId: string) {
+    super(`import ${importId} was taken over by another runner`);
+  }
 }
 
 export interface ImportCounts {
@@ -115,7 +124,8 @@ async function writeBatch(db: Db, job: ImportJob, batch: Parsed[]): Promise<Impo
       duplicates: issues.filter((i) => !i.reason.endsWith('phone number')).length,
     };
     await repo.insertIssues(trx, job.importId, issues);
-    await repo.addProgress(trx, job.importId, counts);
+    if (!(await repo.addProgress(trx, job.importId, job.runner, counts)))
+      throw new ImportTakenOver(job.importId);
     await adjustContactCount(trx, job.groupId, counts.inserted);
     return counts;
   });

@@ -23,6 +23,7 @@ const columns = [
   'started_at',
   'finished_at',
   'heartbeat_at',
+  'attempts',
 ] as const;
 
 export type ImportRow = Awaited<ReturnType<typeof findImport>> & {};
@@ -89,16 +90,11 @@ export async function deleteAbandoned(db: Db, accountId: string) {
 }
 
 /**
- * Moves an upload (or a failed or interrupted import) to running, with fresh counters. Returns
- * undefined when it is not in such a state, e.g. a second commit of the same file.
+ * Moves an upload (or a failed import) to running, with fresh counters and no runner yet: the
+ * commit queues its job in the same transaction. Returns undefined when it is not in such a state,
+ * e.g. a second commit of the same file.
  */
-export async function claimImport(
-  db: Db,
-  accountId: string,
-  id: string,
-  mapping: StoredMapping,
-  staleSeconds: number,
-) {
+export async function claimImport(db: Db, accountId: string, id: string, mapping: StoredMapping) {
   return db
     .updateTable('contact_imports')
     .set({
@@ -109,6 +105,8 @@ export async function claimImport(
       invalid: 0,
       duplicates: 0,
       error: null,
+      attempts: 0,
+      runner: null,
       started_at: sql<Date>`now()`,
       finished_at: null,
       heartbeat_at: sql<Date>`now()`,
@@ -116,25 +114,93 @@ export async function claimImport(
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .where('file_base64', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb('status', 'in', ['uploaded', 'failed']),
-        eb.and([
-          eb('status', '=', 'running'),
-          eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
-        ]),
-      ]),
-    )
+    .where('status', 'in', ['uploaded', 'failed'])
     .returning(columns)
     .executeTakeFirst();
 }
 
+/**
+ * A job takes a running import: when no runner holds it, or its runner's heartbeat is older than
+ * `staleSeconds` (that node died). Counts the attempt and clears the previous run's counters.
+ */
+export async function takeImport(db: Db, id: string, runner: string, staleSeconds: number) {
+  return db
+    .updateTable('contact_imports')
+    .set({
+      runner,
+      attempts: sql<number>`attempts + 1`,
+      processed: 0,
+      inserted: 0,
+      invalid: 0,
+      duplicates: 0,
+      heartbeat_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where((eb) =>
+      eb.or([
+        eb('runner', 'is', null),
+        eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
+      ]),
+    )
+    .returning([...columns, 'account_id', 'runner'])
+    .executeTakeFirst();
+}
+
+/** The runner hands a running import back (its node is stopping); another job takes it. */
+export async function releaseImport(db: Db, id: string, runner: string) {
+  const r = await db
+    .updateTable('contact_imports')
+    .set({ runner: null })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('runner', '=', runner)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Running imports whose runner has been silent for `staleSeconds` (its node died, or its job was lost). */
+export async function findStranded(db: Db, staleSeconds: number) {
+  return db
+    .selectFrom('contact_imports')
+    .select(['id', 'account_id', 'group_id', 'attempts'])
+    .where('status', '=', 'running')
+    .where((eb) =>
+      eb.or([
+        eb('heartbeat_at', 'is', null),
+        eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
+      ]),
+    )
+    .orderBy('started_at')
+    .limit(100)
+    .execute();
+}
+
+/** Frees a stranded import for a new job (once: a concurrent sweep gets false). */
+export async function rescueImport(db: Db, id: string, staleSeconds: number) {
+  const r = await db
+    .updateTable('contact_imports')
+    .set({ runner: null, heartbeat_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where((eb) =>
+      eb.or([
+        eb('heartbeat_at', 'is', null),
+        eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Adds a batch's counts and renews the heartbeat; false when `runner` no longer holds the import. */
 export async function addProgress(
   trx: Db,
   id: string,
+  runner: string,
   d: { processed: number; inserted: number; invalid: number; duplicates: number },
 ) {
-  await trx
+  const r = await trx
     .updateTable('contact_imports')
     .set({
       processed: sql`processed + ${d.processed}`,
@@ -144,19 +210,24 @@ export async function addProgress(
       heartbeat_at: sql<Date>`now()`,
     })
     .where('id', '=', id)
-    .execute();
+    .where('runner', '=', runner)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
+/** Ends a running import; with `runner`, only while that runner holds it (false otherwise). */
 export async function finishImport(
   trx: Db,
   id: string,
   outcome: { status: 'completed' | 'failed'; error?: string },
+  runner?: string,
 ) {
-  await trx
+  let q = trx
     .updateTable('contact_imports')
     .set({
       status: outcome.status,
       error: outcome.error ?? null,
+      runner: null,
       finished_at: sql<Date>`now()`,
       heartbeat_at: sql<Date>`now()`,
       // A completed import keeps its counts and report but not the file.
@@ -165,7 +236,10 @@ export async function finishImport(
         : { processed: 0, inserted: 0, invalid: 0, duplicates: 0 }),
     })
     .where('id', '=', id)
-    .execute();
+    .where('status', '=', 'running');
+  if (runner !== undefined) q = q.where('runner', '=', runner);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 export interface Issue {

@@ -1,0 +1,204 @@
+import { CompiledQuery } from 'kysely';
+import PgBoss from 'pg-boss';
+import { afterCommit, type Database, type Db } from './db';
+import type { Logger } from './logger';
+
+/**
+ * Background and scheduled work on pg-boss (in the database's `pgboss` schema): contact imports,
+ * the maintenance pass, the parked-receipt sweep. Jobs are rows, so a job sent by one node is run by
+ * any node that works jobs (`Config.runJobs`), and a job that was running on a node that stopped is
+ * picked up by another. Not for per-SMS work: the messages table is the send queue.
+ */
+
+export interface JobContext {
+  /** The pg-boss job id (unique per run). */
+  id: string;
+  /** Aborts when this node stops: stop between steps and leave the work to another node. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
+
+export interface QueueOptions {
+  /** A job running longer than this counts as failed (pg-boss's expireIn; default 15 minutes). */
+  expireInSeconds?: number;
+  /** Runs after a failure (default 0: handlers deal with their own failures). */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** How often an idle node asks for work (default 1 s). */
+  pollSeconds?: number;
+  /** pg-boss queue policy: `stately` keeps at most one queued and one running job. */
+  policy?: 'standard' | 'stately';
+}
+
+export interface Jobs {
+  /** Whether this node runs handlers (else it only sends). */
+  readonly working: boolean;
+  /** Declares a queue and, on a node that works jobs, handles it. Returns a function that stops handling it. */
+  register<T extends object>(name: string, handler: JobHandler<T>, options?: QueueOptions): () => void;
+  /**
+   * Runs `run` about every `seconds` on one node at a time (a chain of delayed jobs on a `stately`
+   * queue, re-seeded every minute by a cron schedule should the chain break).
+   */
+  every(name: string, seconds: number, run: (job: JobContext) => Promise<void>): () => void;
+  /** A cron schedule (minute resolution) for a registered queue; kept in the database, run once cluster-wide. */
+  schedule(name: string, cron: string): void;
+  /** Queues a job; with `trx`, inside that transaction (it exists only if the transaction commits). */
+  send<T extends object>(
+    name: string,
+    data: T,
+    options?: { trx?: Db; startAfterSeconds?: number },
+  ): Promise<void>;
+  start(): Promise<void>;
+  /** Stops fetching, aborts running handlers' signals and waits for them (bounded). */
+  stop(): Promise<void>;
+}
+
+interface Registration {
+  name: string;
+  handler: JobHandler<object>;
+  options: QueueOptions;
+  /** pg-boss worker id once working. */
+  workerId?: string;
+  /** Resolves once the queue exists (and is worked here). */
+  ready?: Promise<void>;
+}
+
+/** pg-boss's SQL through a Kysely connection (the app's pool, or a transaction). */
+const executorOf = (db: Db): PgBoss.Db => ({
+  executeSql: async (text, values) => {
+    const { rows } = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+    return { rows };
+  },
+});
+
+/** The jobs runner of a node; `work`: this node runs handlers (Config.runJobs), else it only sends. */
+export function createJobs(opts: { database: Database; logger: Logger; work: boolean }): Jobs {
+  const logger = opts.logger.child({ module: 'jobs' });
+  const boss = new PgBoss({
+    db: executorOf(opts.database.db),
+    // Completed jobs are kept an hour for inspection (below 60 s pg-boss disables cron).
+    archiveCompletedAfterSeconds: 3600,
+    deleteAfterDays: 7,
+  });
+  boss.on('error', (err) => logger.warn({ err }, 'pg-boss error'));
+  const registrations = new Map<string, Registration>();
+  const schedules = new Map<string, string>();
+  const seeds = new Set<string>();
+  let controller = new AbortController();
+  let state: 'idle' | 'starting' | 'started' | 'stopping' = 'idle';
+  let starting: Promise<void> | null = null;
+  let stopping: Promise<void> | null = null;
+
+  async function activate(r: Registration) {
+    const o = r.options;
+    await boss.createQueue(r.name, {
+      name: r.name,
+      policy: o.policy ?? 'standard',
+      retryLimit: o.retryLimit ?? 0,
+      retryDelay: o.retryDelaySeconds ?? 1,
+      expireInSeconds: o.expireInSeconds ?? 900,
+    });
+    if (!opts.work || state === 'stopping') return;
+    r.workerId = await boss.work<object>(
+      r.name,
+      { pollingIntervalSeconds: o.pollSeconds ?? 1, batchSize: 1 },
+      async (jobs) => {
+        for (const job of jobs) await r.handler(job.data, { id: job.id, signal: controller.signal });
+      },
+    );
+  }
+
+  const whenReady = async (name: string) => {
+    await registrations.get(name)?.ready;
+  };
+
+  const unregister = (r: Registration) => () => {
+    if (registrations.get(r.name) !== r) return;
+    registrations.delete(r.name);
+    if (r.workerId && state === 'started') void boss.offWork({ id: r.workerId }).catch(() => undefined);
+  };
+
+  const jobs: Jobs = {
+    working: opts.work,
+    register(name, handler, options = {}) {
+      const r: Registration = { name, handler: handler as JobHandler<object>, options };
+      registrations.set(name, r);
+      if (state === 'started') {
+        r.ready = activate(r).catch((err: unknown) =>
+          logger.error({ err, queue: name }, 'could not start a job queue'),
+        );
+      }
+      return unregister(r);
+    },
+    every(name, seconds, run) {
+      const off = jobs.register(
+        name,
+        async (_data, job) => {
+          // The next run is queued before this one works: a node dying mid-run does not break the chain.
+          await boss.send(name, {}, { startAfter: seconds });
+          await run(job);
+        },
+        { policy: 'stately', expireInSeconds: Math.max(60, seconds * 10), pollSeconds: Math.min(seconds, 1) },
+      );
+      seeds.add(name);
+      jobs.schedule(name, '* * * * *');
+      if (state === 'started' && opts.work) {
+        void whenReady(name)
+          .then(() => boss.send(name, {}))
+          .catch((err: unknown) => logger.warn({ err, name }, 'could not queue a periodic job'));
+      }
+      return () => {
+        seeds.delete(name);
+        off();
+      };
+    },
+    schedule(name, cron) {
+      schedules.set(name, cron);
+      if (state === 'started' && opts.work) {
+        void whenReady(name)
+          .then(() => boss.schedule(name, cron))
+          .catch((err: unknown) => logger.warn({ err, name }, 'schedule failed'));
+      }
+    },
+    async send(name, data, options = {}) {
+      await boss.send(name, data, {
+        ...(options.trx ? { db: executorOf(options.trx) } : {}),
+        ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      });
+      // A worker of this node fetches it now instead of at its next poll.
+      const workerId = registrations.get(name)?.workerId;
+      if (workerId && !options.startAfterSeconds) {
+        const notify = () => boss.notifyWorker(workerId);
+        if (options.trx) afterCommit(options.trx, notify);
+        else notify();
+      }
+    },
+    start: () =>
+      (starting ??= (async () => {
+        state = 'starting';
+        controller = new AbortController();
+        await boss.start();
+        state = 'started';
+        for (const r of registrations.values()) await (r.ready = activate(r));
+        if (opts.work) {
+          for (const [name, cron] of schedules) await boss.schedule(name, cron);
+          for (const name of seeds) await boss.send(name, {});
+        }
+      })()),
+    stop: () =>
+      (stopping ??= (async () => {
+        if (starting) await starting.catch(() => undefined);
+        if (state !== 'started') return;
+        state = 'stopping';
+        // Stop fetching first, so work a handler hands back on abort goes to another node.
+        for (const r of registrations.values()) {
+          if (r.workerId) await boss.offWork({ id: r.workerId }).catch(() => undefined);
+        }
+        controller.abort();
+        await boss.stop({ graceful: true, wait: true, close: false, timeout: 15_000 });
+        state = 'idle';
+      })()),
+  };
+  return jobs;
+}
