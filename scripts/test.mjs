@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The whole test suite: unit and server tests (vitest, on PGlite, or on PostgreSQL when
-// TEST_DATABASE_URL is set), then browser tests in headless Chromium when it is installed.
+// The whole test suite: unit and server tests (vitest; the server tests on one embedded PostgreSQL
+// cluster started for the run by apps/server/test/global-setup.ts, or on the PostgreSQL at
+// TEST_DATABASE_URL when it is set), then browser tests in headless Chromium when it is installed
+// (each browser test server runs `wren start` on its own embedded PostgreSQL).
 // Ends with one summary line: "N passed, N failed, N skipped".
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

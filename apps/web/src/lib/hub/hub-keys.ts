@@ -50,5 +50,7 @@ export const liveQueryRoots = {
   smsLog: ['sms-log'] as const,
   smsMessage: ['sms-message'] as const,
   dashboard: ['dashboard'] as const,
+  inbound: ['inbound'] as const,
+  suppressions: ['suppressions'] as const,
   campaign: (campaignId: string) => ['campaign', campaignId] as const,
 };

@@ -102,6 +102,10 @@ export function attachHubSync(
         invalidate(liveQueryRoots.smsMessage);
         invalidate(liveQueryRoots.dashboard);
         break;
+      case 'InboundSmsReceived':
+        invalidate(liveQueryRoots.inbound);
+        invalidate(liveQueryRoots.suppressions);
+        break;
       case 'BulkSmsUpdated': {
         const campaignId = String(args[0]);
         queryClient.setQueryData<BulkSmsChanged>(hubKeys.bulkSmsChanged, (last) => ({

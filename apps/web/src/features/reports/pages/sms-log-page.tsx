@@ -7,6 +7,7 @@ import { useCurrentUser } from '@/lib/use-session';
 import { useExportSmsLog } from '../api/export-sms-log';
 import { useSmsLog } from '../api/get-sms-log';
 import { LiveIndicator } from '../components/live-indicator';
+import { LogTabs } from '../components/log-tabs';
 import { LogEmptyState } from '../components/log-empty-state';
 import { MessageCardList } from '../components/message-card-list';
 import { MessageDrawer } from '../components/message-drawer';
@@ -66,7 +67,7 @@ export default function SmsLogPage() {
 
   const loading = log.isPending;
   const List = isMobile ? MessageCardList : SmsLogTable;
-  return (
+  const sent = (
     <Stack>
       <SmsLogFilters value={filters} onChange={setFilters} />
       <Card withBorder radius="md" padding={0}>
@@ -119,4 +120,5 @@ export default function SmsLogPage() {
       <MessageDrawer id={selected} timezone={timezone} onClose={closeMessage} />
     </Stack>
   );
+  return <LogTabs sent={sent} />;
 }
