@@ -134,8 +134,8 @@ async function writeBatch(db: Db, job: ImportJob, batch: Parsed[]): Promise<Impo
 /**
  * Streams the file through validation into the group in batches of 1000, each in its own
  * transaction. While one batch is written the next is parsed and validated; between batches the
- * runner yields to the event loop so the server keeps answering (on PGlite, other queries run
- * between batches). Stops between batches when `signal` aborts.
+ * runner yields to the event loop so the server keeps answering. Stops between batches when
+ * `signal` aborts.
  */
 export async function runImport(db: Db, job: ImportJob, signal: AbortSignal): Promise<ImportCounts> {
   const total: ImportCounts = { processed: 0, inserted: 0, invalid: 0, duplicates: 0 };
