@@ -1,15 +1,14 @@
 import { z } from 'zod';
+import { safeString } from './text';
 
-export const usernameSchema = z
-  .string()
+export const usernameSchema = safeString()
   .trim()
   .min(3, 'Username must be at least 3 characters')
   .max(32, 'Username must be at most 32 characters')
   .regex(/^[a-zA-Z0-9._-]+$/, 'Username may contain only letters, digits, dots, dashes and underscores');
 
 /** OWASP ASVS: at least 8 characters with some variety; length matters most. */
-export const passwordSchema = z
-  .string()
+export const passwordSchema = safeString()
   .min(10, 'Password must be at least 10 characters')
   .max(128, 'Password must be at most 128 characters')
   .refine(
@@ -17,18 +16,16 @@ export const passwordSchema = z
     'Password must contain letters and at least one digit or symbol',
   );
 
-export const nameSchema = z
-  .string()
+export const nameSchema = safeString()
   .trim()
   .min(1, 'Name is required')
   .max(100, 'Name must be at most 100 characters');
-export const emailSchema = z
-  .string()
+export const emailSchema = safeString()
   .trim()
   .toLowerCase()
   .pipe(z.email('Enter a valid email address'))
   .pipe(z.string().max(254));
-export const phoneInputSchema = z.string().trim().min(1, 'Phone is required').max(32, 'Phone is too long');
+export const phoneInputSchema = safeString().trim().min(1, 'Phone is required').max(32, 'Phone is too long');
 
 export const registerSchema = z.object({
   username: usernameSchema,
@@ -40,14 +37,14 @@ export const registerSchema = z.object({
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 export const loginSchema = z.object({
-  username: z.string().trim().min(1, 'Username is required').max(254),
-  password: z.string().min(1, 'Password is required').max(128),
+  username: safeString().trim().min(1, 'Username is required').max(254),
+  password: safeString().min(1, 'Password is required').max(128),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const refreshSchema = z.object({
-  accessToken: z.string().min(1, 'Access token is required').max(4096),
-  refreshToken: z.string().min(1, 'Refresh token is required').max(512),
+  accessToken: safeString().min(1, 'Access token is required').max(4096),
+  refreshToken: safeString().min(1, 'Refresh token is required').max(512),
 });
 export type RefreshInput = z.infer<typeof refreshSchema>;
 
@@ -55,13 +52,13 @@ export const forgotPasswordSchema = z.object({ email: emailSchema });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 
 export const resetPasswordSchema = z.object({
-  token: z.string().min(1, 'Reset token is required').max(512),
+  token: safeString().min(1, 'Reset token is required').max(512),
   password: passwordSchema,
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1, 'Current password is required').max(128),
+  currentPassword: safeString().min(1, 'Current password is required').max(128),
   newPassword: passwordSchema,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
@@ -94,8 +91,7 @@ export const updateProfileSchema = z.object({
   name: nameSchema.optional(),
   email: emailSchema.optional(),
   phone: phoneInputSchema.optional(),
-  timezone: z
-    .string()
+  timezone: safeString()
     .trim()
     .max(64)
     .refine((tz) => {

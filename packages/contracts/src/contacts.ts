@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageCursorSchema, safeString } from './text';
 import { phoneInputSchema } from './auth';
 
 /**
@@ -22,8 +23,7 @@ export const CONTACTS_API = {
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const IMPORT_PREVIEW_ROWS = 10;
 
-export const groupNameSchema = z
-  .string()
+export const groupNameSchema = safeString()
   .trim()
   .min(1, 'Group name is required')
   .max(100, 'Group name must be at most 100 characters');
@@ -47,8 +47,7 @@ export const FIELD_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 export const RESERVED_FIELD_KEYS = ['phone', 'name'] as const;
 export const MAX_CUSTOM_FIELDS = 50;
 
-export const fieldKeySchema = z
-  .string()
+export const fieldKeySchema = safeString()
   .regex(
     FIELD_KEY_PATTERN,
     'A field name must start with a letter or _ and use only letters, digits and _ (at most 40)',
@@ -59,10 +58,10 @@ export const fieldKeySchema = z
   );
 
 export const customFieldsSchema = z
-  .record(fieldKeySchema, z.string().max(500, 'A field value must be at most 500 characters'))
+  .record(fieldKeySchema, safeString().max(500, 'A field value must be at most 500 characters'))
   .refine((f) => Object.keys(f).length <= MAX_CUSTOM_FIELDS, `At most ${MAX_CUSTOM_FIELDS} custom fields`);
 
-export const contactNameSchema = z.string().trim().max(100, 'Name must be at most 100 characters');
+export const contactNameSchema = safeString().trim().max(100, 'Name must be at most 100 characters');
 
 export const createContactSchema = z.object({
   phone: phoneInputSchema,
@@ -81,9 +80,9 @@ export type UpdateContactInput = z.infer<typeof updateContactSchema>;
 
 export const listContactsQuerySchema = z.object({
   /** Matches names (case-insensitive, anywhere) and phone digits (anywhere). */
-  q: z.string().trim().max(100).optional(),
+  q: safeString().trim().max(100).optional(),
   sort: z.enum(['created', 'name']).default('created'),
-  cursor: z.string().max(500).optional(),
+  cursor: pageCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type ListContactsQuery = z.infer<typeof listContactsQuerySchema>;
@@ -112,10 +111,10 @@ export interface ContactPage {
 
 export const importMappingSchema = z.object({
   /** Column names as returned by the upload. */
-  phone: z.string().min(1, 'Choose the column that holds the phone number'),
-  name: z.string().min(1).optional(),
+  phone: safeString().min(1, 'Choose the column that holds the phone number'),
+  name: safeString().min(1).optional(),
   fields: z
-    .record(fieldKeySchema, z.string().min(1))
+    .record(fieldKeySchema, safeString().min(1))
     .refine((f) => Object.keys(f).length <= MAX_CUSTOM_FIELDS, `At most ${MAX_CUSTOM_FIELDS} custom fields`)
     .optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageCursorSchema, safeString } from './text';
 
 /** Inbound (mobile-originated) messages and the suppression list (issue #10 item 6). */
 export const INBOUND_API = {
@@ -31,14 +32,14 @@ export const INBOUND_PAGE_MAX = 200;
 
 export const inboundQuerySchema = z.object({
   /** The sending handset, or part of it. */
-  from: z.string().trim().max(32).optional(),
+  from: safeString().trim().max(32).optional(),
   /** Part of the text (any case). */
-  text: z.string().trim().max(100).optional(),
+  text: safeString().trim().max(100).optional(),
   /** Received at or after this instant. */
   since: z.iso.datetime({ offset: true }).optional(),
   /** Received before this instant. */
   until: z.iso.datetime({ offset: true }).optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: pageCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(INBOUND_PAGE_MAX).default(50),
 });
 export type InboundQuery = z.infer<typeof inboundQuerySchema>;
@@ -79,7 +80,7 @@ export interface SuppressionList {
 }
 
 export const addSuppressionSchema = z.object({
-  phone: z.string().trim().min(1, 'Enter a phone number').max(32),
+  phone: safeString().trim().min(1, 'Enter a phone number').max(32),
 });
 export type AddSuppressionInput = z.infer<typeof addSuppressionSchema>;
 

@@ -7,4 +7,5 @@ export * from './hub';
 export * from './sender-ids';
 export * from './contacts';
 export * from './templates';
+export * from './text';
 export * from './inbound';

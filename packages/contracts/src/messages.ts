@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageCursorSchema, safeString } from './text';
 import type { SuppressedRecipient } from './inbound';
 
 /** Message statuses (ARCHITECTURE.md §5). A status only moves forward. */
@@ -29,18 +30,18 @@ export const MAX_RECIPIENTS_SINGLE = 100;
 
 export const sendSingleSchema = z.object({
   recipients: z
-    .array(z.string().trim().min(1).max(32))
+    .array(safeString().trim().min(1).max(32))
     .min(1, 'Add at least one recipient')
     .max(
       MAX_RECIPIENTS_SINGLE,
       `At most ${MAX_RECIPIENTS_SINGLE} recipients per send; use Bulk SMS for more`,
     ),
-  text: z.string().min(1, 'Write a message').max(1600, 'The message is too long (at most 1600 characters)'),
-  senderId: z.string().trim().min(1).max(15).optional(),
+  text: safeString().min(1, 'Write a message').max(1600, 'The message is too long (at most 1600 characters)'),
+  senderId: safeString().trim().min(1).max(15).optional(),
   /** ISO 8601 instant; omit to send now. */
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
   /** IANA time zone the user picked the schedule in (kept for display). */
-  timezone: z.string().max(64).optional(),
+  timezone: safeString().max(64).optional(),
 });
 export type SendSingleInput = z.infer<typeof sendSingleSchema>;
 
@@ -83,11 +84,11 @@ export const smsLogQuerySchema = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   status: z.enum(MESSAGE_STATUSES).optional(),
-  recipient: z.string().trim().max(32).optional(),
-  sender: z.string().trim().max(15).optional(),
-  text: z.string().trim().max(100).optional(),
+  recipient: safeString().trim().max(32).optional(),
+  sender: safeString().trim().max(15).optional(),
+  text: safeString().trim().max(100).optional(),
   campaignId: z.uuid().optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: pageCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type SmsLogQuery = z.infer<typeof smsLogQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageCursorSchema, safeString } from './text';
 
 /** Sender ID endpoints (issue #6). `:id` segments are filled with `fillApiPath`. */
 export const SENDER_ID_API = {
@@ -62,8 +63,7 @@ export function checkSenderId(input: string): SenderIdCheck {
 }
 
 /** A sender ID value; parses to the normalised value. */
-export const senderIdValueSchema = z
-  .string()
+export const senderIdValueSchema = safeString()
   .max(40, 'A sender ID can have at most 15 digits or 11 characters')
   .superRefine((v, ctx) => {
     const r = checkSenderId(v);
@@ -76,13 +76,11 @@ export const senderIdValueSchema = z
 
 export const createSenderIdSchema = z.object({
   value: senderIdValueSchema,
-  purpose: z
-    .string()
+  purpose: safeString()
     .trim()
     .min(3, 'Describe what you will send with this sender ID')
     .max(500, 'The purpose must be at most 500 characters'),
-  sampleMessage: z
-    .string()
+  sampleMessage: safeString()
     .trim()
     .min(1, 'Give a sample message')
     .max(1000, 'The sample message must be at most 1000 characters'),
@@ -91,12 +89,11 @@ export type CreateSenderIdInput = z.input<typeof createSenderIdSchema>;
 
 /** The body is optional (an empty POST has a null body). */
 export const approveSenderIdSchema = z
-  .object({ reason: z.string().trim().max(500, 'The reason must be at most 500 characters').optional() })
+  .object({ reason: safeString().trim().max(500, 'The reason must be at most 500 characters').optional() })
   .nullish()
   .transform((b) => b ?? {});
 export const rejectSenderIdSchema = z.object({
-  reason: z
-    .string()
+  reason: safeString()
     .trim()
     .min(1, 'Give a reason for the rejection')
     .max(500, 'The reason must be at most 500 characters'),
@@ -105,7 +102,7 @@ export type SenderIdDecisionInput = { reason?: string };
 
 export const adminSenderIdQuerySchema = z.object({
   status: z.enum(SENDER_ID_STATUSES).optional(),
-  cursor: z.string().max(300).optional(),
+  cursor: pageCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type AdminSenderIdQuery = z.infer<typeof adminSenderIdQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from './text';
 import type { SmsEncoding } from './sms-text';
 
 /** Saved message (SMS template) endpoints (issue #6). */
@@ -9,13 +10,11 @@ export const TEMPLATES_API = {
 
 export const TEMPLATE_TEXT_MAX = 1600;
 
-export const templateNameSchema = z
-  .string()
+export const templateNameSchema = safeString()
   .trim()
   .min(1, 'Template name is required')
   .max(100, 'Template name must be at most 100 characters');
-export const templateTextSchema = z
-  .string()
+export const templateTextSchema = safeString()
   .max(TEMPLATE_TEXT_MAX, `The message must be at most ${TEMPLATE_TEXT_MAX} characters`)
   .refine((t) => t.trim().length > 0, 'Write the message text');
 

@@ -9,6 +9,7 @@ import {
 } from '@wren/contracts';
 import type { DashboardService } from '../modules/dashboard/dashboard.service';
 import { AppError, FieldError } from '../platform/errors';
+import { databaseInputError } from '../platform/http/database-errors';
 import type { Logger } from '../platform/logger';
 import type { HubDirectory } from './directory';
 import type { HubSocket } from './hub-types';
@@ -75,6 +76,12 @@ export function toHubFailure(err: unknown, logger: Logger, method: string): HubF
   if (err instanceof FieldError)
     return { code: ErrorCode.VALIDATION, message: err.message, errors: err.errors };
   if (err instanceof NotAvailable) return { code: HUB_NOT_AVAILABLE, message: err.message };
+  // PostgreSQL refusing the caller's value is their input, not our failure (as over HTTP).
+  const db = databaseInputError(err);
+  if (db) {
+    logger.info({ method, sqlState: db.sqlState }, 'database refused the hub call input');
+    return { code: db.error.code, message: db.error.message };
+  }
   logger.error({ err, method }, 'hub call failed');
   return { code: ErrorCode.INTERNAL, message: 'Something went wrong on our side. Please try again.' };
 }

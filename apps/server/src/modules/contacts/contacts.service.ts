@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
-import { decodeCursor, encodeCursor } from '../../shared/cursor';
+import { cursorId, cursorText, cursorTime, decodeCursor, encodeCursor } from '../../shared/cursor';
 import { isUniqueViolation } from '../../shared/unique-violation';
 import { normaliseContactPhone } from './contact-phone';
 import * as repo from './contacts.repository';
@@ -32,8 +32,8 @@ export function toContact(row: repo.ContactRow): ContactDto {
 }
 
 const cursorSchema = z.discriminatedUnion('s', [
-  z.object({ s: z.literal('c'), t: z.string().max(64), id: z.uuid() }),
-  z.object({ s: z.literal('n'), n: z.string().max(200), id: z.uuid() }),
+  z.object({ s: z.literal('c'), t: cursorTime, id: cursorId }),
+  z.object({ s: z.literal('n'), n: cursorText, id: cursorId }),
 ]);
 
 const alreadyInGroup = (phone: string) =>

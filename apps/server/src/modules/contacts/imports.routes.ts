@@ -1,10 +1,10 @@
-import { CONTACTS_API, commitImportSchema, ErrorCode } from '@wren/contracts';
+import { CONTACTS_API, commitImportSchema } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
-import { AppError, FieldError } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
+import { readUpload } from '../../platform/http/upload';
 import { attachment } from './csv';
 import { groupParams } from './groups.routes';
 
@@ -20,16 +20,15 @@ export function importsRoutes(ctx: AppContext) {
     app.addHook('onClose', async () => contactImports.stop());
 
     r.post(CONTACTS_API.upload, { schema: { params: groupParams }, preHandler }, async (req, reply) => {
-      if (!req.isMultipart()) {
-        throw new AppError(ErrorCode.UNSUPPORTED_MEDIA, 'Upload the file as multipart/form-data');
-      }
-      const file = await req.file({ limits: { fileSize: ctx.config.importMaxBytes, files: 1 } });
-      if (!file) throw new FieldError({ file: ['Choose a CSV or XLSX file to upload'] });
-      const bytes = await file.toBuffer();
+      const { fileName, bytes } = await readUpload(req, {
+        maxBytes: ctx.config.importMaxBytes,
+        notMultipart: 'Upload the file as multipart/form-data',
+        missing: 'Choose a CSV or XLSX file to upload',
+      });
       const result = await contactImports.upload({
         accountId: authOf(req).accountId,
         groupId: req.params.id,
-        fileName: file.filename,
+        fileName,
         bytes,
       });
       return reply.status(201).send(result);

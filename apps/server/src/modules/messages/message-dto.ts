@@ -2,6 +2,7 @@ import type { MessageDto, MessageEventDto, MessageStatus } from '@wren/contracts
 import type { Selectable } from 'kysely';
 import type { MessageRow } from './messages.repository';
 import type { MessagingTables } from '../../db/schema-messaging';
+import { decodeCursor as decodeKey, encodeCursor as encodeKey, timeIdCursor } from '../../shared/cursor';
 
 export function toMessageDto(m: MessageRow): MessageDto {
   return {
@@ -33,17 +34,12 @@ export function toEventDto(e: Selectable<MessagingTables['message_events']>): Me
   };
 }
 
-/** Opaque keyset cursor over (created_at, id). */
+/** Opaque keyset cursor over (created_at, id), through the one cursor schema (shared/cursor.ts). */
 export const encodeCursor = (m: { created_at: Date; id: string }) =>
-  Buffer.from(JSON.stringify([m.created_at.toISOString(), m.id])).toString('base64url');
+  encodeKey([m.created_at.toISOString(), m.id]);
 
-export function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
-    const createdAt = new Date(at);
-    if (Number.isNaN(createdAt.getTime()) || typeof id !== 'string') return null;
-    return { createdAt, id };
-  } catch {
-    return null;
-  }
+/** The (created_at, id) after which the page starts; a forged or stale cursor is a 400 on `cursor`. */
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = decodeKey(cursor, timeIdCursor);
+  return { createdAt: new Date(at), id };
 }

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { type Db, transact } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
-import { decodeCursor, encodeCursor } from '../../shared/cursor';
+import { cursorId, cursorTime, decodeCursor, encodeCursor } from '../../shared/cursor';
 import { parseInput } from '../../shared/parse-input';
 import { recordAudit } from '../audit/audit.repository';
 import * as repo from './sender-ids.repository';
@@ -43,7 +43,7 @@ export function toSenderId(row: repo.SenderIdRow): SenderIdDto {
   };
 }
 
-const reviewCursor = z.object({ t: z.string().max(64), id: z.uuid() });
+const reviewCursor = z.object({ t: cursorTime, id: cursorId });
 /**
  * How long a node reuses an account's sender IDs when resolving the sender of a send. Changes made
  * on this node clear it at once; a change made on another node is seen within this time.

@@ -1,10 +1,10 @@
-import { API, ErrorCode, PICTURE_MAX_BYTES, updateProfileSchema } from '@wren/contracts';
+import { API, PICTURE_MAX_BYTES, updateProfileSchema } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
-import { AppError, FieldError } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
+import { readUpload } from '../../platform/http/upload';
 import { listRecent } from '../audit/audit.repository';
 
 export function usersRoutes(ctx: AppContext) {
@@ -37,11 +37,11 @@ export function usersRoutes(ctx: AppContext) {
     });
 
     r.post(API.mePictureUpload, { preHandler }, async (req) => {
-      if (!req.isMultipart())
-        throw new AppError(ErrorCode.UNSUPPORTED_MEDIA, 'Upload the picture as multipart/form-data');
-      const file = await req.file({ limits: { fileSize: PICTURE_MAX_BYTES, files: 1 } });
-      if (!file) throw new FieldError({ file: ['Choose a picture to upload'] });
-      const bytes = await file.toBuffer();
+      const { bytes } = await readUpload(req, {
+        maxBytes: PICTURE_MAX_BYTES,
+        notMultipart: 'Upload the picture as multipart/form-data',
+        missing: 'Choose a picture to upload',
+      });
       const a = authOf(req);
       return users.setPicture({ userId: a.userId, accountId: a.accountId, bytes });
     });

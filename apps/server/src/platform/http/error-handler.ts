@@ -2,6 +2,8 @@ import { ErrorCode, type ErrorBody, type ValidationErrorBody } from '@wren/contr
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, FieldError } from '../errors';
+import { databaseInputError } from './database-errors';
+import { isMultipartParseError } from './upload';
 
 /** Header values must be one line of visible ASCII. */
 const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]/g, ' ').slice(0, 500);
@@ -54,6 +56,18 @@ export function registerErrorHandler(app: FastifyInstance) {
         reply,
         new AppError(ErrorCode.UNPROCESSABLE, err.message, { status: err.statusCode }),
       );
+    }
+    // PostgreSQL refusing a value (bad format, out of range, NUL, a constraint) is the client's
+    // input, not our failure: a 4xx, logged below error level.
+    const db = databaseInputError(err);
+    if (db) {
+      req.log.info({ sqlState: db.sqlState, reason: err.message }, 'database refused the request input');
+      return sendAppError(reply, db.error);
+    }
+    if (isMultipartParseError(err)) {
+      return sendValidation(reply, {
+        file: ['The upload is malformed or was cut short; choose the file again'],
+      });
     }
     req.log.error({ err }, 'unhandled error');
     return sendAppError(

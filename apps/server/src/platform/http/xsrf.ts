@@ -27,10 +27,12 @@ function matches(a: string | undefined, b: string | undefined): boolean {
 /**
  * Double-submit XSRF protection for the browser API under /api: unsafe methods need the
  * X-XSRF-TOKEN header to equal the XSRF-TOKEN cookie. The machine API (/v1) is exempt.
+ * The check looks at the route the router matched (`routeOptions.url`, a pattern such as
+ * `/api/groups/:id`), not the raw URL: `/%61pi/groups` is routed to `/api/groups` and checked too.
  */
 export function registerXsrf(app: FastifyInstance) {
   app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith('/api/')) return;
+    if (!req.routeOptions.url?.startsWith('/api/')) return;
     if (SAFE.has(req.method)) {
       ensureXsrfCookie(req, reply);
       return;

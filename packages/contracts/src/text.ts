@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** U+0000, or a UTF-16 surrogate that is not half of a pair (with the `u` flag a pair is one code point). */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this rule is for
+const UNSAFE_TEXT = /[\u0000\uD800-\uDFFF]/u;
+
+export const UNSAFE_TEXT_MESSAGE =
+  'Remove the character that is not allowed here (a NUL byte or a broken Unicode character)';
+
+/** True when a text holds no NUL and no lone surrogate: what PostgreSQL and UTF-8 can store as is. */
+export const isSafeText = (s: string): boolean => !UNSAFE_TEXT.test(s);
+
+/**
+ * The one string rule for input: `z.string()` that rejects NUL (PostgreSQL refuses it) and lone
+ * surrogates (they become U+FFFD on the way to the database). Every text field of a request schema
+ * starts here; the contracts test walks the schemas to keep it so.
+ */
+export const safeString = () => z.string().refine(isSafeText, { message: UNSAFE_TEXT_MESSAGE, abort: true });
+
+/**
+ * A page cursor as it travels in a query string: opaque base64url made by the server. What it
+ * decodes to is checked on the server by the one cursor schema (apps/server/src/shared/cursor.ts).
+ */
+export const pageCursorSchema = z
+  .string()
+  .max(500, 'This page link is not valid; start again from the first page')
+  .regex(/^[A-Za-z0-9_-]*$/, 'This page link is not valid; start again from the first page');
