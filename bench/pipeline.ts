@@ -23,6 +23,7 @@ import {
   startSimulator,
   startWren,
 } from './lib/wren-process';
+import { tableWrites } from './lib/pg-stats';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
@@ -137,6 +138,7 @@ async function main() {
   const base = `http://127.0.0.1:${PORT}`;
   try {
     const session = await signUp(base);
+    const writes = await tableWrites(db.url);
     const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
     const latencies: number[] = [];
     let next = 0;
@@ -185,6 +187,7 @@ async function main() {
         `\nAPI only: ${N - errors} accepted in ${apiSecs.toFixed(1)} s = ${((N - errors) / apiSecs).toFixed(0)} accepted/s`,
       );
       console.log(latency);
+      console.log(['pg_stat_user_tables for the run:', ...(await writes.report(N - errors))].join('\n'));
       return;
     }
     const client = new pg.Client({ connectionString: db.url });
@@ -223,6 +226,7 @@ async function main() {
     console.log(`statuses: ${byStatus.rows.map((r) => `${r.status}=${r.n}`).join(' ')}`);
     console.log(`ledger balanced: ${ledger.rows.every((r) => r.ok)}`);
     console.log(cpuLine('accept to final'));
+    console.log(['pg_stat_user_tables for the run:', ...(await writes.report(done))].join('\n'));
     const raw = await rawSmpp(Math.min(N, 50_000));
     console.log(`raw SMPP loopback (bare client, window 50, receipts on): ${raw.toFixed(0)} submit/s`);
     console.log(`ratio end-to-end / raw SMPP: ${(e2e / raw).toFixed(2)}`);

@@ -1,0 +1,177 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Kannel's boxes from Debian's `kannel` package; installed with apt-get if missing. */
+export function ensureKannel(): { bearerbox: string; smsbox: string; version: string } {
+  const bearerbox = '/usr/sbin/bearerbox';
+  const smsbox = '/usr/sbin/smsbox';
+  if (!existsSync(bearerbox) || !existsSync(smsbox)) {
+    console.log('Kannel is missing: apt-get install -y kannel (Debian package)');
+    execFileSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq kannel'], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      timeout: 600_000,
+    });
+  }
+  let version = 'unknown';
+  try {
+    version = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'kannel'], { encoding: 'utf8' });
+  } catch {
+    /* not a Debian install */
+  }
+  return { bearerbox, smsbox, version };
+}
+
+export interface KannelOptions {
+  smscPort: number;
+  adminPort: number;
+  smsboxPort: number;
+  sendsmsPort: number;
+  /** max-pending-submits: outstanding submit_sm on the bind. */
+  window: number;
+  /** BENCH_KANNEL_STORE=file keeps Kannel's message store on disk, as Wren's messages are. */
+  store?: 'file';
+}
+
+export const KANNEL_USER = { username: 'bench', password: 'benchpass' };
+const ADMIN_PASSWORD = 'benchadmin';
+
+function config(o: KannelOptions, dir: string) {
+  return `group = core
+admin-port = ${o.adminPort}
+admin-password = ${ADMIN_PASSWORD}
+admin-interface = 127.0.0.1
+admin-allow-ip = 127.0.0.1
+smsbox-port = ${o.smsboxPort}
+smsbox-interface = 127.0.0.1
+box-allow-ip = 127.0.0.1
+log-file = "${dir}/bearerbox.log"
+log-level = 2
+dlr-storage = internal
+${o.store === 'file' ? `store-type = file\nstore-location = "${dir}/kannel.store"\n` : ''}
+group = smsc
+smsc = smpp
+smsc-id = sim
+host = 127.0.0.1
+port = ${o.smscPort}
+receive-port = 0
+transceiver-mode = true
+smsc-username = wren
+smsc-password = wrenpass
+system-type = ""
+# ids are decimal numbers in submit_sm_resp and in receipts (bit 1: response hex, bit 2: receipt hex)
+msg-id-type = 0x00
+max-pending-submits = ${o.window}
+reconnect-delay = 1
+enquire-link-interval = 30
+
+group = smsbox
+bearerbox-host = 127.0.0.1
+bearerbox-port = ${o.smsboxPort}
+sendsms-port = ${o.sendsmsPort}
+sendsms-interface = 127.0.0.1
+log-file = "${dir}/smsbox.log"
+log-level = 2
+
+group = sendsms-user
+username = ${KANNEL_USER.username}
+password = ${KANNEL_USER.password}
+max-messages = 1
+concatenation = false
+`;
+}
+
+export interface Kannel {
+  bearerbox: ChildProcess;
+  smsbox: ChildProcess;
+  dir: string;
+  /** Messages Kannel has submitted to the SMSC so far (submit_sm_resp OK), from the admin status. */
+  sent(): Promise<number>;
+  logTail(): string;
+  stop(): Promise<void>;
+}
+
+async function adminStatus(port: number) {
+  const res = await fetch(`http://127.0.0.1:${port}/status.txt?password=${ADMIN_PASSWORD}`, {
+    signal: AbortSignal.timeout(2000),
+  });
+  return res.text();
+}
+
+/** Starts bearerbox and smsbox on a generated config; resolves once the SMPP bind and smsbox are up. */
+export async function startKannel(
+  bins: { bearerbox: string; smsbox: string },
+  o: KannelOptions,
+): Promise<Kannel> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'kannel-bench-'));
+  const conf = path.join(dir, 'kannel.conf');
+  writeFileSync(conf, config(o, dir));
+  // -v 2: warnings and worse on stderr, as Wren runs with LOG_LEVEL=warn.
+  const start = (bin: string) =>
+    spawn(bin, ['-v', '2', conf], { cwd: dir, stdio: ['ignore', 'ignore', 'ignore'] });
+  const bearerbox = start(bins.bearerbox);
+  const children: ChildProcess[] = [bearerbox];
+  const logTail = () =>
+    ['bearerbox.log', 'smsbox.log']
+      .map((f) => {
+        try {
+          return `--- ${f}\n${readFileSync(path.join(dir, f), 'utf8').split('\n').slice(-15).join('\n')}`;
+        } catch {
+          return '';
+        }
+      })
+      .join('\n');
+  const stop = async () => {
+    // smsbox first, then bearerbox; each gets 10 s to shut down cleanly before SIGKILL.
+    for (const child of [...children].reverse()) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (!process.env.BENCH_KEEP_LOGS) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor('bearerbox admin port', bearerbox, async () => (await adminStatus(o.adminPort)).length > 0);
+    const smsbox = start(bins.smsbox);
+    children.push(smsbox);
+    await waitFor('SMPP bind and smsbox', smsbox, async () => {
+      const s = await adminStatus(o.adminPort);
+      return /sim\[sim\].*\(online \d/.test(s) && /smsbox:.*on-line/.test(s);
+    });
+    return {
+      bearerbox,
+      smsbox,
+      dir,
+      logTail,
+      stop,
+      async sent() {
+        const s = await adminStatus(o.adminPort);
+        const m = /SMS: received \d+ \(\d+ queued\), sent (\d+)/.exec(s);
+        return m ? Number(m[1]) : 0;
+      },
+    };
+  } catch (err) {
+    console.error(logTail());
+    await stop();
+    throw err;
+  }
+}
+
+async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if (await ready()) return;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null) throw new Error(`Kannel exited (${child.exitCode}) waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`Kannel: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,58 @@
+import pg from 'pg';
+
+interface TableCounts {
+  ins: number;
+  upd: number;
+  hot: number;
+  del: number;
+}
+
+/** Row writes per table from pg_stat_user_tables: snapshot before a run, then `report()` the delta. */
+export async function tableWrites(url: string) {
+  const read = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const r = await client.query<{ relname: string; ins: string; upd: string; hot: string; del: string }>(
+        `SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_tup_del AS del
+           FROM pg_stat_user_tables`,
+      );
+      return new Map<string, TableCounts>(
+        r.rows.map((row) => [
+          row.relname,
+          { ins: Number(row.ins), upd: Number(row.upd), hot: Number(row.hot), del: Number(row.del) },
+        ]),
+      );
+    } finally {
+      await client.end();
+    }
+  };
+  /**
+   * A backend publishes its counters when it goes idle, but at most once a second; one that has
+   * just published waits up to 10 s (PGSTAT_IDLE_INTERVAL) before the next. Read after that.
+   */
+  const settled = async () => {
+    await new Promise((r) => setTimeout(r, 11_000));
+    return read();
+  };
+  const before = await settled();
+  return {
+    /** Lines "table: n_tup_ins, n_tup_upd, n_tup_hot_upd (HOT %), n_tup_del" for tables written in the run. */
+    async report(messages?: number): Promise<string[]> {
+      const after = await settled();
+      const lines: string[] = [];
+      const per = (n: number) => (messages ? ` (${(n / messages).toFixed(2)}/msg)` : '');
+      for (const [table, a] of [...after].sort(([x], [y]) => x.localeCompare(y))) {
+        const b = before.get(table) ?? { ins: 0, upd: 0, hot: 0, del: 0 };
+        const d = { ins: a.ins - b.ins, upd: a.upd - b.upd, hot: a.hot - b.hot, del: a.del - b.del };
+        if (!d.ins && !d.upd && !d.del) continue;
+        const hotShare = d.upd ? ` (${((100 * d.hot) / d.upd).toFixed(0)}% HOT)` : '';
+        lines.push(
+          `  ${table}: n_tup_ins ${d.ins}${per(d.ins)}, n_tup_upd ${d.upd}${per(d.upd)}, ` +
+            `n_tup_hot_upd ${d.hot}${hotShare}, n_tup_del ${d.del}`,
+        );
+      }
+      return lines;
+    },
+  };
+}
