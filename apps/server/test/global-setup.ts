@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openPostgres } from '../src/platform/db';
@@ -22,6 +22,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   mkdirSync(TEST_ROOT, { recursive: true });
+  removeAbandonedClusters();
   let cluster: EmbeddedPostgres | null = null;
   const clusterRoot = path.join(TEST_ROOT, `pg-${process.pid}`);
   let url = process.env.TEST_DATABASE_URL;
@@ -56,4 +57,32 @@ export default async function setup(project: TestProject) {
     await admin.execScript(`DROP DATABASE IF EXISTS ${pgTemplate}`);
     await admin.close();
   };
+}
+
+/**
+ * A run that was killed never reached its teardown: its cluster (`pg-<vitest pid>`) still runs.
+ * Stop the clusters of runs whose process is gone and remove them.
+ */
+function removeAbandonedClusters() {
+  for (const name of readdirSync(TEST_ROOT)) {
+    const run = /^pg-(\d+)$/.exec(name);
+    if (!run || isAlive(Number(run[1]))) continue;
+    const root = path.join(TEST_ROOT, name);
+    try {
+      const pid = Number(readFileSync(path.join(root, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGQUIT');
+    } catch {
+      // not running
+    }
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
