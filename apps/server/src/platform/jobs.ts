@@ -81,7 +81,12 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
     archiveCompletedAfterSeconds: 3600,
     deleteAfterDays: 7,
   });
-  boss.on('error', (err) => logger.warn({ err }, 'pg-boss error'));
+  boss.on('error', (err: Error & { code?: string }) => {
+    // A periodic job whose previous run is still active elsewhere cannot start (the stately
+    // queue's unique index): expected, not a fault.
+    if (err.code === '23505') logger.debug({ err }, 'pg-boss: job already active');
+    else logger.warn({ err }, 'pg-boss error');
+  });
   const registrations = new Map<string, Registration>();
   const schedules = new Map<string, string>();
   const seeds = new Set<string>();
@@ -92,13 +97,24 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
 
   async function activate(r: Registration) {
     const o = r.options;
-    await boss.createQueue(r.name, {
-      name: r.name,
-      policy: o.policy ?? 'standard',
-      retryLimit: o.retryLimit ?? 0,
-      retryDelay: o.retryDelaySeconds ?? 1,
-      expireInSeconds: o.expireInSeconds ?? 900,
-    });
+    // Creating a queue is DDL (a partition with its indexes): nodes starting together on a fresh
+    // database can deadlock on it. The loser retries; an existing queue is left as it is.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await boss.createQueue(r.name, {
+          name: r.name,
+          policy: o.policy ?? 'standard',
+          retryLimit: o.retryLimit ?? 0,
+          retryDelay: o.retryDelaySeconds ?? 1,
+          expireInSeconds: o.expireInSeconds ?? 900,
+        });
+        break;
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (attempt >= 5 || (code !== '40P01' && code !== '23505')) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100 * attempt));
+      }
+    }
     if (!opts.work || state === 'stopping') return;
     r.workerId = await boss.work<object>(
       r.name,
@@ -108,6 +124,13 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
       },
     );
   }
+
+  /** The first job of a periodic chain (dropped by the stately queue when one is already queued). */
+  const seed = async (name: string) => {
+    await boss.send(name, {});
+    const workerId = registrations.get(name)?.workerId;
+    if (workerId) boss.notifyWorker(workerId);
+  };
 
   const whenReady = async (name: string) => {
     await registrations.get(name)?.ready;
@@ -139,13 +162,17 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
           await boss.send(name, {}, { startAfter: seconds });
           await run(job);
         },
-        { policy: 'stately', expireInSeconds: Math.max(60, seconds * 10), pollSeconds: Math.min(seconds, 1) },
+        {
+          policy: 'stately',
+          expireInSeconds: Math.max(60, seconds * 10),
+          pollSeconds: Math.max(1, Math.min(seconds / 2, 5)),
+        },
       );
       seeds.add(name);
       jobs.schedule(name, '* * * * *');
       if (state === 'started' && opts.work) {
         void whenReady(name)
-          .then(() => boss.send(name, {}))
+          .then(() => seed(name))
           .catch((err: unknown) => logger.warn({ err, name }, 'could not queue a periodic job'));
       }
       return () => {
@@ -183,7 +210,7 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
         for (const r of registrations.values()) await (r.ready = activate(r));
         if (opts.work) {
           for (const [name, cron] of schedules) await boss.schedule(name, cron);
-          for (const name of seeds) await boss.send(name, {});
+          for (const name of seeds) await seed(name);
         }
       })()),
     stop: () =>

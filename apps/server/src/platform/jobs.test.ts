@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/harness';
+import { until } from '../realtime/test-client';
+import { openPostgres, type Database } from './db';
+import { createJobs, type Jobs } from './jobs';
+import { createLogger } from './logger';
+import { MAINTENANCE_JOB, PARKED_SWEEP_JOB, registerWorkerJobs } from './worker-jobs';
+
+const servers: TestServer[] = [];
+const cleanup: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const f of cleanup.reverse()) await f();
+  for (const s of servers.reverse()) await s.close();
+});
+
+const schedules = async (db: Database['db']) =>
+  (
+    await sql<{ name: string; cron: string }>`SELECT name, cron FROM pgboss.schedule ORDER BY name`.execute(
+      db,
+    )
+  ).rows;
+
+describe('jobs runner (pg-boss)', () => {
+  it('runs a sent job on a node that works jobs, inside the sender transaction only once it commits', async () => {
+    const server = await startServer({ ROLE: 'api' }); // sends, works nothing
+    servers.push(server);
+    const database = await openPostgres(server.databaseUrl, 3);
+    const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
+    cleanup.push(async () => {
+      await jobs.stop();
+      await database.close();
+    });
+    const seen: string[] = [];
+    jobs.register<{ n: string }>('test.echo', async (data) => {
+      seen.push(data.n);
+    });
+    server.ctx.jobs.register('test.echo', async () => {
+      throw new Error('an api node must not work jobs');
+    });
+    await jobs.start();
+
+    await server.ctx.jobs.send('test.echo', { n: 'plain' });
+    await expect(
+      server.ctx.db.transaction().execute(async (trx) => {
+        await server.ctx.jobs.send('test.echo', { n: 'rolled back' }, { trx });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    await server.ctx.db
+      .transaction()
+      .execute((trx) => server.ctx.jobs.send('test.echo', { n: 'committed' }, { trx }));
+    await until(() => seen.length >= 2, 10_000, 'two jobs');
+    expect(seen.sort()).toEqual(['committed', 'plain']);
+  });
+
+  it('runs the worker passes as periodic jobs on one node at a time, with their cron schedules', async () => {
+    const server = await startServer({ ROLE: 'api' });
+    servers.push(server);
+    const calls = { maintenance: 0, sweep: 0, active: 0, maxActive: 0 };
+    const nodes: { jobs: Jobs; database: Database }[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const database = await openPostgres(server.databaseUrl, 3);
+      const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
+      registerWorkerJobs(jobs, {
+        maintenance: async () => {
+          calls.maintenance += 1;
+          calls.active += 1;
+          calls.maxActive = Math.max(calls.maxActive, calls.active);
+          await new Promise((r) => setTimeout(r, 30));
+          calls.active -= 1;
+        },
+        matchParked: async () => {
+          calls.sweep += 1;
+        },
+      });
+      nodes.push({ jobs, database });
+    }
+    cleanup.push(async () => {
+      for (const n of nodes) {
+        await n.jobs.stop();
+        await n.database.close();
+      }
+    });
+    await Promise.all(nodes.map((n) => n.jobs.start()));
+
+    await until(() => calls.maintenance >= 3 && calls.sweep >= 1, 15_000, 'maintenance passes');
+    expect(calls.maxActive).toBe(1);
+    expect(await schedules(server.ctx.db)).toEqual(
+      expect.arrayContaining([
+        { name: MAINTENANCE_JOB, cron: '* * * * *' },
+        { name: PARKED_SWEEP_JOB, cron: '* * * * *' },
+      ]),
+    );
+  });
+
+  it("a worker's maintenance pass runs as a pg-boss job", async () => {
+    const server = await startServer({ SIMULATOR_DELAY_MS: '20' }, { worker: true });
+    servers.push(server);
+    const dispatcher = server.worker!.dispatcher;
+    const original = dispatcher.maintenance;
+    let runs = 0;
+    dispatcher.maintenance = async () => {
+      runs += 1;
+      await original();
+    };
+    await until(() => runs >= 2, 10_000, 'maintenance through pg-boss');
+    const jobs = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${MAINTENANCE_JOB} AND state = 'completed'`.execute(
+      server.ctx.db,
+    );
+    expect(jobs.rows[0].n).toBeGreaterThanOrEqual(1);
+  });
+});
