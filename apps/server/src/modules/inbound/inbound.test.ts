@@ -9,6 +9,7 @@ const ESME_RX_T_APPN = 0x64;
 
 let server: TestServer;
 beforeAll(async () => {
+  // Delivery receipts play no part here: an hour's delay keeps them out of the way.
   server = await startServer({ SIMULATOR_DELAY_MS: '3600000', SENDER_ID_APPROVAL: 'auto' }, { worker: true });
 });
 afterAll(async () => {
