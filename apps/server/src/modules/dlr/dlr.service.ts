@@ -32,6 +32,8 @@ interface Incoming {
 type Part = Awaited<ReturnType<typeof repo.findParts>>[number];
 type Miss = { k: Incoming; reason: string };
 
+const NO_PART = 'no part with this id yet';
+const LEARNING = 'the id notation of this connection is still being learned';
 const FLUSH_MS = 10;
 const FLUSH_SIZE = 400;
 /** How long a receipt with no part yet waits (unacknowledged) for the dispatcher to store parts. */
@@ -117,7 +119,7 @@ export function createDlrService(deps: Deps) {
   function pick(found: Part[]): Part | string {
     // One part can be found under two readings of the same id ("5" is 5 in hex and decimal).
     const candidates = [...new Map(found.map((p) => [`${p.message_id}:${p.part}`, p])).values()];
-    if (candidates.length === 0) return 'no part with this id yet';
+    if (candidates.length === 0) return NO_PART;
     const open = candidates.filter((p) => !isFinalStat(p.stat));
     if (open.length === 1 && open[0]) return open[0];
     if (open.length > 1) return `ambiguous: ${open.length} open parts have this id`;
@@ -153,7 +155,7 @@ export function createDlrService(deps: Deps) {
     const misses: Miss[] = [];
     for (const { k, keys, readable } of keyed) {
       const hit = !readable
-        ? 'the id notation of this connection is still being learned'
+        ? LEARNING
         : keys.length === 0
           ? 'the id does not fit the connection id notation'
           : pick(keys.flatMap((key) => byKey.get(`${k.receipt.connection}\u0000${key}`) ?? []));
@@ -233,8 +235,8 @@ export function createDlrService(deps: Deps) {
   }
 
   /**
-   * Receipts that matched nothing: a fresh one whose part may still be on its way waits once (its
-   * promise stays open); the rest are parked with the reason, or count a miss if already parked.
+   * Receipts that matched nothing: a fresh one whose part (or notation) may still be on its way
+   * waits once (its promise stays open); the rest are parked with the reason, or count a miss if already parked.
    */
   async function parkMisses(trx: Db, misses: Miss[], matched: { k: Incoming }[]) {
     const wait: Incoming[] = [];
@@ -243,7 +245,8 @@ export function createDlrService(deps: Deps) {
     for (const { k, reason } of misses) {
       if (k.parkedId !== undefined) {
         missedParked.push(k.parkedId);
-      } else if (k.tries === 0 && reason === 'no part with this id yet') {
+      } else if (k.tries === 0 && (reason === NO_PART || reason === LEARNING)) {
+        // The dispatcher may be storing the part (and with it the evidence of the notation) now.
         wait.push(k);
       } else {
         if (reason.startsWith('ambiguous')) {

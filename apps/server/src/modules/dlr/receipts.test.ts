@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import type { DeliveryReceipt } from '../../gateway/sms-gateway';
+import { insertMessages } from '../messages/messages.repository';
+import { insertParts } from '../messages/outcomes.repository';
+import { isFinalStat } from './receipt-status';
+
+let server: TestServer;
+let accountId: string;
+beforeAll(async () => {
+  server = await startServer({ REFUND_STATUSES: 'undelivered' });
+  accountId = (await server.client().register()).user.accountId;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A message the SMSC accepted on `connection`, its parts stored under these (canonical) ids. */
+async function sentMessage(connection: string, smscIds: string[]) {
+  const id = randomUUID();
+  await insertMessages(server.ctx.db, [
+    {
+      id,
+      account_id: accountId,
+      campaign_id: null,
+      user_id: null,
+      recipient: '+14155550123',
+      sender: 'Wren',
+      body: 'receipt test',
+      encoding: 'GSM-7',
+      segments: smscIds.length,
+      price_minor: 1,
+      currency: 'USD',
+      status: 'sent',
+      priority: 1,
+      scheduled_at: null,
+      timezone: null,
+      next_attempt_at: new Date(),
+      validity_until: new Date(Date.now() + 3_600_000),
+    },
+  ]);
+  await insertParts(
+    server.ctx.db,
+    smscIds.map((smsc_key, part) => ({ connection, smsc_key, message_id: id, part })),
+  );
+  return id;
+}
+
+const receipt = (connection: string, smscId: string, stat = 'DELIVRD', err = '000'): DeliveryReceipt => ({
+  connection,
+  smscId,
+  stat,
+  err,
+  doneAt: null,
+  raw: `id:${smscId} sub:001 dlvrd:001 submit date:2611240500 done date:2611240500 stat:${stat} err:${err} text:`,
+});
+
+const message = (id: string) =>
+  server.ctx.db
+    .selectFrom('messages')
+    .select(['status', 'smsc_stat', 'smsc_err', 'receipt_raw', 'refunded'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+const parked = (connection: string) =>
+  server.ctx.db
+    .selectFrom('parked_receipts')
+    .select(['smsc_keys', 'reason', 'matched_at'])
+    .where('connection', '=', connection)
+    .execute();
+
+const dlr = () => server.ctx.services.dlr;
+const conn = () => `c-${randomUUID().slice(0, 8)}`;
+
+describe('receipt matching', () => {
+  it('matches sequential decimal ids exactly: receipt "16" never finishes the message whose id is hex for 16', async () => {
+    const c = conn();
+    // Old code stored "22" also under "16" (0x22 = 34… and 22 read as hex), so receipts crossed.
+    const a = await sentMessage(c, ['16']);
+    const b = await sentMessage(c, ['22']);
+    const d = await sentMessage(c, ['10']);
+    await dlr().handleReceipt(receipt(c, '16', 'UNDELIV', '005'));
+    expect(await message(a)).toMatchObject({ status: 'undelivered', smsc_stat: 'UNDELIV', smsc_err: '005' });
+    expect((await message(b)).status).toBe('sent');
+    expect((await message(d)).status).toBe('sent');
+    await dlr().handleReceipt(receipt(c, '22'));
+    await dlr().handleReceipt(receipt(c, '10'));
+    expect((await message(b)).status).toBe('delivered');
+    expect((await message(d)).status).toBe('delivered');
+    expect(await parked(c)).toEqual([]);
+  });
+
+  it('parks a receipt that two open parts could own, with the reason, and guesses neither', async () => {
+    const c = conn();
+    // An SMSC restarted its counter: two messages still waiting carry the same id.
+    const older = await sentMessage(c, ['1']);
+    const newer = await sentMessage(c, ['1']);
+    await dlr().handleReceipt(receipt(c, '1'));
+    expect((await message(older)).status).toBe('sent');
+    expect((await message(newer)).status).toBe('sent');
+    expect(await parked(c)).toEqual([
+      { smsc_keys: ['1'], reason: 'ambiguous: 2 open parts have this id', matched_at: null },
+    ]);
+  });
+
+  it('keeps each message its own error when several receipts share a batch', async () => {
+    const c = conn();
+    const a = await sentMessage(c, ['101']);
+    const b = await sentMessage(c, ['102']);
+    // Not awaited one by one: both land in the same batch.
+    await Promise.all([
+      dlr().handleReceipt(receipt(c, '101', 'UNDELIV', '001')),
+      dlr().handleReceipt(receipt(c, '102', 'UNDELIV', '099')),
+    ]);
+    expect(await message(a)).toMatchObject({ status: 'undelivered', smsc_err: '001', refunded: true });
+    expect(await message(b)).toMatchObject({ status: 'undelivered', smsc_err: '099', refunded: true });
+  });
+
+  it('takes the failing part of a multipart message for its status and error', async () => {
+    const c = conn();
+    const m = await sentMessage(c, ['201', '202', '203']);
+    await Promise.all([
+      dlr().handleReceipt(receipt(c, '201')),
+      dlr().handleReceipt(receipt(c, '202', 'EXPIRED', '042')),
+      dlr().handleReceipt(receipt(c, '203')),
+    ]);
+    expect(await message(m)).toMatchObject({ status: 'expired', smsc_stat: 'EXPIRED', smsc_err: '042' });
+  });
+
+  it('keeps the raw final receipt on a one-part message, and records a duplicate as ignored', async () => {
+    const c = conn();
+    const m = await sentMessage(c, ['301']);
+    await dlr().handleReceipt(receipt(c, '301'));
+    await dlr().handleReceipt(receipt(c, '301', 'UNDELIV', '001'));
+    expect(await message(m)).toMatchObject({
+      status: 'delivered',
+      receipt_raw: expect.stringMatching(/id:301/),
+    });
+    const events = await server.ctx.db
+      .selectFrom('message_events')
+      .select(['status', 'detail'])
+      .where('message_id', '=', m)
+      .execute();
+    expect(events).toEqual([
+      { status: 'receipt', detail: 'Part 1: UNDELIV (err 001) — ignored, part already final' },
+    ]);
+  });
+
+  it('waits for parts still being stored instead of parking, then matches', async () => {
+    const c = conn();
+    const id = randomUUID();
+    const pending = dlr().handleReceipt(receipt(c, 'abc123'));
+    await new Promise((r) => setTimeout(r, 50));
+    // The dispatcher stores the parts, then says so.
+    await insertMessages(server.ctx.db, [
+      {
+        id,
+        account_id: accountId,
+        campaign_id: null,
+        user_id: null,
+        recipient: '+14155550123',
+        sender: 'Wren',
+        body: 'late parts',
+        encoding: 'GSM-7',
+        segments: 1,
+        price_minor: 1,
+        currency: 'USD',
+        status: 'sent',
+        priority: 1,
+        scheduled_at: null,
+        timezone: null,
+        next_attempt_at: new Date(),
+        validity_until: new Date(Date.now() + 3_600_000),
+      },
+    ]);
+    await insertParts(server.ctx.db, [{ connection: c, smsc_key: 'abc123', message_id: id, part: 0 }]);
+    server.ctx.events.publish('parts.stored', { connection: c, smscIds: ['abc123'] });
+    await pending;
+    expect((await message(id)).status).toBe('delivered');
+    expect(await parked(c)).toEqual([]);
+  });
+
+  it('does not take inherited object keys for final states', () => {
+    expect(isFinalStat('constructor')).toBe(false);
+    expect(isFinalStat('toString')).toBe(false);
+    expect(isFinalStat('DELIVRD')).toBe(true);
+    expect(isFinalStat('ENROUTE')).toBe(false);
+  });
+});
