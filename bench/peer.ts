@@ -15,7 +15,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { ensureKannel, KANNEL_USER, startKannel } from './lib/kannel';
-import { recipient, runLoad, startDlrReceiver, type LoadResult } from './lib/load';
+import { freePorts, recipient, runLoad, startDlrReceiver, type LoadResult } from './lib/load';
 import { tableWrites } from './lib/pg-stats';
 import { backendsOf, postgresAuxiliaries, procStat, SampledCpu, treeCpuSeconds } from './lib/proc-cpu';
 import {
@@ -37,7 +37,6 @@ const ONLY = process.env.BENCH_PEER_ONLY;
 /** BENCH_DB=embedded: Wren on its embedded PostgreSQL instead of a fresh database on BENCH_DATABASE_URL. */
 const EMBEDDED = process.env.BENCH_DB === 'embedded';
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? 'postgres://wren_ci:wren_ci@127.0.0.1:5432/postgres';
-const PORT = 4300 + Math.floor(Math.random() * 100) * 8;
 
 /** Everything started here, killed on any way out (the normal path stops each one cleanly first). */
 const started = new Set<ChildProcess>();
@@ -157,7 +156,7 @@ async function waitForFinal<M>(
 
 async function runKannel(idArgs: string[]): Promise<RunResult> {
   const bins = ensureKannel();
-  const smscPort = PORT;
+  const [smscPort, adminPort, smsboxPort, sendsmsPort] = await freePorts(4);
   const sim = track(
     await startSimulator(['--port', String(smscPort), '--delay-ms', '0', '--mix', 'DELIVRD=100', ...idArgs]),
   );
@@ -166,9 +165,9 @@ async function runKannel(idArgs: string[]): Promise<RunResult> {
   try {
     kannel = await startKannel(bins, {
       smscPort,
-      adminPort: PORT + 1,
-      smsboxPort: PORT + 2,
-      sendsmsPort: PORT + 3,
+      adminPort,
+      smsboxPort,
+      sendsmsPort,
       window: WINDOW,
       store: process.env.BENCH_KANNEL_STORE === 'file' ? 'file' : undefined,
     });
@@ -183,7 +182,7 @@ async function runKannel(idArgs: string[]): Promise<RunResult> {
     });
     const before = cpu();
     const t0 = performance.now();
-    const load = runLoad(`http://127.0.0.1:${PORT + 3}`, N, CONCURRENCY, (i) => {
+    const load = runLoad(`http://127.0.0.1:${sendsmsPort}`, N, CONCURRENCY, (i) => {
       const q = new URLSearchParams({
         username: KANNEL_USER.username,
         password: KANNEL_USER.password,
@@ -243,8 +242,7 @@ async function runKannel(idArgs: string[]): Promise<RunResult> {
 async function runWren(idArgs: string[]): Promise<RunResult> {
   const dbName = `wren_peer_${process.pid}`;
   const db = EMBEDDED ? embeddedDatabase() : await freshPostgres(BASE_DB, dbName);
-  const smscPort = PORT + 4;
-  const port = PORT + 5;
+  const [smscPort, port] = await freePorts(2);
   const children: ChildProcess[] = [];
   try {
     const sim = track(

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -109,12 +109,16 @@ export async function startKannel(
   const conf = path.join(dir, 'kannel.conf');
   writeFileSync(conf, config(o, dir));
   // -v 2: warnings and worse on stderr, as Wren runs with LOG_LEVEL=warn.
-  const start = (bin: string) =>
-    spawn(bin, ['-v', '2', conf], { cwd: dir, stdio: ['ignore', 'ignore', 'ignore'] });
+  const start = (bin: string) => {
+    const stderr = openSync(path.join(dir, `${path.basename(bin)}.stderr`), 'a');
+    const child = spawn(bin, ['-v', '2', conf], { cwd: dir, stdio: ['ignore', 'ignore', stderr] });
+    closeSync(stderr);
+    return child;
+  };
   const bearerbox = start(bins.bearerbox);
   const children: ChildProcess[] = [bearerbox];
   const logTail = () =>
-    ['bearerbox.log', 'smsbox.log']
+    ['bearerbox.log', 'bearerbox.stderr', 'smsbox.log', 'smsbox.stderr']
       .map((f) => {
         try {
           return `--- ${f}\n${readFileSync(path.join(dir, f), 'utf8').split('\n').slice(-15).join('\n')}`;
@@ -163,7 +167,7 @@ export async function startKannel(
 }
 
 async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       if (await ready()) return;

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { Pool, type Dispatcher } from 'undici';
 
 /** 100,000 distinct valid numbers (ten area codes × 555-0000…9999), so no cache sees a repeat. */
@@ -104,4 +104,22 @@ export async function startDlrReceiver(isFinal: (type: number) => boolean) {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Ports on 127.0.0.1 that are free now (the OS picks them; all distinct). */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<ReturnType<typeof createTcpServer>>((resolve, reject) => {
+          const server = createTcpServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
 }
