@@ -138,7 +138,7 @@ async function waitForFinal<M>(
     final = p.final;
     if (loadFailed) throw loadFailed;
     const target = loadDone?.accepted ?? Infinity;
-    if (moved && (now - measuredAt >= 200 || final >= target)) {
+    if ((moved && now - measuredAt >= 200) || final >= target) {
       measured = measure();
       measuredAt = now;
     }
