@@ -17,6 +17,7 @@ import { usersRoutes } from '../modules/users/users.routes';
 import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
 import { registerErrorHandler } from './http/error-handler';
+import { PUBLIC, registerRouteAuth } from './http/route-auth';
 import { registerWebApp } from './http/web-app';
 import { registerXsrf } from './http/xsrf';
 
@@ -32,6 +33,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Before any route: every route needs a signed-in user unless its config says PUBLIC (or ADMIN).
+  registerRouteAuth(app, ctx.guard);
 
   // Security headers. The helmet middleware is built once here (@fastify/helmet rebuilds it, CSP
   // parsing included, on every request).
@@ -64,8 +67,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: PICTURE_MAX_BYTES, files: 1, fields: 10 } });
   registerXsrf(app);
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  app.get('/healthz', { config: PUBLIC }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: PUBLIC }, async (_req, reply) => {
     try {
       await sql`SELECT 1`.execute(ctx.db);
       return { status: 'ready', database: ctx.database.kind };

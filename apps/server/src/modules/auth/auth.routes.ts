@@ -13,10 +13,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { authOf, clientOf } from '../../platform/http/auth-guard';
+import { PUBLIC } from '../../platform/http/route-auth';
 
 export function authRoutes(ctx: AppContext) {
   const { auth } = ctx.services;
-  const limited = { rateLimit: { max: ctx.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+  // Signing in and recovering an account happen before there is a token: these opt out of auth.
+  const limited = {
+    ...PUBLIC,
+    rateLimit: { max: ctx.config.authRateLimitPerMinute, timeWindow: '1 minute' },
+  };
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -29,9 +34,11 @@ export function authRoutes(ctx: AppContext) {
       auth.login(req.body, clientOf(req)),
     );
 
-    r.post(API.refresh, { schema: { body: refreshSchema } }, async (req) => auth.refresh(req.body));
+    r.post(API.refresh, { schema: { body: refreshSchema }, config: PUBLIC }, async (req) =>
+      auth.refresh(req.body),
+    );
 
-    r.post(API.logout, { preHandler: ctx.guard.requireUser }, async (req, reply) => {
+    r.post(API.logout, async (req, reply) => {
       await auth.logout(authOf(req));
       return reply.status(204).send();
     });
@@ -56,14 +63,10 @@ export function authRoutes(ctx: AppContext) {
       },
     );
 
-    r.post(
-      API.mePassword,
-      { schema: { body: changePasswordSchema }, preHandler: ctx.guard.requireUser },
-      async (req, reply) => {
-        await auth.changePassword(authOf(req), req.body, clientOf(req));
-        return reply.status(204).send();
-      },
-    );
+    r.post(API.mePassword, { schema: { body: changePasswordSchema } }, async (req, reply) => {
+      await auth.changePassword(authOf(req), req.body, clientOf(req));
+      return reply.status(204).send();
+    });
   };
 }
 

@@ -19,7 +19,6 @@ const contactParams = groupParams.extend({ contactId: z.uuid('Unknown contact id
 /** Groups, their contacts, imports and export. */
 export function contactsRoutes(ctx: AppContext) {
   const { contacts } = ctx.services;
-  const preHandler = ctx.guard.requireUser;
 
   return async (app: FastifyInstance) => {
     await app.register(groupsRoutes(ctx));
@@ -28,14 +27,14 @@ export function contactsRoutes(ctx: AppContext) {
 
     r.get(
       CONTACTS_API.contacts,
-      { schema: { params: groupParams, querystring: listContactsQuerySchema }, preHandler },
+      { schema: { params: groupParams, querystring: listContactsQuerySchema } },
       async (req) =>
         contacts.list({ accountId: authOf(req).accountId, groupId: req.params.id, query: req.query }),
     );
 
     r.post(
       CONTACTS_API.contacts,
-      { schema: { params: groupParams, body: createContactSchema }, preHandler },
+      { schema: { params: groupParams, body: createContactSchema } },
       async (req, reply) => {
         const created = await contacts.create({
           accountId: authOf(req).accountId,
@@ -46,13 +45,13 @@ export function contactsRoutes(ctx: AppContext) {
       },
     );
 
-    r.get(CONTACTS_API.contact, { schema: { params: contactParams }, preHandler }, async (req) =>
+    r.get(CONTACTS_API.contact, { schema: { params: contactParams } }, async (req) =>
       contacts.get({ accountId: authOf(req).accountId, groupId: req.params.id, id: req.params.contactId }),
     );
 
     r.patch(
       CONTACTS_API.contact,
-      { schema: { params: contactParams, body: updateContactSchema }, preHandler },
+      { schema: { params: contactParams, body: updateContactSchema } },
       async (req) =>
         contacts.update({
           accountId: authOf(req).accountId,
@@ -62,7 +61,7 @@ export function contactsRoutes(ctx: AppContext) {
         }),
     );
 
-    r.delete(CONTACTS_API.contact, { schema: { params: contactParams }, preHandler }, async (req, reply) => {
+    r.delete(CONTACTS_API.contact, { schema: { params: contactParams } }, async (req, reply) => {
       await contacts.remove({
         accountId: authOf(req).accountId,
         groupId: req.params.id,
@@ -73,12 +72,12 @@ export function contactsRoutes(ctx: AppContext) {
 
     r.post(
       CONTACTS_API.bulkDelete,
-      { schema: { params: groupParams, body: bulkDeleteContactsSchema }, preHandler },
+      { schema: { params: groupParams, body: bulkDeleteContactsSchema } },
       async (req) =>
         contacts.bulkRemove({ accountId: authOf(req).accountId, groupId: req.params.id, ids: req.body.ids }),
     );
 
-    r.get(CONTACTS_API.export, { schema: { params: groupParams }, preHandler }, async (req, reply) => {
+    r.get(CONTACTS_API.export, { schema: { params: groupParams } }, async (req, reply) => {
       const { fileName, stream } = await contacts.exportCsv({
         accountId: authOf(req).accountId,
         groupId: req.params.id,

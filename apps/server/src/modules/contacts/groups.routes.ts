@@ -9,31 +9,25 @@ export const groupParams = z.object({ id: z.uuid('Unknown group id') });
 
 export function groupsRoutes(ctx: AppContext) {
   const { groups } = ctx.services;
-  const preHandler = ctx.guard.requireUser;
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(CONTACTS_API.groups, { preHandler }, async (req) =>
-      groups.list({ accountId: authOf(req).accountId }),
-    );
+    r.get(CONTACTS_API.groups, async (req) => groups.list({ accountId: authOf(req).accountId }));
 
-    r.post(CONTACTS_API.groups, { schema: { body: createGroupSchema }, preHandler }, async (req, reply) =>
+    r.post(CONTACTS_API.groups, { schema: { body: createGroupSchema } }, async (req, reply) =>
       reply.status(201).send(await groups.create({ accountId: authOf(req).accountId, name: req.body.name })),
     );
 
-    r.get(CONTACTS_API.group, { schema: { params: groupParams }, preHandler }, async (req) =>
+    r.get(CONTACTS_API.group, { schema: { params: groupParams } }, async (req) =>
       groups.get({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 
-    r.patch(
-      CONTACTS_API.group,
-      { schema: { params: groupParams, body: renameGroupSchema }, preHandler },
-      async (req) =>
-        groups.rename({ accountId: authOf(req).accountId, id: req.params.id, name: req.body.name }),
+    r.patch(CONTACTS_API.group, { schema: { params: groupParams, body: renameGroupSchema } }, async (req) =>
+      groups.rename({ accountId: authOf(req).accountId, id: req.params.id, name: req.body.name }),
     );
 
-    r.delete(CONTACTS_API.group, { schema: { params: groupParams }, preHandler }, async (req, reply) => {
+    r.delete(CONTACTS_API.group, { schema: { params: groupParams } }, async (req, reply) => {
       await groups.remove({ accountId: authOf(req).accountId, id: req.params.id });
       return reply.status(204).send();
     });

@@ -12,14 +12,13 @@ const importParams = groupParams.extend({ importId: z.uuid('Unknown import id') 
 
 export function importsRoutes(ctx: AppContext) {
   const { contactImports } = ctx.services;
-  const preHandler = ctx.guard.requireUser;
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
     // Running imports stop between batches (and are undone) before the database closes.
     app.addHook('onClose', async () => contactImports.stop());
 
-    r.post(CONTACTS_API.upload, { schema: { params: groupParams }, preHandler }, async (req, reply) => {
+    r.post(CONTACTS_API.upload, { schema: { params: groupParams } }, async (req, reply) => {
       const { fileName, bytes } = await readUpload(req, {
         maxBytes: ctx.config.importMaxBytes,
         notMultipart: 'Upload the file as multipart/form-data',
@@ -36,7 +35,7 @@ export function importsRoutes(ctx: AppContext) {
 
     r.post(
       CONTACTS_API.importCommit,
-      { schema: { params: importParams, body: commitImportSchema }, preHandler },
+      { schema: { params: importParams, body: commitImportSchema } },
       async (req, reply) => {
         const started = await contactImports.commit({
           accountId: authOf(req).accountId,
@@ -48,7 +47,7 @@ export function importsRoutes(ctx: AppContext) {
       },
     );
 
-    r.get(CONTACTS_API.import, { schema: { params: importParams }, preHandler }, async (req) =>
+    r.get(CONTACTS_API.import, { schema: { params: importParams } }, async (req) =>
       contactImports.get({
         accountId: authOf(req).accountId,
         groupId: req.params.id,
@@ -56,7 +55,7 @@ export function importsRoutes(ctx: AppContext) {
       }),
     );
 
-    r.get(CONTACTS_API.importReport, { schema: { params: importParams }, preHandler }, async (req, reply) => {
+    r.get(CONTACTS_API.importReport, { schema: { params: importParams } }, async (req, reply) => {
       const { fileName, stream } = await contactImports.report({
         accountId: authOf(req).accountId,
         groupId: req.params.id,

@@ -1,44 +1,34 @@
-import { addSuppressionSchema, INBOUND_API, inboundQuerySchema } from '@wren/contracts';
+import { addSuppressionSchema, INBOUND_API, inboundQuerySchema, safeString } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
 
-const numberParams = z.object({ number: z.string().trim().min(1).max(32) });
+const numberParams = z.object({ number: safeString().trim().min(1).max(32) });
 
 /** The inbox (inbound SMS) and the suppression list; every call is scoped to the caller's account. */
 export function inboundRoutes(ctx: AppContext) {
   const { inbound } = ctx.services;
-  const preHandler = ctx.guard.requireUser;
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(INBOUND_API.list, { schema: { querystring: inboundQuerySchema }, preHandler }, async (req) =>
+    r.get(INBOUND_API.list, { schema: { querystring: inboundQuerySchema } }, async (req) =>
       inbound.list(authOf(req).accountId, req.query),
     );
 
-    r.get(INBOUND_API.suppressions, { preHandler }, async (req) =>
-      inbound.listSuppressions(authOf(req).accountId),
+    r.get(INBOUND_API.suppressions, async (req) => inbound.listSuppressions(authOf(req).accountId));
+
+    r.post(INBOUND_API.suppressions, { schema: { body: addSuppressionSchema } }, async (req, reply) =>
+      reply
+        .status(201)
+        .send(await inbound.addSuppression({ accountId: authOf(req).accountId, phone: req.body.phone })),
     );
 
-    r.post(
-      INBOUND_API.suppressions,
-      { schema: { body: addSuppressionSchema }, preHandler },
-      async (req, reply) =>
-        reply
-          .status(201)
-          .send(await inbound.addSuppression({ accountId: authOf(req).accountId, phone: req.body.phone })),
-    );
-
-    r.delete(
-      INBOUND_API.suppression,
-      { schema: { params: numberParams }, preHandler },
-      async (req, reply) => {
-        await inbound.removeSuppression({ accountId: authOf(req).accountId, number: req.params.number });
-        return reply.status(204).send();
-      },
-    );
+    r.delete(INBOUND_API.suppression, { schema: { params: numberParams } }, async (req, reply) => {
+      await inbound.removeSuppression({ accountId: authOf(req).accountId, number: req.params.number });
+      return reply.status(204).send();
+    });
   };
 }

@@ -10,22 +10,19 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { ADMIN } from '../../platform/http/route-auth';
 
 const idParams = z.object({ id: z.uuid('Unknown sender ID') });
 
 export function senderIdsRoutes(ctx: AppContext) {
   const { senderIds } = ctx.services;
-  const preHandler = ctx.guard.requireUser;
-  const admin = ctx.guard.requireAdmin;
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(SENDER_ID_API.list, { preHandler }, async (req) =>
-      senderIds.list({ accountId: authOf(req).accountId }),
-    );
+    r.get(SENDER_ID_API.list, async (req) => senderIds.list({ accountId: authOf(req).accountId }));
 
-    r.post(SENDER_ID_API.list, { schema: { body: createSenderIdSchema }, preHandler }, async (req, reply) => {
+    r.post(SENDER_ID_API.list, { schema: { body: createSenderIdSchema } }, async (req, reply) => {
       const a = authOf(req);
       const created = await senderIds.createSenderId({
         ...req.body,
@@ -35,31 +32,31 @@ export function senderIdsRoutes(ctx: AppContext) {
       return reply.status(201).send(created);
     });
 
-    r.delete(SENDER_ID_API.item, { schema: { params: idParams }, preHandler }, async (req, reply) => {
+    r.delete(SENDER_ID_API.item, { schema: { params: idParams } }, async (req, reply) => {
       await senderIds.remove({ accountId: authOf(req).accountId, id: req.params.id });
       return reply.status(204).send();
     });
 
-    r.post(SENDER_ID_API.setDefault, { schema: { params: idParams }, preHandler }, async (req) =>
+    r.post(SENDER_ID_API.setDefault, { schema: { params: idParams } }, async (req) =>
       senderIds.setDefault({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 
     r.get(
       SENDER_ID_API.adminList,
-      { schema: { querystring: adminSenderIdQuerySchema }, preHandler: admin },
+      { schema: { querystring: adminSenderIdQuerySchema }, config: ADMIN },
       async (req) => senderIds.listForReview(req.query),
     );
 
     r.post(
       SENDER_ID_API.adminApprove,
-      { schema: { params: idParams, body: approveSenderIdSchema }, preHandler: admin },
+      { schema: { params: idParams, body: approveSenderIdSchema }, config: ADMIN },
       async (req) =>
         senderIds.approve({ adminUserId: authOf(req).userId, id: req.params.id, reason: req.body.reason }),
     );
 
     r.post(
       SENDER_ID_API.adminReject,
-      { schema: { params: idParams, body: rejectSenderIdSchema }, preHandler: admin },
+      { schema: { params: idParams, body: rejectSenderIdSchema }, config: ADMIN },
       async (req) =>
         senderIds.reject({ adminUserId: authOf(req).userId, id: req.params.id, reason: req.body.reason }),
     );

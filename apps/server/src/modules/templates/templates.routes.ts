@@ -9,31 +9,25 @@ const idParams = z.object({ id: z.uuid('Unknown template id') });
 
 export function templatesRoutes(ctx: AppContext) {
   const { templates } = ctx.services;
-  const preHandler = ctx.guard.requireUser;
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(TEMPLATES_API.list, { preHandler }, async (req) =>
-      templates.list({ accountId: authOf(req).accountId }),
-    );
+    r.get(TEMPLATES_API.list, async (req) => templates.list({ accountId: authOf(req).accountId }));
 
-    r.post(TEMPLATES_API.list, { schema: { body: saveTemplateSchema }, preHandler }, async (req, reply) =>
+    r.post(TEMPLATES_API.list, { schema: { body: saveTemplateSchema } }, async (req, reply) =>
       reply.status(201).send(await templates.create({ accountId: authOf(req).accountId, ...req.body })),
     );
 
-    r.get(TEMPLATES_API.item, { schema: { params: idParams }, preHandler }, async (req) =>
+    r.get(TEMPLATES_API.item, { schema: { params: idParams } }, async (req) =>
       templates.get({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 
-    r.patch(
-      TEMPLATES_API.item,
-      { schema: { params: idParams, body: updateTemplateSchema }, preHandler },
-      async (req) =>
-        templates.update({ accountId: authOf(req).accountId, id: req.params.id, patch: req.body }),
+    r.patch(TEMPLATES_API.item, { schema: { params: idParams, body: updateTemplateSchema } }, async (req) =>
+      templates.update({ accountId: authOf(req).accountId, id: req.params.id, patch: req.body }),
     );
 
-    r.delete(TEMPLATES_API.item, { schema: { params: idParams }, preHandler }, async (req, reply) => {
+    r.delete(TEMPLATES_API.item, { schema: { params: idParams } }, async (req, reply) => {
       await templates.remove({ accountId: authOf(req).accountId, id: req.params.id });
       return reply.status(204).send();
     });

@@ -9,19 +9,18 @@ import { listRecent } from '../audit/audit.repository';
 
 export function usersRoutes(ctx: AppContext) {
   const { users } = ctx.services;
-  const preHandler = ctx.guard.requireUser;
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(API.me, { preHandler }, async (req) => users.getProfile(authOf(req).userId));
+    r.get(API.me, async (req) => users.getProfile(authOf(req).userId));
 
-    r.patch(API.me, { schema: { body: updateProfileSchema }, preHandler }, async (req) => {
+    r.patch(API.me, { schema: { body: updateProfileSchema } }, async (req) => {
       const a = authOf(req);
       return users.updateProfile({ userId: a.userId, accountId: a.accountId, patch: req.body });
     });
 
-    r.get(API.mePicture, { preHandler }, async (req, reply) => {
+    r.get(API.mePicture, async (req, reply) => {
       const pic = await users.getPicture(authOf(req).userId);
       return reply
         .header('content-type', pic.contentType)
@@ -31,12 +30,12 @@ export function usersRoutes(ctx: AppContext) {
         .send(pic.bytes);
     });
 
-    r.delete(API.mePicture, { preHandler }, async (req, reply) => {
+    r.delete(API.mePicture, async (req, reply) => {
       await users.deletePicture(authOf(req).userId);
       return reply.status(204).send();
     });
 
-    r.post(API.mePictureUpload, { preHandler }, async (req) => {
+    r.post(API.mePictureUpload, async (req) => {
       const { bytes } = await readUpload(req, {
         maxBytes: PICTURE_MAX_BYTES,
         notMultipart: 'Upload the picture as multipart/form-data',
@@ -50,7 +49,6 @@ export function usersRoutes(ctx: AppContext) {
       API.meEvents,
       {
         schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
-        preHandler,
       },
       async (req) => {
         const rows = await listRecent(ctx.db, authOf(req).accountId, req.query.limit);

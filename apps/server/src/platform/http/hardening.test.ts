@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
 import { connectHub, recordPushes, until } from '../../realtime/test-client';
-import { buildApp } from '../app';
+import { PUBLIC } from './route-auth';
+import { startAppWith } from './test-app';
 
 /** Issue #14 findings 1, 2, 4, 5, 6 and issue #10 item 7: bad input is a 4xx, never a 500. */
 let server: TestServer;
@@ -248,7 +249,6 @@ describe('PostgreSQL data errors are 4xx, not 500', () => {
       { level: 'debug' },
       { write: (s: string) => void lines.push(JSON.parse(s) as { level: number; msg?: string }) },
     );
-    const app = await buildApp({ ...server.ctx, logger });
     const db = server.ctx.db;
     const statements: Record<string, () => Promise<unknown>> = {
       '22P02': () => sql`SELECT 'abc'::uuid`.execute(db),
@@ -268,16 +268,20 @@ describe('PostgreSQL data errors are 4xx, not 500', () => {
     statements['23505'] = () => sql`INSERT INTO hardening_probe VALUES (1, 1)`.execute(db);
     statements['23514'] = () => sql`INSERT INTO hardening_probe VALUES (2, -1)`.execute(db);
     statements['22001'] = () => sql`INSERT INTO hardening_probe VALUES (3, 1, 'abcdef')`.execute(db);
-    for (const code of Object.keys(statements)) {
-      app.get(`/probe/${code}`, { config: { auth: 'public' } }, async () => {
-        await statements[code]!();
-        return { ok: true };
-      });
-    }
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    const probe = await startAppWith(
+      server,
+      (app) => {
+        for (const code of Object.keys(statements)) {
+          app.get(`/probe/${code}`, { config: PUBLIC }, async () => {
+            await statements[code]!();
+            return { ok: true };
+          });
+        }
+      },
+      { logger },
+    );
     try {
-      const address = app.server.address();
-      const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const base = probe.url;
       const expected: Record<string, number> = {
         '22P02': 400,
         '22007': 400,
@@ -300,7 +304,7 @@ describe('PostgreSQL data errors are 4xx, not 500', () => {
       }
       expect(lines.filter((l) => l.level >= 50)).toEqual([]);
     } finally {
-      await app.close();
+      await probe.close();
     }
   });
 });

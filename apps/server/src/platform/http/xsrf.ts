@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ErrorCode } from '@wren/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import { PUBLIC } from './route-auth';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
@@ -45,7 +46,7 @@ export function registerXsrf(app: FastifyInstance) {
       );
     }
   });
-  app.get('/api/auth/xsrf', async (req, reply) => {
+  app.get('/api/auth/xsrf', { config: PUBLIC }, async (req, reply) => {
     ensureXsrfCookie(req, reply);
     return reply.status(204).send();
   });

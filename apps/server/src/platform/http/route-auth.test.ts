@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../test/client';
+import { startServer, type TestServer } from '../../../test/harness';
+import { buildApp } from '../app';
+import { ADMIN, PUBLIC, routeTable } from './route-auth';
+import { startAppWith } from './test-app';
+
+/** Issue #10 item 7: authentication by scope, so a new route is protected unless it opts out. */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** The only routes anyone may call without a token. Adding one here is a deliberate decision. */
+const PUBLIC_ROUTES = [
+  'GET /api/auth/xsrf',
+  'GET /healthz',
+  'GET /readyz',
+  'HEAD /api/auth/xsrf',
+  'HEAD /healthz',
+  'HEAD /readyz',
+  'POST /api/auth/forgot-password',
+  'POST /api/auth/login',
+  'POST /api/auth/refreshToken',
+  'POST /api/auth/register',
+  'POST /api/auth/reset-password',
+];
+
+const fill = (url: string) => url.replace(/:\w+/g, () => randomUUID());
+
+describe('every route is protected unless it opts out', () => {
+  it('public routes are exactly the sign-in, recovery and health ones', () => {
+    const table = routeTable(server.app);
+    expect(table.length).toBeGreaterThan(40);
+    const open = table.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url}`);
+    expect(open.sort()).toEqual(PUBLIC_ROUTES);
+  });
+
+  it('every other registered route answers 401 without a token (and with a forged one)', async () => {
+    const closed = routeTable(server.app).filter((r) => r.access !== 'public');
+    const c = server.client();
+    await c.get('/api/auth/xsrf'); // pass the XSRF check, so the answer is about the token
+    const xsrf = c.cookies.get('XSRF-TOKEN')!;
+    for (const forged of [undefined, 'Bearer not.a.token']) {
+      for (const r of closed) {
+        const headers: Record<string, string> = { cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf };
+        if (forged) headers.authorization = forged;
+        const res = await fetch(server.url + fill(r.url), { method: r.method, headers });
+        await res.arrayBuffer();
+        expect.soft(res.status, `${r.method} ${r.url} ${forged ?? ''}`).toBe(401);
+      }
+    }
+  });
+
+  it('admin routes need the admin role: a signed-in user gets 403', async () => {
+    const admin = routeTable(server.app).filter((r) => r.access === 'admin');
+    expect(admin.map((r) => r.url)).toContain('/api/admin/sender-ids');
+    const c = server.client();
+    await c.register();
+    for (const r of admin.filter((a) => a.method !== 'HEAD')) {
+      expect.soft((await c.request(r.method, fill(r.url))).status, `${r.method} ${r.url}`).toBe(403);
+    }
+  });
+
+  it('an unknown access value stops the app at start', async () => {
+    const jobs = { ...server.ctx.jobs, start: async () => {}, stop: async () => {} };
+    const app: FastifyInstance = await buildApp({ ...server.ctx, jobs });
+    try {
+      expect(() =>
+        app.get('/api/typo', { config: { auth: 'pubilc' as 'public' } }, async () => ({ ok: true })),
+      ).toThrow(/unknown auth "pubilc"/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a route added without an opt-out, anywhere and in any plugin, answers 401 without a token', async () => {
+    const extra = await startAppWith(server, (app) => {
+      app.get('/api/brand-new', async () => ({ secret: 'leaked' }));
+      app.post('/api/brand-new', async () => ({ secret: 'leaked' }));
+      app.get('/v1/brand-new', async () => ({ secret: 'leaked' }));
+      app.get('/elsewhere', async () => ({ secret: 'leaked' }));
+      void app.register(async (child) => {
+        child.get('/api/in-a-plugin/:id', async () => ({ secret: 'leaked' }));
+      });
+      app.get('/api/admin/brand-new', { config: ADMIN }, async () => ({ secret: 'admin only' }));
+      app.get('/api/opted-out', { config: PUBLIC }, async () => ({ open: true }));
+    });
+    try {
+      const c = new ApiClient(extra.url); // cookies and XSRF as the browser app sends them
+      for (const [method, path] of [
+        ['GET', '/api/brand-new'],
+        ['POST', '/api/brand-new'],
+        ['GET', '/v1/brand-new'],
+        ['GET', '/elsewhere'],
+        ['GET', `/api/in-a-plugin/${randomUUID()}`],
+        ['GET', '/api/admin/brand-new'],
+      ] as const) {
+        const res = await c.request(method, path);
+        expect(res.status, `${method} ${path}`).toBe(401);
+        expect(JSON.stringify(res.body)).not.toContain('leaked');
+      }
+      expect((await c.get('/api/opted-out')).body).toEqual({ open: true });
+
+      await c.register();
+      expect((await c.get('/api/brand-new')).body).toEqual({ secret: 'leaked' });
+      expect((await c.get('/api/admin/brand-new')).status).toBe(403);
+    } finally {
+      await extra.close();
+    }
+  });
+});

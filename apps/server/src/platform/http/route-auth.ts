@@ -1,0 +1,72 @@
+import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
+import type { AuthGuard } from './auth-guard';
+
+/**
+ * Who may call a route. `user` (a signed-in user with an active session) is the default: a route
+ * is protected unless it says otherwise. `public` needs no token; `admin` needs the admin role.
+ */
+export const ROUTE_ACCESS = ['public', 'user', 'admin'] as const;
+export type RouteAccess = (typeof ROUTE_ACCESS)[number];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; leave it out for a signed-in user (see platform/http/route-auth.ts). */
+    auth?: RouteAccess;
+  }
+}
+
+/** Route config that opts a route out of authentication. Use it only where no token can exist yet. */
+export const PUBLIC = { auth: 'public' } as const satisfies { auth: RouteAccess };
+/** Route config for admin-only routes. */
+export const ADMIN = { auth: 'admin' } as const satisfies { auth: RouteAccess };
+
+export interface RouteEntry {
+  method: HTTPMethods;
+  url: string;
+  access: RouteAccess;
+  /** Status codes with a declared response schema. */
+  responses: string[];
+}
+
+const tables = new WeakMap<FastifyInstance, RouteOptions[]>();
+
+/**
+ * Authentication by scope, closed by default: one onRequest hook on the root instance covers every
+ * route of every plugin, registered before or after, under /api or anywhere else. A route is public
+ * only with `config: PUBLIC`; an unknown `auth` value stops the server at start. Call it before any
+ * route is added. The check runs in preParsing: after the onRequest hooks (the XSRF check), before
+ * the body is read or validated, so an anonymous caller learns nothing about a route's input.
+ */
+export function registerRouteAuth(app: FastifyInstance, guard: AuthGuard) {
+  const routes: RouteOptions[] = [];
+  tables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.auth;
+    if (access !== undefined && !(ROUTE_ACCESS as readonly string[]).includes(access)) {
+      throw new Error(`${String(route.method)} ${route.url}: unknown auth "${String(access)}"`);
+    }
+    routes.push(route);
+  });
+  app.addHook('preParsing', async (req) => {
+    if (req.is404) return; // no route: the not-found handler answers
+    const access = req.routeOptions.config.auth ?? 'user';
+    if (access === 'public') return;
+    if (access === 'admin') await guard.requireAdmin(req);
+    else await guard.requireUser(req);
+  });
+}
+
+/** Every route of the app with its access and declared responses (for tests and the API docs). */
+export function routeTable(app: FastifyInstance): RouteEntry[] {
+  const routes = tables.get(app);
+  if (!routes) throw new Error('registerRouteAuth was not called on this app');
+  return routes.flatMap((r) =>
+    (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({
+      method,
+      url: r.url,
+      // Read now: a plugin's own onRoute hook may set the access after ours ran.
+      access: r.config?.auth ?? 'user',
+      responses: Object.keys((r.schema?.response as Record<string, unknown> | undefined) ?? {}),
+    })),
+  );
+}
