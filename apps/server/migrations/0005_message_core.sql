@@ -19,3 +19,40 @@ CREATE TABLE smsc_id_notations (
 -- The happy path writes no history rows: the log shows the accepted, submitted and done times, the
 -- SMSC ids (message_parts) and the raw final receipt kept here. Events remain for everything else.
 ALTER TABLE messages ADD COLUMN receipt_raw text;
+
+-- The work queue, apart from the message log. A message waiting to be sent (or scheduled) has a
+-- row here; the row is leased by a worker while it submits, and deleted once the SMSC has answered.
+-- The `messages` row then only changes columns that no index covers, so its status updates are HOT
+-- (heap-only tuples: no index writes), with room left on each page for the new versions.
+CREATE TABLE send_queue (
+  message_id uuid PRIMARY KEY,
+  -- 0 = OTP, 1 = single, 2 = bulk: lower goes first.
+  priority smallint NOT NULL,
+  -- Earliest claim (scheduled time, or the next attempt after a retry).
+  due_at timestamptz NOT NULL,
+  scheduled boolean NOT NULL DEFAULT false,
+  validity_until timestamptz NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  leased_by text,
+  lease_until timestamptz
+);
+CREATE INDEX send_queue_ready_idx ON send_queue (priority, due_at) WHERE leased_by IS NULL AND NOT scheduled;
+CREATE INDEX send_queue_scheduled_idx ON send_queue (due_at) WHERE scheduled;
+CREATE INDEX send_queue_validity_idx ON send_queue (validity_until) WHERE leased_by IS NULL AND NOT scheduled;
+CREATE INDEX send_queue_lease_idx ON send_queue (lease_until) WHERE leased_by IS NOT NULL;
+
+INSERT INTO send_queue (message_id, priority, due_at, scheduled, validity_until, attempts, leased_by, lease_until)
+SELECT id, priority, CASE WHEN status = 'scheduled' THEN scheduled_at ELSE next_attempt_at END,
+       status = 'scheduled', validity_until, attempts, leased_by, lease_until
+  FROM messages WHERE status IN ('scheduled', 'queued', 'sending');
+
+-- No index of `messages` mentions its status any more.
+DROP INDEX messages_queue_idx;
+DROP INDEX messages_scheduled_idx;
+DROP INDEX messages_lease_idx;
+DROP INDEX messages_campaign_idx;
+CREATE INDEX messages_campaign_idx ON messages (campaign_id, created_at) WHERE campaign_id IS NOT NULL;
+ALTER TABLE messages SET (fillfactor = 75);
+
+-- Sent messages still waiting for a receipt (the silent-expiry sweep reads this small index).
+CREATE INDEX message_parts_open_idx ON message_parts (created_at) WHERE stat IS NULL;

@@ -49,6 +49,16 @@ export interface MessagingTables {
     reason: string | null;
     created_at: Generated<Date>;
   };
+  send_queue: {
+    message_id: string;
+    priority: number;
+    due_at: Timestamp;
+    scheduled: Generated<boolean>;
+    validity_until: Timestamp;
+    attempts: Generated<number>;
+    leased_by: string | null;
+    lease_until: NullableTimestamp;
+  };
   smsc_id_notations: {
     connection: string;
     submit_radix: 'string' | 'dec' | 'hex';

@@ -20,7 +20,6 @@ const FLUSH_SIZE = 300;
 const FLUSH_MAX = 2000;
 const FLUSH_RETRY_MS = 1000;
 const IDLE_POLL_MS = 200;
-const MAINTENANCE_MS = 1000;
 
 interface Deps {
   db: Db;
@@ -69,8 +68,8 @@ function sortOutcomes(batch: readonly { m: Claimed; outcome: SubmitOutcome }[]) 
 
 /**
  * Claims queued messages in batches (FOR UPDATE SKIP LOCKED + lease), submits them through the
- * gateway, and settles the outcomes in batched transactions. Scheduled messages, expiry and lease
- * reclaim run here too, every second.
+ * gateway, and settles the outcomes in batched transactions. `maintenance` (scheduled messages, expiry,
+ * lease reclaim) runs as a pg-boss job (platform/worker-jobs.ts).
  */
 export function createDispatcher(deps: Deps) {
   const { db, gateway, config, logger, workerId } = deps;
@@ -280,13 +279,8 @@ export function createDispatcher(deps: Deps) {
   }
 
   async function loop() {
-    let lastMaintenance = 0;
     while (running) {
       try {
-        if (Date.now() - lastMaintenance >= MAINTENANCE_MS) {
-          lastMaintenance = Date.now();
-          await maintenance();
-        }
         const room = maxInFlight - inFlight;
         const claimed = room > 0 ? await q.claimBatch(db, workerId, room, config.leaseSeconds) : [];
         for (const m of claimed) submit(m);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { type Db, insertUnnest } from '../../platform/db';
 import type { FromOf } from './message-state';
 
-/** A literal, so PostgreSQL uses the partial queue index; the type checks it against the table. */
+/** The status a claim moves from; the type checks it against the state table. */
 const CLAIM_FROM = 'queued' satisfies FromOf<'sending'>;
 
 /**
@@ -22,15 +22,21 @@ export async function claimBatch(db: Db, workerId: string, limit: number, leaseS
     attempts: number;
     validity_until: Date;
   }>`
+    WITH leased AS (
+      UPDATE send_queue q
+         SET leased_by = ${workerId}, lease_until = now() + make_interval(secs => ${leaseSeconds}),
+             attempts = q.attempts + 1
+        FROM (SELECT message_id FROM send_queue
+               WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
+               ORDER BY priority, due_at
+               LIMIT ${limit}
+               FOR UPDATE SKIP LOCKED) c
+       WHERE q.message_id = c.message_id
+   RETURNING q.message_id, q.attempts, q.lease_until)
     UPDATE messages m
-       SET status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}),
-           leased_by = ${workerId}, attempts = m.attempts + 1
-      FROM (SELECT id FROM messages
-             WHERE status = ${sql.lit(CLAIM_FROM)} AND next_attempt_at <= now()
-             ORDER BY priority, next_attempt_at
-             LIMIT ${limit}
-             FOR UPDATE SKIP LOCKED) c
-     WHERE m.id = c.id
+       SET status = 'sending', leased_by = ${workerId}, lease_until = l.lease_until, attempts = l.attempts
+      FROM leased l
+     WHERE m.id = l.message_id AND m.status = ${sql.lit(CLAIM_FROM)}
  RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.attempts, m.validity_until`.execute(
     db,
   );

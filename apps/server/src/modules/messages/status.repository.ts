@@ -43,8 +43,10 @@ export interface Transition<To extends MessageStatus> {
 /**
  * The one writer of `messages.status`: moves the given messages from an allowed status to `to` in
  * one statement, stamping the times that go with it (submitted_at on `sent`, done_at on a final
- * status) and clearing the lease when a worker lets go. Messages in any other status are left
- * alone and not returned, so callers learn exactly which ones moved.
+ * status), and keeps the work queue in step in the same statement: a message back in the queue gets
+ * its queue row released (retry, lease reclaim) or made ready (scheduled time reached); a message
+ * that leaves the queue (sent, or ended) loses its row. Messages in any other status are left alone
+ * and not returned, so callers learn exactly which ones moved.
  */
 export async function transition<To extends MessageStatus>(
   trx: Db,
@@ -66,35 +68,66 @@ export async function transition<To extends MessageStatus>(
   if (t.to === 'sent') sets.push(sql`submitted_at = now()`);
   if (final) sets.push(sql`done_at = now()`);
   if (t.connection) sets.push(sql`connection = ${t.connection}`);
-  if (t.to === 'queued') {
-    sets.push(sql`next_attempt_at = now() + make_interval(secs => ${(t.retryInMs ?? 0) / 1000})`);
-  }
-  // Literals from the typed table (never user input), so the planner can use partial indexes.
+  // Literals from the typed table (never user input).
   const inFrom = sql`(${sql.join(from.map((f) => sql.lit(f)))})`;
   const conditions = [sql`m.status IN ${inFrom}`];
   if (t.heldBy !== undefined) conditions.push(sql`m.leased_by = ${t.heldBy}`);
   if (t.accountId !== undefined) conditions.push(sql`m.account_id = ${t.accountId}::uuid`);
-  if (t.due === 'scheduled') conditions.push(sql`m.scheduled_at <= now()`);
-  else if (t.due === 'validity') conditions.push(sql`m.validity_until < now()`);
-  else if (t.due === 'lease') conditions.push(sql`m.lease_until < now()`);
-  else if (t.due) {
+  if (typeof t.due === 'object') {
     conditions.push(sql`m.validity_until + make_interval(mins => ${t.due.sentValidityGraceMinutes}) < now()`);
   }
 
-  // A sweep selects its messages by condition; otherwise the rows name them.
-  const source = t.due
-    ? sql`(SELECT m2.id, NULL::text AS smsc_stat, NULL::text AS smsc_err, NULL::text AS receipt_raw,
-                  ${t.error ?? null}::text AS error
-             FROM messages m2 WHERE m2.status IN ${inFrom}) v`
-    : sql`(SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
-                  unnest(${rows.map((r) => r.smscStat ?? null)}::text[]) AS smsc_stat,
-                  unnest(${rows.map((r) => r.smscErr ?? null)}::text[]) AS smsc_err,
-                  unnest(${rows.map((r) => r.receiptRaw ?? null)}::text[]) AS receipt_raw,
-                  unnest(${rows.map((r) => r.error ?? t.error ?? null)}::text[]) AS error) v`;
   const res = await sql<Transitioned>`
-    UPDATE messages m SET ${sql.join(sets, sql`, `)}
-      FROM ${source}
-     WHERE m.id = v.id AND ${sql.join(conditions, sql` AND `)}
- RETURNING m.id, m.account_id, m.campaign_id, m.price_minor`.execute(trx);
+    WITH moved AS (
+      UPDATE messages m SET ${sql.join(sets, sql`, `)}
+        FROM ${sourceOf(t, rows)}
+       WHERE m.id = v.id AND ${sql.join(conditions, sql` AND `)}
+   RETURNING m.id, m.account_id, m.campaign_id, m.price_minor),
+    queue AS (${queueEffect(t)})
+    SELECT * FROM moved`.execute(trx);
   return res.rows;
+}
+
+/** The messages a transition looks at: the rows given, or a sweep's (from the queue's indexes). */
+function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
+  const none = sql`NULL::text AS smsc_stat, NULL::text AS smsc_err, NULL::text AS receipt_raw,
+                   ${t.error ?? null}::text AS error`;
+  if (t.due === 'scheduled') {
+    return sql`(SELECT message_id AS id, ${none} FROM send_queue WHERE scheduled AND due_at <= now()) v`;
+  }
+  if (t.due === 'validity') {
+    return sql`(SELECT message_id AS id, ${none} FROM send_queue
+                 WHERE leased_by IS NULL AND NOT scheduled AND validity_until < now()) v`;
+  }
+  if (t.due === 'lease') {
+    return sql`(SELECT message_id AS id, ${none} FROM send_queue
+                 WHERE leased_by IS NOT NULL AND lease_until < now()) v`;
+  }
+  if (t.due) {
+    // Sent parts still without a receipt, old enough for any validity plus the grace.
+    return sql`(SELECT DISTINCT message_id AS id, ${none} FROM message_parts
+                 WHERE stat IS NULL
+                   AND created_at < now() - make_interval(mins => ${t.due.sentValidityGraceMinutes})) v`;
+  }
+  return sql`(SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
+                     unnest(${rows.map((r) => r.smscStat ?? null)}::text[]) AS smsc_stat,
+                     unnest(${rows.map((r) => r.smscErr ?? null)}::text[]) AS smsc_err,
+                     unnest(${rows.map((r) => r.receiptRaw ?? null)}::text[]) AS receipt_raw,
+                     unnest(${rows.map((r) => r.error ?? t.error ?? null)}::text[]) AS error) v`;
+}
+
+/** What a transition does to the work queue (and, for a silent expiry, to the open parts). */
+function queueEffect(t: Transition<MessageStatus>) {
+  // Claiming (queued → sending) leases the queue row itself (outcomes.repository).
+  if (t.to === 'sending') return sql`SELECT 1`;
+  if (t.to === 'queued') {
+    return sql`UPDATE send_queue SET scheduled = false, leased_by = NULL, lease_until = NULL,
+                      due_at = now() + make_interval(secs => ${(t.retryInMs ?? 0) / 1000})
+                WHERE message_id IN (SELECT id FROM moved)`;
+  }
+  if (typeof t.due === 'object') {
+    return sql`UPDATE message_parts SET stat = 'EXPIRED'
+                WHERE message_id IN (SELECT id FROM moved) AND stat IS NULL`;
+  }
+  return sql`DELETE FROM send_queue WHERE message_id IN (SELECT id FROM moved)`;
 }
