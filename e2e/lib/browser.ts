@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { watchContext } from './page-health';
 import { SCREENSHOT_DIR } from './paths';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -29,13 +30,17 @@ export interface ContextOptions {
   colorScheme?: 'light' | 'dark';
 }
 
-/** A fresh browser context (own storage and cookies) on the server; collects page errors. */
+/**
+ * A fresh browser context (own storage and cookies) on the server; collects page errors. Every
+ * context is watched by page-health: a page error, failed request or 5xx response fails the test.
+ */
 export async function newContext(
   browser: Browser,
   baseURL: string,
   { width = 1280, height = 800, colorScheme = 'light' }: ContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL, viewport: { width, height }, colorScheme });
+  watchContext(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -5,6 +5,7 @@ import { after, before, describe, it } from '../lib/test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { appReady, newUser, registerViaApi, signIn, storageKeys, type TestUser } from '../lib/app';
 import { launchBrowser, newContext, screenshot } from '../lib/browser';
+import { expectProblems } from '../lib/page-health';
 import { WEB_DIST } from '../lib/paths';
 import { startServer, type RunningServer } from '../lib/server';
 
@@ -167,6 +168,11 @@ describe('dashboard', () => {
     await appReady(dark.page);
     await waitConnected(dark.page);
     await dark.page.getByTestId('status-count-delivered').waitFor();
+    assert.match(await dark.page.getByTestId('status-count-delivered').innerText(), /^\d+$/);
+    assert.equal(
+      await dark.page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+      'dark',
+    );
     await shoot(dark.page, 'dashboard-dark');
 
     assert.deepEqual(dark.errors, []);
@@ -177,6 +183,7 @@ describe('dashboard', () => {
     await appReady(fresh.page);
     await fresh.page.getByText('No messages yet').waitFor();
     await waitConnected(fresh.page);
+    assert.ok(await fresh.page.getByRole('link', { name: 'Send your first SMS' }).isVisible());
     await shoot(fresh.page, 'dashboard-dark-empty');
     assert.deepEqual(fresh.errors, []);
 
@@ -186,6 +193,8 @@ describe('dashboard', () => {
     await appReady(phone.page);
     await waitConnected(phone.page);
     await phone.page.getByTestId('status-count-delivered').waitFor();
+    const scrollWidth = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scrollWidth <= 390, `no sideways scroll on a phone (${scrollWidth}px)`);
     await shoot(phone.page, 'dashboard-mobile');
     assert.deepEqual(phone.errors, []);
   });
@@ -229,6 +238,8 @@ describe('dashboard: connection lost', () => {
     try {
       const user = await registerViaApi(own.baseUrl, newUser());
       const { context, page } = await newContext(browser, own.baseUrl, VIEWPORT);
+      // The API and the hub are stopped on purpose: their requests fail (and only theirs may).
+      expectProblems(context, /^requestfailed: \w+ http:\/\/127\.0\.0\.1:\d+\/(api|hub)\//);
       // Every state the connection badge shows, across the reload that ends the test.
       const states: string[] = [];
       await page.exposeFunction('__recordHubState', (state: string) => states.push(state));

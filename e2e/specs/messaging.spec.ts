@@ -255,6 +255,11 @@ describe('messaging', () => {
         .getByRole('textbox', { name: 'Message' })
         .fill('Olá! Your table for 2 is ready “now” – see you soon.');
       await page.getByTestId('estimated-cost').filter({ hasText: '$' }).waitFor();
+      assert.match(await page.getByTestId('estimated-cost').innerText(), /\$\d+\.\d{2}/);
+      assert.equal(
+        await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+        colorScheme,
+      );
       await page.mouse.move(0, 0);
       await screenshot(page, `messaging-${colorScheme}-single-sms`);
 

@@ -1,6 +1,7 @@
+import assert from 'node:assert/strict';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser, Page } from 'playwright-core';
-import { appReady, registerViaApi, signIn, uploadPicture, type TestUser } from '../lib/app';
+import { appReady, pathOf, registerViaApi, signIn, uploadPicture, type TestUser } from '../lib/app';
 import { tinyPng } from '../lib/files';
 import { launchBrowser, newContext, screenshot, type ContextOptions } from '../lib/browser';
 import { APP_PAGES, AUTH_PAGES, fileName } from '../lib/pages';
@@ -22,10 +23,64 @@ after(async () => {
   await server?.stop();
 });
 
+/** The title (document title before " · Wren") of every page shot here. */
+const TITLES: Record<string, string> = {
+  '/auth/login': 'Sign in',
+  '/auth/register': 'Create account',
+  '/auth/forgot-password': 'Forgot password',
+  '/auth/reset-password?token=example': 'Reset password',
+  '/auth/reset-password': 'Reset password',
+  '/404': 'Page not found',
+  '/dashboard': 'Dashboard',
+  '/sms/single': 'Single SMS',
+  '/sms/bulk': 'Bulk SMS',
+  '/sms/personalised-bulk': 'Personalised SMS',
+  '/reports/sms-log': 'SMS log',
+  '/reports/bulk-sms-report': 'Campaign report',
+  '/reports/scheduled-sms': 'Scheduled SMS',
+  '/reports/bulk-sms-detail/12': 'Campaign detail',
+  '/profile': 'Profile',
+  '/profile/update': 'Update profile',
+  '/profile/password': 'Change password',
+  '/profile/api-detail': 'API detail',
+  '/profile/api-doc': 'API documentation',
+  '/groups': 'Contact groups',
+  '/groups/12/contacts': 'Contacts',
+  '/sender-id': 'Sender IDs',
+  '/templates': 'Saved messages',
+  '/otp-service': 'OTP services',
+  '/otp-service/create': 'Create OTP service',
+  '/otp-service/doc': 'OTP documentation',
+  '/otp-service/doc/12': 'OTP service documentation',
+  '/otp-service/12/edit': 'Edit OTP service',
+  '/otp-service/12/view': 'OTP service',
+  '/otp-service/12/test': 'Test OTP service',
+  '/api': 'SMS & OTP API',
+  '/api/create': 'Create API access',
+  '/api/doc': 'API documentation',
+  '/api/12/edit': 'Edit API access',
+  '/api/12/view': 'API access',
+  '/api/12/report': 'API usage report',
+};
+
+/**
+ * Opens a page and checks it before the screenshot: it stayed at its address, carries its title,
+ * shows a visible heading, and (on a phone) does not scroll sideways.
+ */
 async function shoot(page: Page, path: string, name: string): Promise<void> {
   await page.goto(path);
   await appReady(page);
   await page.mouse.move(0, 0);
+  const title = TITLES[path];
+  assert.ok(title, `no title listed for ${path}`);
+  assert.equal(pathOf(page), path, `${path} stays at its address`);
+  assert.equal(await page.title(), `${title} · Wren`, `${path}: document title`);
+  const heading = page.locator('h1').first();
+  assert.ok(await heading.isVisible(), `${path}: a visible h1`);
+  assert.ok((await heading.innerText()).trim(), `${path}: the h1 has text`);
+  const width = page.viewportSize()?.width ?? 0;
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scrollWidth <= width, `${path}: no sideways scroll at ${width}px (content is ${scrollWidth}px)`);
   await screenshot(page, name);
 }
 
@@ -54,13 +109,22 @@ describe('screenshots (e2e/screenshots)', () => {
       const member = await memberPage({ colorScheme });
       for (const path of APP_PAGES) await shoot(member, path, `${colorScheme}-${fileName(path)}`);
       await shoot(member, '/dashboard', `${colorScheme}-dashboard`);
+      assert.equal(
+        await member.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+        colorScheme,
+      );
       await member.getByRole('button', { name: `Account menu for ${user.name}` }).click();
       await settled(member);
+      for (const item of ['Profile', 'Sign out'])
+        assert.ok(await member.getByRole('menuitem', { name: item }).isVisible(), `menu item ${item}`);
       await screenshot(member, `${colorScheme}-user-menu`);
       await member.keyboard.press('Escape');
       await member.getByRole('button', { name: 'Notifications' }).click();
-      await member.getByRole('dialog', { name: 'Recent activity' }).waitFor();
+      const events = member.getByRole('dialog', { name: 'Recent activity' });
+      await events.waitFor();
       await settled(member);
+      const text = await events.innerText();
+      assert.ok(/No recent activity/.test(text) || (await events.locator('li').count()) > 0, text);
       await screenshot(member, `${colorScheme}-notifications`);
     });
   }
@@ -70,14 +134,18 @@ describe('screenshots (e2e/screenshots)', () => {
       const page = await memberPage({ colorScheme });
       await page.getByRole('button', { name: 'Fold menu' }).click();
       const menu = page.getByRole('navigation', { name: 'Main menu' });
-      for (const [label, name] of [
-        ['Dashboard', 'dashboard'],
-        ['Contact Group', 'groups'],
-        ['SMS Log', 'sms-log'],
+      for (const [label, name, path, title] of [
+        ['Dashboard', 'dashboard', '/dashboard', 'Dashboard'],
+        ['Contact Group', 'groups', '/groups', 'Contact groups'],
+        ['SMS Log', 'sms-log', '/reports/sms-log', 'SMS log'],
       ] as const) {
         await menu.getByRole('link', { name: label }).click();
+        await page.waitForURL(`**${path}`);
         await page.mouse.move(700, 500);
         await settled(page);
+        assert.equal(await page.title(), `${title} · Wren`);
+        const sidebar = await page.locator('#sidebar').boundingBox();
+        assert.ok(sidebar && sidebar.width < 100, `the sidebar is folded (${sidebar?.width}px)`);
         await screenshot(page, `${colorScheme}-folded-${name}`);
       }
     });
@@ -90,8 +158,11 @@ describe('screenshots (e2e/screenshots)', () => {
     for (const path of APP_PAGES) await shoot(member, path, `mobile-${fileName(path)}`);
     await shoot(member, '/dashboard', 'mobile-dashboard');
     await member.getByRole('button', { name: 'Open menu' }).click();
-    await member.getByRole('dialog').getByRole('link', { name: 'Dashboard', exact: true }).waitFor();
+    const drawer = member.getByRole('dialog');
+    await drawer.getByRole('link', { name: 'Dashboard', exact: true }).waitFor();
     await settled(member);
+    for (const link of ['Single SMS', 'SMS Log', 'Scheduled SMS'])
+      assert.ok(await drawer.getByRole('link', { name: link }).isVisible(), `drawer link ${link}`);
     await screenshot(member, 'mobile-drawer-open');
   });
 });
