@@ -87,6 +87,18 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const tokenPairSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
 export type TokenPair = z.infer<typeof tokenPairSchema>;
 
+/** A reply that is only a message for the user (e.g. POST /api/auth/forgot-password, 202). */
+export const messageReplySchema = z.object({ message: z.string() });
+
+/** GET /api/me/events: the account's recent activity, newest first. */
+export const accountEventListSchema = z.object({
+  items: z.array(z.object({ id: z.string(), kind: z.string(), message: z.string(), createdAt: z.string() })),
+});
+export type AccountEventList = z.infer<typeof accountEventListSchema>;
+
+/** A response with no body (204). */
+export const noContentSchema = z.undefined();
+
 export const updateProfileSchema = z.object({
   name: nameSchema.optional(),
   email: emailSchema.optional(),

@@ -31,16 +31,16 @@ export const createGroupSchema = z.object({ name: groupNameSchema });
 export const renameGroupSchema = z.object({ name: groupNameSchema });
 export type GroupInput = z.infer<typeof createGroupSchema>;
 
-export interface GroupDto {
-  id: string;
-  name: string;
-  contactCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface GroupList {
-  items: GroupDto[];
-}
+export const groupDtoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  contactCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type GroupDto = z.infer<typeof groupDtoSchema>;
+export const groupListSchema = z.object({ items: z.array(groupDtoSchema) });
+export type GroupList = z.infer<typeof groupListSchema>;
 
 /** Custom field keys are usable as `{{key}}` placeholders; `phone` and `name` are built in. */
 export const FIELD_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
@@ -94,20 +94,25 @@ export const bulkDeleteContactsSchema = z.object({
     .max(1000, 'Delete at most 1000 contacts at a time'),
 });
 
-export interface ContactDto {
-  id: string;
-  groupId: string;
-  phone: string;
-  name: string;
-  fields: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface ContactPage {
-  items: ContactDto[];
+export const contactDtoSchema = z.object({
+  id: z.string(),
+  groupId: z.string(),
+  phone: z.string(),
+  name: z.string(),
+  fields: z.record(z.string(), z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ContactDto = z.infer<typeof contactDtoSchema>;
+export const contactPageSchema = z.object({
+  items: z.array(contactDtoSchema),
   /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
-}
+  nextCursor: z.string().nullable(),
+});
+export type ContactPage = z.infer<typeof contactPageSchema>;
+
+/** POST …/contacts/bulk-delete */
+export const bulkDeleteResultSchema = z.object({ deleted: z.number() });
 
 export const importMappingSchema = z.object({
   /** Column names as returned by the upload. */
@@ -126,37 +131,45 @@ export const commitImportSchema = z
   .nullish()
   .transform((b) => b ?? {});
 
-export type ImportFileType = 'csv' | 'xlsx';
-export type ImportStatus = 'uploaded' | 'running' | 'completed' | 'failed';
+export const IMPORT_FILE_TYPES = ['csv', 'xlsx'] as const;
+export type ImportFileType = (typeof IMPORT_FILE_TYPES)[number];
+export const IMPORT_STATUSES = ['uploaded', 'running', 'completed', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
-export interface ImportUploadDto {
-  importId: string;
-  fileName: string;
-  fileType: ImportFileType;
+export const importUploadDtoSchema = z.object({
+  importId: z.string(),
+  fileName: z.string(),
+  fileType: z.enum(IMPORT_FILE_TYPES),
   /** Column names: the header row, or "Column 1", "Column 2", … when the file has none. */
-  columns: string[];
-  hasHeader: boolean;
+  columns: z.array(z.string()),
+  hasHeader: z.boolean(),
   /** The first data rows, cells aligned with `columns`. */
-  previewRows: string[][];
-  rowCountGuess: number;
-  suggestedMapping: { phone: string | null; name: string | null; fields: Record<string, string> };
-}
+  previewRows: z.array(z.array(z.string())),
+  rowCountGuess: z.number(),
+  suggestedMapping: z.object({
+    phone: z.string().nullable(),
+    name: z.string().nullable(),
+    fields: z.record(z.string(), z.string()),
+  }),
+});
+export type ImportUploadDto = z.infer<typeof importUploadDtoSchema>;
 
-export interface ImportDto {
-  id: string;
-  groupId: string;
-  status: ImportStatus;
-  fileName: string;
-  fileType: ImportFileType;
-  rowCountGuess: number;
+export const importDtoSchema = z.object({
+  id: z.string(),
+  groupId: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  fileName: z.string(),
+  fileType: z.enum(IMPORT_FILE_TYPES),
+  rowCountGuess: z.number(),
   /** Data rows read so far; processed = inserted + invalid + duplicates. */
-  processed: number;
-  inserted: number;
-  invalid: number;
+  processed: z.number(),
+  inserted: z.number(),
+  invalid: z.number(),
   /** Within the file and against the group. */
-  duplicates: number;
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+  duplicates: z.number(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type ImportDto = z.infer<typeof importDtoSchema>;

@@ -1,6 +1,7 @@
 import type { GroupDto } from './contacts';
 import type { ErrorCode } from './errors';
-import type { MessageStatus } from './messages';
+import { z } from 'zod';
+import { balanceSchema, MESSAGE_STATUSES, type MessageStatus } from './messages';
 import type { CreateSenderIdInput, SenderIdDto } from './sender-ids';
 import type { TemplateDto } from './templates';
 
@@ -72,12 +73,10 @@ export interface HubErrorPush extends HubFailure {
   method: HubCommand | HubRequest;
 }
 
-export interface HubBalance {
-  balanceMinor: number;
-  currency: string;
-}
+export type HubBalance = z.infer<typeof balanceSchema>;
 
 /** Every message status, 0 when there is none. */
+export const statusCountsSchema = z.record(z.enum(MESSAGE_STATUSES), z.number());
 export type StatusCounts = Record<MessageStatus, number>;
 
 export const DELIVERY_PERIODS = ['today', 'week', 'month'] as const;
@@ -87,13 +86,14 @@ export type DeliveryPeriod = (typeof DELIVERY_PERIODS)[number];
  * Messages created in each period, counted by their current status. `today` starts at midnight in
  * the user's time zone, `week` covers today and the 6 days before, `month` today and the 29 before.
  */
-export interface DeliveryStatusSummary {
+export const deliveryStatusSummarySchema = z.object({
   /** IANA time zone the days were cut in (the user's). */
-  timezone: string;
+  timezone: z.string(),
   /** ISO instant each period starts at. */
-  since: Record<DeliveryPeriod, string>;
-  periods: Record<DeliveryPeriod, StatusCounts>;
-}
+  since: z.record(z.enum(DELIVERY_PERIODS), z.string()),
+  periods: z.record(z.enum(DELIVERY_PERIODS), statusCountsSchema),
+});
+export type DeliveryStatusSummary = z.infer<typeof deliveryStatusSummarySchema>;
 
 /** Statuses of messages that left the queue (performance `sent`). */
 export const PERFORMANCE_SENT_STATUSES = ['sent', 'delivered', 'undelivered', 'expired', 'rejected'] as const;
@@ -102,15 +102,16 @@ export const PERFORMANCE_FAILED_STATUSES = ['undelivered', 'expired', 'rejected'
 export const PERFORMANCE_DAYS = 30;
 
 /** One day (in the user's time zone) of messages created that day, by their current status. */
-export interface PerformancePoint {
+export const performancePointSchema = z.object({
   /** YYYY-MM-DD */
-  date: string;
-  sent: number;
-  delivered: number;
-  failed: number;
+  date: z.string(),
+  sent: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
   /** delivered / sent, a fraction from 0 to 1 rounded to 4 places; 0 when nothing was sent. */
-  deliveryRate: number;
-}
+  deliveryRate: z.number(),
+});
+export type PerformancePoint = z.infer<typeof performancePointSchema>;
 
 /** PERFORMANCE_DAYS points, oldest first, ending today; days without messages are zeros. */
 export type PerformanceData = PerformancePoint[];
@@ -178,8 +179,9 @@ export const DASHBOARD_API = {
   summary: '/api/dashboard/summary',
 } as const;
 
-export interface DashboardSummary {
-  balance: HubBalance;
-  deliveryStatus: DeliveryStatusSummary;
-  performance: PerformanceData;
-}
+export const dashboardSummarySchema = z.object({
+  balance: balanceSchema,
+  deliveryStatus: deliveryStatusSummarySchema,
+  performance: z.array(performancePointSchema),
+});
+export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;

@@ -44,40 +44,42 @@ export const inboundQuerySchema = z.object({
 });
 export type InboundQuery = z.infer<typeof inboundQuerySchema>;
 
-export interface InboundMessageDto {
-  id: string;
+export const inboundMessageDtoSchema = z.object({
+  id: z.string(),
   /** The handset that sent it (E.164 when the SMSC gave an international number). */
-  from: string;
+  from: z.string(),
   /** The number or sender ID it was sent to. */
-  to: string;
-  text: string;
+  to: z.string(),
+  text: z.string(),
   /** Concatenated parts it was reassembled from. */
-  parts: number;
+  parts: z.number(),
   /** STOP, START, … when the text is an opt-out/opt-in keyword. */
-  keyword: string | null;
-  receivedAt: string;
-}
+  keyword: z.string().nullable(),
+  receivedAt: z.string(),
+});
+export type InboundMessageDto = z.infer<typeof inboundMessageDtoSchema>;
 
-export interface InboundPage {
-  items: InboundMessageDto[];
-  nextCursor: string | null;
-}
+export const inboundPageSchema = z.object({
+  items: z.array(inboundMessageDtoSchema),
+  nextCursor: z.string().nullable(),
+});
+export type InboundPage = z.infer<typeof inboundPageSchema>;
 
 export const SUPPRESSION_REASONS = ['stop_keyword', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
-export interface SuppressionDto {
+export const suppressionDtoSchema = z.object({
   /** E.164 */
-  phone: string;
-  reason: SuppressionReason;
+  phone: z.string(),
+  reason: z.enum(SUPPRESSION_REASONS),
   /** The inbound message that opted the number out (for stop_keyword). */
-  inboundMessageId: string | null;
-  createdAt: string;
-}
+  inboundMessageId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type SuppressionDto = z.infer<typeof suppressionDtoSchema>;
 
-export interface SuppressionList {
-  items: SuppressionDto[];
-}
+export const suppressionListSchema = z.object({ items: z.array(suppressionDtoSchema) });
+export type SuppressionList = z.infer<typeof suppressionListSchema>;
 
 export const addSuppressionSchema = z.object({
   phone: safeString().trim().min(1, 'Enter a phone number').max(32),
@@ -85,7 +87,8 @@ export const addSuppressionSchema = z.object({
 export type AddSuppressionInput = z.infer<typeof addSuppressionSchema>;
 
 /** A recipient a send skipped (not sent, not charged). */
-export interface SuppressedRecipient {
-  recipient: string;
-  reason: SuppressionReason;
-}
+export const suppressedRecipientSchema = z.object({
+  recipient: z.string(),
+  reason: z.enum(SUPPRESSION_REASONS),
+});
+export type SuppressedRecipient = z.infer<typeof suppressedRecipientSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageCursorSchema, safeString } from './text';
-import type { SuppressedRecipient } from './inbound';
+import { suppressedRecipientSchema } from './inbound';
 
 /** Message statuses (ARCHITECTURE.md §5). A status only moves forward. */
 export const MESSAGE_STATUSES = [
@@ -45,40 +45,50 @@ export const sendSingleSchema = z.object({
 });
 export type SendSingleInput = z.infer<typeof sendSingleSchema>;
 
-export interface MessageDto {
-  id: string;
-  campaignId: string | null;
-  recipient: string;
-  sender: string;
-  text: string;
-  encoding: 'GSM-7' | 'UCS-2';
-  segments: number;
-  priceMinor: number;
-  currency: string;
-  status: MessageStatus;
-  error: string | null;
-  scheduledAt: string | null;
-  createdAt: string;
-  submittedAt: string | null;
-  doneAt: string | null;
-}
+export const messageDtoSchema = z.object({
+  id: z.string(),
+  campaignId: z.string().nullable(),
+  recipient: z.string(),
+  sender: z.string(),
+  text: z.string(),
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  segments: z.number(),
+  priceMinor: z.number(),
+  currency: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  error: z.string().nullable(),
+  scheduledAt: z.string().nullable(),
+  createdAt: z.string(),
+  submittedAt: z.string().nullable(),
+  doneAt: z.string().nullable(),
+});
+export type MessageDto = z.infer<typeof messageDtoSchema>;
 
-export interface MessageEventDto {
-  id: string;
-  status: string;
-  detail: string | null;
-  raw: string | null;
-  createdAt: string;
-}
+export const messageEventDtoSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  detail: z.string().nullable(),
+  raw: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type MessageEventDto = z.infer<typeof messageEventDtoSchema>;
 
-export interface SendResult {
-  messages: MessageDto[];
-  totalPriceMinor: number;
-  currency: string;
-  balanceMinor: number;
+/** GET /api/sms/log/:id and POST …/cancel: the message and its history. */
+export const messageDetailSchema = z.object({
+  message: messageDtoSchema,
+  events: z.array(messageEventDtoSchema),
+});
+export type MessageDetail = z.infer<typeof messageDetailSchema>;
+
+export const sendResultSchema = z.object({
+  messages: z.array(messageDtoSchema),
+  totalPriceMinor: z.number(),
+  currency: z.string(),
+  balanceMinor: z.number(),
   /** Recipients on the account's suppression list: not sent and not charged. */
-  suppressed?: SuppressedRecipient[];
-}
+  suppressed: z.array(suppressedRecipientSchema).optional(),
+});
+export type SendResult = z.infer<typeof sendResultSchema>;
 
 export const smsLogQuerySchema = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
@@ -93,15 +103,21 @@ export const smsLogQuerySchema = z.object({
 });
 export type SmsLogQuery = z.infer<typeof smsLogQuerySchema>;
 
-export interface SmsLogPage {
-  items: MessageDto[];
-  nextCursor: string | null;
-}
+export const smsLogPageSchema = z.object({
+  items: z.array(messageDtoSchema),
+  nextCursor: z.string().nullable(),
+});
+export type SmsLogPage = z.infer<typeof smsLogPageSchema>;
 
-export interface RatePlanDto {
-  currency: string;
-  prices: { prefix: string; country: string | null; priceMinor: number }[];
-}
+export const ratePlanDtoSchema = z.object({
+  currency: z.string(),
+  prices: z.array(z.object({ prefix: z.string(), country: z.string().nullable(), priceMinor: z.number() })),
+});
+export type RatePlanDto = z.infer<typeof ratePlanDtoSchema>;
+
+/** GET /api/balance */
+export const balanceSchema = z.object({ balanceMinor: z.number(), currency: z.string() });
+export type Balance = z.infer<typeof balanceSchema>;
 
 export const MESSAGING_API = {
   sendSingle: '/api/sms/single',

@@ -107,34 +107,36 @@ export const adminSenderIdQuerySchema = z.object({
 });
 export type AdminSenderIdQuery = z.infer<typeof adminSenderIdQuerySchema>;
 
-export interface SenderIdDto {
-  id: string;
-  value: string;
-  kind: SenderIdKind;
-  purpose: string;
-  sampleMessage: string;
-  status: SenderIdStatus;
+export const senderIdDtoSchema = z.object({
+  id: z.string(),
+  value: z.string(),
+  kind: z.enum(['alphanumeric', 'numeric']),
+  purpose: z.string(),
+  sampleMessage: z.string(),
+  status: z.enum(SENDER_ID_STATUSES),
   /** Why it was rejected (or a note on approval); null while requested. */
-  reason: string | null;
+  reason: z.string().nullable(),
   /** The account's default sender for sends that name none. Only an approved one can be default. */
-  isDefault: boolean;
-  createdAt: string;
-  decidedAt: string | null;
-}
+  isDefault: z.boolean(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type SenderIdDto = z.infer<typeof senderIdDtoSchema>;
 
-export interface AdminSenderIdDto extends SenderIdDto {
-  accountId: string;
-  accountName: string;
-}
+export const adminSenderIdDtoSchema = senderIdDtoSchema.extend({
+  accountId: z.string(),
+  accountName: z.string(),
+});
+export type AdminSenderIdDto = z.infer<typeof adminSenderIdDtoSchema>;
 
-export interface SenderIdList {
-  items: SenderIdDto[];
-}
+export const senderIdListSchema = z.object({ items: z.array(senderIdDtoSchema) });
+export type SenderIdList = z.infer<typeof senderIdListSchema>;
 
-export interface AdminSenderIdPage {
-  items: AdminSenderIdDto[];
-  nextCursor: string | null;
-}
+export const adminSenderIdPageSchema = z.object({
+  items: z.array(adminSenderIdDtoSchema),
+  nextCursor: z.string().nullable(),
+});
+export type AdminSenderIdPage = z.infer<typeof adminSenderIdPageSchema>;
 
 /**
  * Fills the `:name` segments of an API path pattern. Throws when the values do not match the

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { safeString } from './text';
-import type { SmsEncoding } from './sms-text';
 
 /** Saved message (SMS template) endpoints (issue #6). */
 export const TEMPLATES_API = {
@@ -33,21 +32,21 @@ export function extractPlaceholders(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]))];
 }
 
-export interface TemplateDto {
-  id: string;
-  name: string;
-  text: string;
-  placeholders: string[];
+export const templateDtoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  text: z.string(),
+  placeholders: z.array(z.string()),
   /** Of the text as written (placeholders not yet filled in). */
-  encoding: SmsEncoding;
-  segments: number;
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  segments: z.number(),
   /** In the encoding's units: GSM-7 escapes (€ [ ] { } ~ …) count 2. */
-  characters: number;
+  characters: z.number(),
   /** Characters that force UCS-2. */
-  unicodeChars: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-export interface TemplateList {
-  items: TemplateDto[];
-}
+  unicodeChars: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TemplateDto = z.infer<typeof templateDtoSchema>;
+export const templateListSchema = z.object({ items: z.array(templateDtoSchema) });
+export type TemplateList = z.infer<typeof templateListSchema>;

@@ -5,7 +5,8 @@ import { isSafeText, safeString, UNSAFE_TEXT_MESSAGE } from './text';
 
 /** Response schemas describe what the server sends; the input rule does not apply to them. */
 const isResponseSchema = (name: string) =>
-  /(Dto|Response|Page|List|Pair|Result|Reply)Schema$/.test(name) || name === 'userSchema';
+  /(Dto|Response|Page|List|Pair|Result|Reply|Detail|Summary|Point|Counts|Recipient)Schema$/.test(name) ||
+  ['userSchema', 'balanceSchema', 'noContentSchema'].includes(name);
 
 interface Def {
   type: string;

@@ -25,3 +25,12 @@ export const pageCursorSchema = z
   .string()
   .max(500, 'This page link is not valid; start again from the first page')
   .regex(/^[A-Za-z0-9_-]*$/, 'This page link is not valid; start again from the first page');
+
+/**
+ * The success response of a route that sends a file (CSV, an image) rather than JSON. It documents
+ * the media type for OpenAPI; the body is a stream or bytes, which Fastify never serializes.
+ */
+export const fileResponse = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: z.any() } },
+});

@@ -3,10 +3,14 @@ import {
   changePasswordSchema,
   ErrorCode,
   forgotPasswordSchema,
+  loginResponseSchema,
   loginSchema,
+  messageReplySchema,
+  noContentSchema,
   refreshSchema,
   registerSchema,
   resetPasswordSchema,
+  tokenPairSchema,
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -26,26 +30,32 @@ export function authRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.post(API.register, { schema: { body: registerSchema }, config: limited }, async (req, reply) =>
-      reply.status(201).send(await auth.register(req.body, clientOf(req))),
+    r.post(
+      API.register,
+      { schema: { body: registerSchema, response: { 201: loginResponseSchema } }, config: limited },
+      async (req, reply) => reply.status(201).send(await auth.register(req.body, clientOf(req))),
     );
 
-    r.post(API.login, { schema: { body: loginSchema }, config: limited }, async (req) =>
-      auth.login(req.body, clientOf(req)),
+    r.post(
+      API.login,
+      { schema: { body: loginSchema, response: { 200: loginResponseSchema } }, config: limited },
+      async (req) => auth.login(req.body, clientOf(req)),
     );
 
-    r.post(API.refresh, { schema: { body: refreshSchema }, config: PUBLIC }, async (req) =>
-      auth.refresh(req.body),
+    r.post(
+      API.refresh,
+      { schema: { body: refreshSchema, response: { 200: tokenPairSchema } }, config: PUBLIC },
+      async (req) => auth.refresh(req.body),
     );
 
-    r.post(API.logout, async (req, reply) => {
+    r.post(API.logout, { schema: { response: { 204: noContentSchema } } }, async (req, reply) => {
       await auth.logout(authOf(req));
       return reply.status(204).send();
     });
 
     r.post(
       API.forgotPassword,
-      { schema: { body: forgotPasswordSchema }, config: limited },
+      { schema: { body: forgotPasswordSchema, response: { 202: messageReplySchema } }, config: limited },
       async (req, reply) => {
         await auth.forgotPassword(req.body, clientOf(req));
         return reply.status(202).send({
@@ -56,17 +66,21 @@ export function authRoutes(ctx: AppContext) {
 
     r.post(
       API.resetPassword,
-      { schema: { body: resetPasswordSchema }, config: limited },
+      { schema: { body: resetPasswordSchema, response: { 204: noContentSchema } }, config: limited },
       async (req, reply) => {
         await auth.resetPassword(req.body, clientOf(req));
         return reply.status(204).send();
       },
     );
 
-    r.post(API.mePassword, { schema: { body: changePasswordSchema } }, async (req, reply) => {
-      await auth.changePassword(authOf(req), req.body, clientOf(req));
-      return reply.status(204).send();
-    });
+    r.post(
+      API.mePassword,
+      { schema: { body: changePasswordSchema, response: { 204: noContentSchema } } },
+      async (req, reply) => {
+        await auth.changePassword(authOf(req), req.body, clientOf(req));
+        return reply.status(204).send();
+      },
+    );
   };
 }
 

@@ -1,8 +1,13 @@
 import {
   bulkDeleteContactsSchema,
+  bulkDeleteResultSchema,
+  contactDtoSchema,
+  contactPageSchema,
   CONTACTS_API,
   createContactSchema,
+  fileResponse,
   listContactsQuerySchema,
+  noContentSchema,
   updateContactSchema,
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -27,14 +32,20 @@ export function contactsRoutes(ctx: AppContext) {
 
     r.get(
       CONTACTS_API.contacts,
-      { schema: { params: groupParams, querystring: listContactsQuerySchema } },
+      {
+        schema: {
+          params: groupParams,
+          querystring: listContactsQuerySchema,
+          response: { 200: contactPageSchema },
+        },
+      },
       async (req) =>
         contacts.list({ accountId: authOf(req).accountId, groupId: req.params.id, query: req.query }),
     );
 
     r.post(
       CONTACTS_API.contacts,
-      { schema: { params: groupParams, body: createContactSchema } },
+      { schema: { params: groupParams, body: createContactSchema, response: { 201: contactDtoSchema } } },
       async (req, reply) => {
         const created = await contacts.create({
           accountId: authOf(req).accountId,
@@ -45,13 +56,16 @@ export function contactsRoutes(ctx: AppContext) {
       },
     );
 
-    r.get(CONTACTS_API.contact, { schema: { params: contactParams } }, async (req) =>
-      contacts.get({ accountId: authOf(req).accountId, groupId: req.params.id, id: req.params.contactId }),
+    r.get(
+      CONTACTS_API.contact,
+      { schema: { params: contactParams, response: { 200: contactDtoSchema } } },
+      async (req) =>
+        contacts.get({ accountId: authOf(req).accountId, groupId: req.params.id, id: req.params.contactId }),
     );
 
     r.patch(
       CONTACTS_API.contact,
-      { schema: { params: contactParams, body: updateContactSchema } },
+      { schema: { params: contactParams, body: updateContactSchema, response: { 200: contactDtoSchema } } },
       async (req) =>
         contacts.update({
           accountId: authOf(req).accountId,
@@ -61,32 +75,51 @@ export function contactsRoutes(ctx: AppContext) {
         }),
     );
 
-    r.delete(CONTACTS_API.contact, { schema: { params: contactParams } }, async (req, reply) => {
-      await contacts.remove({
-        accountId: authOf(req).accountId,
-        groupId: req.params.id,
-        id: req.params.contactId,
-      });
-      return reply.status(204).send();
-    });
+    r.delete(
+      CONTACTS_API.contact,
+      { schema: { params: contactParams, response: { 204: noContentSchema } } },
+      async (req, reply) => {
+        await contacts.remove({
+          accountId: authOf(req).accountId,
+          groupId: req.params.id,
+          id: req.params.contactId,
+        });
+        return reply.status(204).send();
+      },
+    );
 
     r.post(
       CONTACTS_API.bulkDelete,
-      { schema: { params: groupParams, body: bulkDeleteContactsSchema } },
+      {
+        schema: {
+          params: groupParams,
+          body: bulkDeleteContactsSchema,
+          response: { 200: bulkDeleteResultSchema },
+        },
+      },
       async (req) =>
         contacts.bulkRemove({ accountId: authOf(req).accountId, groupId: req.params.id, ids: req.body.ids }),
     );
 
-    r.get(CONTACTS_API.export, { schema: { params: groupParams } }, async (req, reply) => {
-      const { fileName, stream } = await contacts.exportCsv({
-        accountId: authOf(req).accountId,
-        groupId: req.params.id,
-      });
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachment(fileName))
-        .header('cache-control', 'no-store')
-        .send(stream);
-    });
+    r.get(
+      CONTACTS_API.export,
+      {
+        schema: {
+          params: groupParams,
+          response: { 200: fileResponse('text/csv', "The group's contacts as CSV") },
+        },
+      },
+      async (req, reply) => {
+        const { fileName, stream } = await contacts.exportCsv({
+          accountId: authOf(req).accountId,
+          groupId: req.params.id,
+        });
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment(fileName))
+          .header('cache-control', 'no-store')
+          .send(stream);
+      },
+    );
   };
 }

@@ -1,4 +1,11 @@
-import { CONTACTS_API, createGroupSchema, renameGroupSchema } from '@wren/contracts';
+import {
+  CONTACTS_API,
+  createGroupSchema,
+  groupDtoSchema,
+  groupListSchema,
+  noContentSchema,
+  renameGroupSchema,
+} from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,23 +20,39 @@ export function groupsRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(CONTACTS_API.groups, async (req) => groups.list({ accountId: authOf(req).accountId }));
-
-    r.post(CONTACTS_API.groups, { schema: { body: createGroupSchema } }, async (req, reply) =>
-      reply.status(201).send(await groups.create({ accountId: authOf(req).accountId, name: req.body.name })),
+    r.get(CONTACTS_API.groups, { schema: { response: { 200: groupListSchema } } }, async (req) =>
+      groups.list({ accountId: authOf(req).accountId }),
     );
 
-    r.get(CONTACTS_API.group, { schema: { params: groupParams } }, async (req) =>
-      groups.get({ accountId: authOf(req).accountId, id: req.params.id }),
+    r.post(
+      CONTACTS_API.groups,
+      { schema: { body: createGroupSchema, response: { 201: groupDtoSchema } } },
+      async (req, reply) =>
+        reply
+          .status(201)
+          .send(await groups.create({ accountId: authOf(req).accountId, name: req.body.name })),
     );
 
-    r.patch(CONTACTS_API.group, { schema: { params: groupParams, body: renameGroupSchema } }, async (req) =>
-      groups.rename({ accountId: authOf(req).accountId, id: req.params.id, name: req.body.name }),
+    r.get(
+      CONTACTS_API.group,
+      { schema: { params: groupParams, response: { 200: groupDtoSchema } } },
+      async (req) => groups.get({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 
-    r.delete(CONTACTS_API.group, { schema: { params: groupParams } }, async (req, reply) => {
-      await groups.remove({ accountId: authOf(req).accountId, id: req.params.id });
-      return reply.status(204).send();
-    });
+    r.patch(
+      CONTACTS_API.group,
+      { schema: { params: groupParams, body: renameGroupSchema, response: { 200: groupDtoSchema } } },
+      async (req) =>
+        groups.rename({ accountId: authOf(req).accountId, id: req.params.id, name: req.body.name }),
+    );
+
+    r.delete(
+      CONTACTS_API.group,
+      { schema: { params: groupParams, response: { 204: noContentSchema } } },
+      async (req, reply) => {
+        await groups.remove({ accountId: authOf(req).accountId, id: req.params.id });
+        return reply.status(204).send();
+      },
+    );
   };
 }

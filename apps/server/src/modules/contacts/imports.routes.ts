@@ -1,4 +1,10 @@
-import { CONTACTS_API, commitImportSchema } from '@wren/contracts';
+import {
+  commitImportSchema,
+  CONTACTS_API,
+  fileResponse,
+  importDtoSchema,
+  importUploadDtoSchema,
+} from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,24 +24,28 @@ export function importsRoutes(ctx: AppContext) {
     // Running imports stop between batches (and are undone) before the database closes.
     app.addHook('onClose', async () => contactImports.stop());
 
-    r.post(CONTACTS_API.upload, { schema: { params: groupParams } }, async (req, reply) => {
-      const { fileName, bytes } = await readUpload(req, {
-        maxBytes: ctx.config.importMaxBytes,
-        notMultipart: 'Upload the file as multipart/form-data',
-        missing: 'Choose a CSV or XLSX file to upload',
-      });
-      const result = await contactImports.upload({
-        accountId: authOf(req).accountId,
-        groupId: req.params.id,
-        fileName,
-        bytes,
-      });
-      return reply.status(201).send(result);
-    });
+    r.post(
+      CONTACTS_API.upload,
+      { schema: { params: groupParams, response: { 201: importUploadDtoSchema } } },
+      async (req, reply) => {
+        const { fileName, bytes } = await readUpload(req, {
+          maxBytes: ctx.config.importMaxBytes,
+          notMultipart: 'Upload the file as multipart/form-data',
+          missing: 'Choose a CSV or XLSX file to upload',
+        });
+        const result = await contactImports.upload({
+          accountId: authOf(req).accountId,
+          groupId: req.params.id,
+          fileName,
+          bytes,
+        });
+        return reply.status(201).send(result);
+      },
+    );
 
     r.post(
       CONTACTS_API.importCommit,
-      { schema: { params: importParams, body: commitImportSchema } },
+      { schema: { params: importParams, body: commitImportSchema, response: { 202: importDtoSchema } } },
       async (req, reply) => {
         const started = await contactImports.commit({
           accountId: authOf(req).accountId,
@@ -47,25 +57,37 @@ export function importsRoutes(ctx: AppContext) {
       },
     );
 
-    r.get(CONTACTS_API.import, { schema: { params: importParams } }, async (req) =>
-      contactImports.get({
-        accountId: authOf(req).accountId,
-        groupId: req.params.id,
-        importId: req.params.importId,
-      }),
+    r.get(
+      CONTACTS_API.import,
+      { schema: { params: importParams, response: { 200: importDtoSchema } } },
+      async (req) =>
+        contactImports.get({
+          accountId: authOf(req).accountId,
+          groupId: req.params.id,
+          importId: req.params.importId,
+        }),
     );
 
-    r.get(CONTACTS_API.importReport, { schema: { params: importParams } }, async (req, reply) => {
-      const { fileName, stream } = await contactImports.report({
-        accountId: authOf(req).accountId,
-        groupId: req.params.id,
-        importId: req.params.importId,
-      });
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachment(fileName))
-        .header('cache-control', 'no-store')
-        .send(stream);
-    });
+    r.get(
+      CONTACTS_API.importReport,
+      {
+        schema: {
+          params: importParams,
+          response: { 200: fileResponse('text/csv', 'The rows the import skipped, with the reason') },
+        },
+      },
+      async (req, reply) => {
+        const { fileName, stream } = await contactImports.report({
+          accountId: authOf(req).accountId,
+          groupId: req.params.id,
+          importId: req.params.importId,
+        });
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment(fileName))
+          .header('cache-control', 'no-store')
+          .send(stream);
+      },
+    );
   };
 }

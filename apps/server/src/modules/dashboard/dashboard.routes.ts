@@ -1,5 +1,6 @@
-import { DASHBOARD_API } from '@wren/contracts';
+import { DASHBOARD_API, dashboardSummarySchema } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
 
@@ -8,7 +9,8 @@ export function dashboardRoutes(ctx: AppContext) {
   const { dashboard } = ctx.services;
 
   return async (app: FastifyInstance) => {
-    app.get(DASHBOARD_API.summary, async (req) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    r.get(DASHBOARD_API.summary, { schema: { response: { 200: dashboardSummarySchema } } }, async (req) => {
       const { accountId, userId } = authOf(req);
       return dashboard.summary({ accountId, userId });
     });

@@ -1,4 +1,13 @@
-import { addSuppressionSchema, INBOUND_API, inboundQuerySchema, safeString } from '@wren/contracts';
+import {
+  addSuppressionSchema,
+  INBOUND_API,
+  inboundPageSchema,
+  inboundQuerySchema,
+  noContentSchema,
+  safeString,
+  suppressionDtoSchema,
+  suppressionListSchema,
+} from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,21 +23,32 @@ export function inboundRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(INBOUND_API.list, { schema: { querystring: inboundQuerySchema } }, async (req) =>
-      inbound.list(authOf(req).accountId, req.query),
+    r.get(
+      INBOUND_API.list,
+      { schema: { querystring: inboundQuerySchema, response: { 200: inboundPageSchema } } },
+      async (req) => inbound.list(authOf(req).accountId, req.query),
     );
 
-    r.get(INBOUND_API.suppressions, async (req) => inbound.listSuppressions(authOf(req).accountId));
-
-    r.post(INBOUND_API.suppressions, { schema: { body: addSuppressionSchema } }, async (req, reply) =>
-      reply
-        .status(201)
-        .send(await inbound.addSuppression({ accountId: authOf(req).accountId, phone: req.body.phone })),
+    r.get(INBOUND_API.suppressions, { schema: { response: { 200: suppressionListSchema } } }, async (req) =>
+      inbound.listSuppressions(authOf(req).accountId),
     );
 
-    r.delete(INBOUND_API.suppression, { schema: { params: numberParams } }, async (req, reply) => {
-      await inbound.removeSuppression({ accountId: authOf(req).accountId, number: req.params.number });
-      return reply.status(204).send();
-    });
+    r.post(
+      INBOUND_API.suppressions,
+      { schema: { body: addSuppressionSchema, response: { 201: suppressionDtoSchema } } },
+      async (req, reply) =>
+        reply
+          .status(201)
+          .send(await inbound.addSuppression({ accountId: authOf(req).accountId, phone: req.body.phone })),
+    );
+
+    r.delete(
+      INBOUND_API.suppression,
+      { schema: { params: numberParams, response: { 204: noContentSchema } } },
+      async (req, reply) => {
+        await inbound.removeSuppression({ accountId: authOf(req).accountId, number: req.params.number });
+        return reply.status(204).send();
+      },
+    );
   };
 }

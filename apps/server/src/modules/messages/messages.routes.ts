@@ -1,5 +1,16 @@
 import { Readable } from 'node:stream';
-import { MESSAGING_API, sendSingleSchema, smsLogQuerySchema, type MessageDto } from '@wren/contracts';
+import {
+  balanceSchema,
+  fileResponse,
+  messageDetailSchema,
+  type MessageDto,
+  MESSAGING_API,
+  ratePlanDtoSchema,
+  sendResultSchema,
+  sendSingleSchema,
+  smsLogPageSchema,
+  smsLogQuerySchema,
+} from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import Papa from 'papaparse';
@@ -29,20 +40,31 @@ export function messagesRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.post(MESSAGING_API.sendSingle, { schema: { body: sendSingleSchema } }, async (req, reply) => {
-      const a = authOf(req);
-      return reply
-        .status(202)
-        .send(await messages.sendSingle({ ...req.body, accountId: a.accountId, userId: a.userId }));
-    });
+    r.post(
+      MESSAGING_API.sendSingle,
+      { schema: { body: sendSingleSchema, response: { 202: sendResultSchema } } },
+      async (req, reply) => {
+        const a = authOf(req);
+        return reply
+          .status(202)
+          .send(await messages.sendSingle({ ...req.body, accountId: a.accountId, userId: a.userId }));
+      },
+    );
 
-    r.get(MESSAGING_API.log, { schema: { querystring: smsLogQuerySchema } }, async (req) =>
-      messages.log(authOf(req).accountId, req.query),
+    r.get(
+      MESSAGING_API.log,
+      { schema: { querystring: smsLogQuerySchema, response: { 200: smsLogPageSchema } } },
+      async (req) => messages.log(authOf(req).accountId, req.query),
     );
 
     r.get(
       MESSAGING_API.logExport,
-      { schema: { querystring: smsLogQuerySchema.omit({ cursor: true, limit: true }) } },
+      {
+        schema: {
+          querystring: smsLogQuerySchema.omit({ cursor: true, limit: true }),
+          response: { 200: fileResponse('text/csv', 'The filtered SMS log as CSV') },
+        },
+      },
       async (req, reply) => {
         const pages = messages.exportLog(authOf(req).accountId, req.query)[Symbol.asyncIterator]();
         // The first page is read before the status line goes out: a filter the database refuses is
@@ -67,18 +89,32 @@ export function messagesRoutes(ctx: AppContext) {
 
     r.get(
       `${MESSAGING_API.log}/:id`,
-      { schema: { params: z.object({ id: z.uuid('Message not found') }) } },
+      {
+        schema: {
+          params: z.object({ id: z.uuid('Message not found') }),
+          response: { 200: messageDetailSchema },
+        },
+      },
       async (req) => messages.detail(authOf(req).accountId, req.params.id),
     );
 
     r.post(
       `${MESSAGING_API.log}/:id/cancel`,
-      { schema: { params: z.object({ id: z.uuid('Message not found') }) } },
+      {
+        schema: {
+          params: z.object({ id: z.uuid('Message not found') }),
+          response: { 200: messageDetailSchema },
+        },
+      },
       async (req) => messages.cancelScheduled(authOf(req).accountId, req.params.id),
     );
 
-    r.get(MESSAGING_API.pricing, async (req) => pricing.ratePlan(authOf(req).accountId));
+    r.get(MESSAGING_API.pricing, { schema: { response: { 200: ratePlanDtoSchema } } }, async (req) =>
+      pricing.ratePlan(authOf(req).accountId),
+    );
 
-    r.get(MESSAGING_API.balance, async (req) => ledger.balance(ctx.db, authOf(req).accountId));
+    r.get(MESSAGING_API.balance, { schema: { response: { 200: balanceSchema } } }, async (req) =>
+      ledger.balance(ctx.db, authOf(req).accountId),
+    );
   };
 }

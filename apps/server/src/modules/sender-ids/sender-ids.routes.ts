@@ -1,9 +1,13 @@
 import {
+  adminSenderIdPageSchema,
   adminSenderIdQuerySchema,
   approveSenderIdSchema,
   createSenderIdSchema,
+  noContentSchema,
   rejectSenderIdSchema,
   SENDER_ID_API,
+  senderIdDtoSchema,
+  senderIdListSchema,
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -20,43 +24,64 @@ export function senderIdsRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(SENDER_ID_API.list, async (req) => senderIds.list({ accountId: authOf(req).accountId }));
+    r.get(SENDER_ID_API.list, { schema: { response: { 200: senderIdListSchema } } }, async (req) =>
+      senderIds.list({ accountId: authOf(req).accountId }),
+    );
 
-    r.post(SENDER_ID_API.list, { schema: { body: createSenderIdSchema } }, async (req, reply) => {
-      const a = authOf(req);
-      const created = await senderIds.createSenderId({
-        ...req.body,
-        accountId: a.accountId,
-        userId: a.userId,
-      });
-      return reply.status(201).send(created);
-    });
+    r.post(
+      SENDER_ID_API.list,
+      { schema: { body: createSenderIdSchema, response: { 201: senderIdDtoSchema } } },
+      async (req, reply) => {
+        const a = authOf(req);
+        const created = await senderIds.createSenderId({
+          ...req.body,
+          accountId: a.accountId,
+          userId: a.userId,
+        });
+        return reply.status(201).send(created);
+      },
+    );
 
-    r.delete(SENDER_ID_API.item, { schema: { params: idParams } }, async (req, reply) => {
-      await senderIds.remove({ accountId: authOf(req).accountId, id: req.params.id });
-      return reply.status(204).send();
-    });
+    r.delete(
+      SENDER_ID_API.item,
+      { schema: { params: idParams, response: { 204: noContentSchema } } },
+      async (req, reply) => {
+        await senderIds.remove({ accountId: authOf(req).accountId, id: req.params.id });
+        return reply.status(204).send();
+      },
+    );
 
-    r.post(SENDER_ID_API.setDefault, { schema: { params: idParams } }, async (req) =>
-      senderIds.setDefault({ accountId: authOf(req).accountId, id: req.params.id }),
+    r.post(
+      SENDER_ID_API.setDefault,
+      { schema: { params: idParams, response: { 200: senderIdDtoSchema } } },
+      async (req) => senderIds.setDefault({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 
     r.get(
       SENDER_ID_API.adminList,
-      { schema: { querystring: adminSenderIdQuerySchema }, config: ADMIN },
+      {
+        schema: { querystring: adminSenderIdQuerySchema, response: { 200: adminSenderIdPageSchema } },
+        config: ADMIN,
+      },
       async (req) => senderIds.listForReview(req.query),
     );
 
     r.post(
       SENDER_ID_API.adminApprove,
-      { schema: { params: idParams, body: approveSenderIdSchema }, config: ADMIN },
+      {
+        schema: { params: idParams, body: approveSenderIdSchema, response: { 200: senderIdDtoSchema } },
+        config: ADMIN,
+      },
       async (req) =>
         senderIds.approve({ adminUserId: authOf(req).userId, id: req.params.id, reason: req.body.reason }),
     );
 
     r.post(
       SENDER_ID_API.adminReject,
-      { schema: { params: idParams, body: rejectSenderIdSchema }, config: ADMIN },
+      {
+        schema: { params: idParams, body: rejectSenderIdSchema, response: { 200: senderIdDtoSchema } },
+        config: ADMIN,
+      },
       async (req) =>
         senderIds.reject({ adminUserId: authOf(req).userId, id: req.params.id, reason: req.body.reason }),
     );

@@ -1,4 +1,11 @@
-import { saveTemplateSchema, TEMPLATES_API, updateTemplateSchema } from '@wren/contracts';
+import {
+  noContentSchema,
+  saveTemplateSchema,
+  templateDtoSchema,
+  templateListSchema,
+  TEMPLATES_API,
+  updateTemplateSchema,
+} from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,23 +20,37 @@ export function templatesRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(TEMPLATES_API.list, async (req) => templates.list({ accountId: authOf(req).accountId }));
-
-    r.post(TEMPLATES_API.list, { schema: { body: saveTemplateSchema } }, async (req, reply) =>
-      reply.status(201).send(await templates.create({ accountId: authOf(req).accountId, ...req.body })),
+    r.get(TEMPLATES_API.list, { schema: { response: { 200: templateListSchema } } }, async (req) =>
+      templates.list({ accountId: authOf(req).accountId }),
     );
 
-    r.get(TEMPLATES_API.item, { schema: { params: idParams } }, async (req) =>
-      templates.get({ accountId: authOf(req).accountId, id: req.params.id }),
+    r.post(
+      TEMPLATES_API.list,
+      { schema: { body: saveTemplateSchema, response: { 201: templateDtoSchema } } },
+      async (req, reply) =>
+        reply.status(201).send(await templates.create({ accountId: authOf(req).accountId, ...req.body })),
     );
 
-    r.patch(TEMPLATES_API.item, { schema: { params: idParams, body: updateTemplateSchema } }, async (req) =>
-      templates.update({ accountId: authOf(req).accountId, id: req.params.id, patch: req.body }),
+    r.get(
+      TEMPLATES_API.item,
+      { schema: { params: idParams, response: { 200: templateDtoSchema } } },
+      async (req) => templates.get({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 
-    r.delete(TEMPLATES_API.item, { schema: { params: idParams } }, async (req, reply) => {
-      await templates.remove({ accountId: authOf(req).accountId, id: req.params.id });
-      return reply.status(204).send();
-    });
+    r.patch(
+      TEMPLATES_API.item,
+      { schema: { params: idParams, body: updateTemplateSchema, response: { 200: templateDtoSchema } } },
+      async (req) =>
+        templates.update({ accountId: authOf(req).accountId, id: req.params.id, patch: req.body }),
+    );
+
+    r.delete(
+      TEMPLATES_API.item,
+      { schema: { params: idParams, response: { 204: noContentSchema } } },
+      async (req, reply) => {
+        await templates.remove({ accountId: authOf(req).accountId, id: req.params.id });
+        return reply.status(204).send();
+      },
+    );
   };
 }

@@ -1,4 +1,12 @@
-import { API, PICTURE_MAX_BYTES, updateProfileSchema } from '@wren/contracts';
+import {
+  accountEventListSchema,
+  API,
+  fileResponse,
+  noContentSchema,
+  PICTURE_MAX_BYTES,
+  updateProfileSchema,
+  userSchema,
+} from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,29 +21,35 @@ export function usersRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(API.me, async (req) => users.getProfile(authOf(req).userId));
+    r.get(API.me, { schema: { response: { 200: userSchema } } }, async (req) =>
+      users.getProfile(authOf(req).userId),
+    );
 
-    r.patch(API.me, { schema: { body: updateProfileSchema } }, async (req) => {
+    r.patch(API.me, { schema: { body: updateProfileSchema, response: { 200: userSchema } } }, async (req) => {
       const a = authOf(req);
       return users.updateProfile({ userId: a.userId, accountId: a.accountId, patch: req.body });
     });
 
-    r.get(API.mePicture, async (req, reply) => {
-      const pic = await users.getPicture(authOf(req).userId);
-      return reply
-        .header('content-type', pic.contentType)
-        .header('cache-control', 'private, no-cache')
-        .header('content-security-policy', "default-src 'none'")
-        .header('last-modified', pic.updatedAt.toUTCString())
-        .send(pic.bytes);
-    });
+    r.get(
+      API.mePicture,
+      { schema: { response: { 200: fileResponse('image/*', 'The profile picture') } } },
+      async (req, reply) => {
+        const pic = await users.getPicture(authOf(req).userId);
+        return reply
+          .header('content-type', pic.contentType)
+          .header('cache-control', 'private, no-cache')
+          .header('content-security-policy', "default-src 'none'")
+          .header('last-modified', pic.updatedAt.toUTCString())
+          .send(pic.bytes);
+      },
+    );
 
-    r.delete(API.mePicture, async (req, reply) => {
+    r.delete(API.mePicture, { schema: { response: { 204: noContentSchema } } }, async (req, reply) => {
       await users.deletePicture(authOf(req).userId);
       return reply.status(204).send();
     });
 
-    r.post(API.mePictureUpload, async (req) => {
+    r.post(API.mePictureUpload, { schema: { response: { 200: userSchema } } }, async (req) => {
       const { bytes } = await readUpload(req, {
         maxBytes: PICTURE_MAX_BYTES,
         notMultipart: 'Upload the picture as multipart/form-data',
@@ -48,7 +62,10 @@ export function usersRoutes(ctx: AppContext) {
     r.get(
       API.meEvents,
       {
-        schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
+        schema: {
+          querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }),
+          response: { 200: accountEventListSchema },
+        },
       },
       async (req) => {
         const rows = await listRecent(ctx.db, authOf(req).accountId, req.query.limit);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { userSchema } from '@wren/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -39,6 +40,31 @@ describe('every route is protected unless it opts out', () => {
     expect(table.length).toBeGreaterThan(40);
     const open = table.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url}`);
     expect(open.sort()).toEqual(PUBLIC_ROUTES);
+  });
+
+  it('every /api route declares its success response schema (zod, for validation and OpenAPI)', () => {
+    const api = routeTable(server.app).filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD');
+    const missing = api.filter((r) => !r.responses.some((s) => /^2\d\d$/.test(s)));
+    expect(missing.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+
+  it('a response schema shapes what leaves the server: undeclared fields are dropped', async () => {
+    const extra = await startAppWith(server, (app) => {
+      app.get('/api/shaped', { schema: { response: { 200: userSchema } } }, async (req) => ({
+        ...(await server.ctx.services.users.getProfile(req.auth!.userId)),
+        passwordHash: 'x',
+      }));
+    });
+    try {
+      const c = new ApiClient(extra.url);
+      const { user } = await c.register();
+      const res = await c.get('/api/shaped');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(user);
+      expect(res.body).not.toHaveProperty('passwordHash');
+    } finally {
+      await extra.close();
+    }
   });
 
   it('every other registered route answers 401 without a token (and with a forged one)', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { ErrorCode } from '@wren/contracts';
+import { ErrorCode, noContentSchema } from '@wren/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import { PUBLIC } from './route-auth';
@@ -46,8 +46,12 @@ export function registerXsrf(app: FastifyInstance) {
       );
     }
   });
-  app.get('/api/auth/xsrf', { config: PUBLIC }, async (req, reply) => {
-    ensureXsrfCookie(req, reply);
-    return reply.status(204).send();
-  });
+  app.get(
+    '/api/auth/xsrf',
+    { config: PUBLIC, schema: { response: { 204: noContentSchema } } },
+    async (req, reply) => {
+      ensureXsrfCookie(req, reply);
+      return reply.status(204).send();
+    },
+  );
 }
