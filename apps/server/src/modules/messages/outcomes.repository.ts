@@ -32,9 +32,9 @@ export async function claimBatch(db: Db, workerId: string, limit: number, leaseS
                LIMIT ${limit}
                FOR UPDATE SKIP LOCKED) c
        WHERE q.message_id = c.message_id
-   RETURNING q.message_id, q.attempts, q.lease_until)
+   RETURNING q.message_id, q.attempts)
     UPDATE messages m
-       SET status = 'sending', leased_by = ${workerId}, lease_until = l.lease_until, attempts = l.attempts
+       SET status = 'sending', attempts = l.attempts
       FROM leased l
      WHERE m.id = l.message_id AND m.status = ${sql.lit(CLAIM_FROM)}
  RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.attempts, m.validity_until`.execute(

@@ -64,14 +64,18 @@ export async function transition<To extends MessageStatus>(
     sql`receipt_raw = COALESCE(v.receipt_raw, m.receipt_raw)`,
     sql`error = COALESCE(v.error, m.error)`,
   ];
-  if (t.to !== 'sending') sets.push(sql`lease_until = NULL, leased_by = NULL`);
   if (t.to === 'sent') sets.push(sql`submitted_at = now()`);
   if (final) sets.push(sql`done_at = now()`);
   if (t.connection) sets.push(sql`connection = ${t.connection}`);
   // Literals from the typed table (never user input).
   const inFrom = sql`(${sql.join(from.map((f) => sql.lit(f)))})`;
   const conditions = [sql`m.status IN ${inFrom}`];
-  if (t.heldBy !== undefined) conditions.push(sql`m.leased_by = ${t.heldBy}`);
+  // The lease lives in the work queue only (the message row stays small and its updates HOT).
+  if (t.heldBy !== undefined) {
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM send_queue q WHERE q.message_id = m.id AND q.leased_by = ${t.heldBy})`,
+    );
+  }
   if (t.accountId !== undefined) conditions.push(sql`m.account_id = ${t.accountId}::uuid`);
   if (typeof t.due === 'object') {
     conditions.push(sql`m.validity_until + make_interval(mins => ${t.due.sentValidityGraceMinutes}) < now()`);
