@@ -77,9 +77,10 @@ async function start(config: Config, logger: ReturnType<typeof createLogger>) {
   const app = await buildApp(ctx);
   let worker: Worker | null = null;
   if (config.role === 'all') worker = await startWorker(ctx, `${hostname()}:${process.pid}`);
+  // The database closes after every onClose hook has run (they run in reverse order of
+  // registration, so one here would close it before the app's background jobs have stopped).
   app.addHook('onClose', async () => {
     await worker?.stop();
-    await database.close();
   });
 
   let stopping = false;
@@ -89,13 +90,16 @@ async function start(config: Config, logger: ReturnType<typeof createLogger>) {
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

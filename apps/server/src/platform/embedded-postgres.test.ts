@@ -182,7 +182,7 @@ describe('embedded PostgreSQL', () => {
 
       const exited = new Promise<number | null>((resolve) => second.child.once('exit', resolve));
       second.child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await exited, second.output()).toBe(0);
       expect(alive(fresh)).toBe(false);
       expect(existsSync(path.join(embeddedPaths(dataDir).cluster, 'postmaster.pid'))).toBe(false);
     } finally {
