@@ -9,20 +9,17 @@ import {
   type SuppressionDto,
   type SuppressionList,
 } from '@wren/contracts';
-import { z } from 'zod';
 import type { MobileOriginated } from '../../gateway/sms-gateway';
 import { afterCommit, type Db, transact } from '../../platform/db';
 import { FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
-import { decodeCursor, encodeCursor } from '../../shared/cursor';
+import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { toE164 } from '../../shared/phone';
 import * as repo from './inbound.repository';
 
 /** Most numbers GET /api/suppressions returns (newest first). */
 export const SUPPRESSION_LIST_MAX = 1000;
-
-const cursorSchema = z.tuple([z.iso.datetime(), z.uuid()]);
 
 function toInboundDto(row: repo.InboundRow): InboundMessageDto {
   return {
@@ -135,7 +132,7 @@ export function createInboundService(deps: {
     },
 
     async list(accountId: string, q: InboundQuery): Promise<InboundPage> {
-      const after = q.cursor ? decodeCursor(q.cursor, cursorSchema) : undefined;
+      const after = q.cursor ? decodeCursor(q.cursor, timeIdCursor) : undefined;
       const rows = await repo.listInbound(db, {
         accountId,
         from: q.from?.replace(/[\s()-]/g, ''),

@@ -132,6 +132,27 @@ describe('page cursors go through the one cursor schema', () => {
     }
   });
 
+  it('a forged inbox or sender-ID review cursor is a 400 on cursor', async () => {
+    for (const key of [
+      ['2025-02-30T00:00:00.000Z', randomUUID()],
+      ['2025-01-01T00:00:00.000Z', 'nope'],
+    ]) {
+      expectFieldError(await c.get(`/api/inbound?cursor=${b64(key)}`), 'cursor');
+    }
+    const admin = server.client();
+    const reg = await admin.register();
+    await server.ctx.services.users.promote(reg.user.username);
+    admin.useSession(
+      (await admin.post('/api/auth/login', { username: reg.user.username, password: reg.password })).body,
+    );
+    for (const key of [
+      { t: 'garbage', id: randomUUID() },
+      { t: '2025-01-01 00:00:00+00', id: '1' },
+    ]) {
+      expectFieldError(await admin.get(`/api/admin/sender-ids?cursor=${b64(key)}`), 'cursor');
+    }
+  });
+
   it('a cursor the server made still pages (SMS log and contacts)', async () => {
     for (let i = 0; i < 3; i++) {
       await c.post(`/api/groups/${groupId}/contacts`, { phone: `+1415555020${i}`, name: `P${i}` });
