@@ -95,8 +95,14 @@ describe('web app fallback', () => {
     const dist = path.join(server.dataDir, 'web-dist');
     mkdirSync(dist, { recursive: true });
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Wren</title>');
+    mkdirSync(path.join(dist, 'assets'), { recursive: true });
+    writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
     const web = await startServer({ WEB_DIST: dist });
     try {
+      // The app's files are public (routes opt out of the default authentication as a scope).
+      const asset = await fetch(`${web.url}/assets/app.js`);
+      expect(asset.status).toBe(200);
+      expect(await asset.text()).toBe('console.log(1)');
       const page = await fetch(`${web.url}/api/create`, {
         headers: { accept: 'text/html,application/xhtml+xml' },
       });
