@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../src/platform/app';
+import type { Clock } from '../src/platform/clock';
 import { loadConfig } from '../src/platform/config';
 import { createContext, type AppContext } from '../src/platform/context';
 import { openDatabase, openPostgres } from '../src/platform/db';
@@ -39,8 +40,11 @@ export const testDatabaseUrl = (database = 'postgres') => adminUrl(inject('pgUrl
 /** Starts the real HTTP server on a fresh clone of the migrated template database. */
 export async function startServer(
   env: Record<string, string> = {},
-  /** `databaseUrl`: join another test server's PostgreSQL database (a second node); it is not dropped on close. */
-  opts: { worker?: boolean; databaseUrl?: string } = {},
+  /**
+   * `databaseUrl`: join another test server's PostgreSQL database (a second node); it is not dropped on close.
+   * `clock`: the server's "now" (see platform/clock), e.g. a test clock the test advances.
+   */
+  opts: { worker?: boolean; databaseUrl?: string; clock?: Clock } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(TEST_ROOT, 'run-'));
   let databaseUrl: string;
@@ -67,7 +71,7 @@ export async function startServer(
   });
   const database = await openDatabase(config);
   await migrate(database);
-  const ctx = createContext(config, database, createLogger(config.logLevel));
+  const ctx = createContext(config, database, createLogger(config.logLevel), opts.clock);
   const app = await buildApp(ctx);
   let worker = opts.worker ? await startWorker(ctx, `test-${process.pid}`) : null;
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -12,6 +12,7 @@ import { createGroupsService } from '../modules/contacts/groups.service';
 import { createImportsService } from '../modules/contacts/imports.service';
 import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
 import { createTemplatesService } from '../modules/templates/templates.service';
+import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db';
 import { EventBus } from './events';
@@ -21,7 +22,13 @@ import type { Logger } from './logger';
 import { createMailer } from './mailer';
 
 /** Wires services to their collaborators once; routes and workers receive this object. */
-export function createContext(config: Config, database: Database, logger: Logger) {
+export function createContext(
+  config: Config,
+  database: Database,
+  logger: Logger,
+  /** "Now" for rules decided in TypeScript (token expiry, login locks, reset links); tests pass a test clock. */
+  clock: Clock = systemClock,
+) {
   const db = database.db;
   const events = new EventBus();
   const mailer = createMailer({
@@ -34,10 +41,11 @@ export function createContext(config: Config, database: Database, logger: Logger
     config.jwtSecret,
     config.accessTokenTtlSeconds,
     config.refreshTokenTtlDays * 86_400,
+    clock,
   );
   const ledger = createLedgerService(events);
   const users = createUsersService({ db, defaultCountry: config.defaultCountry });
-  const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger });
+  const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger, clock });
   const guard = createAuthGuard((token) => auth.authenticate(token));
   const pricing = createPricingService(db);
   const senderIds = createSenderIdsService({
@@ -75,6 +83,7 @@ export function createContext(config: Config, database: Database, logger: Logger
   const templates = createTemplatesService({ db, events });
   return {
     config,
+    clock,
     database,
     db,
     logger,

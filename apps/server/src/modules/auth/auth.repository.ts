@@ -49,12 +49,13 @@ export async function usernameOrEmailTaken(db: Db, username: string, email: stri
   return { username: rows.some((r) => r.username), email: rows.some((r) => r.email) };
 }
 
-export async function recordFailedLogin(db: Db, userId: string, threshold: number, lockMinutes: number) {
+/** Counts a failed sign-in; the one that reaches `threshold` locks the account until `lockUntil`. */
+export async function recordFailedLogin(db: Db, userId: string, threshold: number, lockUntil: Date) {
   return db
     .updateTable('users')
     .set({
       failed_logins: sql`CASE WHEN failed_logins + 1 >= ${threshold} THEN 0 ELSE failed_logins + 1 END`,
-      locked_until: sql`CASE WHEN failed_logins + 1 >= ${threshold} THEN now() + make_interval(mins => ${lockMinutes}) ELSE locked_until END`,
+      locked_until: sql`CASE WHEN failed_logins + 1 >= ${threshold} THEN ${lockUntil}::timestamptz ELSE locked_until END`,
     })
     .where('id', '=', userId)
     .returning(['failed_logins', 'locked_until'])
@@ -139,11 +140,11 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
     .executeTakeFirst();
 }
 
-/** Marks a refresh token used; returns false when it had been used already (a race or a replay). */
-export async function markRefreshTokenUsed(db: Db, id: string) {
+/** Marks a refresh token used at `now`; returns false when it had been used already (a race or a replay). */
+export async function markRefreshTokenUsed(db: Db, id: string, now: Date) {
   const r = await db
     .updateTable('refresh_tokens')
-    .set({ used_at: new Date() })
+    .set({ used_at: now })
     .where('id', '=', id)
     .where('used_at', 'is', null)
     .executeTakeFirst();
@@ -163,14 +164,14 @@ export async function insertPasswordReset(db: Db, r: { userId: string; tokenHash
     .execute();
 }
 
-/** Consumes a reset token atomically: single use, unexpired. */
-export async function consumePasswordReset(db: Db, tokenHash: string) {
+/** Consumes a reset token atomically: single use, unexpired at `now`. */
+export async function consumePasswordReset(db: Db, tokenHash: string, now: Date) {
   return db
     .updateTable('password_resets')
-    .set({ used_at: new Date() })
+    .set({ used_at: now })
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
-    .where('expires_at', '>', new Date())
+    .where('expires_at', '>', now)
     .returning(['user_id'])
     .executeTakeFirst();
 }

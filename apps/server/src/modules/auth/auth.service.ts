@@ -5,6 +5,7 @@ import {
   type RegisterInput,
   type TokenPair,
 } from '@wren/contracts';
+import { nowMs, type Clock } from '../../platform/clock';
 import type { Config } from '../../platform/config';
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, unauthorized } from '../../platform/errors';
@@ -31,6 +32,7 @@ interface Deps {
   tokens: TokenSigner;
   users: UsersService;
   ledger: LedgerService;
+  clock: Clock;
 }
 
 const RESET_TTL_MS = 30 * 60 * 1000;
@@ -41,17 +43,17 @@ const sessionEnded = () =>
   new AppError(ErrorCode.TOKEN_INVALID, 'Your session has ended. Please sign in again.');
 
 export function createAuthService(deps: Deps) {
-  const { db, config, tokens } = deps;
+  const { db, config, tokens, clock } = deps;
   const refreshTtlMs = config.refreshTokenTtlDays * 86_400_000;
   const activeSessions = new Map<string, number>();
   /** Any revocation forgets every remembered session; the next request checks the database. */
   const forgetSessions = () => activeSessions.clear();
   async function sessionActive(claims: Pick<AccessClaims, 'sessionId' | 'userId'>): Promise<boolean> {
     const seen = activeSessions.get(claims.sessionId);
-    if (seen !== undefined && seen > Date.now()) return true;
+    if (seen !== undefined && seen > nowMs(clock)) return true;
     if (!(await repo.isSessionActive(db, claims.sessionId, claims.userId))) return false;
     if (activeSessions.size > 10_000) activeSessions.clear();
-    activeSessions.set(claims.sessionId, Date.now() + SESSION_CACHE_MS);
+    activeSessions.set(claims.sessionId, nowMs(clock) + SESSION_CACHE_MS);
     return true;
   }
 
@@ -61,7 +63,7 @@ export function createAuthService(deps: Deps) {
     await repo.insertRefreshToken(trx, {
       sessionId: claims.sessionId,
       tokenHash: hashToken(refreshToken),
-      expiresAt: new Date(Date.now() + refreshTtlMs),
+      expiresAt: new Date(nowMs(clock) + refreshTtlMs),
     });
     return { accessToken: await tokens.sign(claims), refreshToken };
   }
@@ -117,17 +119,18 @@ export function createAuthService(deps: Deps) {
 
     async login(input: { username: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
       const cred = await repo.findCredentialsByLogin(db, input.username);
-      if (cred?.locked_until && cred.locked_until > new Date()) throw lockedError(cred.locked_until);
+      if (cred?.locked_until && cred.locked_until > clock.now()) throw lockedError(cred.locked_until, clock);
       const ok = await verifyPassword(cred?.password_hash, input.password);
       if (!cred) throw invalidCredentials();
       if (!ok) {
+        const now = clock.now();
         const after = await repo.recordFailedLogin(
           db,
           cred.id,
           config.loginLockThreshold,
-          config.loginLockMinutes,
+          new Date(now.getTime() + config.loginLockMinutes * 60_000),
         );
-        if (after.locked_until && after.locked_until > new Date()) {
+        if (after.locked_until && after.locked_until > now) {
           await recordAudit(db, {
             accountId: cred.account_id,
             userId: cred.id,
@@ -135,7 +138,7 @@ export function createAuthService(deps: Deps) {
             message: 'Sign-in locked after repeated failed attempts',
             ip: client.ip,
           });
-          throw lockedError(after.locked_until);
+          throw lockedError(after.locked_until, clock);
         }
         throw invalidCredentials();
       }
@@ -156,13 +159,14 @@ export function createAuthService(deps: Deps) {
         const row = await repo.findRefreshToken(trx, hashToken(input.refreshToken));
         if (!row || row.session_id !== claims.sessionId || row.user_id !== claims.userId)
           throw sessionEnded();
-        if (row.revoked_at || row.expires_at <= new Date()) throw sessionEnded();
-        const fresh = await repo.markRefreshTokenUsed(trx, row.id);
+        const now = clock.now();
+        if (row.revoked_at || row.expires_at <= now) throw sessionEnded();
+        const fresh = await repo.markRefreshTokenUsed(trx, row.id, now);
         if (!fresh) {
           // Read again: a concurrent refresh may have committed its use after our first read.
           const usedAt =
             row.used_at ?? (await repo.findRefreshToken(trx, hashToken(input.refreshToken)))?.used_at;
-          const usedAgo = Date.now() - (usedAt?.getTime() ?? 0);
+          const usedAgo = now.getTime() - (usedAt?.getTime() ?? 0);
           if (usedAgo > config.refreshGraceSeconds * 1000) {
             await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse');
             forgetSessions();
@@ -225,7 +229,7 @@ export function createAuthService(deps: Deps) {
       await repo.insertPasswordReset(db, {
         userId: user.id,
         tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + RESET_TTL_MS),
+        expiresAt: new Date(nowMs(clock) + RESET_TTL_MS),
       });
       const link = `${config.publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
       await deps.mailer.send({
@@ -245,7 +249,7 @@ export function createAuthService(deps: Deps) {
     async resetPassword(input: { token: string; password: string }, client: ClientInfo) {
       const passwordHash = await hashPassword(input.password);
       await transact(db, async (trx) => {
-        const used = await repo.consumePasswordReset(trx, hashToken(input.token));
+        const used = await repo.consumePasswordReset(trx, hashToken(input.token), clock.now());
         if (!used) {
           throw new AppError(
             ErrorCode.RESET_TOKEN_INVALID,
@@ -295,8 +299,8 @@ export function createAuthService(deps: Deps) {
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-function lockedError(until: Date) {
-  const minutes = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000));
+function lockedError(until: Date, clock: Clock) {
+  const minutes = Math.max(1, Math.ceil((until.getTime() - nowMs(clock)) / 60_000));
   return new AppError(
     ErrorCode.ACCOUNT_LOCKED,
     `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,

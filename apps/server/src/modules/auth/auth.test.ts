@@ -3,11 +3,17 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TEST_JWT_SECRET, type TestServer } from '../../../test/harness';
+import { createTestClock } from '../../platform/clock';
 import { AUDIENCE, ISSUER } from './tokens';
+
+// The server's clock stands still unless a test moves it: expiry, grace windows and locks are
+// tested by advancing it, not by waiting or by editing timestamps in the database.
+const clock = createTestClock();
+const MINUTE = 60_000;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({}, { clock });
 });
 afterAll(async () => {
   await server?.close();
@@ -152,11 +158,14 @@ describe('login and lockout', () => {
     const right = await c.post('/api/auth/login', { username: reg.user.username, password: reg.password });
     expectDomainError(right, 423, 'ACCOUNT_LOCKED');
     expect(right.body.message).toMatch(/Try again in 15 minutes/);
-    await server.ctx.db
-      .updateTable('users')
-      .set({ locked_until: new Date(Date.now() - 1000) })
-      .where('id', '=', reg.user.id)
-      .execute();
+    clock.advance(14 * MINUTE + 30_000);
+    const stillLocked = await c.post('/api/auth/login', {
+      username: reg.user.username,
+      password: reg.password,
+    });
+    expectDomainError(stillLocked, 423, 'ACCOUNT_LOCKED');
+    expect(stillLocked.body.message).toMatch(/Try again in 1 minute\./);
+    clock.advance(31_000);
     expect(
       (await c.post('/api/auth/login', { username: reg.user.username, password: reg.password })).status,
     ).toBe(200);
@@ -216,11 +225,14 @@ describe('refresh tokens', () => {
       refreshToken: reg.refreshToken,
     });
     expect(first.status).toBe(200);
-    await server.ctx.db
-      .updateTable('refresh_tokens')
-      .set({ used_at: new Date(Date.now() - 3_600_000) })
-      .where('used_at', 'is not', null)
-      .execute();
+    // Within the grace window (30 s) the used token still works, as for a second tab.
+    clock.advance(29_000);
+    const inGrace = await c.post('/api/auth/refreshToken', {
+      accessToken: reg.accessToken,
+      refreshToken: reg.refreshToken,
+    });
+    expect(inGrace.status).toBe(200);
+    clock.advance(2_000);
     const replay = await c.post('/api/auth/refreshToken', {
       accessToken: reg.accessToken,
       refreshToken: reg.refreshToken,
@@ -244,6 +256,7 @@ describe('refresh tokens', () => {
 });
 
 describe('access tokens', () => {
+  const serverSeconds = () => Math.floor(clock.now().getTime() / 1000);
   const sign = (
     claims: Record<string, unknown>,
     opts: { aud?: string; exp?: number; typ?: string; secret?: string } = {},
@@ -253,8 +266,8 @@ describe('access tokens', () => {
       .setSubject(String(claims.sub))
       .setIssuer(ISSUER)
       .setAudience(opts.aud ?? AUDIENCE)
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
-      .setExpirationTime(opts.exp ?? Math.floor(Date.now() / 1000) + 600)
+      .setIssuedAt(serverSeconds() - 3600)
+      .setExpirationTime(opts.exp ?? serverSeconds() + 600)
       .sign(new TextEncoder().encode(opts.secret ?? TEST_JWT_SECRET));
 
   it('rejects alg=none, wrong audience, wrong typ, wrong key and expired tokens', async () => {
@@ -272,7 +285,7 @@ describe('access tokens', () => {
       await sign(claims, { aud: 'someone-else' }),
       await sign(claims, { typ: 'JWT' }),
       await sign(claims, { secret: 'another-secret-that-is-long-enough' }),
-      await sign(claims, { exp: Math.floor(Date.now() / 1000) - 60 }),
+      await sign(claims, { exp: serverSeconds() - 60 }),
       await sign({ ...claims, role: 'admin' }, { secret: 'x'.repeat(40) }),
     ];
     for (const token of bad) {
@@ -280,6 +293,25 @@ describe('access tokens', () => {
       const res = await c.get('/api/me');
       expectDomainError(res, 401, 'UNAUTHORIZED');
     }
+  });
+
+  it('expire after their lifetime (15 minutes, 5 s tolerance) and are renewed with the refresh token', async () => {
+    const c = server.client();
+    const reg = await c.register();
+    expect((await c.get('/api/me')).status).toBe(200);
+    clock.advance(15 * MINUTE + 4_000); // past its expiry, inside the tolerance for clock skew
+    expect((await c.get('/api/me')).status).toBe(200);
+    clock.advance(2_000);
+    expectDomainError(await c.get('/api/me'), 401, 'UNAUTHORIZED');
+    const renewed = await c.post('/api/auth/refreshToken', {
+      accessToken: reg.accessToken,
+      refreshToken: reg.refreshToken,
+    });
+    expect(renewed.status).toBe(200);
+    c.useSession(renewed.body);
+    expect((await c.get('/api/me')).status).toBe(200);
+    const exp = JSON.parse(Buffer.from(renewed.body.accessToken.split('.')[1], 'base64url').toString()).exp;
+    expect(exp).toBe(serverSeconds() + 15 * 60); // issued on the server's clock
   });
 
   it('requires a bearer token on protected routes', async () => {
@@ -347,11 +379,7 @@ describe('forgot and reset password', () => {
     const reg = await server.client().register();
     await server.client().post('/api/auth/forgot-password', { email: reg.user.email });
     const token = decodeURIComponent(readResetToken(reg.user.email));
-    await server.ctx.db
-      .updateTable('password_resets')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('user_id', '=', reg.user.id)
-      .execute();
+    clock.advance(30 * MINUTE + 1_000); // the link is good for 30 minutes
     const res = await server
       .client()
       .post('/api/auth/reset-password', { token, password: 'brand new pass 7' });

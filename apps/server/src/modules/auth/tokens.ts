@@ -1,5 +1,6 @@
 import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { nowMs, systemClock, type Clock } from '../../platform/clock';
 
 export const ISSUER = 'wren';
 export const AUDIENCE = 'wren-web';
@@ -23,24 +24,28 @@ export function createTokenSigner(
   secret: string,
   ttlSeconds: number,
   maxAgeForRefreshSeconds: number,
+  /** Issue and expiry times come from this clock, and tokens are checked against it. */
+  clock: Clock = systemClock,
 ): TokenSigner {
   // A KeyObject made once: jose would import a raw byte key again on every sign and verify.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   const verified = new Map<string, { claims: AccessClaims; until: number }>();
   return {
-    sign: (c) =>
-      new SignJWT({ aid: c.accountId, sid: c.sessionId, role: c.role })
+    sign: (c) => {
+      const iat = Math.floor(nowMs(clock) / 1000);
+      return new SignJWT({ aid: c.accountId, sid: c.sessionId, role: c.role })
         .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TYP })
         .setSubject(c.userId)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime(`${ttlSeconds}s`)
-        .sign(key),
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + ttlSeconds)
+        .sign(key);
+    },
     verify: async (token, opts = {}) => {
       // A token verified before gives the same answer until it expires: skip the HMAC on hot paths.
       const hit = opts.allowExpired ? undefined : verified.get(token);
-      if (hit && hit.until > Date.now()) return hit.claims;
+      if (hit && hit.until > nowMs(clock)) return hit.claims;
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ['HS256'],
@@ -49,6 +54,7 @@ export function createTokenSigner(
           typ: ACCESS_TYP,
           requiredClaims: ['sub', 'exp', 'iat'],
           clockTolerance: opts.allowExpired ? maxAgeForRefreshSeconds : 5,
+          currentDate: clock.now(),
         });
         const { sub, aid, sid, role } = payload;
         if (typeof sub !== 'string' || typeof aid !== 'string' || typeof sid !== 'string') return null;
