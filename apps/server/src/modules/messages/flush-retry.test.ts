@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { expectInvariants, waitForFinal } from '../../../test/messaging';
+import { until } from '../../realtime/test-client';
 
 // The outcomes of submits (which SMSC ids the SMSC gave) live in the dispatcher's memory until they
 // are committed. If that commit fails they must be kept and written again: dropping them leaves
@@ -14,12 +15,15 @@ beforeAll(async () => {
     { worker: true },
   );
   // While test_block_parts has a row, storing message parts fails (and with it the whole flush).
+  // Each refused flush takes a number from test_blocked_flushes (sequences ignore rollbacks).
   await sql`CREATE TABLE test_block_parts (x int)`.execute(server.ctx.db);
+  await sql`CREATE SEQUENCE test_blocked_flushes`.execute(server.ctx.db);
   await sql
     .raw(
       `CREATE FUNCTION test_block_parts() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
          IF EXISTS (SELECT 1 FROM test_block_parts) THEN
+           PERFORM nextval('test_blocked_flushes');
            RAISE EXCEPTION 'parts blocked by the test';
          END IF;
          RETURN NEW;
@@ -47,19 +51,29 @@ describe('dispatcher flush failure', () => {
     // Submitted to the SMSC, but the flush keeps failing: the messages stay in `sending`.
     const sim = server.worker!.simulator!;
     const submitted = () => [...sim.messages.values()].filter((m) => recipients.includes(`+${m.dest}`));
-    const deadline = Date.now() + 10_000;
-    while (submitted().length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => submitted().length >= 5, 10_000, 'five submits');
     expect(submitted()).toHaveLength(5);
-    await new Promise((r) => setTimeout(r, 2500));
+    // Two more refused flushes: the later one is a retry (1 s after a failure) of every outcome.
+    const refused = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT last_value AS n FROM test_blocked_flushes`.execute(db)).rows[0]!.n,
+      );
+    const before = await refused();
+    await until(async () => (await refused()) >= before + 2, 10_000, 'two more refused flushes');
     const held = await db.selectFrom('messages').select('status').where('id', 'in', ids).execute();
     expect(held.map((m) => m.status)).toEqual(ids.map(() => 'sending'));
 
     await sql`DELETE FROM test_block_parts`.execute(db);
     const done = await waitForFinal(c, ids, 30_000);
     expect(done.map((m) => m.status)).toEqual(ids.map(() => 'delivered'));
-    // Still once each, also after the lease (5 s) has run out.
-    await new Promise((r) => setTimeout(r, 6000));
+    // Sent once each, and nothing is left in the work queue that a lapsed lease could hand out again.
     expect(submitted()).toHaveLength(5);
+    const queued = await db
+      .selectFrom('send_queue')
+      .select('message_id')
+      .where('message_id', 'in', ids)
+      .execute();
+    expect(queued).toEqual([]);
     await expectInvariants(server, user.accountId);
   });
 });
