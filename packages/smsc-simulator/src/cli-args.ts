@@ -51,7 +51,15 @@ export const CLI_USAGE = `Usage: wren-smsc [options]
   --max-tps N               per-bind submit limit
   --throttle-rate R         fraction 0..1 of submits answered ESME_RTHROTTLED
   --seed N                  PRNG seed
-  --help`;
+  --one-session-per-system-type  a new bind closes the older session of the same system_id+system_type
+  --bind-modes M,...        accepted bind types: tx,rx,trx (default all)
+  --acceptd-receipts M      final|interim: stat:ACCEPTD receipts (only, or before the final one)
+  --lose-receipts-on-restart  a restart (SIGHUP) forgets the receipts not yet sent
+  --restart-with-unanswered N  unanswered submits are forgotten when sessions close; N > 0 also holds
+                            the responses until N submits wait, then restarts (once); 0 = forget only
+  --help
+
+SIGHUP restarts the simulator (every session is dropped).`;
 
 export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
   const { values } = parseArgs({
@@ -72,6 +80,11 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
       'max-tps': { type: 'string' },
       'throttle-rate': { type: 'string' },
       seed: { type: 'string' },
+      'one-session-per-system-type': { type: 'boolean' },
+      'bind-modes': { type: 'string' },
+      'acceptd-receipts': { type: 'string' },
+      'lose-receipts-on-restart': { type: 'boolean' },
+      'restart-with-unanswered': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -112,5 +125,24 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
     opts.throttle = { rate: num('throttle-rate', values['throttle-rate']) };
   }
   if (values.seed !== undefined) opts.seed = num('seed', values.seed);
+  if (values['one-session-per-system-type']) opts.oneSessionPerSystemType = true;
+  if (values['bind-modes'] !== undefined) {
+    const names = { tx: 'transmitter', rx: 'receiver', trx: 'transceiver' } as const;
+    opts.bindModes = values['bind-modes']
+      .split(',')
+      .map((m) => names[oneOf('bind-modes', m.trim(), ['tx', 'rx', 'trx'] as const)]);
+  }
+  if (values['acceptd-receipts'] !== undefined) {
+    opts.acceptdReceipts = oneOf('acceptd-receipts', values['acceptd-receipts'], [
+      'final',
+      'interim',
+    ] as const);
+  }
+  if (values['lose-receipts-on-restart']) opts.loseReceiptsOnRestart = true;
+  const unanswered = values['restart-with-unanswered'];
+  if (unanswered !== undefined) {
+    const n = integer('restart-with-unanswered', unanswered, 0);
+    opts.restartWithUnanswered = n === 0 ? true : n;
+  }
   return opts;
 }

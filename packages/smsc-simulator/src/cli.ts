@@ -40,6 +40,10 @@ async function main(): Promise<void> {
       },
     );
   };
+  process.on('SIGHUP', () => {
+    console.log('SMSC simulator restarting (SIGHUP): every session dropped');
+    smsc.restart().catch((err: unknown) => console.error(err));
+  });
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }

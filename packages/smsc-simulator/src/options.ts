@@ -46,6 +46,27 @@ export interface FaultOptions {
   receiptBeforeResp?: boolean | undefined;
   /** Shuffle receipts across messages (and optionally send stale intermediates after finals). */
   outOfOrderReceipts?: boolean | OutOfOrderFault | undefined;
+  /**
+   * One session per system_id + system_type, as Kannel's opensmppbox: a new bind closes the older
+   * session(s) it replaces (a transmitter replaces transmitters and transceivers, a receiver replaces
+   * receivers and transceivers, a transceiver replaces all three).
+   */
+  oneSessionPerSystemType?: boolean | undefined;
+  /** Bind types accepted (default all three); any other bind is answered ESME_RINVCMDID. */
+  bindModes?: readonly BindMode[] | undefined;
+  /**
+   * Receipts with stat:ACCEPTD and message_state 6: 'final' = ACCEPTD is the only receipt, 'interim' =
+   * ACCEPTD, then the drawn final state after another receipt delay.
+   */
+  acceptdReceipts?: 'final' | 'interim' | undefined;
+  /** restart() forgets every receipt not yet written (scheduled, held or buffered). */
+  loseReceiptsOnRestart?: boolean | undefined;
+  /**
+   * true: submits a session has not answered when it closes (restart(), dropAll(), close()) were never
+   * received: they are forgotten (no message, no receipt). A number N: also hold every submit_sm_resp
+   * until N submits are waiting, then restart() by itself (once; setting the option again re-arms it).
+   */
+  restartWithUnanswered?: boolean | number | undefined;
 }
 
 /** Everything that setOptions() may change at runtime. */
@@ -147,6 +168,13 @@ export interface SmscStats {
   moPartsSent: number;
   connectionsDropped: number;
   ignoredPdus: number;
+  /** Sessions closed because a newer bind replaced them (oneSessionPerSystemType). */
+  sessionsReplaced: number;
+  restarts: number;
+  /** Receipts dropped by restart() (loseReceiptsOnRestart). */
+  receiptsLost: number;
+  /** Submits forgotten because their session closed before they were answered (restartWithUnanswered). */
+  unansweredForgotten: number;
   storedMessages: number;
 }
 
@@ -192,6 +220,12 @@ export interface SmscHandle {
   stats(): SmscStats;
   /** Destroy every connection now (no unbind). */
   dropAll(): void;
+  /**
+   * Restart: destroy every session (no unbind, like a crash) and refuse connections for `downMs`
+   * (default 0). Receipts not yet written survive unless `loseReceiptsOnRestart`; they are sent once
+   * a receiver binds again. Unanswered submits are forgotten with `restartWithUnanswered`.
+   */
+  restart(opts?: { downMs?: number }): Promise<void>;
   /** Unbind and close all sessions, stop the server and clear every timer. */
   close(): Promise<void>;
   on<K extends keyof SmscEvents>(event: K, listener: SmscEvents[K]): this;

@@ -30,7 +30,10 @@ import { Scheduler } from './scheduler.js';
 interface Conn {
   session: smpp.Session;
   systemId?: string;
+  systemType?: string;
   mode?: BindMode;
+  /** Accepted submits whose submit_sm_resp has not been written yet. */
+  unanswered: Set<StoredMessage>;
   submits: number;
   bucket: TokenBucket;
   /** dropConnection fired: ignore further input, destroy after the last response. */
@@ -43,6 +46,8 @@ const UNBIND_GRACE_MS = 200;
 
 const canReceive = (mode: BindMode | undefined): boolean => mode === 'receiver' || mode === 'transceiver';
 const canSubmit = (mode: BindMode | undefined): boolean => mode === 'transmitter' || mode === 'transceiver';
+/** Whether a new bind of mode `b` replaces an older session of mode `a` (oneSessionPerSystemType). */
+const replaces = (a: BindMode, b: BindMode): boolean => a === b || a === 'transceiver' || b === 'transceiver';
 
 class Smsc implements SmscHandle {
   readonly host: string;
@@ -59,6 +64,17 @@ class Smsc implements SmscHandle {
   private rr = 0;
   private moRef = 0;
   private closing: Promise<void> | undefined;
+  /** restart(): connections are refused until then. */
+  private downUntil = 0;
+  /** Bumped by a restart that loses receipts: scheduled receipt tasks of older epochs do nothing. */
+  private epoch = 0;
+  /** Receipt tasks on the scheduler (not yet due). */
+  private scheduledReceipts = 0;
+  /** Submits forgotten by restartWithUnanswered: their delayed response and receipt never happen. */
+  private readonly forgotten = new WeakSet<StoredMessage>();
+  /** restartWithUnanswered = N: responses held until N wait; armed until it fires. */
+  private held: (() => void)[] = [];
+  private restartArmed = true;
   private readonly n = {
     connections: 0,
     binds: 0,
@@ -78,6 +94,10 @@ class Smsc implements SmscHandle {
     moPartsSent: 0,
     connectionsDropped: 0,
     ignoredPdus: 0,
+    sessionsReplaced: 0,
+    restarts: 0,
+    receiptsLost: 0,
+    unansweredForgotten: 0,
   };
 
   constructor(options: SmscOptions) {
@@ -123,6 +143,7 @@ class Smsc implements SmscHandle {
     const wasHalfOpen = this.opts.halfOpen;
     this.opts = resolveOptions({ ...this.opts, ...partial });
     if ('seed' in partial) this.rand = createRandom(partial.seed);
+    if ('restartWithUnanswered' in partial) this.restartArmed = true;
     this.receipts.optionsChanged(wasHalfOpen === true);
   }
 
@@ -162,6 +183,25 @@ class Smsc implements SmscHandle {
     return this.closing;
   }
 
+  async restart(opts: { downMs?: number } = {}): Promise<void> {
+    if (this.closing) return;
+    this.n.restarts++;
+    this.held = [];
+    if (this.opts.loseReceiptsOnRestart) {
+      this.n.receiptsLost += this.scheduledReceipts + this.receipts.waiting;
+      this.scheduledReceipts = 0;
+      this.epoch++;
+      this.receipts.clear();
+    }
+    this.downUntil = Date.now() + Math.max(0, opts.downMs ?? 0);
+    const conns = [...this.conns];
+    const closed = conns.map(
+      (c) => new Promise<void>((resolve) => (c.closed ? resolve() : c.session.socket.once('close', resolve))),
+    );
+    for (const c of conns) this.kill(c);
+    await Promise.all(closed);
+  }
+
   async sendMo(mo: MoInput): Promise<MoResult> {
     if (this.closing) throw new Error('SMSC simulator is closed');
     if (this.opts.halfOpen) throw new Error('SMSC simulator is half-open; MO suppressed');
@@ -188,10 +228,11 @@ class Smsc implements SmscHandle {
   // ---- connections ----
 
   private attach(session: smpp.Session): void {
-    if (this.closing) return session.destroy();
+    if (this.closing || Date.now() < this.downUntil) return session.destroy();
     session.socket.setNoDelay(true);
     const conn: Conn = {
       session,
+      unanswered: new Set(),
       submits: 0,
       bucket: new TokenBucket(),
       doomed: false,
@@ -204,6 +245,7 @@ class Smsc implements SmscHandle {
     session.on('close', () => {
       conn.closed = true;
       this.conns.delete(conn);
+      this.forgetUnanswered(conn);
     });
     session.on('pdu', (pdu) => {
       try {
@@ -212,6 +254,17 @@ class Smsc implements SmscHandle {
         this.report(err);
       }
     });
+  }
+
+  /** restartWithUnanswered: what a closed session had not answered was never received. */
+  private forgetUnanswered(conn: Conn): void {
+    if (!this.opts.restartWithUnanswered) return;
+    for (const msg of conn.unanswered) {
+      this.forgotten.add(msg);
+      if (this.store.get(msg.id) === msg) this.store.delete(msg.id);
+      this.n.unansweredForgotten++;
+    }
+    conn.unanswered.clear();
   }
 
   private kill(conn: Conn): void {
@@ -291,8 +344,10 @@ class Smsc implements SmscHandle {
 
   private onBind(conn: Conn, pdu: smpp.PDU, mode: BindMode): void {
     const systemId = pdu.system_id ?? '';
+    const systemType = pdu.system_type ?? '';
     let status = smpp.ESME_ROK;
     if (conn.mode) status = smpp.ESME_RALYBND;
+    else if (this.opts.bindModes && !this.opts.bindModes.includes(mode)) status = smpp.ESME_RINVCMDID;
     else {
       const cred = this.opts.credentials.find((c) => c.systemId === systemId);
       if (!cred) status = smpp.ESME_RBINDFAIL;
@@ -301,13 +356,27 @@ class Smsc implements SmscHandle {
     conn.session.send(pdu.response({ command_status: status, system_id: this.opts.smscSystemId }));
     if (status === smpp.ESME_ROK) {
       conn.systemId = systemId;
+      conn.systemType = systemType;
       conn.mode = mode;
       this.n.binds++;
+      if (this.opts.oneSessionPerSystemType) this.replaceOlder(conn, mode);
     } else {
       this.n.bindFailures++;
     }
     this.emit('bind', { systemId, mode, status });
     if (status === smpp.ESME_ROK && canReceive(mode)) this.receipts.flushPending();
+  }
+
+  /** oneSessionPerSystemType: close the sessions of the same system_id + system_type that `conn` replaces. */
+  private replaceOlder(conn: Conn, mode: BindMode): void {
+    for (const c of this.conns) {
+      if (c === conn || !c.mode || c.closed || c.doomed) continue;
+      if (c.systemId !== conn.systemId || c.systemType !== conn.systemType || !replaces(c.mode, mode))
+        continue;
+      this.n.sessionsReplaced++;
+      c.doomed = true;
+      c.session.destroy();
+    }
   }
 
   private onQuery(conn: Conn, pdu: smpp.PDU): void {
@@ -351,7 +420,10 @@ class Smsc implements SmscHandle {
     }
     const msg = this.accept(conn, pdu);
     const receipt = wantsReceipt(msg);
-    this.later(slowMs, () => {
+    conn.unanswered.add(msg);
+    const answer = (): void => {
+      if (this.forgotten.has(msg)) return;
+      conn.unanswered.delete(msg);
       if (receipt && this.opts.receiptBeforeResp) {
         msg.doneAt = new Date();
         this.receipts.sendCopies({ msg, stat: msg.finalStat, origin: conn });
@@ -359,10 +431,39 @@ class Smsc implements SmscHandle {
         return;
       }
       this.respond(conn, pdu, { message_id: msg.id }, dropAfter);
-      if (receipt) {
-        const delay = pickDelay(this.opts.receiptDelayMs, this.rand);
-        this.scheduler.after(delay, () => this.receipts.due({ msg, stat: msg.finalStat, origin: conn }));
+      if (receipt) this.scheduleReceipt(msg, conn);
+    };
+    const hold = this.opts.restartWithUnanswered;
+    if (typeof hold === 'number' && hold > 0 && this.restartArmed) {
+      this.held.push(answer);
+      if (this.held.length >= hold) {
+        this.restartArmed = false;
+        void this.restart();
       }
+      return;
+    }
+    this.later(slowMs, answer);
+  }
+
+  /** The receipt(s) of an accepted message, after the receipt delay (ACCEPTD first with acceptdReceipts). */
+  private scheduleReceipt(msg: StoredMessage, origin: Conn): void {
+    const acceptd = this.opts.acceptdReceipts;
+    this.afterReceiptDelay(() => {
+      if (!acceptd) return this.receipts.due({ msg, stat: msg.finalStat, origin });
+      this.receipts.due({ msg, stat: 'ACCEPTD', origin });
+      if (acceptd === 'interim') {
+        this.afterReceiptDelay(() => this.receipts.due({ msg, stat: msg.finalStat, origin }));
+      }
+    });
+  }
+
+  private afterReceiptDelay(fn: () => void): void {
+    const epoch = this.epoch;
+    this.scheduledReceipts++;
+    this.scheduler.after(pickDelay(this.opts.receiptDelayMs, this.rand), () => {
+      if (epoch !== this.epoch) return;
+      this.scheduledReceipts--;
+      fn();
     });
   }
 
