@@ -1,13 +1,14 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router';
 import { MESSAGING_API, type MessageDto } from '@wren/contracts';
 import { http } from '@/lib/http/client';
 import { fakeAdapter, type FakeAdapter, type FakeHandler } from '@/test/fake-adapter';
+import { FAST_REFRESH_MS, SLOW_REFRESH_MS } from '../refresh-interval';
 import SmsLogPage from './sms-log-page';
 
 const message = (id: string, over: Partial<MessageDto> = {}): MessageDto => ({
@@ -25,6 +26,7 @@ const message = (id: string, over: Partial<MessageDto> = {}): MessageDto => ({
   scheduledAt: null,
   createdAt: '2025-01-01T10:00:00.000Z',
   submittedAt: '2025-01-01T10:00:01.000Z',
+  receiptDueAt: null,
   doneAt: '2025-01-01T10:00:02.000Z',
   ...over,
 });
@@ -135,23 +137,34 @@ describe('SMS log page', { timeout: 20_000 }, () => {
     await waitFor(() => expect(listCalls().at(-1)?.params).toMatchObject({ recipient: '4420' }));
   });
 
-  it('refreshes while a message is still on its way, and stops once all are final', async () => {
-    let status: MessageDto['status'] = 'sent';
-    renderLog('/reports/sms-log', () => ({
-      status: 200,
-      data: {
-        items: [message('m1', { status, createdAt: new Date().toISOString(), submittedAt: null })],
-        nextCursor: null,
-      },
-    }));
-    const table = await screen.findByRole('table', { name: 'SMS log' });
-    await within(table).findByText('Sent');
-    expect(screen.getByText('Live')).toBeInTheDocument();
-    status = 'delivered';
-    await within(table).findByText('Delivered', {}, { timeout: 6_000 });
-    const calls = listCalls().length;
-    expect(screen.queryByText('Live')).not.toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
-    expect(listCalls().length).toBe(calls);
+  describe('with fake timers', () => {
+    // The clock also moves with real time, so the queries and findBy* work as usual; the refresh
+    // timers are then run forward instead of waited for.
+    beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+    afterEach(() => vi.useRealTimers());
+
+    it('refreshes while a message is still on its way, and stops once all are final', async () => {
+      let status: MessageDto['status'] = 'sent';
+      renderLog('/reports/sms-log', () => ({
+        status: 200,
+        data: {
+          items: [message('m1', { status, createdAt: new Date().toISOString(), submittedAt: null })],
+          nextCursor: null,
+        },
+      }));
+      const table = await screen.findByRole('table', { name: 'SMS log' });
+      await within(table).findByText('Sent');
+      expect(screen.getByText('Live')).toBeInTheDocument();
+      status = 'delivered';
+      const before = listCalls().length;
+      await act(() => vi.advanceTimersByTimeAsync(FAST_REFRESH_MS));
+      await within(table).findByText('Delivered');
+      expect(listCalls().length).toBeGreaterThan(before);
+      const calls = listCalls().length;
+      expect(screen.queryByText('Live')).not.toBeInTheDocument();
+      // Not even at the slow pace: a page of final messages is not refreshed.
+      await act(() => vi.advanceTimersByTimeAsync(SLOW_REFRESH_MS * 2));
+      expect(listCalls().length).toBe(calls);
+    });
   });
 });
