@@ -147,7 +147,7 @@ async function main() {
     const cpu0 = process.cpuUsage();
     const server0 = wrenCpu();
     const simulator0 = simulatorCpu();
-    const postgres0 = cpuSeconds({ command: 'postgres' });
+    const postgres0 = db.postgresCpu();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < N) {
@@ -176,7 +176,7 @@ async function main() {
     const cpuLine = (label: string) =>
       `CPU per message, ${label}: Wren ${perMessage(wrenCpu() - server0)}, ` +
       (simulatorPid ? `SMSC simulator ${perMessage(simulatorCpu() - simulator0)}, ` : '') +
-      `PostgreSQL ${perMessage(cpuSeconds({ command: 'postgres' }) - postgres0)}`;
+      `PostgreSQL ${perMessage(db.postgresCpu() - postgres0)}`;
     console.log(`${cpuLine('API phase')}, load generator ${perMessage((cpu.user + cpu.system) / 1e6)}`);
     await pool.close();
     latencies.sort((a, b) => a - b);

@@ -21,6 +21,8 @@ export async function freshPostgres(baseUrl: string, name: string) {
     url: u.toString(),
     /** What `startWren` needs to use this database. */
     env: { DATABASE_URL: u.toString() },
+    /** CPU seconds of every process named postgres (this server, and any other on the machine). */
+    postgresCpu: () => cpuSeconds({ command: 'postgres' }),
     drop: async () => {
       const a = new pg.Client({ connectionString: baseUrl });
       await a.connect();
@@ -42,6 +44,13 @@ export function embeddedDatabase() {
       const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
       const port = readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3];
       return `postgres://wren:${password}@127.0.0.1:${port}/wren`;
+    },
+    /** CPU seconds of this cluster alone: its postmaster (with exited backends) and live children. */
+    postgresCpu: () => {
+      const postmaster = Number(
+        readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      return cpuSeconds({ pid: postmaster }) + cpuSeconds({ parent: postmaster });
     },
     /** Call after Wren has stopped (it stops its PostgreSQL on SIGTERM). */
     drop: async () => rmSync(dataDir, { recursive: true, force: true }),
@@ -141,10 +150,10 @@ export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /**
- * CPU seconds (user + system) used so far by processes, from /proc: one pid, or every process with
- * the given command name (e.g. all PostgreSQL backends). Linux only; 0 elsewhere.
+ * CPU seconds (user + system) used so far by processes, from /proc: one pid, every process with
+ * the given command name (e.g. all PostgreSQL backends), or every child of a pid. Linux only; 0 elsewhere.
  */
-export function cpuSeconds(which: { pid: number } | { command: string }): number {
+export function cpuSeconds(which: { pid: number } | { command: string } | { parent: number }): number {
   const pids = 'pid' in which ? [String(which.pid)] : readdirSafe('/proc').filter((p) => /^\d+$/.test(p));
   let ticks = 0;
   for (const pid of pids) {
@@ -157,6 +166,7 @@ export function cpuSeconds(which: { pid: number } | { command: string }): number
     const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     if ('command' in which && command !== which.command) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if ('parent' in which && Number(fields[1]) !== which.parent) continue;
     // utime, stime, and cutime, cstime: the PostgreSQL postmaster's children that have exited (a
     // closed pool connection) still count through it.
     ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
