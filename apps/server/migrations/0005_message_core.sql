@@ -57,3 +57,11 @@ ALTER TABLE messages SET (fillfactor = 50);
 
 -- Sent messages still waiting for a receipt (the silent-expiry sweep reads this small index).
 CREATE INDEX message_parts_open_idx ON message_parts (created_at) WHERE stat IS NULL;
+
+-- A final outcome for a receipt that never came (the connection's receipt deadline) or that could not
+-- be read (an unknown stat word, or UNKNOWN where the connection treats it as final).
+ALTER TABLE messages DROP CONSTRAINT messages_status_check;
+ALTER TABLE messages ADD CONSTRAINT messages_status_check CHECK (status IN
+  ('scheduled','queued','sending','sent','delivered','undelivered','expired','rejected','failed','canceled','unknown'));
+-- When a sent message stops waiting for its receipt (set on `sent` from the connection's policy).
+ALTER TABLE messages ADD COLUMN receipt_due_at timestamptz;

@@ -14,6 +14,7 @@ export const MESSAGE_STATUSES = [
   'rejected',
   'failed',
   'canceled',
+  'unknown',
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -24,6 +25,7 @@ export const FINAL_STATUSES: readonly MessageStatus[] = [
   'rejected',
   'failed',
   'canceled',
+  'unknown',
 ];
 
 export const MAX_RECIPIENTS_SINGLE = 100;
@@ -60,6 +62,8 @@ export const messageDtoSchema = z.object({
   scheduledAt: z.string().nullable(),
   createdAt: z.string(),
   submittedAt: z.string().nullable(),
+  /** While sent: when the message stops waiting for its receipt (it then ends as `unknown`). */
+  receiptDueAt: z.string().nullable(),
   doneAt: z.string().nullable(),
 });
 export type MessageDto = z.infer<typeof messageDtoSchema>;

@@ -94,6 +94,7 @@ export interface MessagesTable {
   smsc_stat: string | null;
   smsc_err: string | null;
   receipt_raw: Generated<string | null>;
+  receipt_due_at: Generated<Date | null>;
   error: string | null;
   refunded: Generated<boolean>;
   client_ref: string | null;

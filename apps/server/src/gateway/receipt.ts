@@ -58,7 +58,8 @@ export function parseReceipt(connection: string, pdu: smpp.PDU): DeliveryReceipt
   return {
     connection,
     smscId,
-    stat: parsed?.stat ?? stateStat ?? 'UNKNOWN',
+    // SMPP 3.4: the message_state TLV, when present, is the state; the text is informative.
+    stat: stateStat ?? parsed?.stat ?? 'UNKNOWN',
     err: parsed?.err ?? networkErrorCode(pdu.network_error_code) ?? '',
     doneAt: parsed?.doneDate ?? null,
     raw: Object.keys(tlvs).length > 0 ? `${text} tlv:${JSON.stringify(tlvs)}` : text,

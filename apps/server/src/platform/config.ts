@@ -50,7 +50,7 @@ const envSchema = z.object({
         .map((x) => x.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.enum(['undelivered', 'expired', 'rejected']))),
+    .pipe(z.array(z.enum(['undelivered', 'expired', 'rejected', 'unknown']))),
   SMSC_HOST: z.string().optional(),
   SMSC_PORT: z.coerce.number().int().min(1).max(65535).default(2775),
   SMSC_SYSTEM_ID: z.string().default('wren'),
@@ -60,6 +60,11 @@ const envSchema = z.object({
   SMSC_WINDOW: z.coerce.number().int().min(1).max(1000).default(50),
   SMSC_TPS: z.coerce.number().int().min(0).default(0),
   SMSC_ID_NOTATION: z.string().default('auto').pipe(idNotationSchema()),
+  SMSC_RECEIPT_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(43_200).default(2880),
+  SMSC_OTP_RECEIPT_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(43_200).default(60),
+  SMSC_ACCEPTD: z.enum(['final', 'interim']).default('final'),
+  SMSC_UNKNOWN_STATE: z.enum(['final', 'interim']).default('final'),
+  SMSC_ON_UNANSWERED: z.string().default('otp=resend,single=fail,bulk=fail').pipe(unansweredSchema()),
   SMSC_CONNECTIONS: z.string().optional(),
   SMSC_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   SMSC_ENQUIRE_LINK_SECONDS: z.coerce.number().min(0.1).default(30),
@@ -111,6 +116,8 @@ export interface Config {
   refundStatuses: string[];
   /** Default id notation of SMPP connections (submit_sm_resp / receipt), `auto` learns it. */
   smscIdNotation: IdNotationSetting;
+  /** Defaults of the per-connection receipt and resend policies (connection-policy.ts). */
+  smscPolicy: Required<ConnectionPolicySettings>;
   /** SMPP connections; empty means "start the built-in simulator and bind to it". */
   smscConnections: SmscConnectionConfig[];
   simulator: { port: number; delayMs: number; mix: string };
@@ -138,6 +145,50 @@ export interface SmscConnectionConfig {
   prefixes: string[];
   /** How this SMSC writes message ids (see SMSC_ID_NOTATION); unset = the default. */
   idNotation?: IdNotationSetting;
+  /** Receipt and resend policies; unset fields take the SMSC_* defaults. */
+  policy?: ConnectionPolicySettings;
+}
+
+export type Lane = 'otp' | 'single' | 'bulk';
+export type UnansweredPolicy = Record<Lane, 'fail' | 'resend'>;
+
+/** Per-connection receipt and resend rules (issue #18). */
+export interface ConnectionPolicySettings {
+  /** A sent message whose receipt has not come after this long ends as `unknown`. */
+  receiptTimeoutMinutes?: number;
+  /** The same for OTP messages (priority 0), usually much shorter. */
+  otpReceiptTimeoutMinutes?: number;
+  /** ACCEPTD / message_state 6: final (delivered on the subscriber's behalf, SMPP 3.4) or interim. */
+  acceptd?: 'final' | 'interim';
+  /** UNKNOWN / message_state 7: final (`unknown`) or interim. */
+  unknownState?: 'final' | 'interim';
+  /** A submit written but never answered (connection lost): fail it, or resend it (possible duplicate). */
+  onUnanswered?: UnansweredPolicy;
+}
+
+function unansweredSchema() {
+  return z.string().transform((v, ctx): UnansweredPolicy => {
+    const policy: UnansweredPolicy = { otp: 'resend', single: 'fail', bulk: 'fail' };
+    for (const item of v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
+      const [lane, what] = item.split('=').map((x) => x.trim());
+      if (
+        (lane === 'otp' || lane === 'single' || lane === 'bulk') &&
+        (what === 'fail' || what === 'resend')
+      ) {
+        policy[lane] = what;
+      } else {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${item}": use lane=policy pairs such as otp=resend,bulk=fail`,
+        });
+        return z.NEVER;
+      }
+    }
+    return policy;
+  });
 }
 
 function idNotationSchema() {
@@ -166,6 +217,21 @@ const connectionSchema = z.object({
   tps: z.number().int().min(0).default(0),
   prefixes: z.array(z.string()).default([]),
   idNotation: z.union([z.string(), z.number().int()]).transform(String).pipe(idNotationSchema()).optional(),
+  policy: z
+    .object({
+      receiptTimeoutMinutes: z.number().int().min(1).max(43_200).optional(),
+      otpReceiptTimeoutMinutes: z.number().int().min(1).max(43_200).optional(),
+      acceptd: z.enum(['final', 'interim']).optional(),
+      unknownState: z.enum(['final', 'interim']).optional(),
+      onUnanswered: z
+        .object({
+          otp: z.enum(['fail', 'resend']).default('resend'),
+          single: z.enum(['fail', 'resend']).default('fail'),
+          bulk: z.enum(['fail', 'resend']).default('fail'),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 function parseConnections(e: z.infer<typeof envSchema>): SmscConnectionConfig[] {
@@ -241,6 +307,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     messageValidityMinutes: e.MESSAGE_VALIDITY_MINUTES,
     refundStatuses: e.REFUND_STATUSES,
     smscIdNotation: e.SMSC_ID_NOTATION,
+    smscPolicy: {
+      receiptTimeoutMinutes: e.SMSC_RECEIPT_TIMEOUT_MINUTES,
+      otpReceiptTimeoutMinutes: e.SMSC_OTP_RECEIPT_TIMEOUT_MINUTES,
+      acceptd: e.SMSC_ACCEPTD,
+      unknownState: e.SMSC_UNKNOWN_STATE,
+      onUnanswered: e.SMSC_ON_UNANSWERED,
+    },
     smscConnections: parseConnections(e),
     simulator: { port: e.SIMULATOR_PORT, delayMs: e.SIMULATOR_DELAY_MS, mix: e.SIMULATOR_MIX },
     smpp: {

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { chunkRows, type Db } from '../../platform/db';
 import type { IdNotation } from '../../gateway/message-id';
-import { FINAL_STATS } from './receipt-status';
 
 /** Every stored part under one of `keys` on one of `connections` (at most a few per key). */
 export async function findParts(db: Db, connections: string[], keys: string[]) {
@@ -14,7 +13,10 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
     .execute();
 }
 
-/** Sets each part's final stat and error once; a later or duplicate receipt changes nothing. */
+/**
+ * Sets each part's final stat and error once (only final stats are stored, so a part with a stat is
+ * done); a later or duplicate receipt changes nothing.
+ */
 export async function setPartStats(
   trx: Db,
   rows: { message_id: string; part: number; stat: string; err: string | null }[],
@@ -27,7 +29,7 @@ export async function setPartStats(
                    unnest(${rows.map((r) => r.stat)}::text[]) AS stat,
                    unnest(${rows.map((r) => r.err)}::text[]) AS err) v
      WHERE p.message_id = v.message_id AND p.part = v.part
-       AND (p.stat IS NULL OR p.stat <> ALL(${FINAL_STATS}::text[]))
+       AND p.stat IS NULL
  RETURNING p.message_id, p.part`.execute(trx);
   return res.rows;
 }
@@ -35,9 +37,15 @@ export async function setPartStats(
 /** Per message: its parts in order, with the stat and error of those that are done. */
 export async function partProgress(trx: Db, messageIds: string[]) {
   if (messageIds.length === 0) return [];
-  const res = await sql<{ message_id: string; stats: (string | null)[]; errs: (string | null)[] }>`
-    SELECT message_id, array_agg(stat ORDER BY part) AS stats, array_agg(err ORDER BY part) AS errs
-      FROM (SELECT DISTINCT ON (message_id, part) message_id, part, stat, err
+  const res = await sql<{
+    message_id: string;
+    connection: string;
+    stats: (string | null)[];
+    errs: (string | null)[];
+  }>`
+    SELECT message_id, min(connection) AS connection,
+           array_agg(stat ORDER BY part) AS stats, array_agg(err ORDER BY part) AS errs
+      FROM (SELECT DISTINCT ON (message_id, part) message_id, part, connection, stat, err
               FROM message_parts WHERE message_id = ANY(${messageIds}::uuid[])
              ORDER BY message_id, part, stat NULLS LAST) p
      GROUP BY message_id`.execute(trx);

@@ -8,10 +8,16 @@ import type { LedgerService } from '../ledger/ledger.service';
 import { insertEvents } from '../messages/messages.repository';
 import { notifyChanged } from '../messages/notify';
 import { refundMessages } from '../messages/refunds';
-import { transition, type Transitioned, type TransitionRow } from '../messages/status.repository';
+import { annotate, transition, type Transitioned, type TransitionRow } from '../messages/status.repository';
 import * as repo from './dlr.repository';
 import { createNotationRegistry } from './notation-registry';
-import { isFinalStat, messageOutcomeFromParts, type FinalReceiptStatus } from './receipt-status';
+import {
+  messageOutcomeFromParts,
+  normaliseStat,
+  statMeaning,
+  type FinalReceiptStatus,
+} from './receipt-status';
+import { connectionPolicy, type ConnectionPolicy } from '../../platform/connection-policy';
 
 interface Deps {
   db: Db;
@@ -52,8 +58,16 @@ const WAIT_FOR_PARTS_MS = 1000;
  */
 export function createDlrService(deps: Deps) {
   const { db, logger, config } = deps;
-  const settingOf = (connection: string): IdNotationSetting =>
-    config.smscConnections.find((c) => c.name === connection)?.idNotation ?? config.smscIdNotation;
+  const policies = new Map<string, ConnectionPolicy>();
+  const policyOf = (connection: string): ConnectionPolicy => {
+    let p = policies.get(connection);
+    if (!p) {
+      p = connectionPolicy(config, connection);
+      policies.set(connection, p);
+    }
+    return p;
+  };
+  const settingOf = (connection: string): IdNotationSetting => policyOf(connection).idNotation;
   const notations = createNotationRegistry({
     db,
     logger,
@@ -120,7 +134,7 @@ export function createDlrService(deps: Deps) {
     // One part can be found under two readings of the same id ("5" is 5 in hex and decimal).
     const candidates = [...new Map(found.map((p) => [`${p.message_id}:${p.part}`, p])).values()];
     if (candidates.length === 0) return NO_PART;
-    const open = candidates.filter((p) => !isFinalStat(p.stat));
+    const open = candidates.filter((p) => p.stat === null);
     if (open.length === 1 && open[0]) return open[0];
     if (open.length > 1) return `ambiguous: ${open.length} open parts have this id`;
     // Every part with this id is final already: a duplicate receipt, recorded and ignored.
@@ -171,45 +185,68 @@ export function createDlrService(deps: Deps) {
 
   /** Sets part stats (first final receipt per part wins) and ends messages whose parts are all final. */
   async function settleMatched(trx: Db, matched: { k: Incoming; hit: Part }[]) {
+    const meaning = ({ k }: { k: Incoming }) => statMeaning(k.receipt.stat, policyOf(k.receipt.connection));
     const firstFinal = new Map<string, { message_id: string; part: number; stat: string; err: string }>();
-    for (const { k, hit } of matched) {
-      const key = `${hit.message_id}:${hit.part}`;
-      if (isFinalStat(k.receipt.stat) && !firstFinal.has(key)) {
-        firstFinal.set(key, { ...hit, stat: k.receipt.stat, err: k.receipt.err });
+    for (const m of matched) {
+      const key = `${m.hit.message_id}:${m.hit.part}`;
+      if (meaning(m).kind === 'final' && !firstFinal.has(key)) {
+        firstFinal.set(key, { ...m.hit, stat: normaliseStat(m.k.receipt.stat), err: m.k.receipt.err });
       }
     }
     const changed = await repo.setPartStats(trx, [...firstFinal.values()]);
     const changedKeys = new Set(changed.map((c) => `${c.message_id}:${c.part}`));
-    const events: { message_id: string; status: string; detail: string; raw: string | null }[] = [];
+    const events: {
+      message_id: string;
+      status: string;
+      detail: string;
+      raw: string | null;
+      ends?: boolean;
+    }[] = [];
     /** The receipt that made each part final, by message. */
     const finalRaw = new Map<string, string>();
+    const unclear: { id: string; error: string }[] = [];
     const applied = new Set<string>();
-    for (const { k, hit } of matched) {
+    for (const m of matched) {
+      const { k, hit } = m;
       const key = `${hit.message_id}:${hit.part}`;
-      const final = isFinalStat(k.receipt.stat);
-      const takes = final && changedKeys.has(key) && !applied.has(key);
+      const means = meaning(m);
+      const takes = means.kind === 'final' && changedKeys.has(key) && !applied.has(key);
       if (takes) {
         applied.add(key);
         finalRaw.set(hit.message_id, k.receipt.raw);
       }
+      const note =
+        means.kind === 'final' && !takes
+          ? ' — ignored, part already final'
+          : means.kind === 'interim'
+            ? ' — interim'
+            : means.kind === 'unclear'
+              ? ' — receipt unclear: this stat is not known'
+              : '';
+      if (means.kind === 'unclear') {
+        unclear.push({
+          id: hit.message_id,
+          error: `Receipt unclear: stat ${means.stat} (err ${k.receipt.err})`,
+        });
+      }
       events.push({
         message_id: hit.message_id,
         status: 'receipt',
-        detail: `Part ${hit.part + 1}: ${k.receipt.stat} (err ${k.receipt.err})${final && !takes ? ' — ignored, part already final' : ''}`,
+        detail: `Part ${hit.part + 1}: ${k.receipt.stat} (err ${k.receipt.err})${note}`,
         raw: k.receipt.raw,
+        ends: takes,
       });
     }
+    await annotate(trx, unclear);
 
     // Messages whose parts are now all final: grouped by their final status, one statement each.
     const byStatus = new Map<FinalReceiptStatus, TransitionRow[]>();
     /** One-part messages ended by a single receipt: the message keeps it, no event row is written. */
     const quiet = new Set<string>();
     for (const p of await repo.partProgress(trx, [...finalRaw.keys()])) {
-      const done = p.stats.flatMap((stat, i) =>
-        isFinalStat(stat) ? [{ stat, err: p.errs[i] ?? null }] : [],
-      );
+      const done = p.stats.flatMap((stat, i) => (stat !== null ? [{ stat, err: p.errs[i] ?? null }] : []));
       if (done.length < p.stats.length) continue;
-      const outcome = messageOutcomeFromParts(done);
+      const outcome = messageOutcomeFromParts(done, policyOf(p.connection));
       const list = byStatus.get(outcome.status) ?? [];
       const single = p.stats.length === 1;
       list.push({
@@ -228,9 +265,9 @@ export function createDlrService(deps: Deps) {
       if (config.refundStatuses.includes(status)) await refundMessages(trx, deps.ledger, finished);
     }
     const moved = new Set(touched.map((m) => m.id));
-    const kept = events.filter(
-      (e) => !(quiet.has(e.message_id) && moved.has(e.message_id) && !e.detail.includes('ignored')),
-    );
+    const kept = events
+      .filter((e) => !(e.ends && quiet.has(e.message_id) && moved.has(e.message_id)))
+      .map(({ ends: _ends, ...e }) => e);
     return { touched, events: kept };
   }
 

@@ -1,39 +1,100 @@
 import type { MessageStatus } from '@wren/contracts';
+import type { ConnectionPolicy } from '../../platform/connection-policy';
 
-/** Receipt `stat` values that end a part, and the message status each maps to. */
-const FINAL_STAT_STATUS = new Map<string, FinalReceiptStatus>([
+/** The message statuses a delivery receipt can end in. */
+export type FinalReceiptStatus = Extract<
+  MessageStatus,
+  'delivered' | 'undelivered' | 'expired' | 'rejected' | 'unknown'
+>;
+
+/** Receipt `stat` words that end a part in every SMSC's dialect, and the status each maps to. */
+const ALWAYS_FINAL = new Map<string, FinalReceiptStatus>([
   ['DELIVRD', 'delivered'],
   ['UNDELIV', 'undelivered'],
   ['EXPIRED', 'expired'],
   ['REJECTD', 'rejected'],
   ['DELETED', 'undelivered'],
-  ['UNKNOWN', 'undelivered'],
 ]);
 
-/** The message statuses a delivery receipt can end in. */
-export type FinalReceiptStatus = Extract<MessageStatus, 'delivered' | 'undelivered' | 'expired' | 'rejected'>;
+/** Long spellings some SMSCs write instead of the 7-letter SMPP 3.4 words. */
+const SYNONYMS = new Map<string, string>([
+  ['DELIVERED', 'DELIVRD'],
+  ['UNDELIVERABLE', 'UNDELIV'],
+  ['UNDELIVERED', 'UNDELIV'],
+  ['REJECTED', 'REJECTD'],
+  ['ACCEPTED', 'ACCEPTD'],
+  ['ENROUTE', 'ENROUTE'],
+  ['EXPIRE', 'EXPIRED'],
+  ['DELETE', 'DELETED'],
+]);
 
-/** The final stats, once (SQL uses this list too). */
-export const FINAL_STATS: readonly string[] = [...FINAL_STAT_STATUS.keys()];
+/** Normalises a stat word: upper case, trimmed, long spellings to the SMPP 3.4 word. */
+export function normaliseStat(stat: string): string {
+  const s = stat.trim().toUpperCase();
+  return SYNONYMS.get(s) ?? s;
+}
 
+/** Every stat word that ends a part under the strictest policy (SQL and tests use it). */
+export const FINAL_STATS: readonly string[] = [...ALWAYS_FINAL.keys(), 'ACCEPTD', 'UNKNOWN'];
+
+/** What a receipt's stat means on a connection. */
+export type StatMeaning =
+  | { kind: 'final'; status: FinalReceiptStatus }
+  | { kind: 'interim' }
+  /** A word no dialect uses: kept as it came; the message is marked "receipt unclear". */
+  | { kind: 'unclear'; stat: string };
+
+const DEFAULT_POLICY: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'> = {
+  acceptd: 'final',
+  unknownState: 'final',
+};
+
+/**
+ * The meaning of a stat under a connection's policy. SMPP 3.4 makes ACCEPTED (6) and UNKNOWN (7)
+ * final; some SMSCs send them as interim notes, so each connection may say so. A word that no
+ * dialect uses is `unclear`: the message is marked "receipt unclear" (it does not end, so a later
+ * clear receipt still counts; the connection's receipt deadline ends it as `unknown` otherwise).
+ */
+export function statMeaning(
+  rawStat: string,
+  policy: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'> = DEFAULT_POLICY,
+): StatMeaning {
+  const stat = normaliseStat(rawStat);
+  const status = ALWAYS_FINAL.get(stat);
+  if (status) return { kind: 'final', status };
+  if (stat === 'ENROUTE' || stat === 'BUFFERED' || stat === 'SCHEDULED') return { kind: 'interim' };
+  if (stat === 'ACCEPTD')
+    return policy.acceptd === 'final' ? { kind: 'final', status: 'delivered' } : { kind: 'interim' };
+  if (stat === 'UNKNOWN') {
+    return policy.unknownState === 'final' ? { kind: 'final', status: 'unknown' } : { kind: 'interim' };
+  }
+  return { kind: 'unclear', stat: rawStat.trim() || '(empty)' };
+}
+
+/** True for a stat that ends a part under the default (SMPP 3.4) policy. Own keys only. */
 export const isFinalStat = (stat: string | null | undefined): stat is string =>
-  stat !== null && stat !== undefined && FINAL_STAT_STATUS.has(stat);
+  stat !== null && stat !== undefined && statMeaning(stat).kind === 'final';
 
-/** The message status a final stat maps to. */
-export function statusOfStat(stat: string): FinalReceiptStatus {
-  return FINAL_STAT_STATUS.get(stat) ?? 'undelivered';
+/** The message status a final stat maps to under a policy. */
+export function statusOfStat(
+  stat: string,
+  policy?: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'>,
+): FinalReceiptStatus {
+  const m = statMeaning(stat, policy);
+  return m.kind === 'final' ? m.status : 'unknown';
 }
 
 /**
  * A message is delivered only when every part is; otherwise the first failing part decides, and its
  * stat and error are the message's.
  */
-export function messageOutcomeFromParts(parts: { stat: string; err: string | null }[]): {
-  status: FinalReceiptStatus;
-  stat: string;
-  err: string | null;
-} {
-  const worst = parts.find((p) => p.stat !== 'DELIVRD') ?? parts[0];
-  if (!worst) return { status: 'undelivered', stat: 'UNKNOWN', err: null };
-  return { status: statusOfStat(worst.stat), stat: worst.stat, err: worst.err };
+export function messageOutcomeFromParts(
+  parts: { stat: string; err: string | null }[],
+  policy?: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'>,
+): { status: FinalReceiptStatus; stat: string; err: string | null } {
+  const meanings = parts.map((p) => ({ p, m: statMeaning(p.stat, policy) }));
+  const worst = meanings.find(({ m }) => m.kind !== 'final' || m.status !== 'delivered') ?? meanings[0];
+  if (!worst) return { status: 'unknown', stat: 'UNKNOWN', err: null };
+  const status = worst.m.kind === 'final' ? worst.m.status : 'unknown';
+  return { status, stat: worst.p.stat, err: worst.p.err };
 }

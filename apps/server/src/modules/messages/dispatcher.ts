@@ -1,6 +1,7 @@
 import type { SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
 import { canonicalId } from '../../gateway/message-id';
 import type { Config } from '../../platform/config';
+import { connectionPolicy, laneOf, type ConnectionPolicy } from '../../platform/connection-policy';
 import { afterCommit, type Db, transact } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
@@ -35,9 +36,14 @@ type Claimed = Awaited<ReturnType<typeof q.claimBatch>>[number];
 type Accepted = Extract<SubmitOutcome, { kind: 'accepted' | 'unknown' }>;
 
 /** Outcomes by what happens to the message, narrowed on `kind`. */
-function sortOutcomes(batch: readonly { m: Claimed; outcome: SubmitOutcome }[]) {
+function sortOutcomes(
+  batch: readonly { m: Claimed; outcome: SubmitOutcome }[],
+  policyOf: (connection: string) => ConnectionPolicy,
+) {
   const accepted = new Map<string, { m: Claimed; outcome: Accepted }[]>();
   const retry: { m: Claimed; outcome: Extract<SubmitOutcome, { kind: 'retry' }> }[] = [];
+  /** Written but never answered, on a lane whose policy is to send again (possible duplicate). */
+  const resend: { m: Claimed; reason: string }[] = [];
   const failed: { m: Claimed; error: string }[] = [];
   const rejected: { m: Claimed; error: string }[] = [];
   for (const { m, outcome } of batch) {
@@ -48,6 +54,8 @@ function sortOutcomes(batch: readonly { m: Claimed; outcome: SubmitOutcome }[]) 
       case 'unknown':
         if (outcome.smscIds.length > 0) {
           accepted.set(outcome.connection, [...(accepted.get(outcome.connection) ?? []), { m, outcome }]);
+        } else if (policyOf(outcome.connection).onUnanswered[laneOf(m.priority)] === 'resend') {
+          resend.push({ m, reason: outcome.reason });
         } else {
           failed.push({
             m,
@@ -63,7 +71,7 @@ function sortOutcomes(batch: readonly { m: Claimed; outcome: SubmitOutcome }[]) 
         break;
     }
   }
-  return { accepted, retry, failed, rejected };
+  return { accepted, retry, resend, failed, rejected };
 }
 
 /**
@@ -74,6 +82,23 @@ function sortOutcomes(batch: readonly { m: Claimed; outcome: SubmitOutcome }[]) 
 export function createDispatcher(deps: Deps) {
   const { db, gateway, config, logger, workerId } = deps;
   const maxInFlight = config.dispatchBatch;
+  const policies = new Map<string, ConnectionPolicy>();
+  const policyOf = (connection: string) => {
+    let p = policies.get(connection);
+    if (!p) policies.set(connection, (p = connectionPolicy(config, connection)));
+    return p;
+  };
+  const receiptTimeout = (connection: string, m: Claimed) => {
+    const p = policyOf(connection);
+    return laneOf(m.priority) === 'otp' ? p.otpReceiptTimeoutMinutes : p.receiptTimeoutMinutes;
+  };
+  /** No connection's receipt deadline is shorter than this (the overdue sweep's first filter). */
+  const shortestReceiptTimeout = Math.min(
+    ...[
+      config.smscPolicy,
+      ...config.smscConnections.map((c) => ({ ...config.smscPolicy, ...c.policy })),
+    ].flatMap((p) => [p.receiptTimeoutMinutes ?? Infinity, p.otpReceiptTimeoutMinutes ?? Infinity]),
+  );
   let running = false;
   let inFlight = 0;
   const pending: { m: Claimed; outcome: SubmitOutcome }[] = [];
@@ -152,7 +177,7 @@ export function createDispatcher(deps: Deps) {
 
   async function flush(batch: { m: Claimed; outcome: SubmitOutcome }[]) {
     if (batch.length === 0) return;
-    const sorted = sortOutcomes(batch);
+    const sorted = sortOutcomes(batch, policyOf);
     const stored: { connection: string; smscIds: string[] }[] = [];
     const changed = await transact(db, async (trx) => {
       const touched: Transitioned[] = [];
@@ -164,7 +189,7 @@ export function createDispatcher(deps: Deps) {
           from: ['sending'],
           heldBy: workerId,
           connection,
-          rows: items.map(({ m }) => m.id),
+          rows: items.map(({ m }) => ({ id: m.id, receiptTimeoutMinutes: receiptTimeout(connection, m) })),
         });
         const ok = new Set(sent.map((s) => s.id));
         const mine = items.filter(({ m }) => ok.has(m.id));
@@ -212,6 +237,24 @@ export function createDispatcher(deps: Deps) {
         if (r.length)
           events.push({ message_id: m.id, status: 'queued', detail: `Will retry: ${outcome.reason}` });
       }
+      // Unanswered on a lane that resends: back to the queue at once (at-least-once, noted in history).
+      for (const { m, reason } of sorted.resend) {
+        if (m.attempts >= MAX_ATTEMPTS || m.validity_until.getTime() < Date.now()) {
+          sorted.failed.push({
+            m,
+            error: `No answer from the SMSC (${reason}) after ${m.attempts} attempts`,
+          });
+          continue;
+        }
+        const r = await transition(trx, { to: 'queued', from: ['sending'], heldBy: workerId, rows: [m.id] });
+        if (r.length) {
+          events.push({
+            message_id: m.id,
+            status: 'queued',
+            detail: `No answer from the SMSC (${reason}); sent again — the handset may receive it twice`,
+          });
+        }
+      }
       // Never (knowingly) submitted: failed or rejected, and refunded.
       for (const [to, list] of [
         ['failed', sorted.failed],
@@ -251,13 +294,13 @@ export function createDispatcher(deps: Deps) {
       });
       await refundMessages(trx, deps.ledger, expired);
       const silent = await transition(trx, {
-        to: 'expired',
+        to: 'unknown',
         from: ['sent'],
         rows: [],
-        due: { sentValidityGraceMinutes: 360 },
-        error: 'No delivery receipt arrived within the validity period',
+        due: { receiptOverdue: { shortestTimeoutMinutes: shortestReceiptTimeout } },
+        error: 'No delivery receipt arrived by the deadline of its connection; the outcome is unknown',
       });
-      if (config.refundStatuses.includes('expired')) await refundMessages(trx, deps.ledger, silent);
+      if (config.refundStatuses.includes('unknown')) await refundMessages(trx, deps.ledger, silent);
       await insertEvents(trx, [
         ...promoted.map((m) => ({ message_id: m.id, status: 'queued', detail: 'Scheduled time reached' })),
         ...reclaimed.map((m) => ({
@@ -270,7 +313,11 @@ export function createDispatcher(deps: Deps) {
           status: 'expired',
           detail: 'Validity ended before sending',
         })),
-        ...silent.map((m) => ({ message_id: m.id, status: 'expired', detail: 'No delivery receipt' })),
+        ...silent.map((m) => ({
+          message_id: m.id,
+          status: 'unknown',
+          detail: 'No delivery receipt by the deadline',
+        })),
       ]);
       return [...expired, ...silent];
     });

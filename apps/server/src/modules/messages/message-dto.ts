@@ -20,6 +20,7 @@ export function toMessageDto(m: MessageRow): MessageDto {
     scheduledAt: m.scheduled_at?.toISOString() ?? null,
     createdAt: m.created_at.toISOString(),
     submittedAt: m.submitted_at?.toISOString() ?? null,
+    receiptDueAt: m.receipt_due_at?.toISOString() ?? null,
     doneAt: m.done_at?.toISOString() ?? null,
   };
 }

@@ -12,14 +12,15 @@ export const TRANSITIONS = {
   queued: ['sending', 'expired', 'failed', 'canceled'],
   // Held by a worker: the SMSC accepted it, refused it, or it goes back to the queue (retry, lease).
   sending: ['sent', 'queued', 'rejected', 'failed'],
-  // Accepted by the SMSC: its receipt (or the lack of one) ends it.
-  sent: ['delivered', 'undelivered', 'expired', 'rejected'],
+  // Accepted by the SMSC: its receipt ends it, or `unknown` when the receipt is unclear or never came.
+  sent: ['delivered', 'undelivered', 'expired', 'rejected', 'unknown'],
   delivered: [],
   undelivered: [],
   expired: [],
   rejected: [],
   failed: [],
   canceled: [],
+  unknown: [],
 } as const satisfies { [S in MessageStatus]: readonly MessageStatus[] };
 
 type Table = typeof TRANSITIONS;

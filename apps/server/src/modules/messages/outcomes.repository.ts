@@ -19,6 +19,7 @@ export async function claimBatch(db: Db, workerId: string, limit: number, leaseS
     sender: string;
     body: string;
     encoding: 'GSM-7' | 'UCS-2';
+    priority: number;
     attempts: number;
     validity_until: Date;
   }>`
@@ -37,7 +38,7 @@ export async function claimBatch(db: Db, workerId: string, limit: number, leaseS
        SET status = 'sending', attempts = l.attempts
       FROM leased l
      WHERE m.id = l.message_id AND m.status = ${sql.lit(CLAIM_FROM)}
- RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.attempts, m.validity_until`.execute(
+ RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`.execute(
     db,
   );
   return res.rows;

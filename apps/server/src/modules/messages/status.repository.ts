@@ -18,6 +18,8 @@ export interface TransitionRow {
   smscErr?: string | null;
   /** The raw final receipt. */
   receiptRaw?: string | null;
+  /** On `sent`: how long the message waits for its receipt before it ends as `unknown`. */
+  receiptTimeoutMinutes?: number | null;
   error?: string | null;
 }
 
@@ -37,7 +39,11 @@ export interface Transition<To extends MessageStatus> {
   /** Back in the queue: earliest next attempt, from now. */
   retryInMs?: number;
   /** The time the scheduled/queued/lease condition refers to has passed (maintenance sweeps). */
-  due?: 'scheduled' | 'validity' | 'lease' | { sentValidityGraceMinutes: number };
+  /**
+   * A sweep: scheduled time reached, validity over (queued), lease expired (sending), or a sent
+   * message past its receipt deadline (`receiptOverdue`: no connection waits less than this).
+   */
+  due?: 'scheduled' | 'validity' | 'lease' | { receiptOverdue: { shortestTimeoutMinutes: number } };
 }
 
 /**
@@ -62,6 +68,7 @@ export async function transition<To extends MessageStatus>(
     sql`smsc_stat = COALESCE(v.smsc_stat, m.smsc_stat)`,
     sql`smsc_err = COALESCE(v.smsc_err, m.smsc_err)`,
     sql`receipt_raw = COALESCE(v.receipt_raw, m.receipt_raw)`,
+    sql`receipt_due_at = COALESCE(now() + make_interval(mins => v.receipt_minutes), m.receipt_due_at)`,
     sql`error = COALESCE(v.error, m.error)`,
   ];
   if (t.to === 'sent') sets.push(sql`submitted_at = now()`);
@@ -78,7 +85,7 @@ export async function transition<To extends MessageStatus>(
   }
   if (t.accountId !== undefined) conditions.push(sql`m.account_id = ${t.accountId}::uuid`);
   if (typeof t.due === 'object') {
-    conditions.push(sql`m.validity_until + make_interval(mins => ${t.due.sentValidityGraceMinutes}) < now()`);
+    conditions.push(sql`m.receipt_due_at < now()`);
   }
 
   const res = await sql<Transitioned>`
@@ -95,6 +102,7 @@ export async function transition<To extends MessageStatus>(
 /** The messages a transition looks at: the rows given, or a sweep's (from the queue's indexes). */
 function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
   const none = sql`NULL::text AS smsc_stat, NULL::text AS smsc_err, NULL::text AS receipt_raw,
+                   NULL::int AS receipt_minutes,
                    ${t.error ?? null}::text AS error`;
   if (t.due === 'scheduled') {
     return sql`(SELECT message_id AS id, ${none} FROM send_queue WHERE scheduled AND due_at <= now()) v`;
@@ -108,15 +116,16 @@ function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
                  WHERE leased_by IS NOT NULL AND lease_until < now()) v`;
   }
   if (t.due) {
-    // Sent parts still without a receipt, old enough for any validity plus the grace.
+    // Sent parts still without a final receipt, older than the shortest receipt deadline.
     return sql`(SELECT DISTINCT message_id AS id, ${none} FROM message_parts
                  WHERE stat IS NULL
-                   AND created_at < now() - make_interval(mins => ${t.due.sentValidityGraceMinutes})) v`;
+                   AND created_at < now() - make_interval(mins => ${t.due.receiptOverdue.shortestTimeoutMinutes})) v`;
   }
   return sql`(SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
                      unnest(${rows.map((r) => r.smscStat ?? null)}::text[]) AS smsc_stat,
                      unnest(${rows.map((r) => r.smscErr ?? null)}::text[]) AS smsc_err,
                      unnest(${rows.map((r) => r.receiptRaw ?? null)}::text[]) AS receipt_raw,
+                     unnest(${rows.map((r) => r.receiptTimeoutMinutes ?? null)}::int[]) AS receipt_minutes,
                      unnest(${rows.map((r) => r.error ?? t.error ?? null)}::text[]) AS error) v`;
 }
 
@@ -134,4 +143,14 @@ function queueEffect(t: Transition<MessageStatus>) {
                 WHERE message_id IN (SELECT id FROM moved) AND stat IS NULL`;
   }
   return sql`DELETE FROM send_queue WHERE message_id IN (SELECT id FROM moved)`;
+}
+
+/** Records an error note on messages without moving their status (e.g. "receipt unclear"). */
+export async function annotate(trx: Db, rows: readonly { id: string; error: string }[]) {
+  if (rows.length === 0) return;
+  await sql`
+    UPDATE messages m SET error = v.error
+      FROM (SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
+                   unnest(${rows.map((r) => r.error)}::text[]) AS error) v
+     WHERE m.id = v.id`.execute(trx);
 }

@@ -13,6 +13,7 @@ const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   rejected: 0,
   failed: 0,
   canceled: 0,
+  unknown: 0,
   ...partial,
 });
 

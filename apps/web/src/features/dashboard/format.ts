@@ -41,6 +41,7 @@ export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {
   rejected: 'red',
   failed: 'red',
   canceled: 'gray',
+  unknown: 'grape',
 };
 
 /** Chart colours: one distinct shade per status. */
@@ -55,6 +56,7 @@ export const STATUS_CHART_COLORS: Record<MessageStatus, MantineColor> = {
   rejected: 'pink.6',
   failed: 'red.7',
   canceled: 'gray.7',
+  unknown: 'grape.6',
 };
 
 export interface StatusSlice {

@@ -27,6 +27,7 @@ export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {
   rejected: 'red',
   failed: 'red',
   canceled: 'gray',
+  unknown: 'grape',
 };
 
 /** Timeline event statuses beyond the message statuses. */

@@ -20,6 +20,7 @@ const message = (over: Partial<MessageDto>): MessageDto => ({
   scheduledAt: null,
   createdAt: iso(-5_000),
   submittedAt: null,
+  receiptDueAt: null,
   doneAt: null,
   ...over,
 });

@@ -28,6 +28,7 @@ const zero: StatusCounts = {
   rejected: 0,
   failed: 0,
   canceled: 0,
+  unknown: 0,
 };
 
 function summary(
@@ -63,6 +64,7 @@ const MESSAGE: MessageDto = {
   scheduledAt: null,
   createdAt: '2025-03-01T10:00:00.000Z',
   submittedAt: null,
+  receiptDueAt: null,
   doneAt: null,
 };
 

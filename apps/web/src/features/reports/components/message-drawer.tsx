@@ -49,6 +49,15 @@ function Details({ message, timezone }: { message: MessageDto; timezone: string 
         <Field label="Scheduled for">{formatInZone(message.scheduledAt, timezone)}</Field>
       )}
       {message.submittedAt && <Field label="Submitted">{formatDateTime(message.submittedAt)}</Field>}
+      {message.status === 'sent' && message.submittedAt && (
+        <Field label="Receipt">
+          <Text size="sm">
+            Waiting for the delivery receipt since {formatDateTime(message.submittedAt)}
+            {message.receiptDueAt &&
+              `; if none arrives by ${formatDateTime(message.receiptDueAt)}, the outcome becomes unknown`}
+          </Text>
+        </Field>
+      )}
       {message.doneAt && <Field label="Completed">{formatDateTime(message.doneAt)}</Field>}
       <Field label="Encoding">
         {message.encoding}, {message.segments} {message.segments === 1 ? 'segment' : 'segments'}

@@ -26,6 +26,7 @@ const scheduled = (id: string, scheduledAt: string): MessageDto => ({
   scheduledAt,
   createdAt: '2025-01-01T10:00:00.000Z',
   submittedAt: null,
+  receiptDueAt: null,
   doneAt: null,
 });
 
