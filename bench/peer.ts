@@ -309,7 +309,7 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
       headers: session.headers,
       body: JSON.stringify({ recipients: [recipient(i)], text: `Bench message ${i}` }),
     }));
-    const final = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'canceled'];
+    const final = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'canceled', 'unknown'];
     const w = await waitForFinal(
       load,
       async () => {
