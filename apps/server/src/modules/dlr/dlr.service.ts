@@ -5,10 +5,18 @@ import { type Db, transact } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import type { LedgerService } from '../ledger/ledger.service';
-import { insertEvents } from '../messages/messages.repository';
-import { notifyChanged } from '../messages/notify';
-import { refundMessages } from '../messages/refunds';
-import { annotate, transition, type Transitioned, type TransitionRow } from '../messages/status.repository';
+import {
+  annotate,
+  findParts,
+  notifyChanged,
+  partProgress,
+  recordEvents,
+  refundMessages,
+  setPartStats,
+  transition,
+  type Transitioned,
+  type TransitionRow,
+} from '../messages/receipt-port';
 import * as repo from './dlr.repository';
 import { createNotationRegistry } from './notation-registry';
 import {
@@ -35,7 +43,7 @@ interface Incoming {
   done: { resolve: () => void; reject: (e: unknown) => void };
 }
 
-type Part = Awaited<ReturnType<typeof repo.findParts>>[number];
+type Part = Awaited<ReturnType<typeof findParts>>[number];
 type Miss = { k: Incoming; reason: string };
 
 const NO_PART = 'no part with this id yet';
@@ -154,7 +162,7 @@ export function createDlrService(deps: Deps) {
       const keys = [...new Set(readings.flatMap((n) => receiptKey(r.smscId, n) ?? []))];
       return { k, keys, readable: readings.length > 0 };
     });
-    const parts = await repo.findParts(
+    const parts = await findParts(
       trx,
       [...new Set(keyed.map(({ k }) => k.receipt.connection))],
       [...new Set(keyed.flatMap(({ keys }) => keys))],
@@ -179,7 +187,7 @@ export function createDlrService(deps: Deps) {
 
     const { touched, events } = await settleMatched(trx, matched);
     const wait = await parkMisses(trx, misses, matched);
-    await insertEvents(trx, events);
+    await recordEvents(trx, events);
     return { touched, wait };
   }
 
@@ -193,7 +201,7 @@ export function createDlrService(deps: Deps) {
         firstFinal.set(key, { ...m.hit, stat: normaliseStat(m.k.receipt.stat), err: m.k.receipt.err });
       }
     }
-    const changed = await repo.setPartStats(trx, [...firstFinal.values()]);
+    const changed = await setPartStats(trx, [...firstFinal.values()]);
     const changedKeys = new Set(changed.map((c) => `${c.message_id}:${c.part}`));
     const events: {
       message_id: string;
@@ -243,7 +251,7 @@ export function createDlrService(deps: Deps) {
     const byStatus = new Map<FinalReceiptStatus, TransitionRow[]>();
     /** One-part messages ended by a single receipt: the message keeps it, no event row is written. */
     const quiet = new Set<string>();
-    for (const p of await repo.partProgress(trx, [...finalRaw.keys()])) {
+    for (const p of await partProgress(trx, [...finalRaw.keys()])) {
       const done = p.stats.flatMap((stat, i) => (stat !== null ? [{ stat, err: p.errs[i] ?? null }] : []));
       if (done.length < p.stats.length) continue;
       const outcome = messageOutcomeFromParts(done, policyOf(p.connection));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from '../../../test/harness';
-import { findParts, partProgress } from '../dlr/dlr.repository';
+import { findParts, partProgress } from './parts.repository';
 import { claimBatch, insertParts } from './outcomes.repository';
 import { transition } from './status.repository';
 import { createSendBatcher } from './send-batcher';
