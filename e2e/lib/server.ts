@@ -5,6 +5,9 @@ import path from 'node:path';
 import { REPO_ROOT, TMP_DIR, WEB_DIST } from './paths';
 import { ensureWebBuild } from './web-build';
 
+/** The servers' JWT key, so a spec can make an expired copy of a token instead of waiting (lib/tokens). */
+export const E2E_JWT_SECRET = 'e2e-secret-0123456789abcdef';
+
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
@@ -73,7 +76,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      JWT_SECRET: 'e2e-secret-0123456789abcdef',
+      JWT_SECRET: E2E_JWT_SECRET,
       WEB_DIST,
       AUTH_RATE_LIMIT_PER_MINUTE: '10000',
       ...env,

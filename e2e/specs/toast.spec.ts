@@ -25,10 +25,35 @@ after(async () => {
 const toasts = (page: Page) => page.locator('.mantine-Notification-root');
 
 /**
+ * The page's clock is Playwright's (page.clock): it runs on its own, and a test jumps it forward
+ * or stops it instead of waiting for the toasts' timers in real time.
+ */
+async function pageNow(page: Page): Promise<number> {
+  return page.evaluate(() => Date.now());
+}
+
+/**
+ * Runs the page's timers `ms` forward (a closing toast's 300 ms transition included), then lets React
+ * render what they changed: it renders from a MessageChannel task, which the page's clock does not own.
+ */
+async function runTimers(page: Page, ms: number): Promise<void> {
+  await page.clock.runFor(ms);
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      }),
+  );
+}
+
+/**
  * Signs in on the profile form. The live-update hub greets every sign-in with its own toast
  * ("Connected to server!", SPEC.md §4); a tap dismisses it so these tests start with none showing.
  */
 async function signInToProfileForm(page: Page): Promise<void> {
+  await page.clock.install();
   await signIn(page, user, '/auth/login?returnUrl=%2Fprofile%2Fupdate');
   const hubToast = toasts(page).filter({ hasText: 'Connected to server!' });
   await hubToast.click();
@@ -57,12 +82,14 @@ describe('toasts', () => {
       box && viewport && box.x + box.width > viewport.width - 40 && box.y + box.height > viewport.height - 60,
     );
 
-    await page.waitForTimeout(3000);
+    await page.clock.fastForward(3000);
     await saveTakenEmail(page);
     assert.equal(await toasts(page).count(), 1, 'the duplicate was not shown again');
-    await page.waitForTimeout(3000); // 6 s after the first: still up, because the duplicate restarted it
+    await page.clock.fastForward(3000); // 6 s after the first: still up, because the duplicate restarted it
+    await runTimers(page, 400); // a toast closed by the first time-out would be gone by now
     assert.equal(await toasts(page).count(), 1);
-    await toasts(page).first().waitFor({ state: 'detached', timeout: 4000 });
+    await page.clock.fastForward(2000); // 5.4 s after the duplicate: closed
+    await toasts(page).first().waitFor({ state: 'detached', timeout: 2000 });
 
     await saveTakenEmail(page);
     await toasts(page).first().waitFor();
@@ -78,12 +105,16 @@ describe('toasts', () => {
     const toast = toasts(page).first();
     await toast.waitFor();
     await toast.hover();
-    await page.waitForTimeout(6000);
+    await page.clock.fastForward(6000);
+    await runTimers(page, 400);
     assert.equal(await toasts(page).count(), 1, 'hovering holds the toast');
+    // Stop the page's clock, so the time after the pointer leaves is exactly what the test runs.
+    await page.clock.pauseAt((await pageNow(page)) + 10);
     await page.mouse.move(5, 5);
-    const left = Date.now();
-    await toast.waitFor({ state: 'detached', timeout: 3000 });
-    const closedAfter = Date.now() - left;
-    assert.ok(closedAfter >= 900 && closedAfter < 2000, `closed ${closedAfter} ms after the pointer left`);
+    await runTimers(page, 900);
+    assert.equal(await toasts(page).count(), 1, 'still there 900 ms after the pointer left');
+    await runTimers(page, 500); // it closes at 1000 ms, and its 300 ms transition ends
+    await page.clock.resume();
+    await toast.waitFor({ state: 'detached', timeout: 2000 });
   });
 });
