@@ -29,17 +29,26 @@ export type SendResult =
 
 export type BindState = 'down' | 'connecting' | 'binding' | 'bound' | 'unbinding' | 'stopped';
 
+/** The SMPP bind type of a session. */
+export type SessionRole = 'transceiver' | 'transmitter' | 'receiver';
+
 export interface BindHooks {
   /** Something changed that may free a slot (bound, response, pause over, down). */
   changed(): void;
   /** A deliver_sm arrived; `reply` sends its deliver_sm_resp (once). */
   deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void;
+  /** The SMSC closed this session within flapSeconds of binding. */
+  flapped(bind: SmppBind): void;
 }
 
 /**
- * One transceiver session: connect, bind, enquire_link, reconnect with backoff, window and TPS
- * accounting, throttle pauses. Window slots are reserved by the caller (`reserve`) and released here
- * when the submit settles.
+ * One session (a transceiver, or the transmitter or receiver of a tx + rx pair): connect, bind,
+ * enquire_link, reconnect with backoff, window and TPS accounting, throttle pauses, flap detection.
+ * Window slots are reserved by the caller (`reserve`) and released here when the submit settles.
+ *
+ * Flaps: a session the SMSC closes within `flapSeconds` of binding is a flap. The reconnect backoff
+ * only resets once a session has stayed bound that long, so a server that closes every fresh session
+ * (one session per system_type, too many binds) sees slower and slower rebinds, not a storm.
  */
 export class SmppBind {
   state: BindState = 'down';
@@ -48,6 +57,12 @@ export class SmppBind {
   /** When the bind last stopped being bound (or was created). */
   downSince = Date.now();
   readonly label: string;
+  /** Flaps in all, and since a session last stayed bound flapSeconds. */
+  flaps = 0;
+  recentFlaps = 0;
+  lastError: string | null = null;
+  lastBoundAt: Date | null = null;
+  lastClosedAt: Date | null = null;
   private session: smpp.Session | undefined;
   private readonly pending: PendingRequests;
   private readonly bucket: TokenBucket;
@@ -61,14 +76,19 @@ export class SmppBind {
   private sessionTimers: NodeJS.Timeout[] = [];
   private firstAttempt: (() => void) | undefined;
   private closed: Promise<void> = Promise.resolve();
+  /** Why the current session is going down, when we know (our recycle, a socket error, an unbind). */
+  private closeReason: string | undefined;
+  /** We closed it ourselves (recycle, stop): not a flap. */
+  private closedByUs = false;
 
   constructor(
     readonly cfg: ResolvedConnectionConfig,
     readonly index: number,
     private readonly hooks: BindHooks,
     logger: Logger,
+    readonly role: SessionRole = 'transceiver',
   ) {
-    this.label = `${cfg.name}#${index}`;
+    this.label = `${cfg.name}#${index}${role === 'transmitter' ? 'tx' : role === 'receiver' ? 'rx' : ''}`;
     this.bucket = new TokenBucket(cfg.tps, cfg.tpsBurst);
     this.throttle = new ThrottlePause(cfg.throttlePauseMs, cfg.throttlePauseMaxMs);
     this.pending = new PendingRequests(cfg.responseTimeoutMs);
@@ -82,7 +102,11 @@ export class SmppBind {
   /** A submit may reserve a slot now: bound, window not full, not paused, a token available. */
   canTake(now: number): boolean {
     return (
-      this.bound && this.inFlight < this.cfg.window && now >= this.throttle.until && this.bucket.ready(now)
+      this.role !== 'receiver' &&
+      this.bound &&
+      this.inFlight < this.cfg.window &&
+      now >= this.throttle.until &&
+      this.bucket.ready(now)
     );
   }
 
@@ -107,6 +131,7 @@ export class SmppBind {
   /** Stop reconnecting, unbind (waiting at most `unbindTimeoutMs`), close the socket. */
   async stop(unbindTimeoutMs: number): Promise<void> {
     this.stopped = true;
+    this.closedByUs = true;
     clearTimeout(this.reconnectTimer);
     const session = this.session;
     if (session && this.state === 'bound' && session.socket.writable) {
@@ -160,6 +185,8 @@ export class SmppBind {
   recycle(reason: string): void {
     if (!this.session) return;
     this.log.warn({ reason }, 'SMPP session recycled');
+    this.closedByUs = true;
+    this.closeReason ??= reason;
     this.session.destroy();
   }
 
@@ -207,9 +234,12 @@ export class SmppBind {
       return;
     }
     this.session = session;
+    this.closeReason = undefined;
+    this.closedByUs = false;
     this.closed = new Promise((resolve) => session.socket.once('close', () => resolve()));
     const connectTimer = setTimeout(() => {
       this.log.warn('SMPP connect timed out');
+      this.closeReason ??= 'connect timed out';
       session.destroy();
     }, this.cfg.responseTimeoutMs);
     this.sessionTimers = [connectTimer, setInterval(() => this.pending.sweep(), this.sweepMs())];
@@ -221,6 +251,7 @@ export class SmppBind {
     });
     session.on('error', (err) => {
       this.log.warn({ err: err.message }, 'SMPP socket error');
+      this.closeReason ??= `socket error: ${err.message}`;
       session.destroy();
     });
     session.on('close', () => this.onClose(session));
@@ -229,6 +260,7 @@ export class SmppBind {
 
   private bind(session: smpp.Session): void {
     this.setState('binding');
+    const command = `bind_${this.role}`;
     const fields = {
       system_id: this.cfg.systemId,
       password: this.cfg.password,
@@ -237,23 +269,34 @@ export class SmppBind {
     };
     const fail = (reason: string): void => {
       this.log.warn({ reason, attempt: this.attempts + 1 }, 'SMPP bind failed');
+      this.closeReason ??= `bind failed: ${reason}`;
       session.destroy();
     };
-    const written = this.request(session, new smpp.PDU('bind_transceiver', fields), {
+    const written = this.request(session, new smpp.PDU(command, fields), {
       onResp: (pdu) => {
-        if (pdu.command_status !== 0) return fail(`bind_transceiver_resp ${statusName(pdu.command_status)}`);
-        this.attempts = 0;
+        if (pdu.command_status !== 0) return fail(`${command}_resp ${statusName(pdu.command_status)}`);
+        // The backoff resets only once the session has stayed bound flapSeconds (not at bind).
         this.throttle.succeeded();
-        this.log.info({ smsc: pdu.system_id }, 'SMPP bound');
+        this.lastBoundAt = new Date();
+        this.log.info({ smsc: pdu.system_id, role: this.role }, 'SMPP bound');
         const ms = this.cfg.enquireLinkSeconds * 1000;
-        this.sessionTimers.push(setInterval(() => this.probe(), ms));
+        this.sessionTimers.push(
+          setInterval(() => this.probe(), ms),
+          setTimeout(() => this.stable(), this.cfg.flapSeconds * 1000),
+        );
         this.setState('bound');
         this.settleFirstAttempt();
       },
-      onTimeout: () => fail('no bind_transceiver_resp'),
+      onTimeout: () => fail(`no ${command}_resp`),
       onClose: () => undefined,
     });
     if (!written) fail('socket not writable');
+  }
+
+  /** The session stayed bound flapSeconds: the reconnect backoff and the flap run start over. */
+  private stable(): void {
+    this.attempts = 0;
+    this.recentFlaps = 0;
   }
 
   private onClose(session: smpp.Session): void {
@@ -264,7 +307,27 @@ export class SmppBind {
     this.enquireOutstanding = false;
     const wasBound = this.state === 'bound' || this.state === 'unbinding';
     this.setState(this.stopped ? 'stopped' : 'down');
-    if (wasBound && !this.stopped) this.log.warn({ unanswered: this.pending.size }, 'SMPP connection closed');
+    if (!this.stopped) {
+      const now = Date.now();
+      this.lastClosedAt = new Date(now);
+      const livedMs = wasBound && this.lastBoundAt ? now - this.lastBoundAt.getTime() : undefined;
+      const byPeer = wasBound && !this.closedByUs;
+      this.lastError =
+        this.closeReason ??
+        (byPeer ? `closed by the SMSC ${livedMs ?? 0} ms after binding` : 'connection closed before bind');
+      const flap = byPeer && livedMs !== undefined && livedMs < this.cfg.flapSeconds * 1000;
+      if (wasBound) {
+        this.log.warn(
+          { unanswered: this.pending.size, livedMs, flap, reason: this.lastError },
+          'SMPP connection closed',
+        );
+      }
+      if (flap) {
+        this.flaps++;
+        this.recentFlaps++;
+        this.hooks.flapped(this);
+      }
+    }
     this.pending.closeAll('connection closed');
     this.settleFirstAttempt();
     this.scheduleReconnect();
@@ -342,6 +405,7 @@ export class SmppBind {
         return;
       case 'unbind':
         this.log.info('SMSC unbinds');
+        this.closeReason ??= 'the SMSC unbound';
         this.setState('unbinding');
         // Destroy once the unbind_resp is flushed: do not wait for the SMSC to close its side.
         if (!this.write(session, pdu.response(), () => session.destroy())) session.destroy();

@@ -1,4 +1,12 @@
-/** One SMPP account at an SMSC (or carrier), served by `binds` transceiver sessions. */
+/**
+ * How a bind is made: one transceiver session (`trx`), or a transmitter + receiver pair (`tx+rx`):
+ * submits go over the transmitter, receipts and MO arrive on the receiver.
+ */
+export type BindModeSetting = 'trx' | 'tx+rx';
+
+export const BIND_MODES: readonly BindModeSetting[] = ['trx', 'tx+rx'];
+
+/** One SMPP account at an SMSC (or carrier), served by `binds` transceiver sessions or tx + rx pairs. */
 export interface SmppConnectionConfig {
   /** Unique name; appears in outcomes, receipts, status and logs. */
   name: string;
@@ -7,8 +15,10 @@ export interface SmppConnectionConfig {
   systemId: string;
   password: string;
   systemType?: string;
-  /** Number of transceiver sessions (default 1). */
+  /** Number of binds: transceiver sessions, or tx + rx pairs with bindMode 'tx+rx' (default 1). */
   binds?: number;
+  /** 'trx' (default): transceiver sessions; 'tx+rx': a transmitter + receiver pair per bind. */
+  bindMode?: BindModeSetting;
   /** Max outstanding submit_sm per bind (default 50). */
   window?: number;
   /** Max submit_sm per second per bind (token bucket; default 0 = unlimited). */
@@ -29,6 +39,15 @@ export interface SmppConnectionConfig {
   /** Pause of a bind after ESME_RTHROTTLED / ESME_RMSGQFUL, doubling while it repeats (1000 / 10000). */
   throttlePauseMs?: number;
   throttlePauseMaxMs?: number;
+  /**
+   * A session closed by the SMSC within this many seconds of binding is a flap; the reconnect backoff
+   * only resets once a session has stayed bound this long (default 10; 0 = off, reset at bind).
+   */
+  flapSeconds?: number;
+  /** Flaps in a row (over the connection's sessions) before the warning naming the causes (default 3). */
+  flapWarnAfter?: number;
+  /** The flapping warning is repeated at most this often while it goes on (default 300). */
+  flapWarnIntervalSeconds?: number;
 }
 
 export type ResolvedConnectionConfig = Required<Omit<SmppConnectionConfig, 'systemType' | 'tpsBurst'>> & {
@@ -39,6 +58,14 @@ export type ResolvedConnectionConfig = Required<Omit<SmppConnectionConfig, 'syst
 function positive(name: string, v: number, min: number): number {
   if (!Number.isFinite(v) || v < min) throw new Error(`SMPP config: ${name} must be a number >= ${min}`);
   return v;
+}
+
+function bindMode(c: SmppConnectionConfig): BindModeSetting {
+  const m = c.bindMode ?? 'trx';
+  if (!BIND_MODES.includes(m)) {
+    throw new Error(`SMPP config: ${c.name}.bindMode must be ${BIND_MODES.join(' or ')}, not ${String(m)}`);
+  }
+  return m;
 }
 
 /** Apply defaults and check the values (fails fast on a bad configuration). */
@@ -57,6 +84,7 @@ export function resolveConnection(c: SmppConnectionConfig): ResolvedConnectionCo
     password: c.password,
     systemType: c.systemType ?? '',
     binds: Math.floor(n('binds', c.binds ?? 1, 1)),
+    bindMode: bindMode(c),
     window: Math.floor(n('window', c.window ?? 50, 1)),
     tps: n('tps', c.tps ?? 0, 0),
     tpsBurst: c.tpsBurst === undefined ? undefined : n('tpsBurst', c.tpsBurst, 1),
@@ -68,5 +96,8 @@ export function resolveConnection(c: SmppConnectionConfig): ResolvedConnectionCo
     bindWaitMs: n('bindWaitMs', c.bindWaitMs ?? 2000, 0),
     throttlePauseMs: n('throttlePauseMs', c.throttlePauseMs ?? 1000, 1),
     throttlePauseMaxMs: n('throttlePauseMaxMs', c.throttlePauseMaxMs ?? 10_000, 1),
+    flapSeconds: n('flapSeconds', c.flapSeconds ?? 10, 0),
+    flapWarnAfter: Math.floor(n('flapWarnAfter', c.flapWarnAfter ?? 3, 1)),
+    flapWarnIntervalSeconds: n('flapWarnIntervalSeconds', c.flapWarnIntervalSeconds ?? 300, 0),
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '../platform/logger';
 import { SmppBind, type BindHooks } from './smpp-bind';
 import type { ResolvedConnectionConfig } from './smpp-config';
+import type { ConnectionStatus } from './sms-gateway';
 
 /** A bind with a reserved window slot, or why none could be had. */
 export type Acquired = SmppBind | { reason: string; retryAfterMs: number };
@@ -43,13 +44,20 @@ const RETRY_NO_BIND_MS = 5000;
 const RETRY_BUSY_MS = 1000;
 
 /**
- * The binds of one connection and the submits waiting for a window slot on them. First parts wait in
+ * The binds of one connection and the submits waiting for a window slot on them. A bind is one
+ * transceiver session, or (bindMode 'tx+rx') a transmitter that submits and a receiver that takes
+ * receipts and MO; `sessions` holds every session, `binds` the ones that submit. First parts wait in
  * one queue and get the least-loaded usable bind; later parts of a concatenated message wait for their
  * own bind and are served first. A waiter gives up when no usable bind has been bound for `bindWaitMs`
  * or after `maxWaitMs` in all.
  */
 export class SmppConnection {
+  /** Sessions that submit: the transceivers, or the transmitters of tx + rx pairs. */
   readonly binds: SmppBind[];
+  /** Every session (with tx + rx, the receivers too). */
+  readonly sessions: SmppBind[];
+  private readonly log: Logger;
+  private lastFlapWarning = -Infinity;
   private readonly queue = new Fifo<Waiter>();
   private readonly affinity = new Map<SmppBind, Fifo<Waiter>>();
   private wakeTimer: NodeJS.Timeout | undefined;
@@ -67,8 +75,20 @@ export class SmppConnection {
     logger: Logger,
     private readonly maxWaitMs: number,
   ) {
-    const hooks: BindHooks = { changed: () => this.pump(), deliver };
-    this.binds = Array.from({ length: cfg.binds }, (_, i) => new SmppBind(cfg, i, hooks, logger));
+    const hooks: BindHooks = { changed: () => this.pump(), deliver, flapped: () => this.flapped() };
+    this.log = logger.child({ smpp: cfg.name });
+    const slots = Array.from({ length: cfg.binds }, (_, i) => i);
+    if (cfg.bindMode === 'tx+rx') {
+      const pairs = slots.map((i) => ({
+        tx: new SmppBind(cfg, i, hooks, logger, 'transmitter'),
+        rx: new SmppBind(cfg, i, hooks, logger, 'receiver'),
+      }));
+      this.binds = pairs.map((p) => p.tx);
+      this.sessions = pairs.flatMap((p) => [p.tx, p.rx]);
+    } else {
+      this.binds = slots.map((i) => new SmppBind(cfg, i, hooks, logger));
+      this.sessions = this.binds;
+    }
     for (const b of this.binds) this.affinity.set(b, new Fifo());
   }
 
@@ -86,7 +106,73 @@ export class SmppConnection {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await Promise.all(this.binds.map((b) => b.start()));
+    await Promise.all(this.sessions.map((b) => b.start()));
+  }
+
+  /** Flaps since the sessions last stayed up, over the whole connection. */
+  get recentFlaps(): number {
+    return this.sessions.reduce((n, b) => n + b.recentFlaps, 0);
+  }
+
+  status(): ConnectionStatus {
+    let lastError: string | null = null;
+    let lastAt = -Infinity;
+    for (const b of this.sessions) {
+      const at = b.lastClosedAt?.getTime() ?? -Infinity;
+      if (b.lastError && at >= lastAt) [lastError, lastAt] = [b.lastError, at];
+    }
+    return {
+      name: this.name,
+      bindMode: this.cfg.bindMode,
+      binds: this.cfg.binds,
+      bound: this.bound,
+      inFlight: this.inFlight,
+      flaps: this.sessions.reduce((n, b) => n + b.flaps, 0),
+      flapping: this.recentFlaps >= this.cfg.flapWarnAfter,
+      lastError,
+      sessions: this.sessions.map((b) => ({
+        bind: b.index,
+        role: b.role,
+        state: b.state,
+        inFlight: b.inFlight,
+        flaps: b.flaps,
+        recentFlaps: b.recentFlaps,
+        lastError: b.lastError,
+        lastBoundAt: b.lastBoundAt,
+        lastClosedAt: b.lastClosedAt,
+      })),
+    };
+  }
+
+  /**
+   * A session was closed by the SMSC soon after binding. After flapWarnAfter such flaps in a row, one
+   * warning names the likely causes; it is repeated at most every flapWarnIntervalSeconds.
+   */
+  private flapped(): void {
+    const recent = this.recentFlaps;
+    const now = Date.now();
+    if (recent < this.cfg.flapWarnAfter) return;
+    if (now - this.lastFlapWarning < this.cfg.flapWarnIntervalSeconds * 1000) return;
+    this.lastFlapWarning = now;
+    const { binds, bindMode, systemId, systemType, flapSeconds } = this.cfg;
+    const sessions = this.sessions.length;
+    this.log.warn(
+      {
+        connection: this.name,
+        recentFlaps: recent,
+        binds,
+        bindMode,
+        sessions,
+        systemId,
+        systemType,
+        lastError: this.status().lastError,
+      },
+      `SMPP connection ${this.name} is flapping: the SMSC closed ${recent} sessions within ${flapSeconds} s ` +
+        `of binding. Likely causes: the SMSC allows one session per system_id/system_type, so each new ` +
+        `bind closes the older one (use binds: 1, or a distinct system_type per bind); or too many binds ` +
+        `for this account (${binds} ${bindMode === 'tx+rx' ? 'tx+rx pairs' : 'transceivers'}: lower ` +
+        `SMSC_BINDS / binds). Reconnects back off until a session stays bound ${flapSeconds} s.`,
+    );
   }
 
   /** Refuse new waiters and answer the waiting ones with `reason` (the binds are stopped separately). */

@@ -15,7 +15,7 @@ describe('submit', () => {
   it('sends a single GSM-7 message with the right addressing', async () => {
     const smsc = await simulator();
     const gw = await gateway([connection(smsc)]);
-    expect(gw.status()).toEqual([{ name: 'main', binds: 1, bound: 1, inFlight: 0 }]);
+    expect(gw.status()).toMatchObject([{ name: 'main', bindMode: 'trx', binds: 1, bound: 1, inFlight: 0 }]);
     const out = await gw.submit(sms({ from: 'Wren', to: '+447911123456', parts: ['Hello €uro [x]'] }));
     const [id] = accepted(out);
     expect(out).toMatchObject({ kind: 'accepted', connection: 'main' });

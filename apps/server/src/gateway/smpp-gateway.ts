@@ -64,7 +64,7 @@ function moAddress(addr: string | undefined, ton: unknown): string {
 
 type Handler<T> = (value: T) => Promise<void>;
 
-/** The SMPP implementation of SmsGateway: one or more connections, each with N transceiver binds. */
+/** The SMPP implementation of SmsGateway: one or more connections, each with N binds (trx, or tx + rx). */
 export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
   const log = opts.logger.child({ component: 'smpp-gateway' });
   const names = new Set<string>();
@@ -168,7 +168,7 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
         for (const c of connections) c.close('gateway stopped');
         await drain(opts.drainMs ?? 2000);
         const unbindMs = opts.unbindTimeoutMs ?? 1000;
-        await Promise.all(connections.flatMap((c) => c.binds.map((b) => b.stop(unbindMs))));
+        await Promise.all(connections.flatMap((c) => c.sessions.map((b) => b.stop(unbindMs))));
         assembler.clear();
       })();
       return stopping;
@@ -195,12 +195,7 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
     },
 
     status() {
-      return connections.map((c) => ({
-        name: c.name,
-        binds: c.binds.length,
-        bound: c.bound,
-        inFlight: c.inFlight,
-      }));
+      return connections.map((c) => c.status());
     },
   };
 }

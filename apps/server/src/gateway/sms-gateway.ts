@@ -55,11 +55,38 @@ export interface MobileOriginated {
   parts?: number;
 }
 
+/** One SMPP session of a connection, for operators. */
+export interface SessionStatus {
+  /** Bind slot (0-based): one transceiver, or one transmitter + receiver pair. */
+  bind: number;
+  role: 'transceiver' | 'transmitter' | 'receiver';
+  state: 'down' | 'connecting' | 'binding' | 'bound' | 'unbinding' | 'stopped';
+  inFlight: number;
+  /** Sessions closed by the SMSC within flapSeconds of binding, in all. */
+  flaps: number;
+  /** Flaps since this session last stayed bound flapSeconds (the reconnect backoff grows with them). */
+  recentFlaps: number;
+  /** Why the session last went down or failed to bind (null: never). */
+  lastError: string | null;
+  lastBoundAt: Date | null;
+  lastClosedAt: Date | null;
+}
+
 export interface ConnectionStatus {
   name: string;
+  bindMode: 'trx' | 'tx+rx';
+  /** Configured binds (transceivers, or tx + rx pairs). */
   binds: number;
+  /** Sessions that can submit (transceivers or transmitters) and are bound. */
   bound: number;
   inFlight: number;
+  /** Flaps of all sessions, in all. */
+  flaps: number;
+  /** Recent flaps reached flapWarnAfter: the SMSC keeps closing fresh sessions (see the log's warning). */
+  flapping: boolean;
+  /** The most recent session error of the connection. */
+  lastError: string | null;
+  sessions: SessionStatus[];
 }
 
 export interface SmsGateway {
