@@ -1,7 +1,9 @@
-import { FINAL_STATUSES } from '@wren/contracts';
+import { randomUUID } from 'node:crypto';
+import { FINAL_STATUSES, type MessageStatus } from '@wren/contracts';
 import { expect } from 'vitest';
 import type { ApiClient } from './client';
 import type { TestServer } from './harness';
+import { insertMessages } from '../src/modules/messages/messages.repository';
 
 /** Waits until every given message of the account has a final status; returns them. */
 export async function waitForFinal(c: ApiClient, ids: string[], timeoutMs = 20_000) {
@@ -46,4 +48,34 @@ export async function expectInvariants(server: TestServer, accountId: string) {
   }
   const { cached, sum } = await server.ctx.services.ledger.verify(db, accountId);
   expect(cached).toBe(sum);
+}
+
+/** Stores one message directly (as a send would), for tests that drive later steps themselves. */
+export async function insertTestMessage(
+  server: TestServer,
+  m: { accountId: string; status: MessageStatus; priority?: number; recipient?: string; segments?: number },
+) {
+  const id = randomUUID();
+  await insertMessages(server.ctx.db, [
+    {
+      id,
+      account_id: m.accountId,
+      campaign_id: null,
+      user_id: null,
+      recipient: m.recipient ?? '+14155550123',
+      sender: 'Wren',
+      body: `Test message (${m.status})`,
+      encoding: 'GSM-7',
+      segments: m.segments ?? 1,
+      price_minor: 1,
+      currency: 'USD',
+      status: m.status,
+      priority: m.priority ?? 1,
+      scheduled_at: null,
+      timezone: null,
+      next_attempt_at: new Date(),
+      validity_until: new Date(Date.now() + 3_600_000),
+    },
+  ]);
+  return id;
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
+import { insertTestMessage } from '../../../test/messaging';
 import type { DeliveryReceipt } from '../../gateway/sms-gateway';
-import { insertMessages } from '../messages/messages.repository';
 import { insertParts } from '../messages/outcomes.repository';
 import { isFinalStat } from './receipt-status';
 
@@ -18,28 +18,7 @@ afterAll(async () => {
 
 /** A message the SMSC accepted on `connection`, its parts stored under these (canonical) ids. */
 async function sentMessage(connection: string, smscIds: string[]) {
-  const id = randomUUID();
-  await insertMessages(server.ctx.db, [
-    {
-      id,
-      account_id: accountId,
-      campaign_id: null,
-      user_id: null,
-      recipient: '+14155550123',
-      sender: 'Wren',
-      body: 'receipt test',
-      encoding: 'GSM-7',
-      segments: smscIds.length,
-      price_minor: 1,
-      currency: 'USD',
-      status: 'sent',
-      priority: 1,
-      scheduled_at: null,
-      timezone: null,
-      next_attempt_at: new Date(),
-      validity_until: new Date(Date.now() + 3_600_000),
-    },
-  ]);
+  const id = await insertTestMessage(server, { accountId, status: 'sent', segments: smscIds.length });
   await insertParts(
     server.ctx.db,
     smscIds.map((smsc_key, part) => ({ connection, smsc_key, message_id: id, part })),
@@ -149,31 +128,10 @@ describe('receipt matching', () => {
 
   it('waits for parts still being stored instead of parking, then matches', async () => {
     const c = conn();
-    const id = randomUUID();
     const pending = dlr().handleReceipt(receipt(c, 'abc123'));
     await new Promise((r) => setTimeout(r, 50));
     // The dispatcher stores the parts, then says so.
-    await insertMessages(server.ctx.db, [
-      {
-        id,
-        account_id: accountId,
-        campaign_id: null,
-        user_id: null,
-        recipient: '+14155550123',
-        sender: 'Wren',
-        body: 'late parts',
-        encoding: 'GSM-7',
-        segments: 1,
-        price_minor: 1,
-        currency: 'USD',
-        status: 'sent',
-        priority: 1,
-        scheduled_at: null,
-        timezone: null,
-        next_attempt_at: new Date(),
-        validity_until: new Date(Date.now() + 3_600_000),
-      },
-    ]);
+    const id = await insertTestMessage(server, { accountId, status: 'sent' });
     await insertParts(server.ctx.db, [{ connection: c, smsc_key: 'abc123', message_id: id, part: 0 }]);
     server.ctx.events.publish('parts.stored', { connection: c, smscIds: ['abc123'] });
     await pending;

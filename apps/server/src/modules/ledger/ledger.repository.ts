@@ -37,9 +37,9 @@ export async function insertEntry(trx: Db, e: LedgerEntryInput & { currency: str
     .executeTakeFirst();
 }
 
-export async function insertEntries(trx: Db, entries: LedgerEntryInput[], currency: string) {
-  if (entries.length === 0) return;
-  await insertUnnest(
+/** `INSERT INTO ledger_entries … SELECT * FROM unnest(…)` for these entries. */
+const entriesInsert = (entries: readonly LedgerEntryInput[], currency: string) =>
+  insertUnnest(
     'ledger_entries',
     {
       account_id: 'uuid',
@@ -57,7 +57,11 @@ export async function insertEntries(trx: Db, entries: LedgerEntryInput[], curren
       reference: e.reference ?? null,
       note: e.note ?? null,
     })),
-  ).execute(trx);
+  );
+
+export async function insertEntries(trx: Db, entries: LedgerEntryInput[], currency: string) {
+  if (entries.length === 0) return;
+  await entriesInsert(entries, currency).execute(trx);
 }
 
 /**
@@ -66,25 +70,10 @@ export async function insertEntries(trx: Db, entries: LedgerEntryInput[], curren
  */
 export async function insertNewEntries(trx: Db, entries: LedgerEntryInput[], currency: string) {
   if (entries.length === 0) return [];
-  const res = await sql<{ reference: string | null; amount_minor: number }>`${insertUnnest(
-    'ledger_entries',
-    {
-      account_id: 'uuid',
-      amount_minor: 'bigint',
-      currency: 'text',
-      kind: 'text',
-      reference: 'text',
-      note: 'text',
-    },
-    entries.map((e) => ({
-      account_id: e.accountId,
-      amount_minor: e.amountMinor,
-      currency,
-      kind: e.kind,
-      reference: e.reference ?? null,
-      note: e.note ?? null,
-    })),
-  )} ON CONFLICT (account_id, kind, reference) WHERE reference IS NOT NULL DO NOTHING
+  const res = await sql<{
+    reference: string | null;
+    amount_minor: number;
+  }>`${entriesInsert(entries, currency)} ON CONFLICT (account_id, kind, reference) WHERE reference IS NOT NULL DO NOTHING
     RETURNING reference, amount_minor`.execute(trx);
   return res.rows;
 }

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
-import { waitForFinal } from '../../../test/messaging';
-import { insertMessages } from './messages.repository';
+import { insertTestMessage, waitForFinal } from '../../../test/messaging';
 
 /**
  * Per-connection receipt and resend policies (issue #18) through the real server, worker, SMPP bind
@@ -35,28 +33,7 @@ afterAll(async () => {
 
 /** A message queued on a lane (0 = OTP, 1 = single), as a send would store it. */
 async function queue(recipient: string, priority: number) {
-  const id = randomUUID();
-  await insertMessages(server.ctx.db, [
-    {
-      id,
-      account_id: accountId,
-      campaign_id: null,
-      user_id: null,
-      recipient,
-      sender: 'Wren',
-      body: `Policy ${priority}`,
-      encoding: 'GSM-7',
-      segments: 1,
-      price_minor: 1,
-      currency: 'USD',
-      status: 'queued',
-      priority,
-      scheduled_at: null,
-      timezone: null,
-      next_attempt_at: new Date(),
-      validity_until: new Date(Date.now() + 3_600_000),
-    },
-  ]);
+  const id = await insertTestMessage(server, { accountId, status: 'queued', priority, recipient });
   server.ctx.events.publish('messages.queued', {});
   return id;
 }

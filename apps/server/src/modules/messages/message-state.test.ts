@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { FINAL_STATUSES, MESSAGE_STATUSES, type MessageStatus } from '@wren/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
+import { insertTestMessage } from '../../../test/messaging';
 import { canTransition, fromStatesOf, TRANSITIONS } from './message-state';
-import { insertMessages } from './messages.repository';
 import { transition } from './status.repository';
 
 let server: TestServer;
@@ -16,31 +15,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function messageIn(status: MessageStatus) {
-  const id = randomUUID();
-  await insertMessages(server.ctx.db, [
-    {
-      id,
-      account_id: accountId,
-      campaign_id: null,
-      user_id: null,
-      recipient: '+14155550123',
-      sender: 'Wren',
-      body: 'state machine',
-      encoding: 'GSM-7',
-      segments: 1,
-      price_minor: 1,
-      currency: 'USD',
-      status,
-      priority: 1,
-      scheduled_at: null,
-      timezone: null,
-      next_attempt_at: new Date(),
-      validity_until: new Date(Date.now() + 3_600_000),
-    },
-  ]);
-  return id;
-}
+const messageIn = (status: MessageStatus) => insertTestMessage(server, { accountId, status });
 
 const statusOf = async (id: string) =>
   await server.ctx.db
