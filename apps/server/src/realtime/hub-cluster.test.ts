@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
 import { waitForFinal } from '../../test/messaging';
-import { connectHub, data, recordPushes, sleep, until, type HubClient } from './test-client';
+import { connectHub, data, pushesSettled, recordPushes, until, type HubClient } from './test-client';
 
 /**
  * Two nodes on one PostgreSQL database: A serves the hub only, B also runs the worker. Each node's
@@ -32,6 +32,9 @@ describe('hub across two nodes (PostgreSQL adapter)', () => {
     await nodeA?.close();
   });
 
+  /** Both nodes' coalescing windows have closed: their pushes went out at least a window ago. */
+  const settled = () => Promise.all([pushesSettled(nodeA.app), pushesSettled(nodeB.app)]);
+
   const connect = async (node: TestServer, token: string) => {
     const socket = await connectHub(node.url, token);
     sockets.push(socket);
@@ -46,7 +49,7 @@ describe('hub across two nodes (PostgreSQL adapter)', () => {
     const otherOnA = await connect(nodeA, other.accessToken);
     const [rec, otherRec] = [recordPushes(onA), recordPushes(otherOnA)];
     // The accounts' own sign-up pushes (trial credit) may trail by one coalescing window: let them pass.
-    await sleep(600);
+    await settled();
     rec.clear();
     otherRec.clear();
 
@@ -56,7 +59,7 @@ describe('hub across two nodes (PostgreSQL adapter)', () => {
     await waitForFinal(client, [res.body.messages[0].id]);
     await until(() => rec.count('UserSmsDeliveryUpdated') >= 1, 10_000, 'UserSmsDeliveryUpdated on node A');
 
-    await sleep(600);
+    await settled();
     expect(await data(onA, 'GetAccountBalance')).toEqual({ balanceMinor: 499, currency: 'USD' });
     expect((await data(onA, 'GetDeliveryStatus')).periods.today.delivered).toBe(1);
     expect(otherRec.pushes).toEqual([]);
@@ -72,7 +75,7 @@ describe('hub across two nodes (PostgreSQL adapter)', () => {
     for (let i = 0; i < 1000; i += 1) {
       nodeB.ctx.events.publish('messages.changed', { accountId, campaignIds: ['camp-x'] });
     }
-    await sleep(1500);
+    await settled(); // the storm's windows on B have closed: every push it caused is out
     for (const rec of [recA, recB]) {
       expect(rec.count('UserSmsDeliveryUpdated')).toBeGreaterThanOrEqual(1);
       expect(rec.count('UserSmsDeliveryUpdated')).toBeLessThanOrEqual(3);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
 import { waitForFinal } from '../../test/messaging';
-import { connectHub, data, recordPushes, sleep, until, type HubClient } from './test-client';
+import { connectHub, data, pushesSettled, recordPushes, until, type HubClient } from './test-client';
 
 let server: TestServer;
 const sockets: HubClient[] = [];
@@ -40,7 +40,7 @@ describe('hub with the message pipeline', () => {
       5000,
       'pushes',
     );
-    await sleep(600); // let trailing pushes land before counting
+    await pushesSettled(server.app); // trailing pushes have gone out before counting
 
     expect(await data(socketA, 'GetAccountBalance')).toEqual({ balanceMinor: 498, currency: 'USD' });
     const status = await data(socketA, 'GetDeliveryStatus');

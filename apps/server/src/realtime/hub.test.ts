@@ -9,8 +9,8 @@ import {
   connectHub,
   data,
   openHub,
+  pushesSettled,
   recordPushes,
-  sleep,
   until,
   type HubClient,
 } from './test-client';
@@ -312,7 +312,7 @@ describe('hub pushes', () => {
         .map((p) => p.args[0])
         .sort(),
     ).toEqual(['c1', 'c2']);
-    await sleep(700); // trailing edges would show up here; there were none to send
+    await pushesSettled(server.app); // trailing edges would have gone out by now; there were none to send
     expect(ra.pushes).toHaveLength(expected.length);
     expect(rb.pushes).toEqual([]);
   });
@@ -322,7 +322,7 @@ describe('hub pushes', () => {
     const b = await signedIn();
     const [ra, rb] = [recordPushes(a.socket), recordPushes(b.socket)];
     // B's own sign-up push (trial credit) may trail by one coalescing window: let it pass.
-    await sleep(600);
+    await pushesSettled(server.app);
     rb.clear();
     expect((await a.client.post('/api/templates', { name: 'Only A', text: 'Hello' })).status).toBe(201);
     expect((await a.client.post('/api/groups', { name: 'Only A' })).status).toBe(201);
@@ -331,7 +331,7 @@ describe('hub pushes', () => {
       5000,
       'A pushes',
     );
-    await sleep(300);
+    await pushesSettled(server.app);
     expect(rb.pushes).toEqual([]);
   });
 
@@ -342,7 +342,7 @@ describe('hub pushes', () => {
     for (let i = 0; i < 1000; i += 1) {
       server.ctx.events.publish('messages.changed', { accountId: a.accountId, campaignIds: ['camp-1'] });
     }
-    await sleep(1500);
+    await pushesSettled(server.app); // the storm's windows have closed: every push it caused is out
     const n = ra.count('UserSmsDeliveryUpdated');
     expect(n).toBeGreaterThanOrEqual(1);
     expect(n).toBeLessThanOrEqual(3);

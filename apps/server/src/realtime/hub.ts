@@ -11,6 +11,11 @@ import { mapEventsToPushes } from './pushes';
 
 export interface Hub {
   io: HubServer;
+  /**
+   * Coalescing windows still open on this node (0: every push, trailing ones included, has been
+   * emitted at least one window ago). Tests wait for 0 instead of sleeping past the window.
+   */
+  pushWindowsOpen(): number;
   /** Stops the pushes, disconnects this node's sockets and closes the adapter. */
   close(): Promise<void>;
 }
@@ -60,6 +65,7 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
   let closing: Promise<void> | null = null;
   const hub: Hub = {
     io,
+    pushWindowsOpen: () => pushes.coalescer.size,
     close: () =>
       (closing ??= (async () => {
         pushes.stop();

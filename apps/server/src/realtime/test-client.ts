@@ -103,3 +103,11 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the node has no coalescing window open: every push it had to send, trailing ones
+ * included, went out at least one window ago. Use it instead of sleeping past the window before
+ * counting pushes (or checking that none came).
+ */
+export const pushesSettled = (app: { hub: { pushWindowsOpen(): number } }, timeoutMs = 10_000) =>
+  until(() => app.hub.pushWindowsOpen() === 0, timeoutMs, 'hub push windows to close');

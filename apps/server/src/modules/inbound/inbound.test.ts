@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
-import { connectHub, recordPushes, until } from '../../realtime/test-client';
+import { connectHub, pushesSettled, recordPushes, until } from '../../realtime/test-client';
 
 const ESME_ROK = 0x00;
 const ESME_RX_T_APPN = 0x64;
@@ -164,7 +164,7 @@ describe('inbound messages', () => {
       const pushesB = recordPushes(hubB);
       await mo(phone, 'Wren', 'live please');
       await until(() => pushesA.count('InboundSmsReceived') > 0, 5000, 'InboundSmsReceived');
-      await new Promise((r) => setTimeout(r, 700));
+      await pushesSettled(server.app); // any push for B, trailing ones included, would be out by now
       expect(pushesB.count('InboundSmsReceived')).toBe(0);
     } finally {
       hubA.close();
