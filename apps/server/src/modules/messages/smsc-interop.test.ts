@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import { insertTestMessage, waitForFinal } from '../../../test/messaging';
+
+/**
+ * The receipt side of issue #18 through the real gateway and the simulator's interoperability modes:
+ * ACCEPTD receipts (final or interim), and an SMSC restart that forgets the submits it had not
+ * answered. Before, ACCEPTD left messages in `sent` for good and every unanswered submit was failed.
+ */
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const base = {
+  SIMULATOR_DELAY_MS: '20',
+  SIMULATOR_MIX: 'DELIVRD=100',
+  SMSC_RESPONSE_TIMEOUT_MS: '1000',
+  SMSC_ENQUIRE_LINK_SECONDS: '0.5',
+  SMSC_RECONNECT_BASE_MS: '50',
+};
+
+async function until(check: () => Promise<boolean>, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const row = (id: string) =>
+  server!.ctx.db
+    .selectFrom('messages')
+    .select(['status', 'smsc_stat', 'error', 'refunded'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+describe('ACCEPTD receipts', () => {
+  it('end the message by default (SMPP 3.4: ACCEPTED is final)', async () => {
+    server = await startServer(base, { worker: true });
+    server.worker!.simulator!.setOptions({ acceptdReceipts: 'final' });
+    const c = server.client();
+    await c.register();
+    const res = await c.post('/api/sms/single', { recipients: ['+12125550801'], text: 'Accepted' });
+    const [done] = await waitForFinal(c, [res.body.messages[0].id]);
+    expect(done.status).toBe('delivered');
+    expect((await row(done.id)).smsc_stat).toBe('ACCEPTD');
+  });
+
+  it('wait for the real final state where the connection treats them as interim', async () => {
+    server = await startServer({ ...base, SMSC_ACCEPTD: 'interim' }, { worker: true });
+    server.worker!.simulator!.setOptions({ acceptdReceipts: 'interim', statMix: { UNDELIV: 100 } });
+    const c = server.client();
+    await c.register();
+    const res = await c.post('/api/sms/single', { recipients: ['+12125550802'], text: 'Interim' });
+    const [done] = await waitForFinal(c, [res.body.messages[0].id]);
+    expect(done.status).toBe('undelivered');
+    const history = (await c.get(`/api/sms/log/${done.id}`)).body.events.map(
+      (e: { detail: string }) => e.detail,
+    );
+    expect(history.some((d: string) => /ACCEPTD .* — interim/.test(d))).toBe(true);
+  });
+});
+
+describe('an SMSC restart with unanswered submits', () => {
+  it('resends the OTP it never received and fails the single SMS, refunding it', async () => {
+    server = await startServer({ ...base, TRIAL_BALANCE_MINOR: '100' }, { worker: true });
+    const sim = server.worker!.simulator!;
+    const accountId = (await server.client().register()).user.accountId;
+    // The SMSC holds its answers until two submits wait, then restarts and forgets both.
+    sim.setOptions({ restartWithUnanswered: 2 });
+    const otp = await insertTestMessage(server, {
+      accountId,
+      status: 'queued',
+      priority: 0,
+      recipient: '+12125550803',
+    });
+    const single = await insertTestMessage(server, {
+      accountId,
+      status: 'queued',
+      priority: 1,
+      recipient: '+12125550804',
+    });
+    server.ctx.events.publish('messages.queued', {});
+    await until(
+      async () => (await row(otp)).status === 'delivered' && (await row(single)).status === 'failed',
+    );
+    expect(await row(single)).toMatchObject({
+      refunded: true,
+      error: expect.stringMatching(/No answer from the SMSC/),
+    });
+    // The OTP reached the handset once: the first submit was lost with the restart.
+    expect([...sim.messages.values()].filter((m) => m.dest === '12125550803')).toHaveLength(1);
+    expect([...sim.messages.values()].filter((m) => m.dest === '12125550804')).toHaveLength(0);
+  });
+});
