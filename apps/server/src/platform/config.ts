@@ -57,6 +57,9 @@ const envSchema = z.object({
   SMSC_PASSWORD: z.string().default('wrenpass'),
   SMSC_SYSTEM_TYPE: z.string().default(''),
   SMSC_BINDS: z.coerce.number().int().min(1).max(32).default(2),
+  SMSC_BIND_MODE: z.enum(['trx', 'tx+rx']).default('trx'),
+  SMSC_FLAP_SECONDS: z.coerce.number().min(0).default(10),
+  SMSC_FLAP_WARN_AFTER: z.coerce.number().int().min(1).default(3),
   SMSC_WINDOW: z.coerce.number().int().min(1).max(1000).default(50),
   SMSC_TPS: z.coerce.number().int().min(0).default(0),
   SMSC_ID_NOTATION: z.string().default('auto').pipe(idNotationSchema()),
@@ -122,7 +125,15 @@ export interface Config {
   smscConnections: SmscConnectionConfig[];
   simulator: { port: number; delayMs: number; mix: string };
   /** Timing applied to every SMPP connection. */
-  smpp: { responseTimeoutMs: number; enquireLinkSeconds: number; reconnectBaseMs: number };
+  smpp: {
+    responseTimeoutMs: number;
+    enquireLinkSeconds: number;
+    reconnectBaseMs: number;
+    /** A session closed by the SMSC this soon after binding is a flap (the backoff keeps growing). */
+    flapSeconds: number;
+    /** Flaps in a row before the warning that names the likely causes. */
+    flapWarnAfter: number;
+  };
   dispatchBatch: number;
   leaseSeconds: number;
   /** `manual`: an admin approves sender IDs; `auto`: approved on request. */
@@ -139,6 +150,11 @@ export interface SmscConnectionConfig {
   password: string;
   systemType?: string;
   binds: number;
+  /** `trx`: transceiver sessions; `tx+rx`: a transmitter + receiver pair per bind (SMSC_BIND_MODE). */
+  bindMode?: 'trx' | 'tx+rx';
+  /** Per-connection overrides of SMSC_FLAP_SECONDS / SMSC_FLAP_WARN_AFTER. */
+  flapSeconds?: number;
+  flapWarnAfter?: number;
   window: number;
   tps: number;
   /** E.164 prefixes routed to this connection; [] is the default route. */
@@ -216,6 +232,9 @@ const connectionSchema = z.object({
   window: z.number().int().min(1).default(50),
   tps: z.number().int().min(0).default(0),
   prefixes: z.array(z.string()).default([]),
+  bindMode: z.enum(['trx', 'tx+rx']).optional(),
+  flapSeconds: z.number().min(0).optional(),
+  flapWarnAfter: z.number().int().min(1).optional(),
   idNotation: z.union([z.string(), z.number().int()]).transform(String).pipe(idNotationSchema()).optional(),
   policy: z
     .object({
@@ -248,7 +267,7 @@ function parseConnections(e: z.infer<typeof envSchema>): SmscConnectionConfig[] 
         `Invalid configuration:\n  SMSC_CONNECTIONS: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
       );
     }
-    return parsed.data;
+    return parsed.data.map((c) => ({ ...c, bindMode: c.bindMode ?? e.SMSC_BIND_MODE }));
   }
   if (!e.SMSC_HOST) return [];
   return [
@@ -260,6 +279,7 @@ function parseConnections(e: z.infer<typeof envSchema>): SmscConnectionConfig[] 
       password: e.SMSC_PASSWORD,
       systemType: e.SMSC_SYSTEM_TYPE || undefined,
       binds: e.SMSC_BINDS,
+      bindMode: e.SMSC_BIND_MODE,
       window: e.SMSC_WINDOW,
       tps: e.SMSC_TPS,
       prefixes: [],
@@ -320,6 +340,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       responseTimeoutMs: e.SMSC_RESPONSE_TIMEOUT_MS,
       enquireLinkSeconds: e.SMSC_ENQUIRE_LINK_SECONDS,
       reconnectBaseMs: e.SMSC_RECONNECT_BASE_MS,
+      flapSeconds: e.SMSC_FLAP_SECONDS,
+      flapWarnAfter: e.SMSC_FLAP_WARN_AFTER,
     },
     dispatchBatch: e.DISPATCH_BATCH,
     leaseSeconds: e.LEASE_SECONDS,
