@@ -120,11 +120,14 @@ describe('main layout', () => {
 
   it('shows the busy overlay while a request is in flight and hides it after', async () => {
     const { page } = await newContext(browser, server.baseUrl);
-    await page.route('**/api/me/events', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      await route.continue();
-    });
     await signIn(page, user);
+    // The request is held until the overlay has been checked (not delayed by a guessed time).
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/me/events', async (route) => {
+      await released;
+      await route.continue().catch(() => undefined);
+    });
     await page.getByRole('button', { name: 'Notifications' }).click();
     const overlay = page.locator('.wren-overlay.is-visible');
     await overlay.waitFor();
@@ -134,6 +137,7 @@ describe('main layout', () => {
       return { z: s.zIndex, bg: s.backgroundColor, color: s.color };
     });
     assert.deepEqual(style, { z: '99999', bg: 'rgba(0, 0, 0, 0.8)', color: 'rgb(255, 255, 255)' });
+    release();
     await overlay.waitFor({ state: 'detached' });
   });
 });
