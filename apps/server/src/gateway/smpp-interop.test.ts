@@ -185,3 +185,50 @@ describe('flapping binds', () => {
     );
   });
 });
+
+describe('simulator modes through the gateway', () => {
+  it('acceptdReceipts: the gateway hands over ACCEPTD receipts with message_state 6', async () => {
+    const smsc = await simulator({ acceptdReceipts: 'interim', statMix: { DELIVRD: 1 } });
+    const gw = await gateway([connection(smsc)]);
+    const got: DeliveryReceipt[] = [];
+    gw.onReceipt(async (r) => void got.push(r));
+    expect((await gw.submit(sms())).kind).toBe('accepted');
+    await until(() => got.length === 2, 2000, 'two receipts');
+    expect(got.map((r) => r.stat)).toEqual(['ACCEPTD', 'DELIVRD']);
+    expect(got[0]!.raw).toMatch(/"message_state":6/);
+  });
+
+  it('loseReceiptsOnRestart: the gateway rebinds, and the receipts of earlier submits never come', async () => {
+    const smsc = await simulator({ loseReceiptsOnRestart: true, receiptDelayMs: 150 });
+    const gw = await gateway([connection(smsc)]);
+    const got: DeliveryReceipt[] = [];
+    gw.onReceipt(async (r) => void got.push(r));
+    const outs = await Promise.all([gw.submit(sms()), gw.submit(sms())]);
+    expect(outs.map((o) => o.kind)).toEqual(['accepted', 'accepted']);
+    await smsc.restart();
+    await until(() => gw.status()[0]!.bound === 1 && smsc.stats().binds === 2, 2000, 'rebound');
+    await sleep(300);
+    expect(got).toEqual([]);
+    expect(smsc.stats().receiptsLost).toBe(2);
+  });
+
+  it('restartWithUnanswered: unanswered submits end unknown, were never received, and a resend is delivered once', async () => {
+    const smsc = await simulator({ restartWithUnanswered: 3 });
+    const gw = await gateway([connection(smsc, { window: 10 })]);
+    const got: DeliveryReceipt[] = [];
+    gw.onReceipt(async (r) => void got.push(r));
+    const messages = [sms(), sms(), sms()];
+    const outs = await Promise.all(messages.map((m) => gw.submit(m)));
+    expect(outs.map((o) => o.kind)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(outs[0]).toMatchObject({
+      reason: expect.stringMatching(/connection closed before submit_sm_resp/),
+    });
+    expect(smsc.messages.size).toBe(0); // the far side has none of them
+    // Sent again (what an at-least-once policy does): each is received and receipted exactly once.
+    const again = await Promise.all(messages.map((m) => gw.submit(m)));
+    expect(again.map((o) => o.kind)).toEqual(['accepted', 'accepted', 'accepted']);
+    await until(() => got.length === 3, 2000, 'receipts');
+    expect(smsc.messages.size).toBe(3);
+    expect(smsc.stats()).toMatchObject({ unansweredForgotten: 3, restarts: 1 });
+  });
+});
