@@ -71,10 +71,18 @@ async function waitForText(page: Page, testId: string, expected: string | RegExp
   );
 }
 
-/** Settles transitions and moves the pointer away before a screenshot. */
+/** How long a toast stays up (apps/web/src/lib/toast.ts). */
+const TOAST_TIME_OUT_MS = 5000;
+
+/**
+ * Settles transitions and moves the pointer away before a screenshot. Toasts (the hub's
+ * "Connected to server!") are closed by running the page's clock (page.clock, installed before
+ * sign-in) past their time-out instead of waiting for it.
+ */
 async function shoot(page: Page, name: string): Promise<void> {
   await page.mouse.move(0, 0);
-  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 10_000 });
+  await page.clock.fastForward(TOAST_TIME_OUT_MS);
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 5_000 });
   await page.waitForTimeout(300);
   await screenshot(page, name);
 }
@@ -85,6 +93,7 @@ describe('dashboard', () => {
   it('a new account sees the empty state; a sent SMS updates balance, charts and activity live, without a reload', async () => {
     user = await registerViaApi(server.baseUrl, newUser());
     const { page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
+    await page.clock.install();
     await signIn(page, user);
     await page.goto('/dashboard');
     await appReady(page);
@@ -163,6 +172,7 @@ describe('dashboard', () => {
 
   it('looks right in the dark colour scheme and on a phone', async () => {
     const dark = await newContext(browser, server.baseUrl, { ...VIEWPORT, colorScheme: 'dark' });
+    await dark.page.clock.install();
     await signIn(dark.page, user);
     await dark.page.goto('/dashboard');
     await appReady(dark.page);
@@ -178,6 +188,7 @@ describe('dashboard', () => {
     assert.deepEqual(dark.errors, []);
 
     const fresh = await newContext(browser, server.baseUrl, { ...VIEWPORT, colorScheme: 'dark' });
+    await fresh.page.clock.install();
     await signIn(fresh.page, await registerViaApi(server.baseUrl, newUser()));
     await fresh.page.goto('/dashboard');
     await appReady(fresh.page);
@@ -188,6 +199,7 @@ describe('dashboard', () => {
     assert.deepEqual(fresh.errors, []);
 
     const phone = await newContext(browser, server.baseUrl, { width: 390, height: 1700 });
+    await phone.page.clock.install();
     await signIn(phone.page, user);
     await phone.page.goto('/dashboard');
     await appReady(phone.page);
