@@ -5,9 +5,12 @@ import { unguardCell } from './csv';
 import { notAWorkbook, sniffImportFile } from './import-file';
 import { readHeader, suggestMapping } from './import-mapping';
 import { csvRows, detectDelimiter, xlsxRows, type FileRow } from './import-rows';
+import { checkXlsxZip } from './import-zip-guard';
 
 /** XLSX rows counted exactly at upload; beyond this the count is estimated from bytes read. */
 const XLSX_ROWS_TO_COUNT = 100_000;
+/** Time the upload may spend reading an XLSX preview. */
+const XLSX_PREVIEW_BUDGET_MS = 20_000;
 
 export interface FilePreview {
   fileType: 'csv' | 'xlsx';
@@ -61,16 +64,20 @@ export async function previewImportFile(bytes: Buffer, defaultCountry: string): 
     records = countLines(sniffed.text);
     options = { delimiter, encoding: sniffed.encoding, hasHeader: true };
   } else {
+    // Sizes, ratios and text runs first: a zip bomb is refused before any XML is parsed.
+    await checkXlsxZip(bytes);
     head = [];
     let bytesRead = 0;
     let counted = 0;
+    const deadline = Date.now() + XLSX_PREVIEW_BUDGET_MS;
     try {
-      for await (const r of xlsxRows(bytes, (n) => (bytesRead = n))) {
+      for await (const r of xlsxRows(bytes, { progress: (n) => (bytesRead = n), deadline })) {
         if (head.length <= IMPORT_PREVIEW_ROWS) head.push(r);
         counted += 1;
         if (counted >= XLSX_ROWS_TO_COUNT) break;
       }
-    } catch {
+    } catch (err) {
+      if (err instanceof AppError) throw err;
       throw notAWorkbook();
     }
     records =

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
+import { ErrorCode } from '@wren/contracts';
+import { AppError } from '../../platform/errors';
 
 /** One record of an import file: its row number in the file (1-based) and its cells as text. */
 export interface FileRow {
@@ -81,15 +83,29 @@ function cellText(v: ExcelJS.CellValue): string {
   return '';
 }
 
+/** Excel's own sheet limits: 1,048,576 rows and 16,384 columns (XFD). */
+export const XLSX_MAX_ROWS = 1_048_576;
+export const XLSX_MAX_COLUMNS = 16_384;
+/** Excel's limit on the characters of one cell. */
+export const XLSX_MAX_CELL_CHARS = 32_767;
+
+const overLimit = (what: string) =>
+  new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `This workbook is too large to import (${what})`);
+
+export interface XlsxReadOptions {
+  /** Reports how many of the file's bytes have been handed to the unzipper (for estimates). */
+  progress?: (bytesRead: number) => void;
+  /** Epoch ms after which reading stops with a 413 (a time budget). */
+  deadline?: number;
+}
+
 /**
- * Streams the rows of the first worksheet of an XLSX workbook. `progress` reports how many of the
- * file's bytes have been handed to the unzipper (for estimates).
+ * Streams the rows of the first worksheet of an XLSX workbook, within Excel's own limits (rows,
+ * columns, characters a cell) and an optional time budget; past one it throws a 413. The zip
+ * itself is checked before (import-zip-guard.ts), so no shared string or cell can be huge here.
  */
-export async function* xlsxRows(
-  bytes: Uint8Array,
-  progress?: (bytesRead: number) => void,
-): AsyncGenerator<FileRow> {
-  const source = Readable.from(slices(bytes, progress));
+export async function* xlsxRows(bytes: Uint8Array, opts: XlsxReadOptions = {}): AsyncGenerator<FileRow> {
+  const source = Readable.from(slices(bytes, opts.progress));
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -100,9 +116,18 @@ export async function* xlsxRows(
   try {
     for await (const sheet of reader) {
       for await (const r of sheet) {
+        if (r.number > XLSX_MAX_ROWS) throw overLimit(`more than ${XLSX_MAX_ROWS} rows`);
+        if (opts.deadline !== undefined && Date.now() > opts.deadline) {
+          throw overLimit('it takes too long to read');
+        }
         const values = Array.isArray(r.values) ? r.values : [];
+        if (values.length > XLSX_MAX_COLUMNS + 1) throw overLimit(`more than ${XLSX_MAX_COLUMNS} columns`);
         const cells: string[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]).trim());
+        for (let i = 1; i < values.length; i++) {
+          const text = cellText(values[i]);
+          if (text.length > XLSX_MAX_CELL_CHARS) throw overLimit('a cell holds too much text');
+          cells.push(text.trim());
+        }
         if (cells.every((c) => c === '')) continue;
         yield { row: r.number, cells };
       }

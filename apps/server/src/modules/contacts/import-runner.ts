@@ -8,6 +8,7 @@ import { adjustContactCount } from './groups.repository';
 import type { ResolvedMapping } from './import-mapping';
 import { csvRows, xlsxRows, type FileRow } from './import-rows';
 import * as repo from './imports.repository';
+import { checkXlsxZip } from './import-zip-guard';
 
 export const IMPORT_BATCH_ROWS = 1000;
 
@@ -65,8 +66,14 @@ function parseRow(job: ImportJob, r: FileRow): Parsed {
   };
 }
 
+/** A workbook stored before the zip checks existed is checked again before it is read. */
+async function* checkedXlsxRows(file: Buffer): AsyncGenerator<FileRow> {
+  await checkXlsxZip(file);
+  yield* xlsxRows(file);
+}
+
 function rowsOf(job: ImportJob): AsyncGenerator<FileRow> {
-  if (job.fileType === 'xlsx') return xlsxRows(job.file);
+  if (job.fileType === 'xlsx') return checkedXlsxRows(job.file);
   const text = new TextDecoder(job.options.encoding ?? 'utf-8').decode(job.file);
   return csvRows(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, job.options.delimiter ?? ',');
 }
