@@ -334,6 +334,27 @@ describe('logout', () => {
   });
 });
 
+describe('sessions across nodes', () => {
+  it('a session ended on one node is refused by another once its 5 s memory of the session lapses', async () => {
+    const nodeB = await startServer({}, { clock, databaseUrl: server.databaseUrl });
+    try {
+      const onA = server.client();
+      const reg = await onA.register();
+      const onB = nodeB.client();
+      onB.useSession(reg);
+      expect((await onA.get('/api/me')).status).toBe(200); // node A now remembers the session
+      expect((await onB.post('/api/auth/logout')).status).toBe(204);
+      expect((await onB.get('/api/me')).status).toBe(401); // at once on the node that ended it
+      clock.advance(4_900);
+      expect((await onA.get('/api/me')).status).toBe(200); // still remembered on node A
+      clock.advance(200);
+      expect((await onA.get('/api/me')).status).toBe(401);
+    } finally {
+      await nodeB.close();
+    }
+  });
+});
+
 describe('forgot and reset password', () => {
   const readResetToken = (email: string) => {
     const outbox = path.join(server.dataDir, 'outbox');
