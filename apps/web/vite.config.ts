@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { IncomingMessage } from 'node:http';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './build/precompress.ts';
 
 const backend = process.env.WREN_API_URL ?? 'http://localhost:3000';
 
@@ -15,7 +16,7 @@ function spaNavigation(req: IncomingMessage): string | undefined {
 }
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

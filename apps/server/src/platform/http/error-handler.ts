@@ -5,8 +5,18 @@ import { AppError, FieldError } from '../errors';
 import { databaseInputError } from './database-errors';
 import { isMultipartParseError } from './upload';
 
-/** Header values must be one line of visible ASCII. */
-const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]/g, ' ').slice(0, 500);
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Header values must be one line of visible ASCII: '%' and every character outside it are
+ * percent-encoded as UTF-8 (the client decodes with decodeURIComponent), so plain messages stay
+ * readable and "VIP customers 🌟" survives.
+ */
+export const headerSafe = (s: string) =>
+  Array.from(s.replace(LONE_SURROGATE, '\uFFFD'))
+    .slice(0, 500)
+    .join('')
+    .replace(/[^\x20-\x24\x26-\x7e]+/gu, (run) => encodeURIComponent(run));
 
 export function sendAppError(reply: FastifyReply, err: AppError) {
   const body: ErrorBody = { code: err.code, message: err.message };

@@ -23,6 +23,9 @@ export async function registerWebApp(app: FastifyInstance, dist: string): Promis
       root: dist,
       index: false,
       wildcard: false,
+      // The build ships .br and .gz copies (apps/web/build/precompress.ts): the file the client
+      // accepts is sent, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

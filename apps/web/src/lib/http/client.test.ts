@@ -208,6 +208,19 @@ describe('error catalogue', () => {
     ).toBe('Account locked');
   });
 
+  it('a percent-encoded Application-Error header → its decoded value (non-ASCII kept)', async () => {
+    expect(
+      await messageFor(() => ({
+        status: 409,
+        headers: { 'Application-Error': 'A group named "VIP customers %F0%9F%8C%9F" exists (100%25)' },
+      })),
+    ).toBe('A group named "VIP customers 🌟" exists (100%)');
+    // A value that is not percent-encoding is shown as it came.
+    expect(
+      await messageFor(() => ({ status: 409, headers: { 'Application-Error': 'Off by 5% today' } })),
+    ).toBe('Off by 5% today');
+  });
+
   it('no response (status 0) → the connection message', async () => {
     expect(await messageFor(() => ({ status: 0 }))).toBe(
       'Unable to contact remote server, check your internet connection',

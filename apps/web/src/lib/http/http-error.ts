@@ -46,6 +46,18 @@ function rawBody(body: unknown): string {
   return JSON.stringify(body);
 }
 
+/**
+ * The server percent-encodes '%' and everything outside visible ASCII in Application-Error; a
+ * value that is not valid percent-encoding (another server) is shown as it came.
+ */
+export function decodeHeader(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /** The error catalogue of SPEC.md §8, in its order of precedence. */
 export function errorMessage(error: AxiosError): string {
   const response = error.response;
@@ -54,7 +66,7 @@ export function errorMessage(error: AxiosError): string {
   const header = response
     ? AxiosHeaders.from(response.headers as AxiosHeaders).get('application-error')
     : null;
-  if (typeof header === 'string' && header) return header;
+  if (typeof header === 'string' && header) return decodeHeader(header);
   if (!response || status === 0) return MSG_UNREACHABLE;
   const joined = Object.values(fieldErrorsOf(response.data))
     .flat()
