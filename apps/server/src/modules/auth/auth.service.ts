@@ -17,7 +17,7 @@ import { insertAccount, insertUser } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
 import * as repo from './auth.repository';
 import { hashPassword, verifyPassword } from './passwords';
-import { hashToken, randomToken, type AccessClaims, type TokenSigner } from './tokens';
+import { hashToken, randomToken, successorToken, type AccessClaims, type TokenSigner } from './tokens';
 
 export interface ClientInfo {
   ip: string | null;
@@ -58,8 +58,7 @@ export function createAuthService(deps: Deps) {
   }
 
   /** Issues an access token and a fresh refresh token in the given session (token family). */
-  async function issuePair(trx: Db, claims: AccessClaims): Promise<TokenPair> {
-    const refreshToken = randomToken();
+  async function issuePair(trx: Db, claims: AccessClaims, refreshToken = randomToken()): Promise<TokenPair> {
     await repo.insertRefreshToken(trx, {
       sessionId: claims.sessionId,
       tokenHash: hashToken(refreshToken),
@@ -162,6 +161,9 @@ export function createAuthService(deps: Deps) {
         const now = clock.now();
         if (row.revoked_at || row.expires_at <= now) throw sessionEnded();
         const fresh = await repo.markRefreshTokenUsed(trx, row.id, now);
+        // Idempotent rotation: the successor is derived from the token, so a replay within the
+        // grace window gets the same successor back, never a second live token in the family.
+        const successor = successorToken(config.jwtSecret, input.refreshToken);
         if (!fresh) {
           // Read again: a concurrent refresh may have committed its use after our first read.
           const usedAt =
@@ -174,16 +176,20 @@ export function createAuthService(deps: Deps) {
             // Commit the revocation, then refuse.
             return null;
           }
+          const next = await repo.findRefreshToken(trx, hashToken(successor));
+          if (!next || next.session_id !== row.session_id || next.revoked_at) throw sessionEnded();
         }
         const cred = await repo.findCredentialsById(trx, claims.userId);
         if (!cred) throw sessionEnded();
-        await repo.touchSession(trx, row.session_id);
-        return issuePair(trx, {
+        const pairClaims: AccessClaims = {
           userId: cred.id,
           accountId: cred.account_id,
           sessionId: row.session_id,
           role: cred.role,
-        });
+        };
+        if (!fresh) return { accessToken: await tokens.sign(pairClaims), refreshToken: successor };
+        await repo.touchSession(trx, row.session_id);
+        return issuePair(trx, pairClaims, successor);
       }).then((pair) => {
         if (!pair) {
           forgetSessions(); // again after commit, so no concurrent request re-remembers it

@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, randomBytes } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { nowMs, systemClock, type Clock } from '../../platform/clock';
 
@@ -76,3 +76,11 @@ export function createTokenSigner(
 /** An opaque random secret for refresh and reset tokens. Only its hash is stored. */
 export const randomToken = () => randomBytes(32).toString('base64url');
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The refresh token that replaces `token` when it is rotated: HMAC(secret, token), so rotating
+ * the same token again (a second tab within the grace window) yields the same successor instead
+ * of forking the family. Only its hash is stored, like every refresh token.
+ */
+export const successorToken = (secret: string, token: string) =>
+  createHmac('sha256', secret).update(`wren refresh successor\0${token}`).digest('base64url');
