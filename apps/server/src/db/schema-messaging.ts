@@ -59,6 +59,8 @@ export interface MessagingTables {
     leased_by: string | null;
     lease_until: NullableTimestamp;
   };
+  /** The uncommon final statuses of messages, for the SMS log's status filter (0008, filled by trigger). */
+  message_outcomes: { account_id: string; status: string; created_at: Date; id: string };
   smsc_id_notations: {
     connection: string;
     submit_radix: 'string' | 'dec' | 'hex';

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
 import { type PgElementType, type Db, insertUnnest } from '../../platform/db';
 
@@ -74,39 +74,125 @@ export async function insertEvents(
   ).execute(trx);
 }
 
+/** A recipient filter, as E.164: one number, numbers starting with a prefix, or (digits typed) anywhere. */
+export type RecipientMatch = { exact: string } | { prefix: string } | { contains: string };
+
 export interface LogFilter {
   accountId: string;
   from?: Date;
   to?: Date;
   status?: string;
-  recipient?: string;
+  recipient?: RecipientMatch;
   sender?: string;
   text?: string;
   campaignId?: string;
   after?: { createdAt: Date; id: string };
-  limit: number;
+  /** Absent: every matching row (an export's cursor). */
+  limit?: number;
 }
 
-/** The SMS log, newest first, by keyset on (created_at, id); never OFFSET. */
-export async function listLog(db: Db, f: LogFilter) {
-  let q = db.selectFrom('messages').selectAll().where('account_id', '=', f.accountId);
-  if (f.from) q = q.where('created_at', '>=', f.from);
-  if (f.to) q = q.where('created_at', '<', f.to);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.recipient) q = q.where('recipient', 'like', `%${escapeLike(f.recipient)}%`);
-  if (f.sender) q = q.where(sql`lower(sender)`, '=', f.sender.toLowerCase());
-  if (f.text) q = q.where('body', 'ilike', `%${escapeLike(f.text)}%`);
-  if (f.campaignId) q = q.where('campaign_id', '=', f.campaignId);
+/** Uncommon final statuses: recorded in message_outcomes (0008), where a status filter seeks. */
+const OUTCOME_STATUSES: readonly string[] = [
+  'undelivered',
+  'expired',
+  'rejected',
+  'failed',
+  'canceled',
+  'unknown',
+];
+/** Statuses of messages that have a send_queue row: a filter for them is bounded by the work in flight. */
+const QUEUE_STATUSES: readonly string[] = ['scheduled', 'queued', 'sending'];
+
+/**
+ * The SMS log query, newest first, by keyset: the row comparison `(created_at, id) < (c, i)` is an
+ * index condition on every index the planner may use (each ends in created_at DESC, id DESC), so a
+ * page at any depth is a seek. No status index exists on `messages` (status updates stay HOT): an
+ * uncommon final status seeks in message_outcomes and its keyset runs there.
+ */
+export function logQuery(db: Db, f: LogFilter) {
+  const viaOutcomes = f.status !== undefined && OUTCOME_STATUSES.includes(f.status);
+  // The table whose (created_at, id) carries the order and the keyset.
+  const k = viaOutcomes ? 'o' : 'm';
+  const createdAt = sql.ref(`${k}.created_at`);
+  const id = sql.ref(`${k}.id`);
+  let q = db.selectFrom('messages as m').selectAll('m');
+  if (viaOutcomes) {
+    q = q
+      .innerJoin('message_outcomes as o', 'o.id', 'm.id')
+      .where('o.account_id', '=', f.accountId)
+      .where('o.status', '=', f.status!);
+  }
+  q = q.where('m.account_id', '=', f.accountId);
+  if (f.from) q = q.where(sql<boolean>`${createdAt} >= ${f.from}::timestamptz`);
+  if (f.to) q = q.where(sql<boolean>`${createdAt} < ${f.to}::timestamptz`);
+  if (f.status) q = q.where('m.status', '=', f.status);
+  if (f.status && QUEUE_STATUSES.includes(f.status)) {
+    q = q.where('m.id', 'in', (eb) => eb.selectFrom('send_queue').select('send_queue.message_id'));
+  }
+  const r = f.recipient;
+  if (r && 'exact' in r) q = q.where('m.recipient', '=', r.exact);
+  if (r && 'prefix' in r) q = q.where('m.recipient', 'like', `${escapeLike(r.prefix)}%`);
+  if (r && 'contains' in r) q = q.where('m.recipient', 'like', `%${escapeLike(r.contains)}%`);
+  if (f.sender) q = q.where(sql`lower(m.sender)`, '=', f.sender.toLowerCase());
+  if (f.text) q = q.where('m.body', 'ilike', `%${escapeLike(f.text)}%`);
+  if (f.campaignId) q = q.where('m.campaign_id', '=', f.campaignId);
   if (f.after) {
-    const { createdAt, id } = f.after;
-    q = q.where((eb) =>
-      eb.or([
-        eb('created_at', '<', createdAt),
-        eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-      ]),
+    q = q.where(
+      sql<boolean>`(${createdAt}, ${id}) < (${f.after.createdAt}::timestamptz, ${f.after.id}::uuid)`,
     );
   }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+  q = q.orderBy(createdAt, 'desc').orderBy(id, 'desc');
+  return f.limit === undefined ? q : q.limit(f.limit);
+}
+
+/** One page of the SMS log (see `logQuery`); never OFFSET. */
+export async function listLog(db: Db, f: LogFilter & { limit: number }): Promise<MessageRow[]> {
+  return logQuery(db, f).execute();
+}
+
+/**
+ * The whole filtered log (an export) from ONE server-side cursor on a connection held for the
+ * stream: one snapshot, one plan, no re-seek per page. Yields batches of `batchSize` rows. Closing
+ * the generator early (the client went away) closes the cursor and returns the connection.
+ */
+export async function* streamLog(
+  db: Db,
+  f: Omit<LogFilter, 'after' | 'limit'>,
+  batchSize = 2000,
+): AsyncGenerator<MessageRow[]> {
+  const query = logQuery(db, f).compile();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let got!: (conn: Db) => void;
+  const acquired = new Promise<Db>((resolve) => (got = resolve));
+  const session = db.connection().execute(async (conn) => {
+    got(conn);
+    await held;
+  });
+  try {
+    const conn = await Promise.race([
+      acquired,
+      session.then(() => Promise.reject(new Error('the export connection closed'))),
+    ]);
+    await sql`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`.execute(conn);
+    try {
+      await conn.executeQuery(
+        CompiledQuery.raw(`DECLARE sms_log_export NO SCROLL CURSOR FOR ${query.sql}`, [...query.parameters]),
+      );
+      for (;;) {
+        const { rows } = await conn.executeQuery<MessageRow>(
+          CompiledQuery.raw(`FETCH FORWARD ${Math.max(1, Math.floor(batchSize))} FROM sms_log_export`),
+        );
+        if (rows.length) yield rows;
+        if (rows.length < batchSize) return;
+      }
+    } finally {
+      await sql`ROLLBACK`.execute(conn).catch(() => undefined);
+    }
+  } finally {
+    release();
+    await session.catch(() => undefined);
+  }
 }
 
 export async function findMessage(db: Db, accountId: string, id: string) {

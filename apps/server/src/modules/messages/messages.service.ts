@@ -85,6 +85,20 @@ export function createMessagesService(deps: Deps) {
     return screened;
   }
 
+  /**
+   * A recipient filter as E.164: a whole valid number matches exactly, `+…` (or `00…`) digits match
+   * as a prefix (both on an index); other digits match anywhere in the number.
+   */
+  function recipientMatch(raw: string | undefined): repo.RecipientMatch | undefined {
+    const r = raw?.replace(/[\s().-]/g, '');
+    if (!r) return undefined;
+    const e164 = toE164(r, config.defaultCountry);
+    if (e164) return { exact: e164 };
+    const international = r.startsWith('00') ? `+${r.slice(2)}` : r;
+    if (/^\+\d+$/.test(international)) return { prefix: international };
+    return { contains: r };
+  }
+
   return {
     /** Single SMS to one or more recipients: validate, price, debit and queue in one transaction. */
     async sendSingle(
@@ -150,7 +164,7 @@ export function createMessagesService(deps: Deps) {
         from: q.from ? new Date(q.from) : undefined,
         to: q.to ? new Date(q.to) : undefined,
         status: q.status,
-        recipient: q.recipient?.replace(/[\s()-]/g, ''),
+        recipient: recipientMatch(q.recipient),
         sender: q.sender,
         text: q.text,
         campaignId: q.campaignId,
@@ -203,15 +217,28 @@ export function createMessagesService(deps: Deps) {
       return { message: toMessageDto(m), events: messageHistory(m, parts, events) };
     },
 
-    /** Streams the filtered log page by page, for CSV export. */
+    /**
+     * The filtered log for CSV export, newest first, in batches from one server-side cursor (one
+     * snapshot; no paging). The first batch is read when the first value is asked for, so a filter
+     * the database refuses fails before a response starts.
+     */
     async *exportLog(accountId: string, q: Omit<SmsLogQuery, 'cursor' | 'limit'>) {
-      let cursor: string | undefined;
-      for (;;) {
-        const page = await this.log(accountId, { ...q, cursor, limit: 200 });
-        yield page.items;
-        if (!page.nextCursor) return;
-        cursor = page.nextCursor;
+      const rows = repo.streamLog(db, {
+        accountId,
+        from: q.from ? new Date(q.from) : undefined,
+        to: q.to ? new Date(q.to) : undefined,
+        status: q.status,
+        recipient: recipientMatch(q.recipient),
+        sender: q.sender,
+        text: q.text,
+        campaignId: q.campaignId,
+      });
+      let any = false;
+      for await (const batch of rows) {
+        any = true;
+        yield batch.map(toMessageDto);
       }
+      if (!any) yield [];
     },
   };
 }

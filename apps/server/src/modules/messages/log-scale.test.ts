@@ -1,0 +1,169 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import { insertTestMessage } from '../../../test/messaging';
+import { encodeCursor } from './message-dto';
+import { logQuery, type LogFilter } from './messages.repository';
+import { transition } from './status.repository';
+
+/**
+ * The SMS log at a size where the planner must choose (issue #17): 200,000 messages for one account
+ * (and 20,000 for another), seeded with one INSERT … SELECT generate_series each. Every page, at any
+ * depth and with each filter, is an index seek: the plan has an Index Cond on the keyset, not a Filter.
+ */
+const N = 200_000;
+let server: TestServer;
+let accountId: string;
+let token: string;
+
+async function seed(account: string, count: number) {
+  await sql`
+    INSERT INTO messages (account_id, recipient, sender, body, encoding, segments, price_minor, currency,
+                          status, priority, validity_until, created_at, submitted_at, done_at)
+    SELECT ${account}::uuid,
+           '+1' || (ARRAY[212,646,718,917,347,415,310,312,617,202])[1 + (i / 10000) % 10] || '555'
+                || lpad((i % 10000)::text, 4, '0'),
+           'Wren',
+           (ARRAY['Your code is ', 'Your order has shipped, tracking ', 'Reminder: ref '])[1 + i % 3]
+                || (i::bigint * 7919 % 1000000)::text,
+           'GSM-7', 1, 1, 'USD',
+           CASE WHEN i % 100 < 97 THEN 'delivered' ELSE 'rejected' END,
+           1, t + interval '1 day', t, t, t
+      FROM generate_series(1, ${count}::int) AS i,
+           LATERAL (SELECT now() - interval '365 days' + (i::float8 / ${count}::int) * interval '365 days' AS t) ts
+  `.execute(server.ctx.db);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const c = server.client();
+  const { user } = await c.register();
+  accountId = user.accountId;
+  token = c.accessToken!;
+  const other = server.client();
+  const { user: otherUser } = await other.register();
+  await seed(accountId, N);
+  await seed(otherUser.accountId, N / 10);
+  await sql`VACUUM (ANALYZE) messages`.execute(server.ctx.db);
+  await sql`ANALYZE message_outcomes`.execute(server.ctx.db);
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+async function plan(f: Omit<LogFilter, 'accountId'>) {
+  const rows = await logQuery(server.ctx.db, { accountId, limit: 51, ...f }).explain();
+  return rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+}
+
+/** The row at `offset` in the log's order, as the ground truth for a deep cursor. */
+async function rowAt(offset: number, where = sql`true`) {
+  const { rows } = await sql<{ created_at: Date; id: string }>`
+    SELECT created_at, id FROM messages WHERE account_id = ${accountId}::uuid AND ${where}
+     ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT 51`.execute(server.ctx.db);
+  return rows;
+}
+
+const get = async (path: string) => {
+  const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${token}` } });
+  return { status: res.status, body: (await res.json()) as { items: { id: string }[]; nextCursor: string } };
+};
+
+describe('SMS log at scale: keyset pages are index seeks', () => {
+  it('a page 99% deep seeks with a row comparison in the Index Cond, not a Filter', async () => {
+    const [deep, ...expected] = await rowAt(Math.floor(N * 0.99));
+    const after = { createdAt: deep!.created_at, id: deep!.id };
+    const text = await plan({ after });
+    expect(text).toMatch(/Index Cond: .*ROW\(created_at, id\) < ROW\(/);
+    expect(text).not.toMatch(/Filter: .*created_at/);
+
+    const page = await get(`/api/sms/log?limit=50&cursor=${encodeCursor(deep!)}`);
+    expect(page.status).toBe(200);
+    expect(page.body.items.map((m) => m.id)).toEqual(expected.slice(0, 50).map((r) => r.id));
+  });
+
+  it('a date range is an Index Cond on the log index, with the keyset', async () => {
+    const from = new Date(Date.now() - 200 * 86_400_000);
+    const to = new Date(Date.now() - 190 * 86_400_000);
+    const text = await plan({
+      from,
+      to,
+      after: { createdAt: to, id: '00000000-0000-0000-0000-000000000000' },
+    });
+    expect(text).toMatch(/Index Cond: .*created_at >= .*created_at < /s);
+    expect(text).not.toMatch(/Filter: .*created_at/);
+  });
+
+  it('an uncommon status (none, or 3%) seeks in message_outcomes; a status change lands there', async () => {
+    expect(await plan({ status: 'failed' })).toMatch(/message_outcomes_pkey/);
+    const [deep, ...expected] = await rowAt(3000, sql`status = 'rejected'`);
+    const text = await plan({ status: 'rejected', after: { createdAt: deep!.created_at, id: deep!.id } });
+    expect(text).toMatch(
+      /message_outcomes_pkey on message_outcomes o.*\n.*Index Cond: .*ROW\(created_at, id\) < ROW\(/,
+    );
+    expect(text).not.toMatch(/Filter: .*created_at/);
+    const page = await get(`/api/sms/log?limit=50&status=rejected&cursor=${encodeCursor(deep!)}`);
+    expect(page.body.items.map((m) => m.id)).toEqual(expected.slice(0, 50).map((r) => r.id));
+    expect((await get('/api/sms/log?status=failed')).body.items).toEqual([]);
+
+    // A message that ends as failed (through the one status writer) is found by the filter.
+    const id = await insertTestMessage(server, { accountId, status: 'queued' });
+    await transition(server.ctx.db, { to: 'failed', from: ['queued'], rows: [id], error: 'test' });
+    expect((await get('/api/sms/log?status=failed')).body.items.map((m) => m.id)).toEqual([id]);
+    expect((await get('/api/sms/log?status=queued')).body.items).toEqual([]);
+  });
+
+  it('recipient exact and prefix (E.164) and text search use their indexes', async () => {
+    const exact = await plan({ recipient: { exact: '+14155550123' } });
+    expect(exact).toMatch(/messages_log_recipient_idx/);
+    expect(exact).toMatch(/Index Cond: .*recipient = /);
+    expect(await plan({ recipient: { prefix: '+1415555012' } })).toMatch(/messages_log_recipient_idx/);
+    expect(await plan({ text: 'zebra quokka' })).toMatch(/messages_body_trgm_idx/);
+
+    const one = await get(`/api/sms/log?recipient=${encodeURIComponent('+1 415 555 0123')}`);
+    const truth = await rowAt(0, sql`recipient = '+14155550123'`);
+    expect(one.body.items.map((m) => m.id)).toEqual(truth.slice(0, 50).map((r) => r.id));
+    expect(truth.length).toBeGreaterThan(0);
+    const byPrefix = await get(`/api/sms/log?limit=200&recipient=${encodeURIComponent('+1415555012')}`);
+    const prefixTruth = await rowAt(0, sql`recipient LIKE '+1415555012%'`);
+    expect(prefixTruth.length).toBeGreaterThanOrEqual(20);
+    expect(byPrefix.body.items.map((m) => m.id)).toEqual(prefixTruth.map((r) => r.id));
+    expect((await get('/api/sms/log?text=zebra%20quokka')).body.items).toEqual([]);
+  });
+});
+
+describe('SMS log export at scale', () => {
+  it('streams from one server-side cursor, every row of the range once, in log order', async () => {
+    const from = new Date(Date.now() - 250 * 86_400_000);
+    const to = new Date(Date.now() - 50 * 86_400_000);
+    const range = sql`created_at >= ${from} AND created_at < ${to}`;
+    const { rows: count } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM messages WHERE account_id = ${accountId}::uuid AND ${range}`.execute(
+      server.ctx.db,
+    );
+    const res = await fetch(
+      `${server.url}/api/sms/log/export.csv?from=${from.toISOString()}&to=${to.toISOString()}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    // While the client holds the stream, the export's connection sits on its cursor (no page queries).
+    const { rows: active } = await sql<{ query: string }>`
+      SELECT query FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'FETCH FORWARD%'`.execute(
+      server.ctx.db,
+    );
+    expect(active.map((a) => a.query)).toEqual([expect.stringMatching(/FROM sms_log_export/)]);
+
+    let text = new TextDecoder().decode(first.value);
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      text += new TextDecoder().decode(r.value);
+    const lines = text.trim().split('\r\n');
+    expect(lines).toHaveLength(count[0]!.n + 1);
+    const ids = lines.slice(1).map((l) => l.slice(l.lastIndexOf(',') + 1));
+    expect(new Set(ids).size).toBe(count[0]!.n);
+    const truth = await rowAt(0, range);
+    expect(ids.slice(0, 51)).toEqual(truth.map((r) => r.id));
+  });
+});

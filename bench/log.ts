@@ -1,0 +1,167 @@
+/**
+ * SMS log benchmark at a year's scale: starts Wren (`wren start`, real HTTP API), signs up two
+ * accounts, seeds N messages for the first and N/10 for the second with SQL (one INSERT … SELECT
+ * generate_series each, spread over a year), then measures the SMS log through HTTP: the first
+ * page, a page 99 % deep (cursor), each filter, text search, and CSV export rows/s. Prints p50/p99
+ * per case, and PostgreSQL's idle CPU with the seeded table (maintenance passes running).
+ *
+ *   npm run bench:log                                   (default: 1,000,000 messages, embedded PostgreSQL)
+ *   BENCH_LOG_MESSAGES=10000000 npm run bench:log       (the full size of issue #17)
+ *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres npm run bench:log   (external PostgreSQL)
+ *   BENCH_LOG_RUNS=30                                   (requests per case, default 20)
+ */
+import pg from 'pg';
+import { embeddedDatabase, freshPostgres, percentile, signUp, startWren } from './lib/wren-process';
+
+const N = Number(process.env.BENCH_LOG_MESSAGES ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_LOG_RUNS ?? 20);
+const IDLE_SECONDS = Number(process.env.BENCH_LOG_IDLE_SECONDS ?? 20);
+const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
+const BASE_DB = process.env.BENCH_DATABASE_URL;
+
+/**
+ * Seeds `count` messages for an account over the year before now, newest last: 100,000 distinct US
+ * numbers (+1 {10 area codes} 555 dddd), a few body templates, and the status mix of the simulator's
+ * default (92 % delivered, 5 % undelivered, 2 % expired, 1 % rejected; none failed).
+ */
+async function seed(client: pg.Client, accountId: string, count: number) {
+  await client.query(
+    `INSERT INTO messages (account_id, recipient, sender, body, encoding, segments, price_minor, currency,
+                           status, priority, validity_until, created_at, submitted_at, done_at, smsc_stat)
+     SELECT $1::uuid,
+            '+1' || (ARRAY[212,646,718,917,347,415,310,312,617,202])[1 + (i / 10000) % 10] || '555' || lpad((i % 10000)::text, 4, '0'),
+            'Wren',
+            (ARRAY['Your code is ', 'Your order has shipped, tracking ', 'Reminder: appointment ref ',
+                   'Thanks for your payment, receipt '])[1 + i % 4] || (i::bigint * 7919 % 1000000)::text,
+            'GSM-7', 1, 1, 'USD',
+            CASE WHEN i % 100 < 92 THEN 'delivered' WHEN i % 100 < 97 THEN 'undelivered'
+                 WHEN i % 100 < 99 THEN 'expired' ELSE 'rejected' END,
+            1, t + interval '1 day', t, t, t + interval '3 seconds',
+            CASE WHEN i % 100 < 92 THEN 'DELIVRD' ELSE 'UNDELIV' END
+       FROM generate_series(1, $2::int) AS i,
+            LATERAL (SELECT now() - interval '365 days' + (i::float8 / $2::int) * interval '365 days' AS t) ts`,
+    [accountId, count],
+  );
+}
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64url');
+
+async function timed(base: string, headers: Record<string, string>, path: string) {
+  const times: number[] = [];
+  let items = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const res = await fetch(base + path, { headers });
+    const body = (await res.json()) as { items?: unknown[] };
+    times.push(performance.now() - t0);
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+    items = body.items?.length ?? 0;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), items };
+}
+
+async function main() {
+  const db = BASE_DB ? await freshPostgres(BASE_DB, `wren_bench_log_${process.pid}`) : embeddedDatabase();
+  const wren = await startWren(db.env, PORT);
+  const base = `http://127.0.0.1:${PORT}`;
+  const client = new pg.Client({ connectionString: db.url });
+  try {
+    const a = await signUp(base);
+    const b = await signUp(base);
+    await client.connect();
+    const t0 = performance.now();
+    await seed(client, a.accountId, N);
+    await seed(client, b.accountId, Math.max(1, Math.floor(N / 10)));
+    const seedS = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    await client.query('VACUUM (ANALYZE) messages');
+    const vacuumS = (performance.now() - t1) / 1000;
+    const { rows: size } = await client.query<{ total: string }>(
+      `SELECT pg_size_pretty(pg_total_relation_size('messages')) AS total`,
+    );
+    console.log(
+      `seeded ${N.toLocaleString()} + ${Math.floor(N / 10).toLocaleString()} messages in ${seedS.toFixed(1)} s ` +
+        `(vacuum analyze ${vacuumS.toFixed(1)} s), messages with indexes: ${size[0]!.total}`,
+    );
+
+    const deep = await client.query<{ created_at: Date; id: string }>(
+      `SELECT created_at, id FROM messages WHERE account_id = $1
+        ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [a.accountId, Math.floor(N * 0.99)],
+    );
+    const deepCursor = b64([deep.rows[0]!.created_at.toISOString(), deep.rows[0]!.id]);
+    const week = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const cases: [string, string][] = [
+      ['first page', '/api/sms/log?limit=50'],
+      ['page 99% deep (cursor)', `/api/sms/log?limit=50&cursor=${deepCursor}`],
+      ['status delivered (92%)', '/api/sms/log?limit=50&status=delivered'],
+      ['status rejected (1%)', '/api/sms/log?limit=50&status=rejected'],
+      ['status failed (none)', '/api/sms/log?limit=50&status=failed'],
+      ['status sending (none)', '/api/sms/log?limit=50&status=sending'],
+      ['recipient exact', `/api/sms/log?limit=50&recipient=${encodeURIComponent('+14155550123')}`],
+      [
+        'recipient prefix (100 numbers)',
+        `/api/sms/log?limit=50&recipient=${encodeURIComponent('+1415555012')}`,
+      ],
+      ['recipient none', `/api/sms/log?limit=50&recipient=${encodeURIComponent('+442079460000')}`],
+      ['text rare (1 word, few rows)', '/api/sms/log?limit=50&text=987654'],
+      ['text phrase, no match', `/api/sms/log?limit=50&text=${encodeURIComponent('zebra quokka')}`],
+      ['text common', '/api/sms/log?limit=50&text=shipped'],
+      ['date range 7 days, mid-year', `/api/sms/log?limit=50&from=${week(180)}&to=${week(173)}`],
+      [
+        'date range + status rejected',
+        `/api/sms/log?limit=50&status=rejected&from=${week(180)}&to=${week(173)}`,
+      ],
+    ];
+    console.log(`\n${RUNS} requests per case, account of ${N.toLocaleString()} messages`);
+    console.log('case'.padEnd(34) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'rows'.padStart(7));
+    for (const [name, path] of cases) {
+      const r = await timed(base, a.headers, path);
+      console.log(
+        name.padEnd(34) +
+          r.p50.toFixed(1).padStart(10) +
+          r.p99.toFixed(1).padStart(10) +
+          String(r.items).padStart(7),
+      );
+    }
+
+    for (const days of [7, 30]) {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/sms/log/export.csv?from=${week(180)}&to=${week(180 - days)}`, {
+        headers: a.headers,
+      });
+      if (!res.ok) throw new Error(`export: ${res.status}`);
+      let lines = 0;
+      const decoder = new TextDecoder();
+      const reader = res.body!.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        const text = decoder.decode(r.value, { stream: true });
+        for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines += 1;
+      }
+      const s = (performance.now() - t) / 1000;
+      const rows = lines - 1;
+      console.log(
+        `CSV export ${days} days: ${rows.toLocaleString()} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString()} rows/s`,
+      );
+    }
+
+    // Idle: no traffic, the worker's maintenance passes keep running on their schedule.
+    const cpu0 = db.postgresCpu();
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    const idle = (db.postgresCpu() - cpu0) / IDLE_SECONDS;
+    console.log(
+      `\nidle PostgreSQL CPU with the seeded table: ${(idle * 100).toFixed(1)} % of a core (${IDLE_SECONDS} s)`,
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+    wren.kill('SIGTERM');
+    await new Promise((r) => wren.once('exit', r));
+    await db.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
