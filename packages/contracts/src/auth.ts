@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy';
 import { safeString } from './text';
 
 export const usernameSchema = safeString()
@@ -7,14 +8,17 @@ export const usernameSchema = safeString()
   .max(32, 'Username must be at most 32 characters')
   .regex(/^[a-zA-Z0-9._-]+$/, 'Username may contain only letters, digits, dots, dashes and underscores');
 
-/** OWASP ASVS: at least 8 characters with some variety; length matters most. */
+/**
+ * NIST SP 800-63B: length, no composition rules. Common, repetitive and own-name passwords are
+ * refused by passwordProblem (password-policy.ts): the server checks them against its list, the
+ * form as the user types.
+ */
 export const passwordSchema = safeString()
-  .min(10, 'Password must be at least 10 characters')
-  .max(128, 'Password must be at most 128 characters')
-  .refine(
-    (p) => /[a-zA-Z]/.test(p) && /[0-9\W_]/.test(p),
-    'Password must contain letters and at least one digit or symbol',
-  );
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .refine((p) => p.length < PASSWORD_MIN_LENGTH || p.length > PASSWORD_MAX_LENGTH || !passwordProblem(p), {
+    error: (issue) => passwordProblem(String(issue.input)) ?? 'Choose another password',
+  });
 
 export const nameSchema = safeString()
   .trim()

@@ -5,6 +5,7 @@ export const credentialColumns = [
   'id',
   'account_id',
   'username',
+  'email',
   'password_hash',
   'role',
   'failed_logins',

@@ -16,6 +16,7 @@ import type { LedgerService } from '../ledger/ledger.service';
 import { insertAccount, insertUser } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
 import * as repo from './auth.repository';
+import { assertPasswordAllowed } from './password-policy';
 import { hashPassword, verifyPassword } from './passwords';
 import { hashToken, randomToken, successorToken, type AccessClaims, type TokenSigner } from './tokens';
 
@@ -46,6 +47,13 @@ export function createAuthService(deps: Deps) {
   const { db, config, tokens, clock } = deps;
   const refreshTtlMs = config.refreshTokenTtlDays * 86_400_000;
   const activeSessions = new Map<string, number>();
+  /**
+   * Failed sign-ins for names that match no account, counted and locked like real ones, so a lock
+   * does not reveal that an account exists. Kept in memory (per node), bounded.
+   */
+  const phantomFailures = new Map<string, { count: number; lockedUntil: number }>();
+  /** Forgot-password work running after its uniform reply (tests wait for it with whenIdle). */
+  const background = new Set<Promise<void>>();
   /** Any revocation forgets every remembered session; the next request checks the database. */
   const forgetSessions = () => activeSessions.clear();
   async function sessionActive(claims: Pick<AccessClaims, 'sessionId' | 'userId'>): Promise<boolean> {
@@ -82,9 +90,37 @@ export function createAuthService(deps: Deps) {
     return { user: await deps.users.getProfile(user.id, trx), ...pair };
   }
 
+  async function sendResetLink(input: { email: string }, client: ClientInfo): Promise<void> {
+    const user = await repo.findUserIdByEmail(db, input.email);
+    if (!user) {
+      deps.logger.info({ ip: client.ip }, 'password reset requested for unknown email');
+      return;
+    }
+    const token = randomToken();
+    await repo.insertPasswordReset(db, {
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(nowMs(clock) + RESET_TTL_MS),
+    });
+    const link = `${config.publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Reset your Wren password',
+      text: `Hello ${user.name},\n\nUse this link within 30 minutes to choose a new password:\n\n${link}\n\nIf you did not ask for this, you can ignore this email.\n`,
+    });
+    await recordAudit(db, {
+      accountId: user.account_id,
+      userId: user.id,
+      kind: 'auth.reset_requested',
+      message: 'Password reset requested',
+      ip: client.ip,
+    });
+  }
+
   return {
     async register(input: RegisterInput, client: ClientInfo): Promise<LoginResponse> {
       const phone = deps.users.normalisePhone(input.phone);
+      assertPasswordAllowed('password', input.password, input);
       const passwordHash = await hashPassword(input.password);
       return transact(db, async (trx) => {
         const taken = await repo.usernameOrEmailTaken(trx, input.username, input.email);
@@ -119,8 +155,23 @@ export function createAuthService(deps: Deps) {
     async login(input: { username: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
       const cred = await repo.findCredentialsByLogin(db, input.username);
       if (cred?.locked_until && cred.locked_until > clock.now()) throw lockedError(cred.locked_until, clock);
+      const phantomKey = input.username.toLowerCase();
+      const phantom = cred ? undefined : phantomFailures.get(phantomKey);
+      if (phantom && phantom.lockedUntil > nowMs(clock))
+        throw lockedError(new Date(phantom.lockedUntil), clock);
       const ok = await verifyPassword(cred?.password_hash, input.password);
-      if (!cred) throw invalidCredentials();
+      if (!cred) {
+        const entry = phantom ?? { count: 0, lockedUntil: 0 };
+        entry.count += 1;
+        if (phantomFailures.size >= 10_000 && !phantom) phantomFailures.clear();
+        phantomFailures.set(phantomKey, entry);
+        if (entry.count >= config.loginLockThreshold) {
+          entry.count = 0;
+          entry.lockedUntil = nowMs(clock) + config.loginLockMinutes * 60_000;
+          throw lockedError(new Date(entry.lockedUntil), clock);
+        }
+        throw invalidCredentials();
+      }
       if (!ok) {
         const now = clock.now();
         const after = await repo.recordFailedLogin(
@@ -130,6 +181,9 @@ export function createAuthService(deps: Deps) {
           new Date(now.getTime() + config.loginLockMinutes * 60_000),
         );
         if (after.locked_until && after.locked_until > now) {
+          // A locked account is signed out everywhere: its sessions and refresh tokens end now.
+          await repo.revokeUserSessions(db, cred.id, 'account_locked');
+          forgetSessions();
           await recordAudit(db, {
             accountId: cred.account_id,
             userId: cred.id,
@@ -225,31 +279,22 @@ export function createAuthService(deps: Deps) {
      */
     sessionActive,
 
-    async forgotPassword(input: { email: string }, client: ClientInfo) {
-      const user = await repo.findUserIdByEmail(db, input.email);
-      if (!user) {
-        deps.logger.info({ ip: client.ip }, 'password reset requested for unknown email');
-        return;
-      }
-      const token = randomToken();
-      await repo.insertPasswordReset(db, {
-        userId: user.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(nowMs(clock) + RESET_TTL_MS),
+    /**
+     * Starts the reset and returns at once: the reply, and its timing, are the same whether or not
+     * the email belongs to an account (the lookup, token and email happen after the reply).
+     */
+    forgotPassword(input: { email: string }, client: ClientInfo): Promise<void> {
+      const work = sendResetLink(input, client).catch((err: unknown) => {
+        deps.logger.warn({ err }, 'password reset email could not be sent');
       });
-      const link = `${config.publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
-      await deps.mailer.send({
-        to: user.email,
-        subject: 'Reset your Wren password',
-        text: `Hello ${user.name},\n\nUse this link within 30 minutes to choose a new password:\n\n${link}\n\nIf you did not ask for this, you can ignore this email.\n`,
-      });
-      await recordAudit(db, {
-        accountId: user.account_id,
-        userId: user.id,
-        kind: 'auth.reset_requested',
-        message: 'Password reset requested',
-        ip: client.ip,
-      });
+      background.add(work);
+      void work.finally(() => background.delete(work));
+      return Promise.resolve();
+    },
+
+    /** Resolves once background work (reset emails) has finished: for tests and shutdown. */
+    async whenIdle(): Promise<void> {
+      while (background.size) await Promise.all([...background]);
     },
 
     async resetPassword(input: { token: string; password: string }, client: ClientInfo) {
@@ -262,10 +307,12 @@ export function createAuthService(deps: Deps) {
             'This reset link is invalid, used or expired. Request a new one.',
           );
         }
+        const cred = await repo.findCredentialsById(trx, used.user_id);
+        // Refused here, the transaction rolls back and the link stays usable for a better password.
+        if (cred) assertPasswordAllowed('password', input.password, cred);
         await repo.setPasswordHash(trx, used.user_id, passwordHash);
         await repo.revokeUserSessions(trx, used.user_id, 'password_reset');
         forgetSessions();
-        const cred = await repo.findCredentialsById(trx, used.user_id);
         await recordAudit(trx, {
           accountId: cred?.account_id ?? null,
           userId: used.user_id,
@@ -285,6 +332,7 @@ export function createAuthService(deps: Deps) {
       if (input.currentPassword === input.newPassword) {
         throw new FieldError({ newPassword: ['Choose a password different from the current one'] });
       }
+      assertPasswordAllowed('newPassword', input.newPassword, cred);
       const passwordHash = await hashPassword(input.newPassword);
       await transact(db, async (trx) => {
         await repo.setPasswordHash(trx, auth.userId, passwordHash);

@@ -9,6 +9,7 @@ import { RETURN_URL_PARAM, paths, safeReturnUrl } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useRegister } from '../api/register';
+import { PASSWORD_HINT, usePasswordProblem } from '../components/password-feedback';
 
 const formSchema = registerSchema
   .extend({ confirmPassword: z.string().min(1, 'Confirm your password') })
@@ -27,6 +28,10 @@ export default function RegisterPage() {
   const form = useForm<RegisterForm>({
     initialValues: { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' },
     validate: zodResolver(formSchema),
+  });
+  const passwordProblem = usePasswordProblem(form.values.password, {
+    username: form.values.username,
+    email: form.values.email,
   });
 
   const submit = form.onSubmit(async (values) => {
@@ -57,11 +62,15 @@ export default function RegisterPage() {
           <TextInput label="Phone" type="tel" autoComplete="tel" required {...form.getInputProps('phone')} />
           <PasswordInput
             label="Password"
-            description="At least 10 characters, with letters and a digit or symbol"
             inputWrapperOrder={['label', 'input', 'description', 'error']}
             autoComplete="new-password"
             required
             {...form.getInputProps('password')}
+            description={
+              <Text component="span" size="xs" c={passwordProblem ? 'red' : 'dimmed'} aria-live="polite">
+                {passwordProblem ?? PASSWORD_HINT}
+              </Text>
+            }
           />
           <PasswordInput
             label="Confirm password"

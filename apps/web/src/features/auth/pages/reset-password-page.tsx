@@ -10,6 +10,7 @@ import { applySubmitError } from '@/lib/form-errors';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useResetPassword } from '../api/reset-password';
+import { PASSWORD_HINT, usePasswordProblem } from '../components/password-feedback';
 
 const formSchema = z
   .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'Confirm your password') })
@@ -30,6 +31,7 @@ export default function ResetPasswordPage() {
     initialValues: { password: '', confirmPassword: '' },
     validate: zodResolver(formSchema),
   });
+  const passwordProblem = usePasswordProblem(form.values.password);
 
   const requestNewLink = (
     <Anchor component={Link} to={paths.auth.forgotPassword.getHref()}>
@@ -67,12 +69,15 @@ export default function ResetPasswordPage() {
         <FormAlert message={formError} />
         <PasswordInput
           label="New password"
-          description="At least 10 characters, with letters and a digit or symbol"
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           autoComplete="new-password"
           required
-
           {...form.getInputProps('password')}
+          description={
+            <Text component="span" size="xs" c={passwordProblem ? 'red' : 'dimmed'} aria-live="polite">
+              {passwordProblem ?? PASSWORD_HINT}
+            </Text>
+          }
         />
         <PasswordInput
           label="Confirm new password"
