@@ -18,6 +18,7 @@ import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
 import { registerErrorHandler } from './http/error-handler';
 import { PUBLIC, registerRouteAuth } from './http/route-auth';
+import { registerTransportSecurity } from './http/transport-security';
 import { registerWebApp } from './http/web-app';
 import { registerXsrf } from './http/xsrf';
 
@@ -59,6 +60,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onRequest', (req, reply, done) => {
     securityHeaders(req.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
+  registerTransportSecurity(app);
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
@@ -71,10 +73,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/readyz', { config: PUBLIC }, async (_req, reply) => {
     try {
       await sql`SELECT 1`.execute(ctx.db);
-      return { status: 'ready', database: ctx.database.kind };
+      return { status: 'ready' };
     } catch (err) {
       ctx.logger.warn({ err }, 'readiness check failed');
-      return reply.status(503).send({ status: 'unavailable', database: ctx.database.kind });
+      // Only ready or not: an unauthenticated caller learns nothing about the database.
+      return reply.status(503).send({ status: 'unavailable' });
     }
   });
 

@@ -19,6 +19,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
+  /** Comma list of origins (scheme://host[:port]) the hub accepts besides PUBLIC_URL's and its own. */
+  HUB_ALLOWED_ORIGINS: z.string().default(''),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
@@ -91,6 +93,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** Browser origins the hub accepts: PUBLIC_URL's origin and HUB_ALLOWED_ORIGINS (same-origin always). */
+  hubAllowedOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
   role: 'all' | 'api' | 'worker';
@@ -303,6 +307,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    hubAllowedOrigins: [
+      new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).origin,
+      ...e.HUB_ALLOWED_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .map((o) => new URL(o).origin),
+    ],
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     role: e.ROLE,

@@ -62,10 +62,10 @@ async function listenHealth(ctx: AppContext, host: string, port: number): Promis
     if (path === '/healthz') return reply(200, { status: 'ok', role: 'worker' });
     if (path === '/readyz') {
       sql`SELECT 1`.execute(ctx.db).then(
-        () => reply(200, { status: 'ready', database: ctx.database.kind }),
+        () => reply(200, { status: 'ready' }),
         (err: unknown) => {
           ctx.logger.warn({ err }, 'readiness check failed');
-          reply(503, { status: 'unavailable', database: ctx.database.kind });
+          reply(503, { status: 'unavailable' });
         },
       );
       return;

@@ -4,6 +4,29 @@ import type { Authenticate } from '../platform/http/auth-guard';
 import type { Logger } from '../platform/logger';
 import type { HubSocket } from './hub-types';
 
+/**
+ * Whether a hub handshake may come from `origin` (its Origin header): no Origin (not a browser),
+ * the page's own origin (Origin's host is the Host it connected to), or one of `allowed` (PUBLIC_URL's
+ * origin and HUB_ALLOWED_ORIGINS). Anything else, e.g. another site opening a socket with a stolen
+ * token, is refused before authentication.
+ */
+export function hubOriginAllowed(
+  origin: string | undefined,
+  host: string | undefined,
+  allowed: readonly string[],
+): boolean {
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (host && url.host.toLowerCase() === host.toLowerCase()) return true;
+  return allowed.includes(url.origin);
+}
+
 /** The access token from `auth: { token }`, else the `access_token` query parameter. */
 export function handshakeToken(handshake: Pick<HubSocket['handshake'], 'auth' | 'query'>): string | null {
   const fromAuth: unknown = (handshake.auth as Record<string, unknown> | undefined)?.token;

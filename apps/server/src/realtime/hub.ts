@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server, type ServerOptions } from 'socket.io';
 import type { AppContext } from '../platform/context';
 import { directoryOf } from './directory';
-import { hubAuth } from './hub-auth';
+import { hubAuth, hubOriginAllowed } from './hub-auth';
 import { bindHubMethods, hubHandlers } from './hub-methods';
 import { accountRoom, type HubServer, type HubSocket } from './hub-types';
 import { createPgAdapter } from './pg-adapter';
@@ -46,6 +46,9 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
     connectTimeout: HUB_TIMEOUT_MS,
     // Hub payloads are small (a template is at most 1600 characters).
     maxHttpBufferSize: 64 * 1024,
+    // Browsers send Origin: only the app's own origins may open the hub (issue #14 finding 10).
+    allowRequest: (req, callback) =>
+      callback(null, hubOriginAllowed(req.headers.origin, req.headers.host, ctx.config.hubAllowedOrigins)),
     ...(pg ? { adapter: pg.adapter } : {}),
   };
   const io: HubServer = new Server(app.server, options);
