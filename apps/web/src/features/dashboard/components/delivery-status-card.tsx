@@ -11,8 +11,8 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { DonutChart } from '@mantine/charts';
 import { DELIVERY_PERIODS, type DeliveryPeriod, type DeliveryStatusSummary } from '@wren/contracts';
+import { DonutSvg } from './donut-svg';
 import { formatCount, PERIOD_LABELS, statusSlices, totalOf } from '../format';
 
 const PERIOD_OPTIONS = DELIVERY_PERIODS.map((value) => ({ value, label: PERIOD_LABELS[value] }));
@@ -62,16 +62,11 @@ export function DeliveryStatusCard({ data }: { data: DeliveryStatusSummary | und
       ) : (
         <Group gap="lg" wrap="wrap" align="center" justify="center">
           <Box role="img" aria-label={`${formatCount(total)} messages by status`}>
-            <DonutChart
+            <DonutSvg
               data={slices.map((s) => ({ name: s.label, value: s.count, color: s.color }))}
-              chartLabel={formatCount(total)}
+              label={formatCount(total)}
               size={150}
               thickness={22}
-              styles={{ label: { fontSize: 'var(--mantine-font-size-xl)', fontWeight: 700 } }}
-              paddingAngle={slices.length > 1 ? 2 : 0}
-              tooltipDataSource="segment"
-              valueFormatter={formatCount}
-              pieProps={{ isAnimationActive: false }}
             />
           </Box>
           <Stack gap={8} flex={1} miw={150} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>

@@ -1,21 +1,18 @@
 import { Box, Card, Group, Skeleton, Text, Title } from '@mantine/core';
-import { BarChart } from '@mantine/charts';
 import type { PerformanceData } from '@wren/contracts';
+import { BarsSvg, type BarSeries } from './bars-svg';
 import { formatCount, formatDay, formatRate, performanceTotals } from '../format';
 
-const SERIES = [
+const SERIES: BarSeries<'sent' | 'delivered' | 'failed'>[] = [
   { name: 'sent', label: 'Sent', color: 'blue.6' },
   { name: 'delivered', label: 'Delivered', color: 'teal.6' },
   { name: 'failed', label: 'Failed', color: 'red.6' },
 ];
 
-/** The legend in series order (recharts sorts it alphabetically by default). */
-const seriesOrder = (item: { dataKey?: unknown }) => SERIES.findIndex((s) => s.name === item.dataKey);
-
 /** Sent, delivered and failed messages per day over 30 days, with the delivery rate. */
 export function PerformanceCard({ data }: { data: PerformanceData | undefined }) {
   const totals = data && performanceTotals(data);
-  const points = data?.map((p) => ({ ...p, day: formatDay(p.date) }));
+  const points = data?.map((p) => ({ ...p, label: formatDay(p.date) }));
   return (
     <Card withBorder radius="md" padding="lg" h="100%" data-testid="performance">
       <Group justify="space-between" align="flex-start" gap="sm" mb="md" wrap="nowrap">
@@ -47,22 +44,7 @@ export function PerformanceCard({ data }: { data: PerformanceData | undefined })
           role="img"
           aria-label={`Last 30 days: ${formatCount(totals.sent)} sent, ${formatCount(totals.delivered)} delivered, ${formatCount(totals.failed)} failed`}
         >
-          <BarChart
-            h={230}
-            data={points}
-            dataKey="day"
-            series={SERIES}
-            withLegend
-            legendProps={{ verticalAlign: 'bottom', height: 36, itemSorter: seriesOrder }}
-            tickLine="none"
-            gridAxis="x"
-            maxBarWidth={10}
-            barChartProps={{ barGap: 1, barCategoryGap: '20%' }}
-            valueFormatter={formatCount}
-            yAxisProps={{ allowDecimals: false, width: 36 }}
-            xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 28 }}
-            barProps={{ isAnimationActive: false }}
-          />
+          <BarsSvg data={points} series={SERIES} height={230} format={formatCount} />
         </Box>
       )}
     </Card>

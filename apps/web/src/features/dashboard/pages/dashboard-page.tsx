@@ -1,4 +1,3 @@
-import '@mantine/charts/styles.css';
 import { Alert, Grid, Stack, Text } from '@mantine/core';
 import { useRecentMessages } from '../api/get-recent-messages';
 import { FALLBACK_POLL_MS } from '../api/query-keys';

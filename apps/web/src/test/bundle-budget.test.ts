@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The size budget of the first load: the entry script of dist/index.html and the chunks it
+ * modulepreloads, gzip level 9 (what `npm run -w @wren/web size` prints). Raise it only on purpose.
+ */
+const INITIAL_JS_BUDGET_GZIP = 170 * 1024;
+
+const WEB_DIR = path.resolve(import.meta.dirname, '../..');
+const DIST = path.join(WEB_DIR, 'dist');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+let tempDist: string | undefined;
+
+/** dist when it is newer than the sources; otherwise a fresh build in a temporary directory. */
+function currentBuild(): string {
+  const index = path.join(DIST, 'index.html');
+  const sources = Math.max(
+    newestMtime(path.join(WEB_DIR, 'src')),
+    statSync(path.join(WEB_DIR, 'index.html')).mtimeMs,
+    statSync(path.join(WEB_DIR, 'vite.config.ts')).mtimeMs,
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return DIST;
+  tempDist = mkdtempSync(path.join(tmpdir(), 'wren-web-budget-'));
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', tempDist, '--emptyOutDir'], {
+    cwd: WEB_DIR,
+    stdio: 'inherit',
+    // vitest sets NODE_ENV=test, which would make a development build.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  return tempDist;
+}
+
+afterAll(() => {
+  if (tempDist) rmSync(tempDist, { recursive: true, force: true });
+});
+
+/** The entry script and modulepreloaded chunks named in index.html. */
+function initialScripts(html: string): string[] {
+  const entry = [...html.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+\.js)"/g)].map((m) => m[1]!);
+  const preloads = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
+  return [...new Set([...entry, ...preloads])];
+}
+
+describe('bundle budget', () => {
+  it(`initial JS (entry + modulepreloads) stays within ${INITIAL_JS_BUDGET_GZIP / 1024} KB gzip`, () => {
+    const dist = currentBuild();
+    const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const files = initialScripts(html);
+    expect(files.length).toBeGreaterThan(0);
+    const sizes = files.map((file) => ({
+      file,
+      gzip: gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length,
+    }));
+    const total = sizes.reduce((n, s) => n + s.gzip, 0);
+    const report = sizes.map((s) => `${(s.gzip / 1024).toFixed(1)} KB ${s.file}`).join('\n');
+    expect(total, `initial JS ${(total / 1024).toFixed(1)} KB gzip:\n${report}`).toBeLessThanOrEqual(
+      INITIAL_JS_BUDGET_GZIP,
+    );
+    // The precompressed copies the server sends are there for every initial script.
+    for (const file of files) {
+      expect(existsSync(path.join(dist, `${file}.br`)), `${file}.br`).toBe(true);
+      expect(existsSync(path.join(dist, `${file}.gz`)), `${file}.gz`).toBe(true);
+    }
+  }, 120_000);
+
+  it('reads the entry and modulepreloads from index.html', () => {
+    const html =
+      '<script type="module" crossorigin src="/assets/index-a.js"></script>' +
+      '<link rel="modulepreload" crossorigin href="/assets/Loader-b.js">' +
+      '<link rel="stylesheet" crossorigin href="/assets/index-c.css">';
+    expect(initialScripts(html)).toEqual(['assets/index-a.js', 'assets/Loader-b.js']);
+  });
+});
