@@ -165,5 +165,15 @@ describe('SMS log export at scale', () => {
     expect(new Set(ids).size).toBe(count[0]!.n);
     const truth = await rowAt(0, range);
     expect(ids.slice(0, 51)).toEqual(truth.map((r) => r.id));
+    // The same values as the log shows (times as ISO text).
+    const [shown] = (await get(`/api/sms/log?limit=1&from=${from.toISOString()}&to=${to.toISOString()}`)).body
+      .items as unknown as Record<string, string | number | null>[];
+    // (a leading + is formula-escaped, as before: "'+1…")
+    expect(
+      lines[1]!.startsWith(`${String(shown!.createdAt)},"'${String(shown!.recipient)}",Wren,delivered,`),
+    ).toBe(true);
+    expect(lines[1]).toContain(
+      `,${String(shown!.submittedAt)},${String(shown!.doneAt)},${String(shown!.id)}`,
+    );
   });
 });

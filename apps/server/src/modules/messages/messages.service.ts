@@ -236,7 +236,7 @@ export function createMessagesService(deps: Deps) {
       let any = false;
       for await (const batch of rows) {
         any = true;
-        yield batch.map(toMessageDto);
+        yield batch;
       }
       if (!any) yield [];
     },
