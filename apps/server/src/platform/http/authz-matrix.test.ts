@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import { HUB_COMMANDS, HUB_REQUESTS } from '@wren/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../../test/client';
+import { startServer, type TestServer } from '../../../test/harness';
+import { call, connectErrorOf, connectHub, recordPushes } from '../../realtime/test-client';
+import { routeTable } from './route-auth';
+
+/**
+ * Issue #14: the authorization matrix. Every route and hub method, against another account, no
+ * token, a bad token and a non-admin. Table-driven: a route or hub method missing from the tables
+ * below fails the first test, so a new one must say how it is kept to its account.
+ */
+let server: TestServer;
+let owner: ApiClient;
+let other: ApiClient;
+let fx: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startServer({ SENDER_ID_APPROVAL: 'manual' });
+  owner = server.client();
+  other = server.client();
+  const a = await owner.register();
+  await other.register();
+  const group = (await owner.post('/api/groups', { name: 'Owner group' })).body;
+  const contact = (await owner.post(`/api/groups/${group.id}/contacts`, { phone: '+14155550111' })).body;
+  const form = new FormData();
+  form.append('file', new Blob(['phone\n+14155550112\n'], { type: 'text/csv' }), 'a.csv');
+  const imp = await owner.request('POST', `/api/groups/${group.id}/contacts/fileUpload`, undefined, {
+    raw: form,
+  });
+  const template = (await owner.post('/api/templates', { name: 'Owner template', text: 'hi' })).body;
+  const sender = await owner.post('/api/sender-ids', {
+    value: 'OWNERCO',
+    purpose: 'Owner alerts',
+    sampleMessage: 'Your code is 1234',
+  });
+  const sent = await owner.post('/api/sms/single', { recipients: ['+14155550113'], text: 'owner secret' });
+  const log = (await owner.get('/api/sms/log')).body;
+  await owner.post('/api/suppressions', { phone: '+14155550114' });
+  expect([imp.status, sender.status, sent.status]).toEqual([201, 201, 202]);
+  fx = {
+    accountId: a.user.accountId,
+    group: group.id,
+    contact: contact.id,
+    import: imp.body.importId,
+    template: template.id,
+    sender: sender.body.id,
+    message: log.items[0].id,
+    campaign: log.items[0].campaignId ?? randomUUID(),
+    number: encodeURIComponent('+14155550114'),
+  };
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/**
+ * How each non-public route is kept to its account. `own`: it acts only on the caller's own data
+ * (no id of another account can be named). A function: the path (and body) naming the owner's
+ * resource; another account must get 404 (or 403) and the owner's data must stay as it was.
+ */
+type Case = 'own' | ((f: Record<string, string>) => { path: string; body?: unknown; upload?: true });
+const MATRIX: Record<string, Case> = {
+  'POST /api/auth/logout': 'own',
+  'POST /api/me/password': 'own',
+  'GET /api/me': 'own',
+  'PATCH /api/me': 'own',
+  'GET /api/me/picture': 'own',
+  'DELETE /api/me/picture': 'own',
+  'POST /api/me/picture/fileUpload': 'own',
+  'GET /api/me/events': 'own',
+  'POST /api/sms/single': 'own',
+  'GET /api/sms/log': 'own',
+  'GET /api/sms/log/export.csv': 'own',
+  'GET /api/sms/log/:id': (f) => ({ path: `/api/sms/log/${f.message}` }),
+  'POST /api/sms/log/:id/cancel': (f) => ({ path: `/api/sms/log/${f.message}/cancel` }),
+  'GET /api/pricing': 'own',
+  'GET /api/balance': 'own',
+  'GET /api/dashboard/summary': 'own',
+  'GET /api/sender-ids': 'own',
+  'POST /api/sender-ids': 'own',
+  'DELETE /api/sender-ids/:id': (f) => ({ path: `/api/sender-ids/${f.sender}` }),
+  'POST /api/sender-ids/:id/default': (f) => ({ path: `/api/sender-ids/${f.sender}/default` }),
+  'GET /api/admin/sender-ids': 'own', // admin only: the non-admin column below
+  'POST /api/admin/sender-ids/:id/approve': (f) => ({ path: `/api/admin/sender-ids/${f.sender}/approve` }),
+  'POST /api/admin/sender-ids/:id/reject': (f) => ({
+    path: `/api/admin/sender-ids/${f.sender}/reject`,
+    body: { reason: 'no' },
+  }),
+  'GET /api/groups': 'own',
+  'POST /api/groups': 'own',
+  'GET /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
+  'PATCH /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}`, body: { name: 'stolen' } }),
+  'DELETE /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
+  'POST /api/groups/:id/contacts/fileUpload': (f) => ({
+    path: `/api/groups/${f.group}/contacts/fileUpload`,
+    upload: true,
+  }),
+  'POST /api/groups/:id/imports/:importId/commit': (f) => ({
+    path: `/api/groups/${f.group}/imports/${f.import}/commit`,
+  }),
+  'GET /api/groups/:id/imports/:importId': (f) => ({ path: `/api/groups/${f.group}/imports/${f.import}` }),
+  'GET /api/groups/:id/imports/:importId/report': (f) => ({
+    path: `/api/groups/${f.group}/imports/${f.import}/report`,
+  }),
+  'GET /api/groups/:id/contacts': (f) => ({ path: `/api/groups/${f.group}/contacts` }),
+  'POST /api/groups/:id/contacts': (f) => ({
+    path: `/api/groups/${f.group}/contacts`,
+    body: { phone: '+14155550199' },
+  }),
+  'GET /api/groups/:id/contacts/:contactId': (f) => ({
+    path: `/api/groups/${f.group}/contacts/${f.contact}`,
+  }),
+  'PATCH /api/groups/:id/contacts/:contactId': (f) => ({
+    path: `/api/groups/${f.group}/contacts/${f.contact}`,
+    body: { name: 'stolen' },
+  }),
+  'DELETE /api/groups/:id/contacts/:contactId': (f) => ({
+    path: `/api/groups/${f.group}/contacts/${f.contact}`,
+  }),
+  'POST /api/groups/:id/contacts/bulk-delete': (f) => ({
+    path: `/api/groups/${f.group}/contacts/bulk-delete`,
+    body: { ids: [f.contact] },
+  }),
+  'GET /api/groups/:id/contacts/export': (f) => ({ path: `/api/groups/${f.group}/contacts/export` }),
+  'GET /api/templates': 'own',
+  'POST /api/templates': 'own',
+  'GET /api/templates/:id': (f) => ({ path: `/api/templates/${f.template}` }),
+  'PATCH /api/templates/:id': (f) => ({ path: `/api/templates/${f.template}`, body: { name: 'stolen' } }),
+  'DELETE /api/templates/:id': (f) => ({ path: `/api/templates/${f.template}` }),
+  'GET /api/inbound': 'own',
+  'GET /api/suppressions': 'own',
+  'POST /api/suppressions': 'own',
+  'DELETE /api/suppressions/:number': (f) => ({ path: `/api/suppressions/${f.number}` }),
+};
+
+/** Hub methods: `own` (reads the caller's account only) or the owner's resource id to try. */
+const HUB_MATRIX: Record<string, 'own' | ((f: Record<string, string>) => unknown[])> = {
+  GetAccountBalance: 'own',
+  GetDeliveryStatus: 'own',
+  GetPerformanceData: 'own',
+  GetSenderIdList: 'own',
+  GetSmsTemplates: 'own',
+  GetGroupList: 'own',
+  GetCampaignDeliveryStatus: (f) => [f.campaign],
+  GetCampaignDetail: (f) => [f.campaign],
+  CreateSenderId: 'own',
+  SaveSmsTemplate: 'own',
+};
+
+const routes = () =>
+  routeTable(server.app).filter(
+    (r) => r.access !== 'public' && r.method !== 'HEAD' && r.method !== 'OPTIONS',
+  );
+
+/** What the owner sees of their own data: must not change whatever the other account sends. */
+async function ownerState() {
+  const [group, contacts, templates, senders, log, suppressions] = await Promise.all([
+    owner.get(`/api/groups/${fx.group}`),
+    owner.get(`/api/groups/${fx.group}/contacts`),
+    owner.get('/api/templates'),
+    owner.get('/api/sender-ids'),
+    owner.get(`/api/sms/log/${fx.message}`),
+    owner.get('/api/suppressions'),
+  ]);
+  const strip = (b: unknown) => JSON.parse(JSON.stringify(b, (k, v) => (k === 'updatedAt' ? undefined : v)));
+  return strip({
+    group: group.body,
+    contacts: contacts.body,
+    templates: templates.body,
+    senders: senders.body,
+    status: log.body.status,
+    suppressions: suppressions.body,
+  });
+}
+
+describe('authorization matrix', () => {
+  it('every route and hub method is in the matrix (a new one must be added here)', () => {
+    const listed = routes().map((r) => `${r.method} ${r.url}`);
+    expect(listed.filter((k) => !(k in MATRIX))).toEqual([]);
+    expect(Object.keys(MATRIX).filter((k) => !listed.includes(k))).toEqual([]);
+    const methods = [...HUB_REQUESTS, ...HUB_COMMANDS] as string[];
+    expect(methods.filter((m) => !(m in HUB_MATRIX))).toEqual([]);
+    expect(Object.keys(HUB_MATRIX).filter((m) => !methods.includes(m))).toEqual([]);
+  });
+
+  it("another account gets 404/403 on every route naming the owner's resource, and changes nothing", async () => {
+    const before = await ownerState();
+    let tried = 0;
+    const failures: string[] = [];
+    for (const r of routes()) {
+      const c = MATRIX[`${r.method} ${r.url}`];
+      if (!c || c === 'own') continue;
+      const { path, body, upload } = c(fx);
+      const form = new FormData();
+      form.append('file', new Blob(['phone\n+14155550120\n'], { type: 'text/csv' }), 'x.csv');
+      const res = await other.request(r.method, path, body, upload ? { raw: form } : undefined);
+      tried += 1;
+      if (res.status !== 404 && res.status !== 403) failures.push(`${r.method} ${path} -> ${res.status}`);
+      expect(JSON.stringify(res.body ?? '')).not.toContain('owner secret');
+    }
+    expect(failures).toEqual([]);
+    expect(await ownerState()).toEqual(before);
+    console.log(`authz matrix (other account): ${tried} cases tried, ${failures.length} failures`);
+  });
+
+  it('no token, a bad token and a non-admin are refused on every route', async () => {
+    const fill = (url: string) => url.replace(/:\w+/g, () => randomUUID());
+    const xsrfClient = server.client();
+    await xsrfClient.get('/api/auth/xsrf');
+    const xsrf = xsrfClient.cookies.get('XSRF-TOKEN')!;
+    let tried = 0;
+    const failures: string[] = [];
+    for (const r of routes()) {
+      const url = server.url + fill(r.url);
+      for (const auth of [undefined, 'Bearer not.a.token', 'Bearer ' + 'e30.e30.']) {
+        const headers: Record<string, string> = { cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf };
+        if (auth) headers.authorization = auth;
+        const res = await fetch(url, { method: r.method, headers });
+        await res.arrayBuffer();
+        tried += 1;
+        if (res.status !== 401) failures.push(`${r.method} ${r.url} ${auth ?? 'no token'} -> ${res.status}`);
+      }
+      if (r.access === 'admin') {
+        const res = await other.request(r.method, fill(r.url));
+        tried += 1;
+        if (res.status !== 403) failures.push(`${r.method} ${r.url} non-admin -> ${res.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    console.log(`authz matrix (no/bad token, non-admin): ${tried} cases tried, ${failures.length} failures`);
+  });
+
+  it('hub: no or bad token cannot connect; another account sees none of the owner’s data', async () => {
+    expect(await connectErrorOf(server.url, {})).toBe('Unauthorized');
+    expect(await connectErrorOf(server.url, { token: 'not.a.token' })).toBe('Unauthorized');
+    const socket = await connectHub(server.url, other.accessToken!);
+    const pushes = recordPushes(socket);
+    let tried = 2;
+    const failures: string[] = [];
+    try {
+      for (const [method, c] of Object.entries(HUB_MATRIX)) {
+        if (c === 'own') {
+          if ((HUB_COMMANDS as readonly string[]).includes(method)) continue; // acts on the caller
+          const ack = await call(socket, method);
+          tried += 1;
+          const text = JSON.stringify(ack);
+          for (const secret of [
+            fx.group,
+            fx.template,
+            fx.sender,
+            'OWNERCO',
+            'Owner group',
+            'Owner template',
+          ]) {
+            if (text.includes(secret)) failures.push(`${method} shows ${secret}`);
+          }
+        } else {
+          // The owner's id gets exactly what an id that exists nowhere gets: nothing to tell apart.
+          const ack = await call(socket, method, ...c(fx));
+          const none = await call(socket, method, ...c({ ...fx, campaign: randomUUID() }));
+          tried += 1;
+          if (JSON.stringify(ack) !== JSON.stringify(none) || JSON.stringify(ack).includes('owner secret')) {
+            failures.push(`${method} answered for the owner's resource: ${JSON.stringify(ack)}`);
+          }
+        }
+      }
+    } finally {
+      socket.close();
+    }
+    expect(failures).toEqual([]);
+    expect(JSON.stringify(pushes.pushes)).not.toContain(fx.accountId);
+    console.log(`authz matrix (hub): ${tried} cases tried, ${failures.length} failures`);
+  });
+});
