@@ -157,9 +157,10 @@ describe('messaging', () => {
       .trim()
       .split(/\r?\n/);
     assert.equal(csv.length, 2, csv.join('\n'));
-    assert.match(csv[0], /^createdAt,recipient,sender,status/);
-    // The server escapes a leading + against spreadsheet formulas: "'+44…".
-    assert.match(csv[1], /"'?\+442079460958",Wren,delivered/);
+    // The SMS log's column names (after a BOM), money in major units; the + of a phone number is
+    // data: quoted, with no apostrophe.
+    assert.match(csv[0], /^\uFEFFDate,Recipient,Sender,Status,Message,Encoding,Segments,Cost,Currency,/);
+    assert.match(csv[1], /"\+442079460958",Wren,delivered,.*,\d+\.\d{2},USD,/);
 
     await page.goto('/reports/sms-log?status=failed');
     await appReady(page);

@@ -46,18 +46,19 @@ describe('group export', () => {
     const rows = Papa.parse<string[]>(res.body as string, { skipEmptyLines: true }).data;
     expect(rows[0]).toEqual(['Phone', 'Name', 'city', 'note']);
     const byPhone = new Map(rows.slice(1).map((r) => [r[0], r]));
-    expect(byPhone.get("'+14155550101")).toEqual(["'+14155550101", 'Smith, "Bob"', 'London', '']);
-    expect(byPhone.get("'+14155550102")).toEqual([
-      "'+14155550102",
+    expect(byPhone.get('+14155550101')).toEqual(['+14155550101', 'Smith, "Bob"', 'London', '']);
+    expect(byPhone.get('+14155550102')).toEqual([
+      '+14155550102',
       `'=HYPERLINK("http://evil.example","click")`,
       '',
       "'=1+2",
     ]);
-    expect(byPhone.get("'+14155550103")).toEqual(["'+14155550103", "'+1+1", 'Zürich', "'\tcmd"]);
-    expect(byPhone.get("'+14155550104")).toEqual(["'+14155550104", "'-2", '', "'@SUM(A1)"]);
-    expect(byPhone.get("'+447911000005")?.[1]).toBe('Line\nbreak');
-    // No cell starts with a formula character.
-    for (const r of rows) for (const cell of r) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    expect(byPhone.get('+14155550103')).toEqual(['+14155550103', "'+1+1", 'Zürich', "'\tcmd"]);
+    expect(byPhone.get('+14155550104')).toEqual(['+14155550104', "'-2", '', "'@SUM(A1)"]);
+    expect(byPhone.get('+447911000005')?.[1]).toBe('Line\nbreak');
+    // No cell starts with a formula character, except a phone number's +, which is data (quoted).
+    for (const r of rows) for (const cell of r.slice(1)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    expect(res.body as string).toContain('\r\n"+14155550101",');
 
     const copy = await createGroup(c, 'Copy');
     const { upload, result } = await importFile(c, copy.id, 'export.csv', `\uFEFF${res.body as string}`);

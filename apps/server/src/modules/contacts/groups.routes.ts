@@ -6,19 +6,32 @@ import {
   noContentSchema,
   renameGroupSchema,
 } from '@wren/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
+import { notFound } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
 
 export const groupParams = z.object({ id: z.uuid('Unknown group id') });
+
+const isUuid = (id: string) => z.uuid().safeParse(id).success;
+
+/**
+ * A group id that cannot exist (not a UUID) is an unknown group: 404 like any other unknown id,
+ * which is how the pages treat it, rather than a 400 from the params schema.
+ */
+export async function unknownGroupIdIsNotFound(req: FastifyRequest) {
+  const { id } = (req.params ?? {}) as { id?: unknown };
+  if (typeof id === 'string' && !isUuid(id)) throw notFound('Group');
+}
 
 export function groupsRoutes(ctx: AppContext) {
   const { groups } = ctx.services;
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    app.addHook('preValidation', unknownGroupIdIsNotFound);
 
     r.get(CONTACTS_API.groups, { schema: { response: { 200: groupListSchema } } }, async (req) =>
       groups.list({ accountId: authOf(req).accountId }),

@@ -76,6 +76,20 @@ describe('contact groups', () => {
     expect((await c.post('/api/groups', { name: 'x'.repeat(101) })).body.errors.name).toEqual([
       'Group name must be at most 100 characters',
     ]);
-    expect((await c.get('/api/groups/123')).status).toBe(400);
+  });
+
+  it('an id that cannot be a group is an unknown group: 404, as for a group of another account', async () => {
+    const c = server.client();
+    await c.register();
+    for (const res of [
+      await c.get('/api/groups/123'),
+      await c.patch('/api/groups/not-a-uuid', { name: 'X' }),
+      await c.delete('/api/groups/123'),
+      await c.get('/api/groups/00000000-0000-4000-8000-000000000000'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('NOT_FOUND');
+      expect(res.headers.get('application-error')).toBe('Group not found');
+    }
   });
 });

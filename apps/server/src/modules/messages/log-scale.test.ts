@@ -168,9 +168,9 @@ describe('SMS log export at scale', () => {
     // The same values as the log shows (times as ISO text).
     const [shown] = (await get(`/api/sms/log?limit=1&from=${from.toISOString()}&to=${to.toISOString()}`)).body
       .items as unknown as Record<string, string | number | null>[];
-    // (a leading + is formula-escaped, as before: "'+1…")
+    // (the + of an E.164 recipient is data: quoted, not formula-escaped)
     expect(
-      lines[1]!.startsWith(`${String(shown!.createdAt)},"'${String(shown!.recipient)}",Wren,delivered,`),
+      lines[1]!.startsWith(`${String(shown!.createdAt)},"${String(shown!.recipient)}",Wren,delivered,`),
     ).toBe(true);
     expect(lines[1]).toContain(
       `,${String(shown!.submittedAt)},${String(shown!.doneAt)},${String(shown!.id)}`,

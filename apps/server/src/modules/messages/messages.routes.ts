@@ -3,7 +3,6 @@ import {
   balanceSchema,
   fileResponse,
   messageDetailSchema,
-  type MessageDto,
   MESSAGING_API,
   ratePlanDtoSchema,
   sendResultSchema,
@@ -13,26 +12,11 @@ import {
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import Papa from 'papaparse';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
-
-const CSV_COLUMNS: (keyof MessageDto)[] = [
-  'createdAt',
-  'recipient',
-  'sender',
-  'status',
-  'text',
-  'encoding',
-  'segments',
-  'priceMinor',
-  'currency',
-  'error',
-  'submittedAt',
-  'doneAt',
-  'id',
-];
+import { CSV_BOM } from '../../shared/csv';
+import { smsLogCsvHeader, smsLogCsvRows } from './sms-log-csv';
 
 export function messagesRoutes(ctx: AppContext) {
   const { messages, pricing, ledger } = ctx.services;
@@ -71,12 +55,11 @@ export function messagesRoutes(ctx: AppContext) {
         // a 4xx from the error handler, not a 200 whose connection drops midway.
         const first = await pages.next();
         async function* csv() {
-          yield Papa.unparse({ fields: CSV_COLUMNS, data: [] }, { escapeFormulae: true }); // ends with CRLF
+          yield CSV_BOM + smsLogCsvHeader();
           for (let page = first; !page.done; page = await pages.next()) {
             const items = page.value;
             if (items.length === 0) continue;
-            const rows = items.map((m) => CSV_COLUMNS.map((c) => m[c]));
-            yield Papa.unparse(rows, { escapeFormulae: true, header: false }) + '\r\n';
+            yield smsLogCsvRows(items);
           }
         }
         const stamp = new Date().toISOString().slice(0, 10);

@@ -229,11 +229,15 @@ describe('SMS log', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="sms-log-/);
     const lines = res.body.trim().split(/\r?\n/);
+    // The SMS log's column names (after a BOM for spreadsheets, which the client's decoder drops); money in major units; the + of the
+    // recipient is data (quoted, no apostrophe); a formula is defused.
     expect(lines[0]).toBe(
-      'createdAt,recipient,sender,status,text,encoding,segments,priceMinor,currency,error,submittedAt,doneAt,id',
+      'Date,Recipient,Sender,Status,Message,Encoding,Segments,Cost,Currency,Error,Submitted,Done,Message ID',
     );
     expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,"+12125550110",`);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(lines[1]).toMatch(/,GSM-7,1,\d+\.\d{2},USD,/);
   });
 });
 

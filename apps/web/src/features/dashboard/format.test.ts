@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusCounts } from '@wren/contracts';
-import { formatRate, performanceTotals, statusSlices, totalOf } from './format';
+import { formatRate, messagesCount, performanceTotals, statusSlices, totalOf } from './format';
 
 const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   scheduled: 0,
@@ -26,6 +26,12 @@ describe('dashboard figures', () => {
       ['failed', 1],
     ]);
     expect(totalOf(c)).toBe(10);
+  });
+
+  it('"Messages today" leaves out a canceled message, which was never sent (defect 8)', () => {
+    const c = counts({ delivered: 2, canceled: 1, scheduled: 1 });
+    expect(totalOf(c)).toBe(4);
+    expect(messagesCount(c)).toBe(3);
   });
 
   it('computes the delivery rate over the whole series; none when nothing was sent', () => {

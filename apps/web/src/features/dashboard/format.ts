@@ -79,6 +79,9 @@ export function statusSlices(counts: StatusCounts): StatusSlice[] {
 export const totalOf = (counts: StatusCounts): number =>
   MESSAGE_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
 
+/** "Messages today": messages that are or will be sent; a canceled message never was. */
+export const messagesCount = (counts: StatusCounts): number => totalOf(counts) - (counts.canceled ?? 0);
+
 export interface PerformanceTotals {
   sent: number;
   delivered: number;

@@ -1,7 +1,7 @@
 import { SimpleGrid } from '@mantine/core';
 import { formatMoney } from '@/lib/money';
 import type { LiveFigures } from '../api/use-live-figures';
-import { formatCount, formatRate, performanceTotals, totalOf, type PerformanceTotals } from '../format';
+import { formatCount, formatRate, messagesCount, performanceTotals, type PerformanceTotals } from '../format';
 import { IconAlert, IconCheck, IconMessage, IconWallet } from './dashboard-icons';
 import { StatCard } from './stat-card';
 
@@ -25,7 +25,7 @@ export function StatCards({ figures }: { figures: LiveFigures }) {
       />
       <StatCard
         label="Messages today"
-        value={today && formatCount(totalOf(today))}
+        value={today && formatCount(messagesCount(today))}
         hint={today ? `${formatCount(today.delivered)} delivered so far` : undefined}
         icon={<IconMessage size={22} />}
         color="blue"
