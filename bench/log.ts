@@ -99,6 +99,7 @@ async function main() {
       ['status rejected (1%)', '/api/sms/log?limit=50&status=rejected'],
       ['status failed (none)', '/api/sms/log?limit=50&status=failed'],
       ['status sending (none)', '/api/sms/log?limit=50&status=sending'],
+      ['status sent (none)', '/api/sms/log?limit=50&status=sent'],
       ['recipient exact', `/api/sms/log?limit=50&recipient=${encodeURIComponent('+14155550123')}`],
       [
         'recipient prefix (100 numbers)',
@@ -126,7 +127,7 @@ async function main() {
       );
     }
 
-    for (const days of [7, 30]) {
+    for (const days of [7, 30, 90]) {
       const t = performance.now();
       const res = await fetch(`${base}/api/sms/log/export.csv?from=${week(180)}&to=${week(180 - days)}`, {
         headers: a.headers,

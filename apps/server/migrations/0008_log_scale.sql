@@ -25,9 +25,9 @@ CREATE INDEX messages_body_trgm_idx ON messages USING gin (body gin_trgm_ops);
 -- an index mentions, even only in a partial index's predicate, blocks HOT). Instead:
 --   * final statuses other than `delivered` (the uncommon outcomes) are recorded once, by trigger, in
 --     this small table: a status filter for them seeks here, in keyset order, and joins the log row;
---   * scheduled, queued and sending messages all have a row in send_queue: a filter for them is
---     bounded by the work in flight;
---   * `delivered` (most rows) and `sent` (recent rows) walk the log index and stop at a page.
+--   * scheduled, queued and sending messages all have a row in send_queue, and a sent message has an
+--     open part (message_parts_open_idx): a filter for them is bounded by the work in flight;
+--   * `delivered` (most rows) walks the log index and stops at a page.
 -- Final statuses never change again (a status only moves forward), so a row here is never stale.
 CREATE TABLE message_outcomes (
   account_id uuid NOT NULL,

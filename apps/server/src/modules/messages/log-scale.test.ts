@@ -111,6 +111,17 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
     await transition(server.ctx.db, { to: 'failed', from: ['queued'], rows: [id], error: 'test' });
     expect((await get('/api/sms/log?status=failed')).body.items.map((m) => m.id)).toEqual([id]);
     expect((await get('/api/sms/log?status=queued')).body.items).toEqual([]);
+
+    // In-flight statuses are bounded by the work queue and the open parts, not the log.
+    expect(await plan({ status: 'sending' })).toMatch(/send_queue/);
+    expect(await plan({ status: 'sent' })).toMatch(/message_parts_open_idx/);
+    const sent = await insertTestMessage(server, { accountId, status: 'queued' });
+    await transition(server.ctx.db, { to: 'sending', from: ['queued'], rows: [sent] });
+    expect((await get('/api/sms/log?status=sending')).body.items.map((m) => m.id)).toEqual([sent]);
+    await transition(server.ctx.db, { to: 'sent', from: ['sending'], rows: [sent] });
+    await sql`INSERT INTO message_parts (connection, smsc_key, message_id, part)
+              VALUES ('default', 'k1', ${sent}::uuid, 1)`.execute(server.ctx.db);
+    expect((await get('/api/sms/log?status=sent')).body.items.map((m) => m.id)).toEqual([sent]);
   });
 
   it('recipient exact and prefix (E.164) and text search use their indexes', async () => {

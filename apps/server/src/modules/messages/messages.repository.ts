@@ -101,7 +101,10 @@ const OUTCOME_STATUSES: readonly string[] = [
   'canceled',
   'unknown',
 ];
-/** Statuses of messages that have a send_queue row: a filter for them is bounded by the work in flight. */
+/**
+ * Statuses of messages that have a send_queue row: a filter for them is bounded by the work in flight
+ * (and `sent` by the open parts). `delivered`, most rows, walks the log index and stops at a page.
+ */
 const QUEUE_STATUSES: readonly string[] = ['scheduled', 'queued', 'sending'];
 
 /**
@@ -129,6 +132,13 @@ export function logQuery(db: Db, f: LogFilter) {
   if (f.status) q = q.where('m.status', '=', f.status);
   if (f.status && QUEUE_STATUSES.includes(f.status)) {
     q = q.where('m.id', 'in', (eb) => eb.selectFrom('send_queue').select('send_queue.message_id'));
+  }
+  if (f.status === 'sent') {
+    // A sent message waits for a receipt on at least one part (the receipt-deadline sweep relies on
+    // the same): bounded by the open parts index (message_parts_open_idx).
+    q = q.where('m.id', 'in', (eb) =>
+      eb.selectFrom('message_parts as p').select('p.message_id').where('p.stat', 'is', null),
+    );
   }
   const r = f.recipient;
   if (r && 'exact' in r) q = q.where('m.recipient', '=', r.exact);
@@ -205,12 +215,22 @@ export async function* streamLog(
       await conn.executeQuery(
         CompiledQuery.raw(`DECLARE sms_log_export NO SCROLL CURSOR FOR ${query.sql}`, [...query.parameters]),
       );
-      for (;;) {
-        const { rows } = await conn.executeQuery<MessageDto>(
-          CompiledQuery.raw(`FETCH FORWARD ${Math.max(1, Math.floor(batchSize))} FROM sms_log_export`),
+      const size = Math.max(1, Math.floor(batchSize));
+      const fetchBatch = () => {
+        const p = conn.executeQuery<MessageDto>(
+          CompiledQuery.raw(`FETCH FORWARD ${size} FROM sms_log_export`),
         );
+        p.catch(() => undefined); // awaited below; a fetch left pending by an early close must not go unhandled
+        return p;
+      };
+      // The next batch is fetched while the caller writes this one out.
+      let next = fetchBatch();
+      for (;;) {
+        const { rows } = await next;
+        const more = rows.length === size;
+        if (more) next = fetchBatch();
         if (rows.length) yield rows;
-        if (rows.length < batchSize) return;
+        if (!more) return;
       }
     } finally {
       await sql`ROLLBACK`.execute(conn).catch(() => undefined);
