@@ -26,6 +26,8 @@ export interface RouteEntry {
   access: RouteAccess;
   /** Status codes with a declared response schema. */
   responses: string[];
+  /** The declared request schemas (zod), for tests that generate input (the fuzz suite). */
+  schemas: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 const tables = new WeakMap<FastifyInstance, RouteOptions[]>();
@@ -67,6 +69,7 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
       // Read now: a plugin's own onRoute hook may set the access after ours ran.
       access: r.config?.auth ?? 'user',
       responses: Object.keys((r.schema?.response as Record<string, unknown> | undefined) ?? {}),
+      schemas: { body: r.schema?.body, querystring: r.schema?.querystring, params: r.schema?.params },
     })),
   );
 }
