@@ -47,3 +47,40 @@ export function messageHistory(m: MessageRow, parts: PartRow[], events: EventRow
   }
   return [...steps, ...stored].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
+
+/** What a final receipt stat means, in words, for customers. */
+const STAT_WORDS: Record<string, string> = {
+  DELIVRD: 'delivered to the handset',
+  UNDELIV: 'the carrier could not deliver it',
+  EXPIRED: 'the handset was unreachable until the message expired',
+  REJECTD: 'the carrier rejected it',
+  DELETED: 'the carrier deleted it',
+  UNKNOWN: 'the carrier does not know what became of it',
+  ACCEPTD: 'the carrier accepted it',
+  ENROUTE: 'on its way',
+};
+
+/** One step's text as a customer sees it: no connection names or worker internals. */
+function customerDetail(detail: string | null): string | null {
+  if (detail === null) return null;
+  const submitted = /^Submitted via [^,]+(?:, (SMSC id .+))?$/.exec(detail);
+  if (submitted) return `Submitted to the SMSC${submitted[1] ? `, ${submitted[1]}` : ''}`;
+  const partly = /^Partly submitted via [^(]+\((\d+) part\(s\)\)/.exec(detail);
+  if (partly) return `Partly submitted (${partly[1]} part(s)); the rest could not be sent`;
+  if (/^Reclaimed after a worker lease expired/.test(detail))
+    return 'Sending took longer than expected; queued again';
+  const final = /^Final: ([A-Z]+)(.*)$/.exec(detail);
+  if (final) {
+    const words = STAT_WORDS[final[1]!];
+    return words ? `${detail}: ${words}` : detail;
+  }
+  return detail;
+}
+
+/**
+ * The history for a customer: statuses, times, the outcome in words and the SMSC's status and error
+ * code; raw receipts (text and TLVs) and internal names stay for admins.
+ */
+export function customerHistory(events: MessageEventDto[]): MessageEventDto[] {
+  return events.map((e) => ({ ...e, detail: customerDetail(e.detail), raw: null }));
+}

@@ -78,7 +78,8 @@ export function messagesRoutes(ctx: AppContext) {
           response: { 200: messageDetailSchema },
         },
       },
-      async (req) => messages.detail(authOf(req).accountId, req.params.id),
+      async (req) =>
+        messages.detail(authOf(req).accountId, req.params.id, { admin: authOf(req).role === 'admin' }),
     );
 
     r.post(

@@ -22,7 +22,7 @@ import { decodeCursor, encodeCursor, toMessageDto } from './message-dto';
 import * as repo from './messages.repository';
 import { createSendBatcher } from './send-batcher';
 import { transition } from './status.repository';
-import { messageHistory } from './message-history';
+import { customerHistory, messageHistory } from './message-history';
 
 /** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
 export type ResolveSender = (input: { accountId: string; value?: string }) => Promise<string>;
@@ -210,11 +210,13 @@ export function createMessagesService(deps: Deps) {
       return this.detail(accountId, id);
     },
 
-    async detail(accountId: string, id: string) {
+    /** The message and its history; raw receipts and internal names only for an admin. */
+    async detail(accountId: string, id: string, viewer: { admin: boolean } = { admin: false }) {
       const m = await repo.findMessage(db, accountId, id);
       if (!m) throw notFound('Message');
       const [events, parts] = await Promise.all([repo.listEvents(db, id), repo.listPartIds(db, id)]);
-      return { message: toMessageDto(m), events: messageHistory(m, parts, events) };
+      const history = messageHistory(m, parts, events);
+      return { message: toMessageDto(m), events: viewer.admin ? history : customerHistory(history) };
     },
 
     /**
