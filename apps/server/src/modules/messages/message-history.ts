@@ -71,7 +71,7 @@ function customerDetail(detail: string | null): string | null {
     return 'Sending took longer than expected; queued again';
   const final = /^Final: ([A-Z]+)(.*)$/.exec(detail);
   if (final) {
-    const words = STAT_WORDS[final[1]!];
+    const words = STAT_WORDS[final[1]];
     return words ? `${detail}: ${words}` : detail;
   }
   return detail;
