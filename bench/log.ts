@@ -106,6 +106,7 @@ async function main() {
         `/api/sms/log?limit=50&recipient=${encodeURIComponent('+1415555012')}`,
       ],
       ['recipient none', `/api/sms/log?limit=50&recipient=${encodeURIComponent('+442079460000')}`],
+      ['sender none', '/api/sms/log?limit=50&sender=Nobody'],
       ['text rare (1 word, few rows)', '/api/sms/log?limit=50&text=987654'],
       ['text phrase, no match', `/api/sms/log?limit=50&text=${encodeURIComponent('zebra quokka')}`],
       ['text common', '/api/sms/log?limit=50&text=shipped'],

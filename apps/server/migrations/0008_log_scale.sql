@@ -5,6 +5,7 @@
 -- (created_at DESC, id DESC), so a page at any depth is an index seek:
 --   no filter, date range:  messages_log_idx (account_id, created_at DESC, id DESC)   (0002)
 --   recipient exact/prefix: messages_log_recipient_idx below
+--   sender: messages_log_sender_idx below
 --   text (substring, any case): messages_body_trgm_idx below (pg_trgm; the planner walks the log
 --     index instead when the text is common)
 --   status: see message_outcomes below.
@@ -17,6 +18,9 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 -- turns into a range whatever the database collation), then the keyset order.
 CREATE INDEX messages_log_recipient_idx
   ON messages (account_id, recipient text_pattern_ops, created_at DESC, id DESC);
+
+-- Sender ID (any case), then the keyset order.
+CREATE INDEX messages_log_sender_idx ON messages (account_id, lower(sender), created_at DESC, id DESC);
 
 -- Text search: substring, any case (ILIKE), served by trigrams for 3+ character searches.
 CREATE INDEX messages_body_trgm_idx ON messages USING gin (body gin_trgm_ops);

@@ -130,6 +130,9 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
     expect(exact).toMatch(/Index Cond: .*recipient = /);
     expect(await plan({ recipient: { prefix: '+1415555012' } })).toMatch(/messages_log_recipient_idx/);
     expect(await plan({ text: 'zebra quokka' })).toMatch(/messages_body_trgm_idx/);
+    expect(await plan({ sender: 'Nobody' })).toMatch(/messages_log_sender_idx/);
+    expect((await get('/api/sms/log?sender=Nobody')).body.items).toEqual([]);
+    expect((await get('/api/sms/log?sender=wren&limit=3')).body.items).toHaveLength(3);
 
     const one = await get(`/api/sms/log?recipient=${encodeURIComponent('+1 415 555 0123')}`);
     const truth = await rowAt(0, sql`recipient = '+14155550123'`);
