@@ -19,14 +19,17 @@ interface Pending extends RequestHandlers {
 export class PendingRequests {
   private readonly map = new Map<number, Pending>();
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
 
   get size(): number {
     return this.map.size;
   }
 
   add(seq: number, handlers: RequestHandlers): void {
-    this.map.set(seq, { deadline: Date.now() + this.timeoutMs, ...handlers });
+    this.map.set(seq, { deadline: this.now() + this.timeoutMs, ...handlers });
   }
 
   /** Hand a response to its request; false when nothing waits for it (late or unknown). */
@@ -39,7 +42,7 @@ export class PendingRequests {
   }
 
   /** Time out the requests past their deadline. */
-  sweep(now: number = Date.now()): void {
+  sweep(now: number = this.now()): void {
     for (const [seq, p] of this.map) {
       if (p.deadline > now) break;
       this.map.delete(seq);

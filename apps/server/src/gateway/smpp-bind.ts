@@ -54,8 +54,8 @@ export class SmppBind {
   state: BindState = 'down';
   /** Reserved window slots (written or about to be). */
   inFlight = 0;
-  /** When the bind last stopped being bound (or was created). */
-  downSince = Date.now();
+  /** When the bind last stopped being bound (or was created), on the connection's clock. */
+  downSince: number;
   readonly label: string;
   /** Flaps in all, and since a session last stayed bound flapSeconds. */
   flaps = 0;
@@ -89,9 +89,10 @@ export class SmppBind {
     readonly role: SessionRole = 'transceiver',
   ) {
     this.label = `${cfg.name}#${index}${role === 'transmitter' ? 'tx' : role === 'receiver' ? 'rx' : ''}`;
-    this.bucket = new TokenBucket(cfg.tps, cfg.tpsBurst);
+    this.downSince = cfg.now();
+    this.bucket = new TokenBucket(cfg.tps, cfg.tpsBurst, this.downSince);
     this.throttle = new ThrottlePause(cfg.throttlePauseMs, cfg.throttlePauseMaxMs);
-    this.pending = new PendingRequests(cfg.responseTimeoutMs);
+    this.pending = new PendingRequests(cfg.responseTimeoutMs, cfg.now);
     this.log = logger.child({ smpp: this.label });
   }
 
@@ -206,7 +207,7 @@ export class SmppBind {
 
   /** Throttled: pause this bind (see ThrottlePause); returns the pause left, in ms. */
   private pause(status: number): number {
-    const { ms, started } = this.throttle.throttled();
+    const { ms, started } = this.throttle.throttled(this.cfg.now());
     if (started) this.log.warn({ status: statusName(status), pauseMs: ms }, 'SMSC throttling: bind paused');
     return ms;
   }
@@ -215,7 +216,7 @@ export class SmppBind {
 
   private setState(state: BindState): void {
     if (this.state === state) return;
-    if (this.state === 'bound') this.downSince = Date.now();
+    if (this.state === 'bound') this.downSince = this.cfg.now();
     this.state = state;
     this.hooks.changed();
   }
@@ -277,7 +278,7 @@ export class SmppBind {
         if (pdu.command_status !== 0) return fail(`${command}_resp ${statusName(pdu.command_status)}`);
         // The backoff resets only once the session has stayed bound flapSeconds (not at bind).
         this.throttle.succeeded();
-        this.lastBoundAt = new Date();
+        this.lastBoundAt = new Date(this.cfg.now());
         this.log.info({ smsc: pdu.system_id, role: this.role }, 'SMPP bound');
         const ms = this.cfg.enquireLinkSeconds * 1000;
         this.sessionTimers.push(
@@ -308,7 +309,7 @@ export class SmppBind {
     const wasBound = this.state === 'bound' || this.state === 'unbinding';
     this.setState(this.stopped ? 'stopped' : 'down');
     if (!this.stopped) {
-      const now = Date.now();
+      const now = this.cfg.now();
       this.lastClosedAt = new Date(now);
       const livedMs = wasBound && this.lastBoundAt ? now - this.lastBoundAt.getTime() : undefined;
       const byPeer = wasBound && !this.closedByUs;

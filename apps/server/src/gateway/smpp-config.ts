@@ -1,3 +1,5 @@
+import type { Clock } from '../platform/clock';
+
 /**
  * How a bind is made: one transceiver session (`trx`), or a transmitter + receiver pair (`tx+rx`):
  * submits go over the transmitter, receipts and MO arrive on the receiver.
@@ -48,12 +50,24 @@ export interface SmppConnectionConfig {
   flapWarnAfter?: number;
   /** The flapping warning is repeated at most this often while it goes on (default 300). */
   flapWarnIntervalSeconds?: number;
+  /**
+   * The clock read for TPS, throttle pauses, response deadlines, bind waits and flaps (default: the
+   * machine's). Timers still use setTimeout/setInterval, so tests fake those as well.
+   */
+  clock?: Clock;
 }
 
-export type ResolvedConnectionConfig = Required<Omit<SmppConnectionConfig, 'systemType' | 'tpsBurst'>> & {
+export type ResolvedConnectionConfig = Required<
+  Omit<SmppConnectionConfig, 'systemType' | 'tpsBurst' | 'clock'>
+> & {
   systemType: string;
   tpsBurst: number | undefined;
+  /** Milliseconds since the epoch on the connection's clock. */
+  now: () => number;
 };
+
+/** The machine's clock, read through `Date` at each call (so a faked `Date` is seen too). */
+const systemNow = (): number => Date.now();
 
 function positive(name: string, v: number, min: number): number {
   if (!Number.isFinite(v) || v < min) throw new Error(`SMPP config: ${name} must be a number >= ${min}`);
@@ -66,6 +80,10 @@ function bindMode(c: SmppConnectionConfig): BindModeSetting {
     throw new Error(`SMPP config: ${c.name}.bindMode must be ${BIND_MODES.join(' or ')}, not ${String(m)}`);
   }
   return m;
+}
+
+function nowOf(clock: Clock): () => number {
+  return () => clock.now().getTime();
 }
 
 /** Apply defaults and check the values (fails fast on a bad configuration). */
@@ -99,5 +117,6 @@ export function resolveConnection(c: SmppConnectionConfig): ResolvedConnectionCo
     flapSeconds: n('flapSeconds', c.flapSeconds ?? 10, 0),
     flapWarnAfter: Math.floor(n('flapWarnAfter', c.flapWarnAfter ?? 3, 1)),
     flapWarnIntervalSeconds: n('flapWarnIntervalSeconds', c.flapWarnIntervalSeconds ?? 300, 0),
+    now: c.clock ? nowOf(c.clock) : systemNow,
   };
 }

@@ -150,7 +150,7 @@ export class SmppConnection {
    */
   private flapped(): void {
     const recent = this.recentFlaps;
-    const now = Date.now();
+    const now = this.cfg.now();
     if (recent < this.cfg.flapWarnAfter) return;
     if (now - this.lastFlapWarning < this.cfg.flapWarnIntervalSeconds * 1000) return;
     this.lastFlapWarning = now;
@@ -204,7 +204,7 @@ export class SmppConnection {
   /** Reserve a window slot: on `bind` (later parts), else on the least-loaded usable bind. */
   acquire(bind?: SmppBind): Promise<Acquired> {
     if (this.stopped) return Promise.resolve({ reason: 'gateway stopped', retryAfterMs: RETRY_NO_BIND_MS });
-    const now = Date.now();
+    const now = this.cfg.now();
     const q = bind ? this.affinity.get(bind) : this.queue;
     if (!q) throw new Error('bind of another connection');
     if (q.length === 0) {
@@ -244,7 +244,7 @@ export class SmppConnection {
     try {
       do {
         this.again = false;
-        const now = Date.now();
+        const now = this.cfg.now();
         for (const [bind, q] of this.affinity) {
           while (q.length > 0 && bind.canTake(now)) {
             bind.reserve(now);
@@ -266,7 +266,7 @@ export class SmppConnection {
 
   /** Wake up when a pause or the token bucket stops blocking a bind that has waiters. */
   private scheduleWake(): void {
-    const now = Date.now();
+    const now = this.cfg.now();
     let ms = Infinity;
     for (const b of this.binds) {
       const waiting = this.queue.length > 0 || (this.affinity.get(b)?.length ?? 0) > 0;
@@ -291,7 +291,7 @@ export class SmppConnection {
 
   /** Give up on waiters whose bind(s) stayed down for bindWaitMs, or that waited maxWaitMs. */
   private sweep(): void {
-    const now = Date.now();
+    const now = this.cfg.now();
     const anyBound = this.binds.some((b) => b.bound);
     const connDownSince = Math.max(...this.binds.map((b) => b.downSince));
     this.expire(this.queue, now, anyBound, connDownSince);

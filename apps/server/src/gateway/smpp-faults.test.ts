@@ -1,24 +1,61 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, connection, gateway, simulator, sleep, sms, until } from './smpp-test-kit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  advanceUntil,
+  cleanup,
+  connection,
+  fakeTime,
+  gateway,
+  ioWait,
+  simulator,
+  sms,
+  until,
+} from './smpp-test-kit';
 
-afterEach(cleanup);
+afterEach(async () => {
+  vi.useRealTimers();
+  await cleanup();
+});
+
+/** A promise with a synchronous look at whether it settled. */
+function watch<T>(p: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  return { promise: p, settled: () => done };
+}
 
 describe('throttling', () => {
   it('answers retry, pauses the bind and grows the pause while it repeats', async () => {
+    const clock = fakeTime({ date: false }); // the pause runs on the connection's clock
     const smsc = await simulator({ throttle: { rate: 1 } });
-    const gw = await gateway([connection(smsc, { throttlePauseMs: 150 })]);
+    const gw = await gateway([connection(smsc, { throttlePauseMs: 150, clock })]);
     const first = await gw.submit(sms());
     expect(first).toMatchObject({ kind: 'retry', retryAfterMs: 150 });
     expect((first as { reason: string }).reason).toMatch(/ESME_RTHROTTLED/);
 
-    let t = Date.now();
-    expect(await gw.submit(sms())).toMatchObject({ kind: 'retry', retryAfterMs: 300 });
-    expect(Date.now() - t).toBeGreaterThanOrEqual(120); // waited out the first pause
+    // The bind is paused for 150 ms of (faked) time: the next submit waits it out, unsent.
+    const second = watch(gw.submit(sms()));
+    await vi.advanceTimersByTimeAsync(149);
+    await ioWait(20);
+    expect(second.settled()).toBe(false);
+    expect(smsc.stats().submitReceived).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(second.settled, 1000, 'second answered');
+    expect(await second.promise).toMatchObject({ kind: 'retry', retryAfterMs: 300 });
+    expect(smsc.stats().submitReceived).toBe(2);
 
+    // Throttled again after a pause: the next pause is twice as long.
     smsc.setOptions({ throttle: undefined });
-    t = Date.now();
-    expect(await gw.submit(sms())).toMatchObject({ kind: 'accepted' });
-    expect(Date.now() - t).toBeGreaterThanOrEqual(250); // the second, longer pause
+    const third = watch(gw.submit(sms()));
+    await vi.advanceTimersByTimeAsync(299);
+    await ioWait(20);
+    expect(third.settled()).toBe(false);
+    expect(smsc.stats().submitReceived).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(third.settled, 1000, 'third answered');
+    expect(await third.promise).toMatchObject({ kind: 'accepted' });
     expect(smsc.stats()).toMatchObject({ throttled: 2, submitted: 1 });
   });
 
@@ -91,58 +128,76 @@ describe('connection faults', () => {
   });
 
   it('gives unknown on a half-open link, then enquire_link kills and re-creates the bind', async () => {
+    const clock = fakeTime();
     const smsc = await simulator();
-    const gw = await gateway([connection(smsc, { responseTimeoutMs: 300, enquireLinkSeconds: 0.2 })]);
+    const gw = await gateway([connection(smsc, { responseTimeoutMs: 300, enquireLinkSeconds: 0.2, clock })]);
     smsc.setOptions({ halfOpen: true });
-    const t = Date.now();
-    const out = await gw.submit(sms());
+    const sent = watch(gw.submit(sms()));
+    await until(() => smsc.stats().ignoredPdus === 1, 2000, 'submit_sm read');
+    // Unanswered for less than responseTimeoutMs: still waiting.
+    await vi.advanceTimersByTimeAsync(299);
+    await ioWait(20);
+    expect(sent.settled()).toBe(false);
+    // Given up on within one response sweep (a fifth of the timeout) after the deadline.
+    await vi.advanceTimersByTimeAsync(61);
+    await until(sent.settled, 1000, 'timed out');
+    const out = await sent.promise;
     expect(out).toMatchObject({ kind: 'unknown', smscIds: [] });
     expect((out as { reason: string }).reason).toMatch(/no submit_sm_resp within 300 ms/);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(290);
-    await until(() => gw.status()[0]?.bound === 0, 2000, 'dead link detected');
+    await advanceUntil(() => gw.status()[0]?.bound === 0, { maxMs: 1000, what: 'dead link detected' });
     expect(smsc.stats().submitReceived).toBe(0); // half-open: read, never processed
     expect(smsc.stats().ignoredPdus).toBeGreaterThanOrEqual(2); // the submit_sm and the enquire_link
     smsc.setOptions({ halfOpen: false });
-    await until(() => gw.status()[0]?.bound === 1, 3000, 'rebound');
+    await advanceUntil(() => gw.status()[0]?.bound === 1, { maxMs: 1000, what: 'rebound' });
     expect(await gw.submit(sms())).toMatchObject({ kind: 'accepted' });
   });
 
   it('never binds with bad credentials and answers retry quickly', async () => {
+    const clock = fakeTime();
     const smsc = await simulator();
-    const gw = await gateway([connection(smsc, { password: 'wrong', bindWaitMs: 300 })]);
+    const gw = await gateway([connection(smsc, { password: 'wrong', bindWaitMs: 300, clock })]);
     expect(gw.status()).toMatchObject([{ name: 'main', binds: 1, bound: 0, inFlight: 0, flaps: 0 }]);
-    const t = Date.now();
-    const out = await gw.submit(sms());
+    const sent = watch(gw.submit(sms()));
+    // Waits bindWaitMs for a bind, not the 30 s queue limit...
+    await vi.advanceTimersByTimeAsync(299);
+    await ioWait(20);
+    expect(sent.settled()).toBe(false);
+    // ...and answers within one waiter sweep (a quarter of bindWaitMs) after it.
+    await vi.advanceTimersByTimeAsync(75);
+    await until(sent.settled, 1000, 'retry answered');
+    const out = await sent.promise;
     expect(out).toMatchObject({ kind: 'retry' });
     expect((out as { reason: string }).reason).toMatch(/no bound SMPP session/);
-    expect(Date.now() - t).toBeLessThan(1000);
-    await sleep(150);
+    // It keeps trying, with backoff (50 ms base, 200 ms cap here).
+    await advanceUntil(() => smsc.stats().bindFailures >= 3, { maxMs: 1000, what: 'rebinds' });
     expect(smsc.stats()).toMatchObject({ binds: 0, submitReceived: 0 });
-    expect(smsc.stats().bindFailures).toBeGreaterThanOrEqual(2); // it keeps trying, with backoff
   });
 
   it('rebinds after the SMSC unbinds', async () => {
     const smsc = await simulator();
     const gw = await gateway([connection(smsc)]);
     expect(await gw.submit(sms())).toMatchObject({ kind: 'accepted' });
-    const closing = smsc.close(); // unbinds every session; we must answer unbind_resp
-    const t = Date.now();
-    await closing;
-    expect(Date.now() - t).toBeLessThan(150); // answered, not the simulator's 200 ms grace
+    // Unbinds every session; we must answer unbind_resp. Faked time stands still, so the simulator's
+    // 200 ms grace (after which it closes anyway) never runs out: only our answer can close it.
+    fakeTime();
+    const closing = watch(smsc.close());
+    await until(closing.settled, 2000, 'unbind answered');
     await until(() => gw.status()[0]?.bound === 0, 1000, 'unbound');
   });
 });
 
 describe('stop', () => {
   it('resolves written submits as unknown and waiting ones as retry', async () => {
+    const clock = fakeTime();
     const smsc = await simulator({ slowResponseMs: 2000 });
-    const gw = await gateway([connection(smsc, { window: 1, responseTimeoutMs: 5000 })]);
+    const gw = await gateway([connection(smsc, { window: 1, responseTimeoutMs: 5000, clock })]);
     const written = gw.submit(sms());
     const waiting = gw.submit(sms());
     await until(() => smsc.stats().submitReceived === 1, 1000, 'first submit');
-    const t = Date.now();
-    await gw.stop();
-    expect(Date.now() - t).toBeLessThan(1500);
+    const stopping = watch(gw.stop());
+    // Drains for drainMs (200 here), then unbinds: long before the 2 s answer or the 5 s timeout.
+    const took = await advanceUntil(stopping.settled, { maxMs: 1500, what: 'stopped' });
+    expect(took).toBeGreaterThanOrEqual(200);
     expect(await written).toMatchObject({ kind: 'unknown' });
     expect(await waiting).toMatchObject({ kind: 'retry', reason: 'gateway stopped' });
     expect(await gw.submit(sms())).toMatchObject({ kind: 'retry' });

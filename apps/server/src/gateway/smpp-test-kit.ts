@@ -1,6 +1,8 @@
 // Shared set-up for the gateway tests that run against the real SMSC simulator (test-only module).
 import { startSmsc, type SmscHandle, type SmscOptions } from '@wren/smsc-simulator';
 import pino from 'pino';
+import { vi } from 'vitest';
+import type { Clock } from '../platform/clock';
 import { createSmppGateway, type SmppGatewayOptions } from './smpp-gateway';
 import type { SmppConnectionConfig } from './smpp-config';
 import type { OutboundSms, SmsGateway } from './sms-gateway';
@@ -53,11 +55,60 @@ export function sms(over: Partial<OutboundSms> = {}): OutboundSms {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+// The real timer, kept before any test fakes timers: waiting for socket I/O takes wall time.
+const realSetTimeout = globalThis.setTimeout;
+
+/** Lets sockets work for `ms` of wall time; faked timers and a faked Date stand still meanwhile. */
+export const ioWait = (ms = 0): Promise<void> => new Promise((r) => realSetTimeout(r, ms));
+
+/**
+ * Waits (in wall time, for socket I/O) until `predicate` holds. Under fake timers the faked clock
+ * stands still meanwhile, so what happens is pinned to the fake time the test moved to.
+ */
 export async function until(predicate: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await ioWait(5);
+  }
+}
+
+/**
+ * Fakes timers, and `Date` unless `date: false`, for the gateway and the simulator alike (both run in
+ * this process); sockets stay real. Tests move time with `vi.advanceTimersByTimeAsync` or
+ * {@link advanceUntil}; the returned clock reads the faked time: pass it as a connection's `clock`
+ * (with `date: false` the gateway sees the faked time only through it). Restore with
+ * `vi.useRealTimers()` before {@link cleanup}; the clock then reads the machine's time.
+ */
+export function fakeTime({ date = true }: { date?: boolean } = {}): Clock {
+  vi.useFakeTimers({
+    toFake: [
+      'setTimeout',
+      'clearTimeout',
+      'setInterval',
+      'clearInterval',
+      ...(date ? ['Date' as const] : []),
+    ],
+  });
+  // Once the test restores real timers (cleanup), the machine's time.
+  return { now: () => vi.getMockedSystemTime() ?? new Date() };
+}
+
+/**
+ * Moves faked time forward in steps of `stepMs`, letting sockets work after each step, until
+ * `predicate` holds; fails once `maxMs` of faked time went by without it. Returns the faked ms moved.
+ */
+export async function advanceUntil(
+  predicate: () => boolean,
+  { stepMs = 10, maxMs = 5000, what = 'condition' } = {},
+): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    await ioWait(2);
+    if (predicate()) return moved;
+    if (moved >= maxMs) throw new Error(`${what}: not within ${maxMs} ms of faked time`);
+    await vi.advanceTimersByTimeAsync(stepMs);
+    moved += stepMs;
   }
 }
 
