@@ -115,7 +115,11 @@ async function coldLoad(browser: Browser, baseURL: string, storageState: string)
 async function main() {
   console.log('Building apps/web…');
   execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
-  const server = await startServer({ SIMULATOR_MIX: 'DELIVRD=100', SIMULATOR_DELAY_MS: '100' });
+  const server = await startServer({
+    SIMULATOR_MIX: 'DELIVRD=100',
+    SIMULATOR_DELAY_MS: '100',
+    CAPTCHA: 'false',
+  });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [

@@ -20,21 +20,35 @@ export function ConnectionBadge() {
   const look = LOOK[state];
   return (
     <Tooltip label={look.hint}>
-      <Badge
-        variant="dot"
-        color={look.color}
-        size="md"
-        radius="sm"
+      <Box
+        component="span"
         role="status"
         aria-label={`Live updates: ${look.label}`}
         data-hub-state={state}
-        styles={{ root: { textTransform: 'none', cursor: 'default' } }}
+        style={{ display: 'inline-flex', alignItems: 'center', cursor: 'default' }}
       >
-        {/* On a phone only the coloured dot shows; the label stays for screen readers. */}
-        <Box component="span" visibleFrom="sm">
+        <Badge
+          variant="dot"
+          color={look.color}
+          size="md"
+          radius="sm"
+          visibleFrom="sm"
+          aria-hidden
+          styles={{ root: { textTransform: 'none', cursor: 'default' } }}
+        >
           {look.label}
-        </Box>
-      </Badge>
+        </Badge>
+        {/* On a phone a plain coloured dot (a pill without its label would look empty). */}
+        <Box
+          component="span"
+          hiddenFrom="sm"
+          aria-hidden
+          w={10}
+          h={10}
+          mx={6}
+          style={{ borderRadius: '50%', background: `var(--mantine-color-${look.color}-6)` }}
+        />
+      </Box>
     </Tooltip>
   );
 }

@@ -1,6 +1,7 @@
 import { Badge, Checkbox, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { ContactDto } from '@wren/contracts';
 import { IconPencil, IconTrash } from './icons';
+import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -55,91 +56,89 @@ export function ContactsTable({
   const selectedHere = contacts.filter((c) => selected.has(c.id)).length;
   const all = selectedHere > 0 && selectedHere === contacts.length;
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table verticalSpacing="xs" highlightOnHover aria-label="Contacts">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={40}>
-              <Checkbox
-                aria-label="Select all loaded contacts"
-                checked={all}
-                indeterminate={selectedHere > 0 && !all}
-                onChange={onToggleAll}
-              />
-            </Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Phone</Table.Th>
-            <Table.Th>Custom fields</Table.Th>
-            <Table.Th>Added</Table.Th>
-            <Table.Th w={90}>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {contacts.map((contact) => {
-            const isSelected = selected.has(contact.id);
-            return (
-              <Table.Tr
-                key={contact.id}
-                data-testid="contact-row"
-                bg={isSelected ? 'var(--mantine-primary-color-light)' : undefined}
-              >
-                <Table.Td>
-                  <Checkbox
-                    aria-label={`Select ${contactLabel(contact)}`}
-                    checked={isSelected}
-                    onChange={() => onToggle(contact.id)}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  {contact.name ? (
-                    <Text size="sm" fw={500}>
-                      {contact.name}
-                    </Text>
-                  ) : (
-                    <Text size="sm" c="dimmed" fs="italic">
-                      No name
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                    {contact.phone}
+    <ResponsiveTable minWidth={720} verticalSpacing="xs" highlightOnHover aria-label="Contacts">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w={40}>
+            <Checkbox
+              aria-label="Select all loaded contacts"
+              checked={all}
+              indeterminate={selectedHere > 0 && !all}
+              onChange={onToggleAll}
+            />
+          </Table.Th>
+          <Table.Th>Name</Table.Th>
+          <Table.Th>Phone</Table.Th>
+          <Table.Th>Custom fields</Table.Th>
+          <Table.Th>Added</Table.Th>
+          <Table.Th w={90}>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {contacts.map((contact) => {
+          const isSelected = selected.has(contact.id);
+          return (
+            <Table.Tr
+              key={contact.id}
+              data-testid="contact-row"
+              bg={isSelected ? 'var(--mantine-primary-color-light)' : undefined}
+            >
+              <Table.Td data-label="Select">
+                <Checkbox
+                  aria-label={`Select ${contactLabel(contact)}`}
+                  checked={isSelected}
+                  onChange={() => onToggle(contact.id)}
+                />
+              </Table.Td>
+              <Table.Td data-label="Name">
+                {contact.name ? (
+                  <Text size="sm" fw={500}>
+                    {contact.name}
                   </Text>
-                </Table.Td>
-                <Table.Td>
-                  <FieldBadges fields={contact.fields} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                    {dateFormat.format(new Date(contact.createdAt))}
+                ) : (
+                  <Text size="sm" c="dimmed" fs="italic">
+                    No name
                   </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={2} justify="flex-end" wrap="nowrap">
-                    <RowAction
-                      tip="Edit"
-                      label={`Edit ${contactLabel(contact)}`}
-                      onClick={() => onEdit(contact)}
-                    >
-                      <IconPencil />
-                    </RowAction>
-                    <RowAction
-                      tip="Delete"
-                      label={`Delete ${contactLabel(contact)}`}
-                      danger
-                      onClick={() => onDelete(contact)}
-                    >
-                      <IconTrash />
-                    </RowAction>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                )}
+              </Table.Td>
+              <Table.Td data-label="Phone">
+                <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                  {contact.phone}
+                </Text>
+              </Table.Td>
+              <Table.Td data-label="Custom fields">
+                <FieldBadges fields={contact.fields} />
+              </Table.Td>
+              <Table.Td data-label="Added">
+                <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  {dateFormat.format(new Date(contact.createdAt))}
+                </Text>
+              </Table.Td>
+              <Table.Td data-label="">
+                <Group gap={2} justify="flex-end" wrap="nowrap">
+                  <RowAction
+                    tip="Edit"
+                    label={`Edit ${contactLabel(contact)}`}
+                    onClick={() => onEdit(contact)}
+                  >
+                    <IconPencil />
+                  </RowAction>
+                  <RowAction
+                    tip="Delete"
+                    label={`Delete ${contactLabel(contact)}`}
+                    danger
+                    onClick={() => onDelete(contact)}
+                  >
+                    <IconTrash />
+                  </RowAction>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </ResponsiveTable>
   );
 }

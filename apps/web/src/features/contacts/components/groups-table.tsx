@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { GroupDto } from '@wren/contracts';
 import { paths } from '@/config/paths';
 import { IconPencil, IconTrash } from './icons';
+import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -18,59 +19,53 @@ interface GroupsTableProps {
 
 export function GroupsTable({ groups, onRename, onDelete }: GroupsTableProps) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table verticalSpacing="sm" highlightOnHover aria-label="Contact groups">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th ta="right">Contacts</Table.Th>
-            <Table.Th>Last changed</Table.Th>
-            <Table.Th w={100}>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
+    <ResponsiveTable minWidth={560} verticalSpacing="sm" highlightOnHover aria-label="Contact groups">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Name</Table.Th>
+          <Table.Th ta="right">Contacts</Table.Th>
+          <Table.Th>Last changed</Table.Th>
+          <Table.Th w={100}>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {groups.map((group) => (
+          <Table.Tr key={group.id} data-testid="group-row">
+            <Table.Td data-label="Name">
+              <Anchor component={Link} to={paths.groups.contacts.getHref(group.id)} fw={600}>
+                {group.name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td data-label="Contacts" ta="right">
+              <Text size="sm" ff="monospace">
+                {countFormat.format(group.contactCount)}
+              </Text>
+            </Table.Td>
+            <Table.Td data-label="Last changed">
+              <Text size="sm" c="dimmed">
+                {dateFormat.format(new Date(group.updatedAt))}
+              </Text>
+            </Table.Td>
+            <Table.Td data-label="">
+              <Group gap={2} justify="flex-end" wrap="nowrap">
+                <RowAction tip="Rename" label={`Rename group ${group.name}`} onClick={() => onRename(group)}>
+                  <IconPencil />
+                </RowAction>
+                <RowAction
+                  tip="Delete"
+                  label={`Delete group ${group.name}`}
+                  danger
+                  onClick={() => onDelete(group)}
+                >
+                  <IconTrash />
+                </RowAction>
+              </Group>
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {groups.map((group) => (
-            <Table.Tr key={group.id} data-testid="group-row">
-              <Table.Td>
-                <Anchor component={Link} to={paths.groups.contacts.getHref(group.id)} fw={600}>
-                  {group.name}
-                </Anchor>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Text size="sm" ff="monospace">
-                  {countFormat.format(group.contactCount)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c="dimmed">
-                  {dateFormat.format(new Date(group.updatedAt))}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Group gap={2} justify="flex-end" wrap="nowrap">
-                  <RowAction
-                    tip="Rename"
-                    label={`Rename group ${group.name}`}
-                    onClick={() => onRename(group)}
-                  >
-                    <IconPencil />
-                  </RowAction>
-                  <RowAction
-                    tip="Delete"
-                    label={`Delete group ${group.name}`}
-                    danger
-                    onClick={() => onDelete(group)}
-                  >
-                    <IconTrash />
-                  </RowAction>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        ))}
+      </Table.Tbody>
+    </ResponsiveTable>
   );
 }

@@ -46,7 +46,8 @@ export function BarsSvg<K extends string, P extends Record<K, number> & { label:
   const slot = plotW / Math.max(data.length, 1);
   const barW = Math.min(10, (slot * 0.8) / series.length);
   const y = (v: number) => top + plotH - (v / max) * plotH;
-  const labelEvery = Math.max(1, Math.ceil(data.length / 6));
+  // A day label needs about 56 px: fewer labels on a narrow card, never overlapping.
+  const labelEvery = Math.max(1, Math.ceil(data.length / Math.max(2, Math.floor(plotW / 56))));
   return (
     <div ref={ref}>
       <svg
@@ -84,7 +85,8 @@ export function BarsSvg<K extends string, P extends Record<K, number> & { label:
         })}
         {data.map((point, i) => {
           const x0 = left + slot * i + (slot - barW * series.length) / 2;
-          const showLabel = i % labelEvery === 0 || i === data.length - 1;
+          const showLabel =
+            i === data.length - 1 || (i % labelEvery === 0 && data.length - 1 - i >= labelEvery);
           return (
             <g key={point.label} data-day={point.label}>
               <title>{`${point.label}: ${series.map((s) => `${s.label} ${format(point[s.name])}`).join(', ')}`}</title>

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Card, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
 import { Link } from 'react-router';
+import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
 import { formatDateTime, STATUS_COLORS, statusLabel } from '../format';
 
@@ -23,49 +24,47 @@ export function RecentActivityCard({ messages }: { messages: MessageDto[] | unde
           ))}
         </Stack>
       ) : (
-        <Table.ScrollContainer minWidth={560} type="native">
-          <Table verticalSpacing="sm" highlightOnHover aria-label="Recent messages">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Recipient</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Message</Table.Th>
-                <Table.Th ta="right">Created</Table.Th>
+        <ResponsiveTable minWidth={560} verticalSpacing="sm" highlightOnHover aria-label="Recent messages">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Recipient</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Message</Table.Th>
+              <Table.Th ta="right">Created</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {messages.map((m) => (
+              <Table.Tr key={m.id} data-message-id={m.id}>
+                <Table.Td data-label="Recipient">
+                  <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                    {m.recipient}
+                  </Text>
+                </Table.Td>
+                <Table.Td data-label="Status">
+                  <Badge
+                    miw="max-content"
+                    color={STATUS_COLORS[m.status]}
+                    variant={m.status === 'canceled' ? 'outline' : 'light'}
+                    data-status={m.status}
+                  >
+                    {statusLabel(m.status)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td data-label="Message" maw={360}>
+                  <Text size="sm" truncate title={m.text}>
+                    {m.text}
+                  </Text>
+                </Table.Td>
+                <Table.Td data-label="Created" ta="right">
+                  <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDateTime(m.createdAt)}
+                  </Text>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {messages.map((m) => (
-                <Table.Tr key={m.id} data-message-id={m.id}>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                      {m.recipient}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge
-                      miw="max-content"
-                      color={STATUS_COLORS[m.status]}
-                      variant={m.status === 'canceled' ? 'outline' : 'light'}
-                      data-status={m.status}
-                    >
-                      {statusLabel(m.status)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td maw={360}>
-                    <Text size="sm" truncate title={m.text}>
-                      {m.text}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(m.createdAt)}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </ResponsiveTable>
       )}
     </Card>
   );

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@manti
 import type { SenderIdDto } from '@wren/contracts';
 import { STATUS_META } from '../sender-id-rules';
 import { IconStar, IconTrash } from './icons';
+import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -32,23 +33,23 @@ function StatusCell({ item }: { item: SenderIdDto }) {
 
 export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }: SenderIdTableProps) {
   return (
-    <Table.ScrollContainer minWidth={760}>
-      <Table verticalSpacing="sm" highlightOnHover aria-label="Sender IDs">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Sender ID</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Purpose</Table.Th>
-            <Table.Th>Requested</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((item) => (
-            <Table.Tr key={item.id} data-testid="sender-id-row">
-              <Table.Td>
+    <ResponsiveTable minWidth={760} verticalSpacing="sm" highlightOnHover aria-label="Sender IDs">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Sender ID</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th>Purpose</Table.Th>
+          <Table.Th>Requested</Table.Th>
+          <Table.Th>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {items.map((item) => (
+          <Table.Tr key={item.id} data-testid="sender-id-row">
+            <Table.Td data-label="Sender ID">
+              <div>
                 <Group gap="xs" wrap="nowrap">
                   <Text fw={600} ff="monospace">
                     {item.value}
@@ -67,51 +68,53 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
                 <Text size="xs" c="dimmed" tt="capitalize">
                   {item.kind}
                 </Text>
-              </Table.Td>
-              <Table.Td>
-                <StatusCell item={item} />
-              </Table.Td>
-              <Table.Td maw={320}>
+              </div>
+            </Table.Td>
+            <Table.Td data-label="Status">
+              <StatusCell item={item} />
+            </Table.Td>
+            <Table.Td data-label="Purpose" maw={320}>
+              <div>
                 <Text size="sm" lineClamp={2}>
                   {item.purpose}
                 </Text>
                 <Text size="xs" c="dimmed" lineClamp={1} fs="italic">
                   “{item.sampleMessage}”
                 </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {dateFormat.format(new Date(item.createdAt))}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs" justify="flex-end" wrap="nowrap">
-                  {item.status === 'approved' && !item.isDefault && (
-                    <Button
-                      size="xs"
-                      variant="light"
-                      leftSection={<IconStar size={14} />}
-                      loading={settingDefault === item.id}
-                      onClick={() => onMakeDefault(item)}
-                      aria-label={`Make ${item.value} the default sender ID`}
-                    >
-                      Make default
-                    </Button>
-                  )}
-                  <RowAction
-                    tip="Delete"
-                    label={`Delete sender ID ${item.value}`}
-                    danger
-                    onClick={() => onDelete(item)}
+              </div>
+            </Table.Td>
+            <Table.Td data-label="Requested">
+              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                {dateFormat.format(new Date(item.createdAt))}
+              </Text>
+            </Table.Td>
+            <Table.Td data-label="">
+              <Group gap="xs" justify="flex-end" wrap="nowrap">
+                {item.status === 'approved' && !item.isDefault && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconStar size={14} />}
+                    loading={settingDefault === item.id}
+                    onClick={() => onMakeDefault(item)}
+                    aria-label={`Make ${item.value} the default sender ID`}
                   >
-                    <IconTrash />
-                  </RowAction>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                    Make default
+                  </Button>
+                )}
+                <RowAction
+                  tip="Delete"
+                  label={`Delete sender ID ${item.value}`}
+                  danger
+                  onClick={() => onDelete(item)}
+                >
+                  <IconTrash />
+                </RowAction>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </ResponsiveTable>
   );
 }
