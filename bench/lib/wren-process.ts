@@ -69,11 +69,14 @@ export async function startWren(env: Record<string, string>, port: number): Prom
       env: {
         ...process.env,
         PORT: String(port),
+        // A worker node has no HTTP API; its health port answers /readyz instead.
+        ...(env.ROLE === 'worker' ? { WORKER_HEALTH_PORT: String(port) } : {}),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         DATA_DIR: mkdtempSync(path.join(tmpdir(), 'wren-bench-')),
         JWT_SECRET: 'bench-secret-0123456789abcdef',
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        CAPTCHA: 'false', // the bench registers through the API
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

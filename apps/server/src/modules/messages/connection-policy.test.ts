@@ -84,7 +84,8 @@ describe('the unanswered window', () => {
 describe('the receipt deadline', () => {
   it('is set on sent by lane, shown while waiting, and ends a silent message as unknown with a refund', async () => {
     const sim = server.worker!.simulator!;
-    sim.setOptions({ receiptDelayMs: 3_600_000 }); // the SMSC lost its receipts
+    // The SMSC restarts before it sends the receipts, and forgets them.
+    sim.setOptions({ receiptDelayMs: 2_000, loseReceiptsOnRestart: true });
     try {
       const c = server.client();
       await c.register();
@@ -93,6 +94,8 @@ describe('the receipt deadline', () => {
       const single = res.body.messages[0].id as string;
       const otp = await queue('+12125550704', 0);
       await until(async () => (await row(single)).status === 'sent' && (await row(otp)).status === 'sent');
+      await sim.restart({ downMs: 50 });
+      expect(sim.stats().receiptsLost).toBeGreaterThanOrEqual(2);
       const minutes = async (id: string) => {
         const r = await row(id);
         return Math.round((r.receipt_due_at!.getTime() - r.submitted_at!.getTime()) / 60_000);
@@ -122,7 +125,7 @@ describe('the receipt deadline', () => {
       expect((await row(single)).refunded).toBe(true);
       expect((await row(otp)).status).toBe('sent'); // its own deadline has not passed
     } finally {
-      sim.setOptions({ receiptDelayMs: 20 });
+      sim.setOptions({ receiptDelayMs: 20, loseReceiptsOnRestart: undefined });
     }
   });
 });
