@@ -79,6 +79,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       JWT_SECRET: E2E_JWT_SECRET,
       WEB_DIST,
       AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+      CAPTCHA: 'false', // they register through the API; captcha.spec turns it on
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

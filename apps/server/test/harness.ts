@@ -67,6 +67,7 @@ export async function startServer(
     HOST: '127.0.0.1',
     WEB_DIST: path.join(dataDir, 'no-web'),
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    CAPTCHA: 'false', // captcha.test.ts turns it on
     ...env,
   });
   const database = await openDatabase(config);

@@ -37,6 +37,10 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Wren <no-reply@wren.local>'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** ALTCHA proof-of-work on register and forgot-password; `false` turns it off (tests). */
+  CAPTCHA: bool.default(true),
+  /** PBKDF2 iterations per ALTCHA attempt (the browser tries about 1,000-5,000 counters). */
+  CAPTCHA_COST: z.coerce.number().int().min(1).max(100_000).default(1000),
   LOGIN_LOCK_THRESHOLD: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
   WEB_DIST: z.string().optional(),
@@ -113,6 +117,9 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   authRateLimitPerMinute: number;
+  /** ALTCHA proof-of-work required on register and forgot-password. */
+  captcha: boolean;
+  captchaCost: number;
   loginLockThreshold: number;
   loginLockMinutes: number;
   webDist: string;
@@ -330,6 +337,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    captcha: e.CAPTCHA,
+    captchaCost: e.CAPTCHA_COST,
     loginLockThreshold: e.LOGIN_LOCK_THRESHOLD,
     loginLockMinutes: e.LOGIN_LOCK_MINUTES,
     webDist: path.resolve(baseDir, e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),

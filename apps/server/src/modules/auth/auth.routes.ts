@@ -1,5 +1,6 @@
 import {
   API,
+  CAPTCHA_HEADER,
   changePasswordSchema,
   ErrorCode,
   forgotPasswordSchema,
@@ -14,10 +15,18 @@ import {
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { authOf, clientOf } from '../../platform/http/auth-guard';
 import { PUBLIC } from '../../platform/http/route-auth';
+import { createCaptcha } from './captcha';
+
+/** An ALTCHA challenge as the widget reads it. */
+const captchaChallengeSchema = z.object({
+  parameters: z.looseObject({ algorithm: z.string(), nonce: z.string(), salt: z.string() }),
+  signature: z.string().optional(),
+});
 
 export function authRoutes(ctx: AppContext) {
   const { auth } = ctx.services;
@@ -26,13 +35,43 @@ export function authRoutes(ctx: AppContext) {
     ...PUBLIC,
     rateLimit: { max: ctx.config.authRateLimitPerMinute, timeWindow: '1 minute' },
   };
+  /** Challenges: a page load may fetch a few; still bounded per IP. */
+  const limitedLoose = {
+    ...PUBLIC,
+    rateLimit: { max: ctx.config.authRateLimitPerMinute * 6, timeWindow: '1 minute' },
+  };
+
+  const captcha = createCaptcha({
+    enabled: ctx.config.captcha,
+    secret: ctx.config.jwtSecret,
+    cost: ctx.config.captchaCost,
+    clock: ctx.clock,
+  });
+  /** Register and forgot-password need a solved challenge (X-Altcha) unless CAPTCHA=false. */
+  const captchaChecked = async (req: { headers: Record<string, string | string[] | undefined> }) => {
+    const header = req.headers[CAPTCHA_HEADER];
+    await captcha.check(typeof header === 'string' ? header : undefined);
+  };
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
+    r.get(
+      API.captcha,
+      { schema: { response: { 200: captchaChallengeSchema } }, config: limitedLoose },
+      async (_req, reply) => {
+        const { parameters, signature } = await captcha.challenge();
+        return reply.header('cache-control', 'no-store').send({ parameters: { ...parameters }, signature });
+      },
+    );
+
     r.post(
       API.register,
-      { schema: { body: registerSchema, response: { 201: loginResponseSchema } }, config: limited },
+      {
+        schema: { body: registerSchema, response: { 201: loginResponseSchema } },
+        config: limited,
+        preHandler: captchaChecked,
+      },
       async (req, reply) => reply.status(201).send(await auth.register(req.body, clientOf(req))),
     );
 
@@ -55,7 +94,11 @@ export function authRoutes(ctx: AppContext) {
 
     r.post(
       API.forgotPassword,
-      { schema: { body: forgotPasswordSchema, response: { 202: messageReplySchema } }, config: limited },
+      {
+        schema: { body: forgotPasswordSchema, response: { 202: messageReplySchema } },
+        config: limited,
+        preHandler: captchaChecked,
+      },
       async (req, reply) => {
         await auth.forgotPassword(req.body, clientOf(req));
         return reply.status(202).send({

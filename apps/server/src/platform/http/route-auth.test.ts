@@ -19,9 +19,11 @@ afterAll(async () => {
 
 /** The only routes anyone may call without a token. Adding one here is a deliberate decision. */
 const PUBLIC_ROUTES = [
+  'GET /api/auth/captcha',
   'GET /api/auth/xsrf',
   'GET /healthz',
   'GET /readyz',
+  'HEAD /api/auth/captcha',
   'HEAD /api/auth/xsrf',
   'HEAD /healthz',
   'HEAD /readyz',

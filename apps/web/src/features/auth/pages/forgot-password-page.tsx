@@ -8,11 +8,13 @@ import { paths } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useForgotPassword } from '../api/forgot-password';
+import { useCaptcha } from '../components/captcha';
 
 export default function ForgotPasswordPage() {
   const forgot = useForgotPassword();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  const captcha = useCaptcha();
   const form = useForm<ForgotPasswordInput>({
     initialValues: { email: '' },
     validate: zodResolver(forgotPasswordSchema),
@@ -22,10 +24,11 @@ export default function ForgotPasswordPage() {
     setFormError(null);
     try {
       const input = forgotPasswordSchema.parse(values);
-      await forgot.mutateAsync(input);
+      await forgot.mutateAsync({ ...input, captcha: await captcha.solution() });
       setSentTo(input.email);
     } catch (error) {
       setFormError(applySubmitError(form, error));
+      captcha.renew(); // a solved challenge is single-use
     }
   });
 
@@ -56,6 +59,7 @@ export default function ForgotPasswordPage() {
           Enter the email address of your account and we will send you a link to choose a new password.
         </Text>
         <FormAlert message={formError} />
+        {captcha.widget}
         <TextInput
           label="Email"
           type="email"

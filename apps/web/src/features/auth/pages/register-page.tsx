@@ -9,6 +9,7 @@ import { RETURN_URL_PARAM, paths, safeReturnUrl } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useRegister } from '../api/register';
+import { useCaptcha } from '../components/captcha';
 import { PASSWORD_HINT, usePasswordProblem } from '../components/password-feedback';
 
 const formSchema = registerSchema
@@ -25,6 +26,7 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const register = useRegister();
   const [formError, setFormError] = useState<string | null>(null);
+  const captcha = useCaptcha();
   const form = useForm<RegisterForm>({
     initialValues: { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' },
     validate: zodResolver(formSchema),
@@ -38,10 +40,11 @@ export default function RegisterPage() {
     setFormError(null);
     try {
       const { confirmPassword: _confirm, ...input } = formSchema.parse(values);
-      await register.mutateAsync(input);
+      await register.mutateAsync({ ...input, captcha: await captcha.solution() });
       await navigate(safeReturnUrl(params.get(RETURN_URL_PARAM)), { replace: true });
     } catch (error) {
       setFormError(applySubmitError(form, error));
+      captcha.renew(); // a solved challenge is single-use
     }
   });
 
@@ -49,6 +52,7 @@ export default function RegisterPage() {
     <form onSubmit={submit} noValidate aria-label="Create account">
       <Stack>
         <FormAlert message={formError} />
+        {captcha.widget}
         <SimpleGrid cols={{ base: 1, xs: 2 }}>
           <TextInput label="Username" autoComplete="username" required {...form.getInputProps('username')} />
           <TextInput label="Full name" autoComplete="name" required {...form.getInputProps('name')} />
