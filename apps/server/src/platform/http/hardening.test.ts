@@ -259,7 +259,7 @@ describe('exports validate their filters before the first byte', () => {
     const res = await c.get('/api/sms/log/export.csv?text=hello');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/csv/);
-    expect(res.body).toMatch(/^createdAt,recipient/);
+    expect(res.body).toMatch(/^\uFEFF?Date,Recipient,/);
   });
 });
 
