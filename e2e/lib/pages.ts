@@ -39,6 +39,7 @@ export const AUTH_PAGES = [
   '/auth/forgot-password',
   '/auth/reset-password?token=example',
   '/auth/reset-password',
+  '/auth/confirm-registration',
 ] as const;
 
 export const fileName = (path: string) =>

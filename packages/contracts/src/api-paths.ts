@@ -1,6 +1,7 @@
 /** HTTP paths of the browser API, relative to the server origin. */
 export const API = {
   register: '/api/auth/register',
+  registerConfirm: '/api/auth/register/confirm',
   login: '/api/auth/login',
   refresh: '/api/auth/refreshToken',
   logout: '/api/auth/logout',

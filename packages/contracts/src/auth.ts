@@ -40,6 +40,11 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
+/** POST /api/auth/register/confirm: the token of the emailed link. */
+export const registerConfirmSchema = z.object({
+  token: safeString().min(1, 'The link is incomplete').max(4096),
+});
+
 export const loginSchema = z.object({
   username: safeString().trim().min(1, 'Username is required').max(254),
   password: safeString().min(1, 'Password is required').max(128),

@@ -37,6 +37,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Wren <no-reply@wren.local>'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Register by an emailed link (reveals nothing about existing accounts); default: on when SMTP_URL is set. */
+  REGISTRATION_CONFIRM: bool.optional(),
   /** ALTCHA proof-of-work on register and forgot-password; `false` turns it off (tests). */
   CAPTCHA: bool.default(true),
   /** PBKDF2 iterations per ALTCHA attempt (the browser tries about 1,000-5,000 counters). */
@@ -117,6 +119,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   authRateLimitPerMinute: number;
+  /** Registration answers the same for any input and finishes through an emailed link. */
+  registrationConfirm: boolean;
   /** ALTCHA proof-of-work required on register and forgot-password. */
   captcha: boolean;
   captchaCost: number;
@@ -337,6 +341,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    registrationConfirm: e.REGISTRATION_CONFIRM ?? Boolean(e.SMTP_URL),
     captcha: e.CAPTCHA,
     captchaCost: e.CAPTCHA_COST,
     loginLockThreshold: e.LOGIN_LOCK_THRESHOLD,

@@ -91,6 +91,7 @@ const authPages: RouteObject[] = [
   page(paths.auth.register, () => import('@/features/auth/pages/register-page')),
   page(paths.auth.forgotPassword, () => import('@/features/auth/pages/forgot-password-page')),
   page(paths.auth.resetPassword, () => import('@/features/auth/pages/reset-password-page')),
+  page(paths.auth.confirmRegistration, () => import('@/features/auth/pages/confirm-registration-page')),
 ];
 
 export const routes: RouteObject[] = [

@@ -43,6 +43,7 @@ describe('paths', () => {
         ],
         ...['/profile', '/profile/update', '/profile/password', '/profile/api-detail', '/profile/api-doc'],
         ...['/auth', '/auth/login', '/auth/register', '/auth/forgot-password', '/auth/reset-password'],
+        '/auth/confirm-registration',
         ...['/groups', '/groups/:id/contacts', '/sender-id', '/templates'],
         ...['/otp-service', '/otp-service/create', '/otp-service/doc', '/otp-service/doc/:id'],
         ...['/otp-service/:id/edit', '/otp-service/:id/view', '/otp-service/:id/test'],

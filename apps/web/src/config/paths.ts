@@ -54,6 +54,7 @@ export const paths = {
     register: route('/auth/register', 'Create account'),
     forgotPassword: route('/auth/forgot-password', 'Forgot password'),
     resetPassword: route('/auth/reset-password', 'Reset password'),
+    confirmRegistration: route('/auth/confirm-registration', 'Create account'),
   },
   sms: {
     single: route('/sms/single', 'Single SMS'),

@@ -9,6 +9,7 @@ import {
   messageReplySchema,
   noContentSchema,
   refreshSchema,
+  registerConfirmSchema,
   registerSchema,
   resetPasswordSchema,
   tokenPairSchema,
@@ -68,11 +69,26 @@ export function authRoutes(ctx: AppContext) {
     r.post(
       API.register,
       {
-        schema: { body: registerSchema, response: { 201: loginResponseSchema } },
+        schema: { body: registerSchema, response: { 201: loginResponseSchema, 202: messageReplySchema } },
         config: limited,
         preHandler: captchaChecked,
       },
-      async (req, reply) => reply.status(201).send(await auth.register(req.body, clientOf(req))),
+      async (req, reply) => {
+        if (!ctx.config.registrationConfirm) {
+          return reply.status(201).send(await auth.register(req.body, clientOf(req)));
+        }
+        // The same answer whether or not the username or email exist: the rest goes by email.
+        await auth.registerStart(req.body, clientOf(req));
+        return reply.status(202).send({
+          message: `We have sent a link to ${req.body.email}. Open it within 24 hours to finish creating your account.`,
+        });
+      },
+    );
+
+    r.post(
+      API.registerConfirm,
+      { schema: { body: registerConfirmSchema, response: { 201: loginResponseSchema } }, config: limited },
+      async (req, reply) => reply.status(201).send(await auth.registerConfirm(req.body, clientOf(req))),
     );
 
     r.post(

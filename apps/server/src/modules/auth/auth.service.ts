@@ -17,6 +17,7 @@ import { insertAccount, insertUser } from '../users/users.repository';
 import type { UsersService } from '../users/users.service';
 import * as repo from './auth.repository';
 import { assertPasswordAllowed } from './password-policy';
+import { openRegistration, sealRegistration, type PendingRegistration } from './registration-token';
 import { hashPassword, verifyPassword } from './passwords';
 import { hashToken, randomToken, successorToken, type AccessClaims, type TokenSigner } from './tokens';
 
@@ -37,6 +38,7 @@ interface Deps {
 }
 
 const RESET_TTL_MS = 30 * 60 * 1000;
+const REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
 const SESSION_CACHE_MS = 5_000;
 const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 'Incorrect username or password');
@@ -117,39 +119,121 @@ export function createAuthService(deps: Deps) {
     });
   }
 
+  /** Creates the account with its trial credit and signs in; `clash` makes the error for a taken name. */
+  function createAccount(
+    u: { username: string; name: string; email: string; phone: string; passwordHash: string },
+    client: ClientInfo,
+    clash: (taken: { username: boolean; email: boolean }) => Error,
+  ): Promise<LoginResponse> {
+    return transact(db, async (trx) => {
+      const taken = await repo.usernameOrEmailTaken(trx, u.username, u.email);
+      if (taken.username || taken.email) throw clash(taken);
+      const account = await insertAccount(trx, { name: u.name, currency: config.currency });
+      const user = await insertUser(trx, { ...u, accountId: account.id });
+      if (config.trialBalanceMinor > 0) {
+        await deps.ledger.post(trx, {
+          accountId: account.id,
+          amountMinor: config.trialBalanceMinor,
+          kind: 'trial_credit',
+          reference: 'trial',
+          note: 'Trial balance',
+        });
+      }
+      await recordAudit(trx, {
+        accountId: account.id,
+        userId: user.id,
+        kind: 'account.created',
+        message: 'Welcome to Wren! Your account was created with a trial balance.',
+        ip: client.ip,
+      });
+      return startSession(trx, { id: user.id, account_id: account.id, role: 'user' }, client);
+    });
+  }
+
+  /** Work done after a uniform reply (lookups, emails); failures are logged, whenIdle waits for it. */
+  function runInBackground(work: () => Promise<void>): void {
+    const run = work().catch((err: unknown) => {
+      deps.logger.warn({ err }, 'background auth work failed');
+    });
+    background.add(run);
+    void run.finally(() => background.delete(run));
+  }
+
   return {
+    /** Registers and signs in at once (REGISTRATION_CONFIRM off: no email delivery to rely on). */
     async register(input: RegisterInput, client: ClientInfo): Promise<LoginResponse> {
       const phone = deps.users.normalisePhone(input.phone);
       assertPasswordAllowed('password', input.password, input);
       const passwordHash = await hashPassword(input.password);
-      return transact(db, async (trx) => {
-        const taken = await repo.usernameOrEmailTaken(trx, input.username, input.email);
-        if (taken.username || taken.email) {
-          const errors: Record<string, string[]> = {};
-          if (taken.username) errors.username = ['That username is already taken'];
-          if (taken.email) errors.email = ['An account with that email already exists'];
-          throw new FieldError(errors);
-        }
-        const account = await insertAccount(trx, { name: input.name, currency: config.currency });
-        const user = await insertUser(trx, { ...input, phone, accountId: account.id, passwordHash });
-        if (config.trialBalanceMinor > 0) {
-          await deps.ledger.post(trx, {
-            accountId: account.id,
-            amountMinor: config.trialBalanceMinor,
-            kind: 'trial_credit',
-            reference: 'trial',
-            note: 'Trial balance',
+      return createAccount({ ...input, phone, passwordHash }, client, (taken) => {
+        const errors: Record<string, string[]> = {};
+        if (taken.username) errors.username = ['That username is already taken'];
+        if (taken.email) errors.email = ['An account with that email already exists'];
+        return new FieldError(errors);
+      });
+    },
+
+    /**
+     * Registration that reveals nothing (REGISTRATION_CONFIRM): the reply is the same whether the
+     * username or email exist, and the lookup and the email happen after it. The address owner
+     * gets a link that creates the account, or, on a clash, an email saying so.
+     */
+    async registerStart(input: RegisterInput, client: ClientInfo): Promise<void> {
+      const phone = deps.users.normalisePhone(input.phone);
+      assertPasswordAllowed('password', input.password, input);
+      const passwordHash = await hashPassword(input.password);
+      const pending: PendingRegistration = {
+        username: input.username,
+        name: input.name,
+        email: input.email,
+        phone,
+        passwordHash,
+        exp: nowMs(clock) + REGISTRATION_TTL_MS,
+      };
+      runInBackground(async () => {
+        const taken = await repo.usernameOrEmailTaken(db, input.username, input.email);
+        const hello = `Hello ${input.name},\n\n`;
+        if (taken.email) {
+          const reset = `${config.publicUrl}/auth/forgot-password`;
+          await deps.mailer.send({
+            to: input.email,
+            subject: 'You already have a Wren account',
+            text: `${hello}Someone, perhaps you, tried to create a Wren account with this email address, which already has one. Sign in at ${config.publicUrl}/auth/login, or choose a new password at ${reset}.\n\nIf it was not you, you can ignore this email.\n`,
+          });
+          deps.logger.info({ ip: client.ip }, 'registration for an existing email: owner told by email');
+        } else if (taken.username) {
+          await deps.mailer.send({
+            to: input.email,
+            subject: 'Choose another Wren username',
+            text: `${hello}The username "${input.username}" is already taken, so no account was created. Register again with another username at ${config.publicUrl}/auth/register.\n`,
+          });
+        } else {
+          const token = sealRegistration(config.jwtSecret, pending);
+          const link = `${config.publicUrl}/auth/confirm-registration?token=${encodeURIComponent(token)}`;
+          await deps.mailer.send({
+            to: input.email,
+            subject: 'Finish creating your Wren account',
+            text: `${hello}Use this link within 24 hours to create your account and sign in:\n\n${link}\n\nIf you did not ask for this, you can ignore this email.\n`,
           });
         }
-        await recordAudit(trx, {
-          accountId: account.id,
-          userId: user.id,
-          kind: 'account.created',
-          message: 'Welcome to Wren! Your account was created with a trial balance.',
-          ip: client.ip,
-        });
-        return startSession(trx, { id: user.id, account_id: account.id, role: 'user' }, client);
       });
+    },
+
+    /** Follows a confirmation link: creates the account it carries and signs in. */
+    async registerConfirm(input: { token: string }, client: ClientInfo): Promise<LoginResponse> {
+      const invalid = () =>
+        new AppError(ErrorCode.RESET_TOKEN_INVALID, 'This link is invalid or expired. Register again.');
+      const pending = openRegistration(config.jwtSecret, input.token, nowMs(clock));
+      if (!pending) throw invalid();
+      return createAccount(
+        pending,
+        client,
+        () =>
+          new AppError(
+            ErrorCode.CONFLICT,
+            'This account exists already (was the link used before?). Sign in.',
+          ),
+      );
     },
 
     async login(input: { username: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
@@ -284,11 +368,7 @@ export function createAuthService(deps: Deps) {
      * the email belongs to an account (the lookup, token and email happen after the reply).
      */
     forgotPassword(input: { email: string }, client: ClientInfo): Promise<void> {
-      const work = sendResetLink(input, client).catch((err: unknown) => {
-        deps.logger.warn({ err }, 'password reset email could not be sent');
-      });
-      background.add(work);
-      void work.finally(() => background.delete(work));
+      runInBackground(() => sendResetLink(input, client));
       return Promise.resolve();
     },
 

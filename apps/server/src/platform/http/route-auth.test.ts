@@ -31,6 +31,7 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/login',
   'POST /api/auth/refreshToken',
   'POST /api/auth/register',
+  'POST /api/auth/register/confirm',
   'POST /api/auth/reset-password',
 ];
 

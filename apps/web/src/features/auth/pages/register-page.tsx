@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { registerSchema } from '@wren/contracts';
@@ -27,6 +27,7 @@ export default function RegisterPage() {
   const register = useRegister();
   const [formError, setFormError] = useState<string | null>(null);
   const captcha = useCaptcha();
+  const [checkEmail, setCheckEmail] = useState<string | null>(null);
   const form = useForm<RegisterForm>({
     initialValues: { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' },
     validate: zodResolver(formSchema),
@@ -40,13 +41,32 @@ export default function RegisterPage() {
     setFormError(null);
     try {
       const { confirmPassword: _confirm, ...input } = formSchema.parse(values);
-      await register.mutateAsync({ ...input, captcha: await captcha.solution() });
+      const result = await register.mutateAsync({ ...input, captcha: await captcha.solution() });
+      if ('message' in result) {
+        setCheckEmail(result.message);
+        return;
+      }
       await navigate(safeReturnUrl(params.get(RETURN_URL_PARAM)), { replace: true });
     } catch (error) {
       setFormError(applySubmitError(form, error));
       captcha.renew(); // a solved challenge is single-use
     }
   });
+
+  if (checkEmail) {
+    return (
+      <Stack>
+        <Alert color="teal" variant="light" role="status" title="Check your email">
+          {checkEmail}
+        </Alert>
+        <Text size="sm" ta="center">
+          <Anchor component={Link} to={paths.auth.login.getHref()}>
+            Back to sign in
+          </Anchor>
+        </Text>
+      </Stack>
+    );
+  }
 
   return (
     <form onSubmit={submit} noValidate aria-label="Create account">
@@ -88,7 +108,7 @@ export default function RegisterPage() {
         </Button>
         <Text size="sm" ta="center" c="dimmed">
           Already have an account?{' '}
-          <Anchor component={Link} to={paths.auth.login.getHref()}>
+          <Anchor component={Link} to={paths.auth.login.getHref()} underline="always">
             Sign in
           </Anchor>
         </Text>
