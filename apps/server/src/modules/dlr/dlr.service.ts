@@ -38,8 +38,10 @@ interface Deps {
 interface Incoming {
   receipt: DeliveryReceipt;
   parkedId?: number;
-  /** 0 on arrival; 1 after it waited once for parts that were still being stored. */
+  /** 0 on arrival; counts the rounds it waited for parts that were still being stored. */
   tries: number;
+  /** When it arrived (ms): it waits for its part at most WAIT_FOR_PARTS_MS, then is parked. */
+  since: number;
   done: { resolve: () => void; reject: (e: unknown) => void };
 }
 
@@ -50,8 +52,12 @@ const NO_PART = 'no part with this id yet';
 const LEARNING = 'the id notation of this connection is still being learned';
 const FLUSH_MS = 10;
 const FLUSH_SIZE = 400;
-/** How long a receipt with no part yet waits (unacknowledged) for the dispatcher to store parts. */
-const WAIT_FOR_PARTS_MS = 1000;
+/**
+ * How long a receipt with no part yet waits (unacknowledged) for the dispatcher to store parts: it
+ * is tried again after every `parts.stored` event and every WAIT_ROUND_MS, then parked.
+ */
+const WAIT_FOR_PARTS_MS = 2000;
+const WAIT_ROUND_MS = 250;
 
 /**
  * Matches delivery receipts to message parts, moves statuses forward only, refunds by policy and
@@ -91,6 +97,7 @@ export function createDlrService(deps: Deps) {
   let chain: Promise<void> = Promise.resolve();
   let waiting: Incoming[] = [];
   let waitTimer: NodeJS.Timeout | null = null;
+  let draining = false;
 
   function schedule(ms: number) {
     if (timer && ms > 0) return;
@@ -129,7 +136,7 @@ export function createDlrService(deps: Deps) {
       for (const b of batch) if (!waitingNow.has(b)) b.done.resolve();
       if (wait.length) {
         waiting.push(...wait.map((w) => ({ ...w, tries: w.tries + 1 })));
-        waitTimer ??= setTimeout(releaseWaiting, WAIT_FOR_PARTS_MS);
+        waitTimer ??= setTimeout(releaseWaiting, WAIT_ROUND_MS);
       }
     } catch (err) {
       logger.error({ err }, 'receipt batch failed');
@@ -290,7 +297,11 @@ export function createDlrService(deps: Deps) {
     for (const { k, reason } of misses) {
       if (k.parkedId !== undefined) {
         missedParked.push(k.parkedId);
-      } else if (k.tries === 0 && (reason === NO_PART || reason === LEARNING)) {
+      } else if (
+        !draining &&
+        (reason === NO_PART || reason === LEARNING) &&
+        Date.now() - k.since < WAIT_FOR_PARTS_MS
+      ) {
         // The dispatcher may be storing the part (and with it the evidence of the notation) now.
         wait.push(k);
       } else {
@@ -325,6 +336,7 @@ export function createDlrService(deps: Deps) {
     const batch: Incoming[] = parked.map((p) => ({
       parkedId: p.id,
       tries: 1,
+      since: 0,
       receipt: {
         connection: p.connection,
         smscId: p.smsc_keys[0] ?? '',
@@ -342,7 +354,7 @@ export function createDlrService(deps: Deps) {
     /** The gateway's receipt handler: resolves once the receipt is committed (matched or parked). */
     handleReceipt(receipt: DeliveryReceipt): Promise<void> {
       return new Promise((resolve, reject) => {
-        queue.push({ receipt, tries: 0, done: { resolve, reject } });
+        queue.push({ receipt, tries: 0, since: Date.now(), done: { resolve, reject } });
         schedule(queue.length >= FLUSH_SIZE ? 0 : FLUSH_MS);
       });
     },
@@ -354,6 +366,7 @@ export function createDlrService(deps: Deps) {
 
     /** Processes everything received so far (receipts waiting for parts included). */
     async drain() {
+      draining = true; // what still has no part is parked now, not kept waiting
       for (let round = 0; round < 2; round++) {
         releaseWaiting();
         if (timer) {
@@ -365,6 +378,7 @@ export function createDlrService(deps: Deps) {
         }
         await chain;
       }
+      draining = false;
     },
   };
 }
