@@ -89,8 +89,10 @@ describe('Inbox', () => {
       await page.getByRole('tab', { name: 'Sent' }).focus();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Enter');
+      // The switch renders asynchronously: wait for it rather than read the attribute at once.
+      await page.locator('[role="tab"][aria-selected="true"]', { hasText: 'Inbox' }).waitFor();
       assert.equal(await inboxTab.getAttribute('aria-selected'), 'true');
-      assert.match(page.url(), /tab=inbox/);
+      await page.waitForURL(/tab=inbox/);
       await page.getByText('No inbound messages yet').waitFor();
       await page.getByText('No suppressed numbers.').waitFor();
 
