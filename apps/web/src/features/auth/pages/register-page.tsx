@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { FormAlert } from '@/components/form-alert';
 import { RETURN_URL_PARAM, paths, safeReturnUrl } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
+import { PASSWORD_HINT, usePasswordProblem } from '@/lib/password-feedback';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useRegister } from '../api/register';
 import { useCaptcha } from '../components/captcha';
-import { PASSWORD_HINT, usePasswordProblem } from '../components/password-feedback';
 
 const formSchema = registerSchema
   .extend({ confirmPassword: z.string().min(1, 'Confirm your password') })

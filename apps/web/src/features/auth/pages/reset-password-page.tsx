@@ -8,9 +8,9 @@ import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
 import { toast } from '@/lib/toast';
+import { PASSWORD_HINT, usePasswordProblem } from '@/lib/password-feedback';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useResetPassword } from '../api/reset-password';
-import { PASSWORD_HINT, usePasswordProblem } from '../components/password-feedback';
 
 const formSchema = z
   .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'Confirm your password') })

@@ -4,6 +4,8 @@ import { changePasswordSchema, ErrorCode } from '@wren/contracts';
 import { z } from 'zod';
 import { applySubmitError } from '@/lib/form-errors';
 import { HttpError } from '@/lib/http/http-error';
+import { PASSWORD_HINT, usePasswordProblem } from '@/lib/password-feedback';
+import { getUser } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useChangePassword } from '../api/change-password';
@@ -22,6 +24,11 @@ export default function ChangePasswordPage() {
   const form = useForm<PasswordForm>({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     validate: zodResolver(formSchema),
+  });
+  const user = getUser();
+  const passwordProblem = usePasswordProblem(form.values.newPassword, {
+    username: user?.username,
+    email: user?.email,
   });
 
   const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
@@ -54,11 +61,15 @@ export default function ChangePasswordPage() {
           />
           <PasswordInput
             label="New password"
-            description="At least 10 characters, with letters and a digit or symbol"
             inputWrapperOrder={['label', 'input', 'description', 'error']}
             autoComplete="new-password"
             required
             {...form.getInputProps('newPassword')}
+            description={
+              <Text component="span" size="xs" c={passwordProblem ? 'red' : 'dimmed'} aria-live="polite">
+                {passwordProblem ?? PASSWORD_HINT}
+              </Text>
+            }
           />
           <PasswordInput
             label="Confirm new password"
