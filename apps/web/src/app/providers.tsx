@@ -5,7 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '@/lib/query-client';
 import { TOAST_OPTIONS } from '@/lib/toast';
 import { cookieColorSchemeManager } from './color-scheme';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 const colorSchemeManager = cookieColorSchemeManager();
 
@@ -19,6 +19,7 @@ export function Providers({ children, env }: ProvidersProps) {
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="auto"
       colorSchemeManager={colorSchemeManager}
       env={env}

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications, type NotificationData } from '@mantine/notifications';
 
 /** Toast settings (SPEC.md §8, §9). The <Notifications> host uses the same position and transition. */
 export const TOAST_OPTIONS = {
@@ -36,22 +36,37 @@ function closeAfter(toast: ActiveToast, ms: number): void {
  * instead the time-out of the one showing starts over. Hovering holds a toast open, and it
  * closes 1000 ms after the pointer leaves. A tap or click dismisses it.
  */
-export function showToast(type: ToastType, message: string, title: string = TITLES[type]): string {
+export interface ToastPlacement {
+  /** Where this toast shows; the default is TOAST_OPTIONS.position. */
+  position?: NotificationData['position'];
+  /** How long it shows; the default is TOAST_OPTIONS.timeOutMs. */
+  timeOutMs?: number;
+}
+
+export function showToast(
+  type: ToastType,
+  message: string,
+  title: string = TITLES[type],
+  placement: ToastPlacement = {},
+): string {
+  const timeOutMs = placement.timeOutMs ?? TOAST_OPTIONS.timeOutMs;
   const key = `${type}\u0000${message}`;
   const existing = active.get(key);
   if (existing) {
-    closeAfter(existing, TOAST_OPTIONS.timeOutMs);
+    closeAfter(existing, timeOutMs);
     return existing.id;
   }
   const toast: ActiveToast = { id: `toast-${++sequence}` };
   active.set(key, toast);
   notifications.show({
     id: toast.id,
+    ...(placement.position ? { position: placement.position } : {}),
     title,
     message,
     color: COLORS[type],
     autoClose: false,
     withBorder: true,
+    closeButtonProps: { 'aria-label': 'Close notification' },
     style: { whiteSpace: 'pre-line', cursor: 'pointer', transitionTimingFunction: 'ease' },
     'data-toast-type': type,
     onClick: () => notifications.hide(toast.id),
@@ -62,7 +77,7 @@ export function showToast(type: ToastType, message: string, title: string = TITL
       active.delete(key);
     },
   });
-  closeAfter(toast, TOAST_OPTIONS.timeOutMs);
+  closeAfter(toast, timeOutMs);
   return toast.id;
 }
 

@@ -28,9 +28,8 @@ export function Brand({ folded = false }: { folded?: boolean }) {
         variant="gradient"
         gradient={{ from: 'indigo.6', to: 'cyan.5', deg: 135 }}
       >
-        <Text fw={800} fz="lg" c="white" aria-hidden="true">
-          W
-        </Text>
+        {/* The letter is drawn by CSS, so the link's visible text is just "Wren", part of its name. */}
+        <span className={classes.logoLetter} aria-hidden="true" />
       </ThemeIcon>
       {!folded && (
         <Text fw={700} fz="xl" className={classes.brandTitle}>

@@ -1,4 +1,4 @@
-import { Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
 import { IconLogout, IconUser } from '@/components/icons';
 import { paths } from '@/config/paths';
@@ -14,10 +14,13 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={220} shadow="md" withArrow>
       <Menu.Target>
-        <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${user.name}`}>
+        {/* Named by its content ("Account menu for <name>"), so the visible name is part of it. */}
+        <UnstyledButton className={classes.userButton}>
           <Group gap="xs" wrap="nowrap">
-            <ProfileAvatar user={user} size={32} radius="xl" />
-            <Text size="sm" fw={500} className={classes.userName} visibleFrom="xs">
+            <ProfileAvatar user={user} size={32} radius="xl" variant="filled" color="indigo" aria-hidden />
+            <VisuallyHidden component="span">Account menu for</VisuallyHidden>{' '}
+            {/* On a phone the name is hidden from sight only (main-layout.module.css). */}
+            <Text component="span" size="sm" fw={500} className={classes.userName}>
               {user.name}
             </Text>
           </Group>

@@ -5,7 +5,7 @@ import { io } from 'socket.io-client';
 import { refreshSession } from '../http/client';
 import { queryClient } from '../query-client';
 import { getAccessToken } from '../session';
-import { toast } from '../toast';
+import { showToast, toast } from '../toast';
 import { campaignCalls } from './hub-campaign';
 import { createHubClient, type HubCloseReason, type HubSnapshot, type HubSocketFactory } from './hub-client';
 import { attachHubSync } from './hub-sync';
@@ -22,6 +22,7 @@ export { hubKeys, liveQueryRoots, type BulkSmsChanged, type HubData } from './hu
 
 export const HUB_CONNECTING_MESSAGE = 'Connecting to server...';
 export const HUB_CONNECTED_MESSAGE = 'Connected to server!';
+export const HUB_CONNECTED_PLACEMENT = { position: 'top-center', timeOutMs: 2000 } as const;
 
 /** Socket.IO on this origin at /hub; reconnection is driven by the hub client, not the library. */
 export const socketIoFactory: HubSocketFactory = ({ token }) =>
@@ -47,7 +48,8 @@ export const hub = createHubClient({
     connected: () => {
       if (connectingToast) notifications.hide(connectingToast);
       connectingToast = null;
-      toast.success(HUB_CONNECTED_MESSAGE);
+      // Over the header's middle, where it covers no page content, and briefly (issue #15).
+      showToast('success', HUB_CONNECTED_MESSAGE, undefined, HUB_CONNECTED_PLACEMENT);
     },
   },
 });

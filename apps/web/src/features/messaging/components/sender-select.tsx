@@ -19,7 +19,7 @@ export function SenderSelect({ choices, value, onChange, loading, error }: Sende
       description={
         <>
           The name or number recipients see.{' '}
-          <Anchor component={Link} to={paths.senderIds.getHref()} size="xs">
+          <Anchor component={Link} to={paths.senderIds.getHref()} size="xs" underline="always">
             Request a sender ID
           </Anchor>
         </>
