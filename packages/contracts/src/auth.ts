@@ -27,6 +27,7 @@ export const nameSchema = safeString()
 export const emailSchema = safeString()
   .trim()
   .toLowerCase()
+  .min(1, 'Email is required')
   .pipe(z.email('Enter a valid email address'))
   .pipe(z.string().max(254));
 export const phoneInputSchema = safeString().trim().min(1, 'Phone is required').max(32, 'Phone is too long');

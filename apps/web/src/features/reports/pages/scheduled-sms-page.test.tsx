@@ -31,6 +31,26 @@ const scheduled = (id: string, scheduledAt: string): MessageDto => ({
 });
 
 describe('Scheduled SMS page', { timeout: 20_000 }, () => {
+  it('with nothing scheduled, offers "Schedule a message" once (defect 11)', async () => {
+    localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ name: 'Ada', timezone: 'Asia/Tokyo' }));
+    http.defaults.adapter = fakeAdapter((config) =>
+      config.url === MESSAGING_API.log
+        ? { status: 200, data: { items: [], nextCursor: null } }
+        : { status: 404 },
+    );
+    render(
+      <MantineProvider env="test">
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MemoryRouter>
+            <ScheduledSmsPage />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    await screen.findByText(/No scheduled messages/i);
+    expect(screen.getAllByText('Schedule a message')).toHaveLength(1);
+  });
+
   it('lists scheduled messages soonest first in the profile time zone, and cancels one after confirming', async () => {
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ name: 'Ada', timezone: 'Asia/Tokyo' }));
     let items = [scheduled('2', '2099-03-02T01:00:00Z'), scheduled('1', '2099-03-01T01:00:00Z')];

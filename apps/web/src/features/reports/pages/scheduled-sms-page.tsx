@@ -33,6 +33,7 @@ export default function ScheduledSmsPage() {
   const loading = log.isPending;
   const List = isMobile ? ScheduledCardList : ScheduledTable;
 
+  const isEmpty = !loading && messages.length === 0 && !(log.isError && !log.data);
   return (
     <Stack>
       <Card withBorder radius="md" padding={0}>
@@ -45,9 +46,12 @@ export default function ScheduledSmsPage() {
             </Text>
             {log.isFetching && !loading && <Loader size="xs" aria-label="Refreshing" />}
           </Group>
-          <Button component={Link} to={paths.sms.single.getHref()} variant="light">
-            Schedule a message
-          </Button>
+          {/* With nothing scheduled, the empty state's own button is the one call to action. */}
+          {!isEmpty && (
+            <Button component={Link} to={paths.sms.single.getHref()} variant="light">
+              Schedule a message
+            </Button>
+          )}
         </Group>
         {log.isError && !log.data ? (
           <Alert color="red" variant="light" m="md" title="Could not load your scheduled messages">
@@ -63,7 +67,7 @@ export default function ScheduledSmsPage() {
               Try again
             </Button>
           </Alert>
-        ) : !loading && messages.length === 0 ? (
+        ) : isEmpty ? (
           <LogEmptyState
             filtered={false}
             noun="scheduled messages"
