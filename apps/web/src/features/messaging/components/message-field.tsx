@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { Alert, Badge, Button, Group, Input, Text, Textarea } from '@mantine/core';
 import { extractPlaceholders, MAX_SEGMENTS, type SmsTextInfo } from '@wren/contracts';
 import { describeChar, replaceableChars, replaceLookAlikes } from '../gsm-replacements';
-import { segmentCapacity } from '../sms-parts';
+import { segmentCapacity, smsCounter } from '../sms-parts';
 import { TemplateMenu } from './template-menu';
 
 interface MessageFieldProps {
@@ -14,14 +14,13 @@ interface MessageFieldProps {
   error?: string;
 }
 
-function Counter({ info, cost }: { info: SmsTextInfo; cost: string | null }) {
-  const capacity = segmentCapacity(info.encoding, info.segments);
-  const left = Math.max(0, capacity * info.segments - info.characters);
+function Counter({ text, info, cost }: { text: string; info: SmsTextInfo; cost: string | null }) {
+  const { characters, left } = smsCounter(text, info);
   const tooLong = info.segments > MAX_SEGMENTS;
   return (
     <Group gap="xs" mt={6} data-testid="sms-counter">
       <Text size="sm">
-        <b>{info.characters}</b> characters
+        <b>{characters}</b> {characters === 1 ? 'character' : 'characters'}
       </Text>
       <Text size="sm" c="dimmed">
         ·
@@ -33,7 +32,15 @@ function Counter({ info, cost }: { info: SmsTextInfo; cost: string | null }) {
       <Badge variant="light" color={info.encoding === 'GSM-7' ? 'gray' : 'orange'} size="sm">
         {info.encoding === 'GSM-7' ? 'GSM-7' : 'Unicode (UCS-2)'}
       </Badge>
-      <Text size="xs" c="dimmed" title="Characters left before the message needs another segment">
+      <Text
+        size="xs"
+        c="dimmed"
+        title={
+          info.encoding === 'GSM-7'
+            ? 'Room left in this segment, in GSM-7 septets (€ [ ] { } ~ ^ | \\ count 2)'
+            : 'Room left in this segment, in Unicode units (most emoji count 2)'
+        }
+      >
         {left} left
       </Text>
       {cost && (
@@ -81,7 +88,7 @@ export function MessageField({ value, onChange, info, cost, error }: MessageFiel
         maxRows={14}
         error={error}
       />
-      <Counter info={info} cost={cost} />
+      <Counter text={value} info={info} cost={cost} />
       {info.unicodeChars.length > 0 && (
         <Alert color="orange" variant="light" mt="sm" title="These characters switch to Unicode:">
           <Group gap={6} mb="xs" data-testid="unicode-chars">
