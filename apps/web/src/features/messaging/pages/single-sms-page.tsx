@@ -71,13 +71,15 @@ export default function SingleSmsPage() {
       const message = summary.schedule
         ? `Scheduled for ${formatInZone(summary.schedule.at, summary.schedule.timezone)}`
         : `Message queued to ${n} ${n === 1 ? 'recipient' : 'recipients'}`;
-      toast.success(message);
+      // One confirmation: the banner above the form (with its link and the cost), no toast; the page
+      // goes back to the top so the banner and the breadcrumb are in view.
       setSent({
         message: `${message} · ${formatMoney(result.totalPriceMinor, result.currency)} charged`,
         scheduled: !!summary.schedule,
       });
       form.setValues({ recipients: [], text: '', schedule: false, scheduleAt: null });
       form.resetDirty();
+      window.scrollTo({ top: 0 });
     } catch (error) {
       const message = applySubmitError(form, error);
       if (message) toast.error(message);
@@ -94,6 +96,8 @@ export default function SingleSmsPage() {
             <Alert
               color="teal"
               variant="light"
+              role="status"
+              data-testid="sent-notice"
               title={sent.message}
               withCloseButton
               onClose={() => setSent(null)}
