@@ -54,6 +54,9 @@ async function pickSchedule(page: Page, daysAhead: number): Promise<void> {
   await picker.getByRole('button', { name: label, exact: true }).click();
   await picker.getByRole('spinbutton').first().fill('10');
   await picker.getByRole('spinbutton').nth(1).fill('30');
+  // The time starts at the next quarter hour (defect 6), which may be PM.
+  const amPm = picker.locator('select');
+  if (await amPm.count()) await amPm.first().selectOption({ label: 'AM' });
   await picker.locator('button:has(svg)').last().click();
   await picker.waitFor({ state: 'hidden' });
 }
@@ -188,8 +191,8 @@ describe('messaging', () => {
       .getByRole('textbox', { name: 'Message' })
       .fill('Reminder: your appointment is on Friday at 10:00.');
     await page.getByRole('switch', { name: /Schedule for later/ }).check();
-    await page.getByRole('button', { name: 'Review and schedule' }).click();
-    await page.getByText('Choose when to send').waitFor();
+    // It starts at the next round quarter hour, not 12:00 AM (defect 6).
+    assert.match(await page.getByRole('button', { name: 'Send at' }).innerText(), /:(00|15|30|45) (AM|PM)/);
     await pickSchedule(page, 2);
 
     await page.getByRole('button', { name: 'Review and schedule' }).click();

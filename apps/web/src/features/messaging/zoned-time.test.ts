@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nowInZone, offsetMinutes, toIsoWithOffset, wallTimeToInstant } from './zoned-time';
+import { nextQuarterHour, nowInZone, offsetMinutes, toIsoWithOffset, wallTimeToInstant } from './zoned-time';
 
 describe('offsetMinutes', () => {
   it('follows daylight saving', () => {
@@ -126,5 +126,18 @@ describe('toIsoWithOffset', () => {
 describe('nowInZone', () => {
   it('is the current wall-clock time in the zone', () => {
     expect(nowInZone('Asia/Tokyo', Date.UTC(2025, 0, 1, 20, 0, 5))).toBe('2025-01-02 05:00:05');
+  });
+});
+
+describe('nextQuarterHour (defect 6)', () => {
+  it('is the next round quarter hour, at least a minute away, in the given zone', () => {
+    const at = Date.parse('2026-11-24T06:52:10Z');
+    expect(nextQuarterHour('UTC', at)).toBe('2026-11-24 07:00:00');
+    expect(nextQuarterHour('Asia/Kolkata', at)).toBe('2026-11-24 12:30:00');
+    expect(nextQuarterHour('Asia/Kathmandu', at)).toBe('2026-11-24 12:45:00');
+    expect(nextQuarterHour('America/New_York', Date.parse('2026-11-24T06:59:30Z'))).toBe(
+      '2026-11-24 02:15:00',
+    );
+    expect(nextQuarterHour('UTC', Date.parse('2026-11-24T23:50:00Z'))).toBe('2026-11-25 00:00:00');
   });
 });

@@ -60,3 +60,12 @@ export function formatInZone(instant: Date | string, timeZone: string): string {
 
 /** The browser's own zone, used when the profile has none. */
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+const QUARTER_HOUR_MS = 15 * 60_000;
+/**
+ * The default "send at": the next round quarter hour at least a minute away, as wall-clock time in
+ * `timeZone` (every zone's offset is a whole number of quarter hours, so it is round there too).
+ */
+export function nextQuarterHour(timeZone: string, now = Date.now()): string {
+  return nowInZone(timeZone, Math.ceil((now + 60_000) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
+}

@@ -2,7 +2,7 @@ import { SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconClock } from '@/components/icons';
 import { TimezoneSelect } from '@/components/timezone-select';
-import { formatInZone, nowInZone, wallTimeToInstant } from '../zoned-time';
+import { formatInZone, nextQuarterHour, nowInZone, wallTimeToInstant } from '../zoned-time';
 
 interface ScheduleFieldsProps {
   enabled: boolean;
@@ -26,7 +26,12 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
         label="Schedule for later"
         description="Pick a date and time instead of sending now."
         checked={enabled}
-        onChange={(event) => props.onEnabledChange(event.currentTarget.checked)}
+        onChange={(event) => {
+          const on = event.currentTarget.checked;
+          props.onEnabledChange(on);
+          // Start from the next round quarter hour in the chosen zone, not midnight.
+          if (on && !at) props.onAtChange(nextQuarterHour(timezone));
+        }}
       />
       {enabled && (
         <div>
@@ -39,7 +44,8 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
               onChange={props.onAtChange}
               minDate={nowInZone(timezone).slice(0, 10)}
               valueFormat="MMM D, YYYY h:mm A"
-              timePickerProps={{ format: '12h', withDropdown: true }}
+              // The time is typed or stepped in its own field: no list over the calendar.
+              timePickerProps={{ format: '12h' }}
               leftSection={<IconClock size={18} />}
               clearable
               error={props.error}
