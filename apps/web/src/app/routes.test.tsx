@@ -116,6 +116,9 @@ describe('guards and redirects', () => {
     const router = renderAt('/no/such/page');
     await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
     expect(await screen.findByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute('href', '/');
+    // Defect 11: the page has the app's logo and name (a link to the dashboard).
+    expect(screen.getByRole('banner')).toHaveTextContent('Wren');
+    expect(screen.getByRole('link', { name: 'Wren, go to dashboard' })).toHaveAttribute('href', '/dashboard');
   });
 });
 

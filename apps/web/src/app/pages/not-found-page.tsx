@@ -2,6 +2,7 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { IconCompass } from '@/components/icons';
 import { paths } from '@/config/paths';
+import { Brand } from '../layout/sidebar';
 import classes from './not-found-page.module.css';
 
 /** Where every unknown address lands (SPEC.md §2), with a way home. */
@@ -9,6 +10,10 @@ export default function NotFoundPage() {
   return (
     <Center component="main" className={classes.page}>
       <Stack align="center" gap="md" maw={460} ta="center">
+        {/* The app's logo and name, linking home, as on every other page. */}
+        <header>
+          <Brand />
+        </header>
         <div className={classes.code} aria-hidden="true">
           404
         </div>

@@ -47,7 +47,7 @@ export default function ChangePasswordPage() {
   });
 
   return (
-    <Card withBorder radius="md" padding="xl" maw={560}>
+    <Card withBorder radius="md" padding="xl">
       <form onSubmit={submit} noValidate aria-label="Change password">
         <Stack>
           <Text size="sm" c="dimmed">
