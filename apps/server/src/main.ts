@@ -83,26 +83,10 @@ async function start(config: Config, logger: ReturnType<typeof createLogger>) {
     await worker?.stop();
   });
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    app
-      .close()
-      .then(() => database.close())
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, 'error during shutdown');
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  exitOnSignals(logger, 10_000, async () => {
+    await app.close();
+    await database.close();
+  });
 
   await app.listen({ port: config.port, host: config.host });
   logger.info(
@@ -111,30 +95,37 @@ async function start(config: Config, logger: ReturnType<typeof createLogger>) {
   );
 }
 
-/** `--role worker`: no HTTP API and no hub; pushes leave through the PostgreSQL emitter. */
-async function startWorkerRole(ctx: AppContext) {
-  const { config, logger, database } = ctx;
-  const node = await startWorkerNode(ctx, `${hostname()}:${process.pid}`);
+/**
+ * On SIGINT/SIGTERM: runs `shutdown` once and exits 0, or 1 when it fails or outlasts `forceMs`.
+ */
+function exitOnSignals(logger: AppContext['logger'], forceMs: number, shutdown: () => Promise<void>) {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 20_000);
+    const force = setTimeout(() => process.exit(1), forceMs);
     force.unref();
-    node
-      .close()
-      .then(() => database.close())
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, 'error during shutdown');
-          process.exit(1);
-        },
-      );
+    shutdown().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** `--role worker`: no HTTP API and no hub; pushes leave through the PostgreSQL emitter. */
+async function startWorkerRole(ctx: AppContext) {
+  const { config, logger, database } = ctx;
+  const node = await startWorkerNode(ctx, `${hostname()}:${process.pid}`);
+  exitOnSignals(logger, 20_000, async () => {
+    await node.close();
+    await database.close();
+  });
   logger.info(
     {
       database: database.kind,
