@@ -30,6 +30,7 @@ const TITLES: Record<string, string> = {
   '/auth/forgot-password': 'Forgot password',
   '/auth/reset-password?token=example': 'Reset password',
   '/auth/reset-password': 'Reset password',
+  '/auth/confirm-registration': 'Create account',
   '/404': 'Page not found',
   '/dashboard': 'Dashboard',
   '/sms/single': 'Single SMS',
