@@ -67,8 +67,16 @@ interface Registration {
 /** pg-boss's SQL through a Kysely connection (the app's pool, or a transaction). */
 const executorOf = (db: Db): PgBoss.Db => ({
   executeSql: async (text, values) => {
-    const { rows } = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-    return { rows };
+    try {
+      const { rows } = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows };
+    } catch (err) {
+      // pg-boss can still settle a job it fetched just before the node stopped, after the database
+      // has closed, from a promise nobody awaits (an unhandled rejection that would end the
+      // process). Nothing is lost: the job stays active until it expires, then runs elsewhere.
+      if (err instanceof Error && err.message === 'driver has already been destroyed') return { rows: [] };
+      throw err;
+    }
   },
 });
 
