@@ -13,6 +13,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const only = process.argv[2]; // optional: "unit" or "e2e"; further arguments go to vitest
 const vitestArgs = process.argv.slice(3);
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = []; // "file › test" of every failed test, repeated after the summary line
 
 function run(cmd, args, { capture = false, env = {} } = {}) {
   return new Promise((resolve) => {
@@ -42,6 +43,15 @@ async function vitest() {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    for (const file of r.testResults ?? []) {
+      const rel = path.relative(process.cwd(), file.name);
+      for (const t of file.assertionResults ?? []) {
+        if (t.status === 'failed')
+          failures.push(`${rel} › ${t.fullName}\n    ${(t.failureMessages?.[0] ?? '').split('\n')[0]}`);
+      }
+      if ((file.assertionResults ?? []).length === 0 && file.status === 'failed')
+        failures.push(`${rel}: ${file.message ?? 'failed to run'}`);
+    }
   } else if (code !== 0) {
     totals.failed += 1;
   }
@@ -67,6 +77,15 @@ async function e2e() {
   totals.passed += num('pass');
   totals.failed += num('fail') + num('cancelled');
   totals.skipped += num('skipped') + num('todo');
+  // node:test's spec reporter lists failing tests under "✖ failing tests:" at the end.
+  const failing = out.split('✖ failing tests:')[1];
+  if (failing)
+    failures.push(
+      ...failing
+        .split('\n')
+        .filter((l) => l.startsWith('✖ '))
+        .map((l) => `e2e › ${l.slice(2)}`),
+    );
   if (code !== 0 && num('fail') === 0) totals.failed += 1;
   return code;
 }
@@ -74,5 +93,6 @@ async function e2e() {
 let failed = false;
 if (only !== 'e2e') failed = (await vitest()) !== 0 || failed;
 if (only !== 'unit') failed = (await e2e()) !== 0 || failed;
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failed || totals.failed > 0 ? 1 : 0);
