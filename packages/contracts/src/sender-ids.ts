@@ -43,17 +43,18 @@ export function checkSenderId(input: string): SenderIdCheck {
     return { ok: true, kind: 'numeric', value: digits };
   }
   const chars = [...raw];
-  if (chars.length > SENDER_ID_MAX_ALPHANUMERIC) {
-    return {
-      ok: false,
-      message: `An alphanumeric sender ID can have at most ${SENDER_ID_MAX_ALPHANUMERIC} characters`,
-    };
-  }
+  // Characters first: "Nadia's Shop! 🌻" is told about the 🌻, not only that it is long.
   const bad = [...new Set(chars.filter((c) => !GSM_BASIC.has(c)))];
   if (bad.length) {
     return {
       ok: false,
       message: `A sender ID can use only letters, digits, spaces and common punctuation; remove ${bad.map((c) => `"${c}"`).join(', ')}`,
+    };
+  }
+  if (chars.length > SENDER_ID_MAX_ALPHANUMERIC) {
+    return {
+      ok: false,
+      message: `An alphanumeric sender ID can have at most ${SENDER_ID_MAX_ALPHANUMERIC} characters`,
     };
   }
   if (!chars.some((c) => /\p{L}/u.test(c))) {
@@ -129,7 +130,15 @@ export const adminSenderIdDtoSchema = senderIdDtoSchema.extend({
 });
 export type AdminSenderIdDto = z.infer<typeof adminSenderIdDtoSchema>;
 
-export const senderIdListSchema = z.object({ items: z.array(senderIdDtoSchema) });
+/** How new sender IDs are approved on this server (SENDER_ID_APPROVAL). */
+export const SENDER_ID_APPROVALS = ['manual', 'auto'] as const;
+export type SenderIdApprovalMode = (typeof SENDER_ID_APPROVALS)[number];
+
+export const senderIdListSchema = z.object({
+  items: z.array(senderIdDtoSchema),
+  /** `manual`: a request waits for review by the platform's team; `auto`: approved on request. */
+  approval: z.enum(SENDER_ID_APPROVALS),
+});
 export type SenderIdList = z.infer<typeof senderIdListSchema>;
 
 export const adminSenderIdPageSchema = z.object({

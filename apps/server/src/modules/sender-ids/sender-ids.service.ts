@@ -106,7 +106,10 @@ export function createSenderIdsService(deps: Deps) {
 
   return {
     async list(input: { accountId: string }): Promise<SenderIdList> {
-      return { items: (await repo.listSenderIds(db, input.accountId)).map(toSenderId) };
+      return {
+        items: (await repo.listSenderIds(db, input.accountId)).map(toSenderId),
+        approval: deps.approval,
+      };
     },
 
     /**

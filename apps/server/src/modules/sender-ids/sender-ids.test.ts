@@ -66,6 +66,11 @@ describe('sender ID validation', () => {
     ['Euro€', 'A sender ID can use only letters, digits, spaces and common punctuation; remove "€"'],
     ['Shop😀', 'A sender ID can use only letters, digits, spaces and common punctuation; remove "😀"'],
     ['12.34', 'An alphanumeric sender ID must contain at least one letter'],
+    // Too long and a bad character: the character is named (the web form shows the same message).
+    [
+      "Nadia's Shop! 🌻",
+      'A sender ID can use only letters, digits, spaces and common punctuation; remove "🌻"',
+    ],
   ];
   it.each(bad)('refuses %j: %s', async (input, message) => {
     const c = server.client();
@@ -174,6 +179,7 @@ describe('manual approval (default policy)', () => {
     );
 
     const list = await c.get('/api/sender-ids');
+    expect(list.body.approval).toBe('manual');
     expect(
       list.body.items.map((s: { value: string; status: string; reason: string | null }) => [
         s.value,
@@ -253,6 +259,8 @@ describe('auto approval (SENDER_ID_APPROVAL=auto)', () => {
       });
       const second = await c.post('/api/sender-ids', body('Auto2'));
       expect(second.body).toMatchObject({ status: 'approved', isDefault: false });
+      // The list says how approval works here, so the page explains the right thing.
+      expect((await c.get('/api/sender-ids')).body.approval).toBe('auto');
       const resolve = (input: { accountId: string; value?: string }) =>
         auto.ctx.services.senderIds.resolveSenderForSend(input);
       expect(await resolve({ accountId: user.accountId })).toBe('Auto1');

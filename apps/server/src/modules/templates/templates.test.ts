@@ -104,7 +104,48 @@ describe('templates CRUD', () => {
       text: ['Write the message text'],
     });
     const long = await c.post('/api/templates', { name: 'x', text: 'a'.repeat(1601) });
-    expect(long.body.errors.text).toEqual(['The message must be at most 1600 characters']);
+    expect(long.body.errors.text).toEqual(['The message is too long: more than 10 segments']);
+    expect((await c.get('/api/templates/not-a-uuid')).status).toBe(400);
+    expect(await rows(user.accountId)).toEqual([]);
+  });
+
+  it('accepts at most 10 segments, the limit the form shows (GSM-7, escapes, UCS-2)', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    // 10 GSM-7 segments hold 1,530 septets; one more needs an 11th (the issue saved a 24-segment text).
+    const fits = await c.post('/api/templates', { name: 'gsm fits', text: 'a'.repeat(1530) });
+    expect(fits.status).toBe(201);
+    expect(fits.body.segments).toBe(10);
+    const over = await c.post('/api/templates', { name: 'gsm over', text: 'a'.repeat(1531) });
+    expect(over.status).toBe(400);
+    expect(over.body.errors.text).toEqual(['The message is too long: 11 segments (at most 10)']);
+    // € is two septets and never split across segments: 76 fit in a part of 153, 760 in ten.
+    expect((await c.post('/api/templates', { name: 'euro fits', text: '€'.repeat(760) })).status).toBe(201);
+    expect((await c.post('/api/templates', { name: 'euro over', text: '€'.repeat(761) })).status).toBe(400);
+    // UCS-2: 670 units in 10 segments of 67; the 24-segment text of the issue is refused.
+    expect((await c.post('/api/templates', { name: 'ucs fits', text: 'ж'.repeat(670) })).status).toBe(201);
+    const ucs = await c.post('/api/templates', { name: 'ucs over', text: 'ж'.repeat(1600) });
+    expect(ucs.body.errors.text).toEqual(['The message is too long: 24 segments (at most 10)']);
+    // An edit is held to the same rule, and the hub command too.
+    const edit = await c.patch(`/api/templates/${fits.body.id}`, { text: 'a'.repeat(1531) });
+    expect(edit.status).toBe(400);
+    await expect(
+      server.ctx.services.templates.saveTemplate({
+        accountId: user.accountId,
+        name: 'hub',
+        text: 'ж'.repeat(700),
+      }),
+    ).rejects.toThrow();
+    expect((await rows(user.accountId)).map((r) => r.name).sort()).toEqual([
+      'euro fits',
+      'gsm fits',
+      'ucs fits',
+    ]);
+  });
+
+  it('still rejects a bad id', async () => {
+    const c = server.client();
+    const { user } = await c.register();
     expect((await c.get('/api/templates/not-a-uuid')).status).toBe(400);
     expect(await rows(user.accountId)).toEqual([]);
   });

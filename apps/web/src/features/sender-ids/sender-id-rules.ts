@@ -64,6 +64,15 @@ export function senderIdHint(input: string): SenderIdHint {
   };
 }
 
+/**
+ * The character rules of {@link checkSenderId} (the server's), in words for the form. Phones show an
+ * alphanumeric sender only when it uses the SMS alphabet (GSM 03.38), so emoji and most accents fail.
+ */
+export const SENDER_ID_RULES = [
+  `Name: up to ${SENDER_ID_MAX_ALPHANUMERIC} characters with at least one letter. Letters A–Z, digits, spaces and common punctuation (. , - _ & ' ! ? and similar) are fine; emoji, € and letters outside the SMS alphabet are not.`,
+  `Number: 3–${SENDER_ID_MAX_DIGITS} digits; a leading +, spaces and dashes are ignored.`,
+] as const;
+
 export const STATUS_META: Record<SenderIdStatus, { label: string; color: string }> = {
   requested: { label: 'Pending review', color: 'yellow' },
   approved: { label: 'Approved', color: 'green' },

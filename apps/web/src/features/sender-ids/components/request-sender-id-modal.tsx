@@ -8,7 +8,7 @@ import { HttpError } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useCreateSenderId } from '../api/create-sender-id';
-import { senderIdHint } from '../sender-id-rules';
+import { SENDER_ID_RULES, senderIdHint } from '../sender-id-rules';
 
 const EMPTY: CreateSenderIdInput = { value: '', purpose: '', sampleMessage: '' };
 
@@ -76,6 +76,13 @@ export function RequestSenderIdModal({ opened, onClose }: RequestSenderIdModalPr
             {...valueProps}
             error={(valueProps.error as string | undefined) ?? liveError}
           />
+          <Stack gap={2} data-testid="sender-id-rules" mt={-8}>
+            {SENDER_ID_RULES.map((rule) => (
+              <Text key={rule} size="xs" c="dimmed">
+                {rule}
+              </Text>
+            ))}
+          </Stack>
           <Textarea
             label="Purpose"
             description="What you will send from it and to whom, e.g. order updates for our customers"

@@ -4,6 +4,7 @@ import type { SenderIdDto } from '@wren/contracts';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useDeleteSenderId } from '../api/delete-sender-id';
+import { useSenderIdApproval } from '../api/get-sender-id-approval';
 import { useSenderIds } from '../api/get-sender-ids';
 import { useSetDefaultSenderId } from '../api/set-default-sender-id';
 import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
@@ -23,6 +24,7 @@ function summary(items: SenderIdDto[]): string {
 
 export default function SenderIdsPage() {
   const list = useSenderIds();
+  const approval = useSenderIdApproval();
   const setDefault = useSetDefaultSenderId();
   const remove = useDeleteSenderId();
   const [requesting, setRequesting] = useState(false);
@@ -58,11 +60,19 @@ export default function SenderIdsPage() {
 
   return (
     <Stack gap="lg">
-      <Alert variant="light" color="blue" icon={<IconInfo />} title="How approval works">
-        Every new sender ID is checked by our team against its purpose and sample message, usually within one
-        business day. You can send from a sender ID once it is approved; the default one is used when a
-        message names no sender. A rejected request shows the reason, so you can correct it and ask again.
-      </Alert>
+      {approval.data === 'manual' && (
+        <Alert variant="light" color="blue" icon={<IconInfo />} title="How approval works">
+          Every new sender ID is checked by our team against its purpose and sample message, usually within
+          one business day. You can send from a sender ID once it is approved; the default one is used when a
+          message names no sender. A rejected request shows the reason, so you can correct it and ask again.
+        </Alert>
+      )}
+      {approval.data === 'auto' && (
+        <Alert variant="light" color="blue" icon={<IconInfo />} title="How sender IDs work">
+          A new sender ID is approved as soon as you request it, and your first one becomes the default: it is
+          used when a message names no sender. You can change the default or delete a sender ID at any time.
+        </Alert>
+      )}
       <Paper withBorder radius="md">
         <Group justify="space-between" p="md" wrap="wrap" gap="sm">
           <div>

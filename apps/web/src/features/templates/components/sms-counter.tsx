@@ -18,16 +18,12 @@ export function SmsCounter({ info }: { info: SmsTextInfo }) {
         </Badge>
         <Badge variant={tooLong ? 'filled' : 'default'} color={tooLong ? 'red' : undefined} tt="none">
           {info.segments} SMS {info.segments === 1 ? 'segment' : 'segments'}
+          {tooLong && ` (at most ${MAX_SEGMENTS})`}
         </Badge>
         <Text size="xs" c="dimmed">
           {charactersLeft(info)} left before the next segment
         </Text>
       </Group>
-      {tooLong && (
-        <Text size="xs" c="red">
-          A message can be at most {MAX_SEGMENTS} segments long.
-        </Text>
-      )}
       {info.unicodeChars.length > 0 && (
         <Alert
           variant="light"

@@ -5,7 +5,6 @@ import {
   analyseSmsText,
   extractPlaceholders,
   saveTemplateSchema,
-  TEMPLATE_TEXT_MAX,
   type SaveTemplateInput,
   type TemplateDto,
 } from '@wren/contracts';
@@ -33,8 +32,11 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<SaveTemplateInput>({
     initialValues: { name: template?.name ?? '', text: template?.text ?? '' },
+    // The server's own schema: a text it would refuse (more than 10 segments, say) cannot be saved.
     validate: zodResolver(saveTemplateSchema),
     validateInputOnBlur: true,
+    // The length error shows as the user types or pastes, not only on blur or save.
+    validateInputOnChange: ['text'],
   });
   const { text } = form.values;
   const info = analyseSmsText(text);
@@ -88,7 +90,6 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
           autosize
           minRows={4}
           maxRows={10}
-          maxLength={TEMPLATE_TEXT_MAX}
           {...form.getInputProps('text')}
         />
         <Group gap="xs">
