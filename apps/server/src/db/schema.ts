@@ -94,11 +94,15 @@ export interface AuditLogTable {
   created_at: Generated<Date>;
 }
 
+import type { CampaignTables } from './schema-campaigns';
+import type { AdminTables } from './schema-admin';
 import type { DirectoryTables } from './schema-directory';
 import type { InboundTables } from './schema-inbound';
 import type { MessagingTables } from './schema-messaging';
+import type { OtpTables } from './schema-otp';
+import type { ApiTables } from './schema-api';
 
-export interface DB extends MessagingTables, DirectoryTables, InboundTables {
+export interface DB extends MessagingTables, DirectoryTables, InboundTables, OtpTables, ApiTables, CampaignTables, AdminTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -7,9 +7,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
+import { campaignsRoutes } from '../modules/campaigns/campaigns.routes';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
 import { inboundRoutes } from '../modules/inbound/inbound.routes';
 import { messagesRoutes } from '../modules/messages/messages.routes';
+import { otpApiRoutes } from '../modules/otp/otp-api.routes';
+import { otpRoutes } from '../modules/otp/otp.routes';
 import { contactsRoutes } from '../modules/contacts/contacts.routes';
 import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
 import { templatesRoutes } from '../modules/templates/templates.routes';
@@ -89,6 +92,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(contactsRoutes(ctx));
   await app.register(templatesRoutes(ctx));
   await app.register(inboundRoutes(ctx));
+  await app.register(campaignsRoutes(ctx));
+  await app.register(otpRoutes(ctx));
+  await app.register(otpApiRoutes(ctx));
 
   // Background jobs (platform/jobs.ts): this node sends them, and works them unless it is `api` only.
   await ctx.jobs.start();

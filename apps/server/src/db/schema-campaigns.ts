@@ -1,0 +1,60 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { NullableTimestamp } from './schema';
+
+export type CampaignStatus = 'scheduled' | 'sending' | 'paused' | 'completed' | 'canceled';
+
+/** Campaigns of issue #11 (migration 0009). */
+export interface CampaignTables {
+  bulk_campaigns: {
+    campaign_id: string;
+    account_id: string;
+    user_id: string | null;
+    status: CampaignStatus;
+    sender: string;
+    body: string;
+    columns: Generated<string[]>;
+    encoding: 'GSM-7' | 'UCS-2';
+    segments: number;
+    recipients: number;
+    invalid: Generated<number>;
+    duplicates: Generated<number>;
+    suppressed: Generated<number>;
+    next_seq: Generated<number>;
+    materialised: Generated<number>;
+    cost_minor: ColumnType<number, number | bigint, number | bigint>;
+    currency: string;
+    unsent_refund_minor: Generated<number>;
+    scheduled_at: NullableTimestamp;
+    timezone: string | null;
+    rate_per_minute: number | null;
+    resend_of: string | null;
+    stats: Generated<Record<string, number>>;
+    stats_at: NullableTimestamp;
+    started_at: NullableTimestamp;
+    finished_at: NullableTimestamp;
+    paced_at: NullableTimestamp;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+  campaign_recipients: {
+    campaign_id: string;
+    seq: number;
+    phone: ColumnType<string, string | number | bigint, string | number | bigint>;
+    price_minor: number;
+    segments: number;
+    vals: string | null;
+  };
+  campaign_uploads: {
+    id: Generated<string>;
+    account_id: string;
+    file_name: string;
+    file_type: 'csv' | 'xlsx';
+    delimiter: string | null;
+    encoding: string | null;
+    has_header: boolean;
+    columns: string[];
+    row_count_guess: number;
+    file: Uint8Array;
+    created_at: Generated<Date>;
+  };
+}

@@ -1,0 +1,145 @@
+import { sql, type Selectable } from 'kysely';
+import type { CampaignTables } from '../../db/schema-campaigns';
+import type { Db } from '../../platform/db';
+
+export type UploadRow = Selectable<CampaignTables['campaign_uploads']>;
+export type CampaignRow = Selectable<CampaignTables['bulk_campaigns']> & {
+  kind: 'bulk' | 'personalised';
+  name: string;
+};
+
+export async function insertUpload(db: Db, u: Omit<UploadRow, 'id' | 'created_at'>): Promise<{ id: string }> {
+  // Abandoned uploads (a day old) go when the account uploads again.
+  await db
+    .deleteFrom('campaign_uploads')
+    .where('account_id', '=', u.account_id)
+    .where('created_at', '<', new Date(Date.now() - 86_400_000))
+    .execute();
+  return db.insertInto('campaign_uploads').values(u).returning('id').executeTakeFirstOrThrow();
+}
+
+export async function findUpload(db: Db, accountId: string, id: string) {
+  return db
+    .selectFrom('campaign_uploads')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+const campaignColumns = (db: Db) =>
+  db
+    .selectFrom('bulk_campaigns as b')
+    .innerJoin('campaigns as c', 'c.id', 'b.campaign_id')
+    .selectAll('b')
+    .select([sql<'bulk' | 'personalised'>`c.kind`.as('kind'), 'c.name']);
+
+export async function findCampaign(db: Db, accountId: string, id: string): Promise<CampaignRow | undefined> {
+  return campaignColumns(db)
+    .where('b.account_id', '=', accountId)
+    .where('b.campaign_id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Locks the campaign row (lifecycle changes and the materialiser serialise on it). */
+export async function lockCampaign(trx: Db, id: string, accountId?: string) {
+  let q = trx.selectFrom('bulk_campaigns').selectAll().where('campaign_id', '=', id);
+  if (accountId) q = q.where('account_id', '=', accountId);
+  return q.forUpdate().executeTakeFirst();
+}
+
+export interface CampaignFilter {
+  accountId: string;
+  status?: string;
+  from?: Date;
+  to?: Date;
+  q?: string;
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The report: newest first by keyset on (created_at, id), never OFFSET. */
+export async function listCampaigns(db: Db, f: CampaignFilter): Promise<CampaignRow[]> {
+  let q = campaignColumns(db).where('b.account_id', '=', f.accountId);
+  if (f.status) q = q.where('b.status', '=', f.status as CampaignRow['status']);
+  if (f.from) q = q.where('b.created_at', '>=', f.from);
+  if (f.to) q = q.where('b.created_at', '<', f.to);
+  if (f.q) {
+    const like = `%${escapeLike(f.q)}%`;
+    q = q.where((eb) => eb.or([eb('c.name', 'ilike', like), eb('b.body', 'ilike', like)]));
+  }
+  if (f.after) {
+    q = q.where(
+      sql<boolean>`(b.created_at, b.campaign_id) < (${f.after.createdAt}::timestamptz, ${f.after.id}::uuid)`,
+    );
+  }
+  return q.orderBy('b.created_at', 'desc').orderBy('b.campaign_id', 'desc').limit(f.limit).execute();
+}
+
+/** Inserts a batch of recipients (one statement of arrays). */
+export async function insertRecipients(
+  trx: Db,
+  campaignId: string,
+  firstSeq: number,
+  rows: readonly { phone: number; priceMinor: number; segments: number; vals: string | null }[],
+) {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO campaign_recipients (campaign_id, seq, phone, price_minor, segments, vals)
+    SELECT ${campaignId}::uuid, s, p, pr, sg, v
+      FROM unnest(${rows.map((_, i) => firstSeq + i)}::int[], ${rows.map((r) => String(r.phone))}::bigint[],
+                  ${rows.map((r) => r.priceMinor)}::int[], ${rows.map((r) => r.segments)}::smallint[],
+                  ${rows.map((r) => r.vals)}::text[]) AS t(s, p, pr, sg, v)`.execute(trx);
+}
+
+/** The campaign's messages still in the work queue (not leased unless `leased`). */
+export async function queuedMessageIds(trx: Db, campaignId: string, opts: { unleasedOnly: boolean }) {
+  const res = await sql<{ id: string }>`
+    SELECT q.message_id AS id FROM send_queue q JOIN messages m ON m.id = q.message_id
+     WHERE m.campaign_id = ${campaignId}::uuid ${opts.unleasedOnly ? sql`AND q.leased_by IS NULL` : sql``}`.execute(
+    trx,
+  );
+  return res.rows.map((r) => r.id);
+}
+
+export async function backlog(trx: Db, campaignId: string) {
+  const res = await sql<{ n: string }>`
+    SELECT count(*) AS n FROM send_queue q JOIN messages m ON m.id = q.message_id
+     WHERE m.campaign_id = ${campaignId}::uuid`.execute(trx);
+  return Number(res.rows[0]?.n ?? 0);
+}
+
+/** Counts by message status (messages_campaign_idx). */
+export async function statusCounts(db: Db, campaignId: string) {
+  const res = await sql<{ status: string; n: string }>`
+    SELECT status, count(*) AS n FROM messages WHERE campaign_id = ${campaignId}::uuid GROUP BY status`.execute(
+    db,
+  );
+  return Object.fromEntries(res.rows.map((r) => [r.status, Number(r.n)]));
+}
+
+export async function saveStats(db: Db, campaignId: string, stats: Record<string, number>) {
+  await sql`UPDATE bulk_campaigns SET stats = ${JSON.stringify(stats)}::jsonb, stats_at = now()
+             WHERE campaign_id = ${campaignId}::uuid`.execute(db);
+}
+
+/** Sent (submitted) and delivered per minute. */
+export async function timeline(db: Db, campaignId: string) {
+  const res = await sql<{ minute: Date; sent: string; delivered: string }>`
+    WITH s AS (
+      SELECT date_trunc('minute', submitted_at) AS minute, count(*) AS n FROM messages
+       WHERE campaign_id = ${campaignId}::uuid AND submitted_at IS NOT NULL GROUP BY 1),
+    d AS (
+      SELECT date_trunc('minute', done_at) AS minute, count(*) AS n FROM messages
+       WHERE campaign_id = ${campaignId}::uuid AND status = 'delivered' GROUP BY 1)
+    SELECT coalesce(s.minute, d.minute) AS minute, coalesce(s.n, 0) AS sent, coalesce(d.n, 0) AS delivered
+      FROM s FULL JOIN d ON d.minute = s.minute
+     ORDER BY 1 LIMIT 1440`.execute(db);
+  return res.rows.map((r) => ({
+    minute: new Date(r.minute).toISOString(),
+    sent: Number(r.sent),
+    delivered: Number(r.delivered),
+  }));
+}

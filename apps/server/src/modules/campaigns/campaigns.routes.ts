@@ -1,0 +1,198 @@
+import { Readable } from 'node:stream';
+import {
+  campaignAcceptedSchema,
+  campaignDtoSchema,
+  campaignEstimateSchema,
+  campaignListQuerySchema,
+  campaignPageSchema,
+  CAMPAIGNS_API,
+  campaignSourceSchema,
+  campaignTimelineSchema,
+  campaignUploadSchema,
+  createCampaignSchema,
+  fileResponse,
+  MESSAGE_STATUSES,
+  rescheduleCampaignSchema,
+  smsLogPageSchema,
+  smsLogQuerySchema,
+} from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { authOf } from '../../platform/http/auth-guard';
+import { readUpload } from '../../platform/http/upload';
+import { attachment, CSV_BOM, csvLine } from '../../shared/csv';
+import { smsLogCsvHeader, smsLogCsvRows } from '../messages/sms-log-csv';
+import { createCampaignsService, type CampaignsService } from './campaigns.service';
+
+const idParams = z.object({ id: z.uuid('Unknown campaign id') });
+
+const services = new WeakMap<object, CampaignsService>();
+
+/** The campaigns service of a context (one per context: it registers the materialiser's job). */
+export function campaignsOf(ctx: AppContext): CampaignsService {
+  let s = services.get(ctx);
+  if (!s) {
+    s = createCampaignsService({
+      db: ctx.db,
+      config: ctx.config,
+      events: ctx.events,
+      ledger: ctx.services.ledger,
+      pricing: ctx.services.pricing,
+      resolveSender: (input) => ctx.services.senderIds.resolveSenderForSend(input),
+      filterSuppressed: ctx.services.inbound.filterSuppressed,
+      jobs: ctx.jobs,
+      logger: ctx.logger,
+    });
+    services.set(ctx, s);
+  }
+  return s;
+}
+
+export function campaignsRoutes(ctx: AppContext) {
+  const campaigns = campaignsOf(ctx);
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      CAMPAIGNS_API.upload,
+      { schema: { response: { 201: campaignUploadSchema } } },
+      async (req, reply) => {
+        const { fileName, bytes } = await readUpload(req, {
+          maxBytes: ctx.config.importMaxBytes,
+          notMultipart: 'Upload the file as multipart/form-data',
+          missing: 'Choose a CSV, TXT or XLSX file to upload',
+        });
+        const result = await campaigns.upload({ accountId: authOf(req).accountId, fileName, bytes });
+        return reply.status(201).send(result);
+      },
+    );
+
+    r.post(
+      CAMPAIGNS_API.estimate,
+      {
+        bodyLimit: 1024 * 1024,
+        schema: { body: campaignSourceSchema, response: { 200: campaignEstimateSchema } },
+      },
+      async (req) => campaigns.estimate(authOf(req).accountId, req.body),
+    );
+
+    r.post(
+      CAMPAIGNS_API.issues,
+      {
+        bodyLimit: 1024 * 1024,
+        schema: {
+          body: campaignSourceSchema,
+          response: { 200: fileResponse('text/csv', 'Recipients that will not be sent to, with the reason') },
+        },
+      },
+      async (req, reply) => {
+        const issues = await campaigns.issues(authOf(req).accountId, req.body);
+        async function* csv() {
+          yield CSV_BOM + csvLine(['Row', 'Number', 'Reason']);
+          for (let i = 0; i < issues.length; i += 1000) {
+            yield issues
+              .slice(i, i + 1000)
+              .map((x) => csvLine([x.row === null ? '' : String(x.row), x.value, x.reason]))
+              .join('');
+          }
+        }
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment('recipients-not-sent.csv'))
+          .header('cache-control', 'no-store')
+          .send(Readable.from(csv()));
+      },
+    );
+
+    r.post(
+      CAMPAIGNS_API.list,
+      {
+        bodyLimit: 1024 * 1024,
+        schema: { body: createCampaignSchema, response: { 202: campaignAcceptedSchema } },
+      },
+      async (req, reply) => {
+        const { accountId, userId } = authOf(req);
+        return reply.status(202).send(await campaigns.create({ ...req.body, accountId, userId }));
+      },
+    );
+
+    r.get(
+      CAMPAIGNS_API.list,
+      { schema: { querystring: campaignListQuerySchema, response: { 200: campaignPageSchema } } },
+      async (req) => campaigns.list(authOf(req).accountId, req.query),
+    );
+
+    r.get(
+      CAMPAIGNS_API.item,
+      { schema: { params: idParams, response: { 200: campaignDtoSchema } } },
+      async (req) => campaigns.get(authOf(req).accountId, req.params.id),
+    );
+
+    r.get(
+      CAMPAIGNS_API.messages,
+      { schema: { params: idParams, querystring: smsLogQuerySchema, response: { 200: smsLogPageSchema } } },
+      async (req) => campaigns.messages(authOf(req).accountId, req.params.id, req.query),
+    );
+
+    r.get(
+      CAMPAIGNS_API.export,
+      {
+        schema: {
+          params: idParams,
+          querystring: z.object({ status: z.enum(MESSAGE_STATUSES).optional() }),
+          response: { 200: fileResponse('text/csv', "The campaign's messages as CSV") },
+        },
+      },
+      async (req, reply) => {
+        const pages = campaigns
+          .exportMessages(authOf(req).accountId, req.params.id, req.query.status)
+          [Symbol.asyncIterator]();
+        const first = await pages.next();
+        async function* csv() {
+          yield CSV_BOM + smsLogCsvHeader();
+          for (let page = first; !page.done; page = await pages.next()) {
+            if (page.value.length) yield smsLogCsvRows(page.value);
+          }
+        }
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment(`campaign-${req.params.id.slice(0, 8)}.csv`))
+          .header('cache-control', 'no-store')
+          .send(Readable.from(csv()));
+      },
+    );
+
+    r.get(
+      CAMPAIGNS_API.timeline,
+      { schema: { params: idParams, response: { 200: campaignTimelineSchema } } },
+      async (req) => campaigns.timeline(authOf(req).accountId, req.params.id),
+    );
+
+    for (const action of ['pause', 'resume', 'cancel'] as const) {
+      r.post(
+        CAMPAIGNS_API[action],
+        { schema: { params: idParams, response: { 200: campaignDtoSchema } } },
+        async (req) => campaigns[action](authOf(req).accountId, req.params.id),
+      );
+    }
+
+    r.post(
+      CAMPAIGNS_API.reschedule,
+      { schema: { params: idParams, body: rescheduleCampaignSchema, response: { 200: campaignDtoSchema } } },
+      async (req) =>
+        campaigns.reschedule(authOf(req).accountId, req.params.id, req.body.scheduleAt, req.body.timezone),
+    );
+
+    r.post(
+      CAMPAIGNS_API.resendFailed,
+      { schema: { params: idParams, response: { 202: campaignAcceptedSchema } } },
+      async (req, reply) => {
+        const { accountId, userId } = authOf(req);
+        return reply.status(202).send(await campaigns.resendFailed(accountId, userId, req.params.id));
+      },
+    );
+  };
+}

@@ -1,0 +1,639 @@
+import { randomUUID } from 'node:crypto';
+import {
+  analyseSmsText,
+  ErrorCode,
+  FINAL_STATUSES,
+  MESSAGE_STATUSES,
+  renderPersonalised,
+  type CampaignAccepted,
+  type CampaignDto,
+  type CampaignEstimate,
+  type CampaignIssue,
+  type CampaignListQuery,
+  type CampaignPage,
+  type CampaignSourceInput,
+  type CampaignUploadDto,
+  type CreateCampaignInput,
+  type MessageStatus,
+  type SmsLogPage,
+  type SmsLogQuery,
+} from '@wren/contracts';
+import { sql } from 'kysely';
+import type { Config } from '../../platform/config';
+import { type Db, afterCommit, transact } from '../../platform/db';
+import { AppError, FieldError, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
+import type { Jobs } from '../../platform/jobs';
+import type { Logger } from '../../platform/logger';
+import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
+import { previewImportFile } from '../contacts/import-preview';
+import type { FilterSuppressed } from '../inbound/inbound.service';
+import type { LedgerService } from '../ledger/ledger.service';
+import { format } from '../ledger/ledger.service';
+import {
+  toMessageDto,
+  decodeCursor as decodeLogCursor,
+  encodeCursor as encodeLogCursor,
+} from '../messages/message-dto';
+import * as messagesRepo from '../messages/messages.repository';
+import type { ResolveSender } from '../messages/messages.service';
+import { refundMessages } from '../messages/refunds';
+import { transition } from '../messages/status.repository';
+import type { PricingService } from '../pricing/pricing.service';
+import * as repo from './campaigns.repository';
+import { scanRecipients, VALUE_SEPARATOR, type Recipient } from './recipients';
+
+/** The materialiser's pass (pg-boss queue name) and its period. */
+export const CAMPAIGN_TICK_JOB = 'campaigns.materialise';
+export const CAMPAIGN_TICK_SECONDS = 1;
+/** Most messages of one campaign waiting in the work queue; the materialiser tops it up to this. */
+export const CAMPAIGN_WINDOW = 5000;
+/** The bulk lane of the work queue (messages.service PRIORITY.bulk). */
+const BULK_PRIORITY = 2;
+const RECIPIENT_BATCH = 20_000;
+const MAX_SCHEDULE_MS = 366 * 86_400_000;
+/** How often a live campaign's counts are refreshed for the report. */
+const STATS_EVERY_MS = 2000;
+/** Failed outcomes, for the report's "failed" and resend-to-failed. */
+const FAILED: readonly MessageStatus[] = ['undelivered', 'expired', 'rejected', 'failed', 'unknown'];
+
+interface Deps {
+  db: Db;
+  config: Config;
+  events: EventBus;
+  ledger: LedgerService;
+  pricing: PricingService;
+  resolveSender: ResolveSender;
+  filterSuppressed?: FilterSuppressed;
+  jobs: Jobs;
+  logger: Logger;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function toCampaignDto(row: repo.CampaignRow): CampaignDto {
+  const stats = row.stats ?? {};
+  const counts = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, Number(stats[s] ?? 0)])) as Record<
+    MessageStatus,
+    number
+  >;
+  const delivered = counts.delivered;
+  const failed = FAILED.reduce((a, s) => a + counts[s], 0);
+  const finished = FINAL_STATUSES.filter((s) => s !== 'canceled').reduce((a, s) => a + counts[s], 0);
+  const closed = row.status === 'canceled' ? 0 : row.recipients - row.materialised;
+  const pending = closed + counts.scheduled + counts.queued + counts.sending + counts.sent;
+  return {
+    id: row.campaign_id,
+    kind: row.kind,
+    name: row.name,
+    status: row.status,
+    sender: row.sender,
+    text: row.body,
+    encoding: row.encoding,
+    segments: row.segments,
+    recipients: row.recipients,
+    invalid: row.invalid,
+    duplicates: row.duplicates,
+    suppressed: row.suppressed,
+    materialised: row.materialised,
+    counts,
+    delivered,
+    failed,
+    pending,
+    deliveryRate: finished ? Math.round((delivered / finished) * 10_000) / 10_000 : 0,
+    costMinor: Number(row.cost_minor),
+    refundedMinor: Number(row.unsent_refund_minor) + 0,
+    currency: row.currency,
+    ratePerMinute: row.rate_per_minute,
+    scheduledAt: iso(row.scheduled_at),
+    timezone: row.timezone,
+    createdAt: new Date(row.created_at).toISOString(),
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+    resendOf: row.resend_of,
+  };
+}
+
+export function createCampaignsService(deps: Deps) {
+  const { db, config, events, ledger, logger } = deps;
+  const scanDeps = {
+    db,
+    pricing: deps.pricing,
+    filterSuppressed: deps.filterSuppressed,
+    defaultCountry: config.defaultCountry,
+  };
+
+  function parseSchedule(scheduleAt: string | undefined): Date | null {
+    if (!scheduleAt) return null;
+    const at = new Date(scheduleAt);
+    if (at.getTime() <= Date.now() + 5_000)
+      throw new FieldError({ scheduleAt: ['Choose a time in the future'] });
+    if (at.getTime() > Date.now() + MAX_SCHEDULE_MS) {
+      throw new FieldError({ scheduleAt: ['Schedule at most one year ahead'] });
+    }
+    return at;
+  }
+
+  function checkTimezone(tz: string | undefined) {
+    if (!tz) return;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    } catch {
+      throw new FieldError({ timezone: ['Unknown time zone'] });
+    }
+  }
+
+  const changed = (accountId: string, campaignId: string) =>
+    events.publish('campaign.changed', { accountId, campaignId });
+
+  async function get(accountId: string, id: string) {
+    const row = await repo.findCampaign(db, accountId, id);
+    if (!row) throw notFound('Campaign');
+    return row;
+  }
+
+  /** Fresh counts for a campaign whose stored ones are older than STATS_EVERY_MS. */
+  async function refreshStats(row: repo.CampaignRow) {
+    if (row.stats_at && Date.now() - new Date(row.stats_at).getTime() < STATS_EVERY_MS) return row;
+    if (row.materialised === 0) return row;
+    const stats = await repo.statusCounts(db, row.campaign_id);
+    await repo.saveStats(db, row.campaign_id, stats);
+    return { ...row, stats, stats_at: new Date() };
+  }
+
+  /** Accepts a campaign: every recipient stored, priced and debited in ONE transaction. */
+  async function accept(
+    input: CreateCampaignInput & { accountId: string; userId: string | null; resendOf?: string },
+  ): Promise<CampaignAccepted> {
+    const scheduledAt = parseSchedule(input.scheduleAt);
+    checkTimezone(input.timezone);
+    const sender = await deps.resolveSender({ accountId: input.accountId, value: input.senderId });
+    const id = randomUUID();
+    const kind = input.kind;
+    const name =
+      input.name?.trim() ||
+      `${kind === 'personalised' ? 'Personalised' : 'Bulk'} SMS ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+    const result = await transact(db, async (trx) => {
+      await trx.insertInto('campaigns').values({ id, account_id: input.accountId, kind, name }).execute();
+      let seq = 0;
+      let pending: Recipient[] = [];
+      const write = async (rows: Recipient[]) => {
+        await repo.insertRecipients(trx, id, seq, rows);
+        seq += rows.length;
+      };
+      const scan = await scanRecipients(
+        { ...scanDeps, db: trx },
+        {
+          kind,
+          accountId: input.accountId,
+          text: input.text,
+          groupIds: input.groupIds,
+          numbers: input.numbers,
+          uploadId: input.uploadId,
+          phoneColumn: input.phoneColumn,
+          resendOf: input.resendOf,
+        },
+        async (batch) => {
+          pending.push(...batch);
+          if (pending.length >= RECIPIENT_BATCH) {
+            const rows = pending;
+            pending = [];
+            await write(rows);
+          }
+        },
+      );
+      await write(pending);
+      const body = input.resendOf && kind === 'personalised' ? '{{message}}' : input.text;
+      const debit = await ledger.post(trx, {
+        accountId: input.accountId,
+        amountMinor: -scan.costMinor,
+        kind: 'sms_debit',
+        reference: `campaign:${id}`,
+        note: `Campaign "${name}": ${scan.recipients} SMS`,
+        requireFunds: true,
+      });
+      await trx
+        .insertInto('bulk_campaigns')
+        .values({
+          campaign_id: id,
+          account_id: input.accountId,
+          user_id: input.userId,
+          status: scheduledAt ? 'scheduled' : 'sending',
+          sender,
+          body,
+          columns: scan.columns,
+          encoding: scan.encoding,
+          segments: scan.segments,
+          recipients: scan.recipients,
+          invalid: scan.invalid,
+          duplicates: scan.duplicates,
+          suppressed: scan.suppressed,
+          cost_minor: scan.costMinor,
+          currency: scan.currency,
+          scheduled_at: scheduledAt,
+          timezone: input.timezone ?? null,
+          rate_per_minute: input.ratePerMinute ?? null,
+          resend_of: input.resendOf ?? null,
+          started_at: scheduledAt ? null : new Date(),
+          paced_at: scheduledAt ? null : new Date(),
+        })
+        .execute();
+      if (input.uploadId) await trx.deleteFrom('campaign_uploads').where('id', '=', input.uploadId).execute();
+      afterCommit(trx, () => changed(input.accountId, id));
+      return { balanceMinor: debit.balanceMinor };
+    });
+    if (!scheduledAt)
+      void materialise(id).catch((err: unknown) => logger.warn({ err }, 'materialise failed'));
+    return { campaign: toCampaignDto(await get(input.accountId, id)), balanceMinor: result.balanceMinor };
+  }
+
+  /**
+   * Turns the next recipients of a sending campaign into queued messages of the core queue (bulk
+   * lane), keeping at most CAMPAIGN_WINDOW of them waiting (and within the send rate). One
+   * transaction under the campaign's row lock: a crash either stores the batch and the new position
+   * together or neither, so no recipient is lost or queued twice. Completes the campaign once every
+   * recipient has been queued and none waits.
+   */
+  async function materialise(id: string): Promise<number> {
+    const out = await transact(db, async (trx) => {
+      const c = await sql<{
+        account_id: string;
+        user_id: string | null;
+        sender: string;
+        body: string;
+        columns: string[];
+        encoding: 'GSM-7' | 'UCS-2';
+        segments: number;
+        currency: string;
+        next_seq: number;
+        rate_per_minute: number | null;
+        paced_at: Date | null;
+      }>`SELECT account_id, user_id, sender, body, columns, encoding, segments, currency, next_seq,
+                rate_per_minute, paced_at
+           FROM bulk_campaigns WHERE campaign_id = ${id}::uuid AND status = 'sending'
+           FOR UPDATE SKIP LOCKED`.execute(trx);
+      const camp = c.rows[0];
+      if (!camp) return null;
+      const waiting = await repo.backlog(trx, id);
+      let room = CAMPAIGN_WINDOW - waiting;
+      const now = Date.now();
+      if (camp.rate_per_minute) {
+        const since = camp.paced_at ? new Date(camp.paced_at).getTime() : now;
+        room = Math.min(room, Math.floor(((now - since) / 60_000) * camp.rate_per_minute));
+      }
+      const rows =
+        room > 0
+          ? (
+              await sql<{
+                seq: number;
+                phone: string;
+                price_minor: number;
+                segments: number;
+                vals: string | null;
+              }>`
+            SELECT seq, phone, price_minor, segments, vals FROM campaign_recipients
+             WHERE campaign_id = ${id}::uuid AND seq >= ${camp.next_seq}
+             ORDER BY seq LIMIT ${room}`.execute(trx)
+            ).rows
+          : [];
+      if (rows.length === 0) {
+        if (waiting > 0 || room <= 0) return { account: camp.account_id, n: 0 };
+        const more =
+          await sql`SELECT 1 FROM campaign_recipients WHERE campaign_id = ${id}::uuid AND seq >= ${camp.next_seq} LIMIT 1`.execute(
+            trx,
+          );
+        if (more.rows.length) return { account: camp.account_id, n: 0 };
+        await sql`UPDATE bulk_campaigns SET status = 'completed', finished_at = now(), updated_at = now()
+                   WHERE campaign_id = ${id}::uuid`.execute(trx);
+        afterCommit(trx, () => changed(camp.account_id, id));
+        return { account: camp.account_id, n: 0 };
+      }
+      const start = new Date();
+      const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
+      await messagesRepo.insertMessages(
+        trx,
+        rows.map((r) => {
+          const body =
+            r.vals === null
+              ? camp.body
+              : renderPersonalised(camp.body, (name) => {
+                  const i = camp.columns.indexOf(name);
+                  return i < 0 ? '' : (r.vals!.split(VALUE_SEPARATOR)[i] ?? '');
+                });
+          const encoding = r.vals === null ? camp.encoding : analyseSmsText(body).encoding;
+          return {
+            id: randomUUID(),
+            account_id: camp.account_id,
+            campaign_id: id,
+            user_id: camp.user_id,
+            recipient: `+${r.phone}`,
+            sender: camp.sender,
+            body,
+            encoding,
+            segments: r.segments,
+            price_minor: r.price_minor,
+            currency: camp.currency,
+            status: 'queued' as const,
+            priority: BULK_PRIORITY,
+            scheduled_at: null,
+            timezone: null,
+            next_attempt_at: start,
+            validity_until: validityUntil,
+          };
+        }),
+      );
+      const last = rows[rows.length - 1];
+      const pacedAt = camp.rate_per_minute
+        ? sql`LEAST(now(), coalesce(paced_at, now()) + make_interval(secs => ${(rows.length * 60) / camp.rate_per_minute}))`
+        : sql`now()`;
+      await sql`UPDATE bulk_campaigns SET next_seq = ${last.seq + 1}, materialised = materialised + ${rows.length},
+                       paced_at = ${pacedAt}, updated_at = now()
+                 WHERE campaign_id = ${id}::uuid`.execute(trx);
+      afterCommit(trx, () => {
+        events.publish('messages.queued', {});
+        changed(camp.account_id, id);
+      });
+      return { account: camp.account_id, n: rows.length };
+    });
+    return out?.n ?? 0;
+  }
+
+  /** One pass: scheduled campaigns whose time came start; sending ones are topped up; counts refreshed. */
+  async function tick() {
+    const started = await sql<{ campaign_id: string; account_id: string }>`
+      UPDATE bulk_campaigns SET status = 'sending', started_at = now(), paced_at = now(), updated_at = now()
+       WHERE status = 'scheduled' AND scheduled_at <= now()
+   RETURNING campaign_id, account_id`.execute(db);
+    for (const s of started.rows) changed(s.account_id, s.campaign_id);
+    const live = await sql<{ campaign_id: string }>`
+      SELECT campaign_id FROM bulk_campaigns WHERE status = 'sending' ORDER BY created_at LIMIT 200`.execute(
+      db,
+    );
+    for (const { campaign_id } of live.rows) {
+      try {
+        await materialise(campaign_id);
+      } catch (err) {
+        logger.error({ err, campaignId: campaign_id }, 'campaign materialise failed');
+      }
+    }
+    // Counts for the report: live campaigns, and finished ones while late receipts still come in.
+    const stale = await sql<{ campaign_id: string }>`
+      SELECT campaign_id FROM bulk_campaigns
+       WHERE (status IN ('sending', 'paused') OR finished_at > now() - interval '2 hours')
+         AND (stats_at IS NULL OR stats_at < now() - make_interval(secs => ${STATS_EVERY_MS / 1000}))
+       LIMIT 50`.execute(db);
+    for (const { campaign_id } of stale.rows) {
+      await repo.saveStats(db, campaign_id, await repo.statusCounts(db, campaign_id));
+    }
+  }
+
+  deps.jobs.every(CAMPAIGN_TICK_JOB, CAMPAIGN_TICK_SECONDS, () => tick());
+
+  /** Runs a lifecycle change under the campaign's row lock; 404 for another account's, 409 when not allowed. */
+  async function lifecycle(
+    accountId: string,
+    id: string,
+    allowed: readonly string[],
+    verb: string,
+    run: (trx: Db, c: NonNullable<Awaited<ReturnType<typeof repo.lockCampaign>>>) => Promise<void>,
+  ) {
+    await transact(db, async (trx) => {
+      const c = await repo.lockCampaign(trx, id, accountId);
+      if (!c) throw notFound('Campaign');
+      if (!allowed.includes(c.status)) {
+        throw new AppError(ErrorCode.CONFLICT, `This campaign cannot be ${verb}: it is ${c.status}`);
+      }
+      await run(trx, c);
+      afterCommit(trx, () => changed(accountId, id));
+    });
+    return toCampaignDto(await refreshStats(await get(accountId, id)));
+  }
+
+  return {
+    async upload(input: { accountId: string; fileName: string; bytes: Buffer }): Promise<CampaignUploadDto> {
+      if (input.bytes.length > config.importMaxBytes) {
+        throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is too large');
+      }
+      const p = await previewImportFile(input.bytes, config.defaultCountry);
+      const fileName = input.fileName.trim().slice(0, 200) || `recipients.${p.fileType}`;
+      const { id } = await repo.insertUpload(db, {
+        account_id: input.accountId,
+        file_name: fileName,
+        file_type: p.fileType,
+        delimiter: p.options.delimiter ?? null,
+        encoding: p.options.encoding ?? null,
+        has_header: p.options.hasHeader,
+        columns: p.columns,
+        row_count_guess: p.rowCountGuess,
+        file: input.bytes,
+      });
+      return {
+        uploadId: id,
+        fileName,
+        fileType: p.fileType,
+        columns: p.columns,
+        hasHeader: p.options.hasHeader,
+        previewRows: p.previewRows,
+        rowCountGuess: p.rowCountGuess,
+        phoneColumn: p.suggestedMapping.phone,
+      };
+    },
+
+    /** What a send would do, with nothing stored: counts, cost, balance after, issues, preview. */
+    async estimate(accountId: string, input: CampaignSourceInput): Promise<CampaignEstimate> {
+      const scan = await scanRecipients(scanDeps, { ...input, accountId });
+      const { balanceMinor } = await ledger.balance(db, accountId);
+      return {
+        recipients: scan.recipients,
+        invalid: scan.invalid,
+        duplicates: scan.duplicates,
+        suppressed: scan.suppressed,
+        segments: scan.segments,
+        encoding: scan.encoding,
+        characters: scan.characters,
+        perSegmentMinor: scan.perSegmentMinor,
+        costMinor: scan.costMinor,
+        currency: scan.currency,
+        balanceMinor,
+        balanceAfterMinor: balanceMinor - scan.costMinor,
+        issues: scan.issues,
+        preview: scan.preview,
+      };
+    },
+
+    /** Every recipient that would not be sent (invalid, opted out, duplicate), with the reason. */
+    async issues(accountId: string, input: CampaignSourceInput): Promise<CampaignIssue[]> {
+      const all: CampaignIssue[] = [];
+      try {
+        await scanRecipients(scanDeps, { ...input, accountId }, undefined, (i) => {
+          if (all.length < 1_000_000) all.push(i);
+        });
+      } catch (err) {
+        // "Nothing to send" still has a list of why.
+        if (!(err instanceof AppError && err.code === ErrorCode.UNPROCESSABLE && all.length)) throw err;
+      }
+      return all;
+    },
+
+    async create(input: CreateCampaignInput & { accountId: string; userId: string | null }) {
+      return accept(input);
+    },
+
+    async list(accountId: string, q: CampaignListQuery): Promise<CampaignPage> {
+      const after = q.cursor ? decodeCursor(q.cursor, timeIdCursor) : null;
+      const rows = await repo.listCampaigns(db, {
+        accountId,
+        status: q.status,
+        from: q.from ? new Date(q.from) : undefined,
+        to: q.to ? new Date(q.to) : undefined,
+        q: q.q,
+        after: after ? { createdAt: after[0], id: after[1] } : undefined,
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map(toCampaignDto),
+        nextCursor:
+          rows.length > q.limit && last
+            ? encodeCursor([new Date(last.created_at).toISOString(), last.campaign_id])
+            : null,
+      };
+    },
+
+    async get(accountId: string, id: string): Promise<CampaignDto> {
+      return toCampaignDto(await refreshStats(await get(accountId, id)));
+    },
+
+    /** The campaign's messages (the SMS log's query with the campaign filter). */
+    async messages(accountId: string, id: string, q: SmsLogQuery): Promise<SmsLogPage> {
+      await get(accountId, id);
+      const after = q.cursor ? decodeLogCursor(q.cursor) : null;
+      if (q.cursor && !after) throw new FieldError({ cursor: ['Invalid page cursor'] });
+      const r = q.recipient?.replace(/[\s().-]/g, '');
+      const rows = await messagesRepo.listLog(db, {
+        accountId,
+        campaignId: id,
+        status: q.status,
+        recipient: r ? (r.startsWith('+') ? { prefix: r } : { contains: r }) : undefined,
+        after: after ?? undefined,
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map(toMessageDto),
+        nextCursor: rows.length > q.limit && last ? encodeLogCursor(last) : null,
+      };
+    },
+
+    async *exportMessages(accountId: string, id: string, status?: MessageStatus) {
+      await get(accountId, id);
+      yield* messagesRepo.streamLog(db, { accountId, campaignId: id, status });
+    },
+
+    async timeline(accountId: string, id: string) {
+      await get(accountId, id);
+      return repo.timeline(db, id);
+    },
+
+    pause: (accountId: string, id: string) =>
+      lifecycle(accountId, id, ['sending'], 'paused', async (trx) => {
+        await sql`UPDATE bulk_campaigns SET status = 'paused', updated_at = now() WHERE campaign_id = ${id}::uuid`.execute(
+          trx,
+        );
+        // Its messages still waiting step out of the queue's ready set until it resumes.
+        await sql`UPDATE send_queue q SET scheduled = true, due_at = 'infinity'
+                    FROM messages m
+                   WHERE m.id = q.message_id AND m.campaign_id = ${id}::uuid
+                     AND q.leased_by IS NULL AND NOT q.scheduled`.execute(trx);
+      }),
+
+    resume: (accountId: string, id: string) =>
+      lifecycle(accountId, id, ['paused'], 'resumed', async (trx) => {
+        await sql`UPDATE bulk_campaigns SET status = 'sending', paced_at = now(), updated_at = now()
+                   WHERE campaign_id = ${id}::uuid`.execute(trx);
+        await sql`UPDATE send_queue q SET scheduled = false, due_at = now()
+                    FROM messages m
+                   WHERE m.id = q.message_id AND m.campaign_id = ${id}::uuid
+                     AND q.scheduled AND q.due_at = 'infinity'`.execute(trx);
+        afterCommit(trx, () => events.publish('messages.queued', {}));
+      }),
+
+    /**
+     * Cancels: every recipient not yet queued is refunded in one ledger entry (its reference makes it
+     * once only), every queued message is canceled and refunded per message (the single-send rule).
+     * Messages already with the SMSC go on.
+     */
+    cancel: (accountId: string, id: string) =>
+      lifecycle(accountId, id, ['scheduled', 'sending', 'paused'], 'canceled', async (trx, c) => {
+        const unsent = await sql<{ n: string | null }>`
+          SELECT sum(price_minor) AS n FROM campaign_recipients
+           WHERE campaign_id = ${id}::uuid AND seq >= ${c.next_seq}`.execute(trx);
+        const amount = Number(unsent.rows[0]?.n ?? 0);
+        const credited = await ledger.creditEach(trx, [
+          {
+            accountId,
+            amountMinor: amount,
+            kind: 'sms_refund',
+            reference: `campaign:${id}:unsent`,
+            note: `Campaign canceled: refund for ${c.recipients - c.materialised} message(s) not sent`,
+          },
+        ]);
+        const ids = await repo.queuedMessageIds(trx, id, { unleasedOnly: true });
+        const canceled = await transition(trx, {
+          to: 'canceled',
+          from: ['queued', 'scheduled'],
+          accountId,
+          rows: ids,
+          error: 'The campaign was canceled',
+        });
+        await refundMessages(trx, ledger, canceled);
+        await messagesRepo.insertEvents(
+          trx,
+          canceled.map((m) => ({
+            message_id: m.id,
+            status: 'canceled',
+            detail: 'The campaign was canceled',
+          })),
+        );
+        await sql`UPDATE bulk_campaigns SET status = 'canceled', finished_at = now(), updated_at = now(),
+                         unsent_refund_minor = ${credited.size ? amount : 0}
+                   WHERE campaign_id = ${id}::uuid`.execute(trx);
+      }),
+
+    reschedule: (accountId: string, id: string, scheduleAt: string, timezone?: string) => {
+      const at = parseSchedule(scheduleAt)!;
+      checkTimezone(timezone);
+      return lifecycle(accountId, id, ['scheduled'], 'rescheduled (it has started)', async (trx) => {
+        await sql`UPDATE bulk_campaigns SET scheduled_at = ${at}, timezone = coalesce(${timezone ?? null}, timezone),
+                         updated_at = now() WHERE campaign_id = ${id}::uuid`.execute(trx);
+      });
+    },
+
+    /** A new campaign to the recipients whose message failed, with the same text and sender. */
+    async resendFailed(accountId: string, userId: string | null, id: string): Promise<CampaignAccepted> {
+      const c = await refreshStats(await get(accountId, id));
+      const failed = FAILED.reduce((a, s) => a + Number(c.stats[s] ?? 0), 0);
+      if (failed === 0) throw new AppError(ErrorCode.CONFLICT, 'No message of this campaign failed');
+      return accept({
+        accountId,
+        userId,
+        kind: c.kind,
+        groupIds: [],
+        numbers: '',
+        text: c.kind === 'personalised' ? '{{message}}' : c.body,
+        senderId: c.sender,
+        name: `${c.name} (resend to failed)`.slice(0, 100),
+        resendOf: id,
+      });
+    },
+
+    tick,
+    materialise,
+    /** The sum shown to a user for a money error. */
+    format,
+  };
+}
+
+export type CampaignsService = ReturnType<typeof createCampaignsService>;

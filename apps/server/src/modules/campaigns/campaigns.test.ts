@@ -1,0 +1,423 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../../test/client';
+import { startServer, type TestServer } from '../../../test/harness';
+import { expectInvariants } from '../../../test/messaging';
+import { transact } from '../../platform/db';
+import { createGroup, importFile, ukMobiles } from '../contacts/test-fixtures';
+import { campaignsOf } from './campaigns.routes';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer(
+    { SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', IMPORT_MAX_BYTES: String(64 * 1024) },
+    { worker: true },
+  );
+  server.worker!.simulator!.setOptions({
+    statByDestination: (dest: string) => (dest.endsWith('9999') ? 'UNDELIV' : undefined),
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function topUp(accountId: string, amountMinor: number) {
+  await transact(server.ctx.db, (trx) =>
+    server.ctx.services.ledger.post(trx, {
+      accountId,
+      amountMinor,
+      kind: 'top_up',
+      reference: randomUUID(),
+    }),
+  );
+}
+
+function uploadFile(c: ApiClient, name: string, content: string | Uint8Array, type = 'text/csv') {
+  const form = new FormData();
+  form.append('file', new Blob([content], { type }), name);
+  return c.request('POST', '/api/campaigns/uploads', undefined, { raw: form });
+}
+
+async function balance(c: ApiClient) {
+  return (await c.get('/api/balance')).body.balanceMinor as number;
+}
+
+async function stored(accountId: string) {
+  const db = server.ctx.db;
+  const [campaigns, recipients, messages, debits] = await Promise.all([
+    db.selectFrom('campaigns').select('id').where('account_id', '=', accountId).execute(),
+    db
+      .selectFrom('campaign_recipients as r')
+      .innerJoin('campaigns as c', 'c.id', 'r.campaign_id')
+      .select('r.seq')
+      .where('c.account_id', '=', accountId)
+      .execute(),
+    db.selectFrom('messages').select('id').where('account_id', '=', accountId).execute(),
+    db
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'sms_debit')
+      .execute(),
+  ]);
+  return {
+    campaigns: campaigns.length,
+    recipients: recipients.length,
+    messages: messages.length,
+    debits: debits.length,
+  };
+}
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(v).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('bulk campaigns', () => {
+  it('sends to a group, pasted numbers and an uploaded file: de-duplicated, priced, debited once, delivered', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 10_000);
+    const g = await createGroup(c);
+    const groupNumbers = ukMobiles(30);
+    await importFile(c, g.id, 'g.csv', `phone\n${groupNumbers.join('\n')}\n`);
+    // The file repeats 10 of the group's numbers, adds 20 US numbers and two bad rows.
+    const us = Array.from({ length: 20 }, (_, i) => `+1415555${String(1000 + i)}`);
+    const file = ['Phone,Name', ...groupNumbers.slice(0, 10), ...us, 'not a number', '12'].join('\n');
+    const up = await uploadFile(c, 'list.csv', file);
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body).toMatchObject({ columns: ['Phone', 'Name'], phoneColumn: 'Phone', fileType: 'csv' });
+
+    const source = {
+      groupIds: [g.id],
+      numbers: `${groupNumbers[0]}\n+14155550999, (415) 555-0998`,
+      uploadId: up.body.uploadId,
+      phoneColumn: 'Phone',
+      text: 'Spring sale: 20% off today only',
+    };
+    const est = await c.post('/api/campaigns/estimate', source);
+    expect(est.status, JSON.stringify(est.body)).toBe(200);
+    // 30 UK + 2 pasted US + 20 file US; duplicates: 1 pasted + 10 in the file.
+    expect(est.body).toMatchObject({
+      recipients: 52,
+      duplicates: 11,
+      invalid: 2,
+      segments: 1,
+      encoding: 'GSM-7',
+    });
+    expect(est.body.costMinor).toBe(30 * 4 + 22 * 1);
+    expect(est.body.issues.map((i: { reason: string }) => i.reason)).toEqual([
+      'Not a valid phone number',
+      'Not a valid phone number',
+    ]);
+    const issuesCsv = await c.post('/api/campaigns/estimate/issues.csv', source);
+    expect(issuesCsv.status).toBe(200);
+    expect(issuesCsv.body).toContain('not a number');
+    expect(issuesCsv.body).toContain('Duplicate');
+
+    const before = await balance(c);
+    const res = await c.post('/api/campaigns', { ...source, name: 'Spring sale' });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.campaign).toMatchObject({
+      name: 'Spring sale',
+      kind: 'bulk',
+      recipients: 52,
+      costMinor: 142,
+    });
+    expect(res.body.balanceMinor).toBe(before - 142);
+    expect(await balance(c)).toBe(before - 142);
+    const id = res.body.campaign.id as string;
+    // The text is kept once: recipients are narrow rows.
+    const rows = await server.ctx.db
+      .selectFrom('campaign_recipients')
+      .selectAll()
+      .where('campaign_id', '=', id)
+      .execute();
+    expect(rows).toHaveLength(52);
+    expect(rows.every((r) => r.vals === null)).toBe(true);
+
+    const done = await waitFor(
+      async () => {
+        await campaignsOf(server.ctx).tick();
+        return (await c.get(`/api/campaigns/${id}`)).body;
+      },
+      (b) => b.status === 'completed' && b.counts.delivered === 52,
+    );
+    expect(done).toMatchObject({ materialised: 52, delivered: 52, failed: 0, pending: 0, deliveryRate: 1 });
+    const page = await c.get(`/api/campaigns/${id}/messages?limit=50`);
+    expect(page.body.items).toHaveLength(50);
+    expect(page.body.items[0]).toMatchObject({ campaignId: id, text: source.text, status: 'delivered' });
+    const next = await c.get(`/api/campaigns/${id}/messages?limit=50&cursor=${page.body.nextCursor}`);
+    expect(next.body.items).toHaveLength(2);
+    const csv = await c.get(`/api/campaigns/${id}/messages/export.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.body.trim().split('\r\n')).toHaveLength(53);
+    const timeline = await c.get(`/api/campaigns/${id}/timeline`);
+    expect(timeline.body.reduce((a: number, p: { sent: number }) => a + p.sent, 0)).toBe(52);
+    // The report lists it, and the filters find it.
+    const list = await c.get('/api/campaigns?q=spring&status=completed');
+    expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([id]);
+    expect((await c.get('/api/campaigns?q=nothing-like-it')).body.items).toEqual([]);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('resends to the failed recipients as a new campaign', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const res = await c.post('/api/campaigns', {
+      numbers: '+14155559999\n+14155550001\n+14155550002',
+      text: 'Hello',
+    });
+    expect(res.status).toBe(202);
+    const id = res.body.campaign.id;
+    await waitFor(
+      async () => {
+        await campaignsOf(server.ctx).tick();
+        return (await c.get(`/api/campaigns/${id}`)).body;
+      },
+      (b) => b.counts.undelivered === 1 && b.delivered === 2,
+    );
+    const again = await c.post(`/api/campaigns/${id}/resend-failed`);
+    expect(again.status, JSON.stringify(again.body)).toBe(202);
+    expect(again.body.campaign).toMatchObject({ recipients: 1, resendOf: id, costMinor: 1 });
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('refuses each bad input with a clear 4xx, storing and debiting nothing', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const before = await balance(c);
+    const post = (body: object) => c.post('/api/campaigns', { text: 'Hi', ...body });
+
+    const big = await uploadFile(c, 'big.csv', `phone\n${'+14155550123\n'.repeat(8000)}`);
+    expect(big.status).toBe(413);
+    const png = await uploadFile(
+      c,
+      'numbers.csv',
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
+    );
+    expect(png.status).toBe(415);
+    expect(png.body.message).toMatch(/CSV or TXT/);
+    const empty = await uploadFile(c, 'empty.csv', '');
+    expect([400, 422]).toContain(empty.status);
+
+    const noPhone = await uploadFile(c, 'names.csv', 'Name,City\nAnn,Leeds\nBob,York\n');
+    expect(noPhone.status).toBe(201);
+    const r1 = await post({ uploadId: noPhone.body.uploadId });
+    expect(r1.status).toBe(400);
+    expect(r1.body.errors.phoneColumn[0]).toMatch(/no phone column/);
+
+    const allBad = await post({ numbers: 'abc\n123\nnope' });
+    expect(allBad.status).toBe(422);
+    expect(allBad.body.message).toMatch(/None of the numbers is valid/);
+
+    const people = await uploadFile(c, 'people.csv', 'Phone,Name\n+14155550123,Ann\n');
+    const placeholder = await post({
+      kind: 'personalised',
+      uploadId: people.body.uploadId,
+      text: 'Hi {{First}}',
+    });
+    expect(placeholder.status).toBe(400);
+    expect(placeholder.body.errors.text[0]).toMatch(/No column matches \{\{First\}\}/);
+
+    const past = await post({
+      numbers: '+14155550123',
+      scheduleAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(past.status).toBe(400);
+    expect(past.body.errors.scheduleAt[0]).toMatch(/future/);
+
+    const long = await post({ numbers: '+14155550123', text: 'x'.repeat(1601) });
+    expect(long.status).toBe(400);
+    expect(long.body.errors.text[0]).toMatch(/too long/);
+
+    // More than the balance: nothing stored, nothing debited.
+    const poor = await post({ numbers: ukMobiles(200).join('\n') });
+    expect(poor.status).toBe(402);
+    expect(poor.body.message).toMatch(/Insufficient balance/);
+
+    expect(await stored(user.accountId)).toEqual({ campaigns: 0, recipients: 0, messages: 0, debits: 0 });
+    expect(await balance(c)).toBe(before);
+    await expectInvariants(server, user.accountId);
+  });
+});
+
+describe('personalised campaigns', () => {
+  it('previews rows as sent, flags bad rows, prices each row by its own segments', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const long = 'x'.repeat(150);
+    const file = [
+      'Mobile,First,Code',
+      '+14155550101,Ann,A1',
+      `+14155550102,${long},B2`,
+      '+14155550103,,C3',
+      'bad,Dan,D4',
+      '+14155550105,Émile,E5',
+    ].join('\n');
+    const up = await uploadFile(c, 'people.csv', file);
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body.phoneColumn).toBe('Mobile');
+    const source = {
+      kind: 'personalised',
+      uploadId: up.body.uploadId,
+      phoneColumn: 'Mobile',
+      text: 'Hi {{First}}, your code is {{Code}}',
+    };
+    const est = await c.post('/api/campaigns/estimate', source);
+    expect(est.status, JSON.stringify(est.body)).toBe(200);
+    expect(est.body).toMatchObject({ recipients: 3, invalid: 2 });
+    const byRow = Object.fromEntries(est.body.preview.map((p: { row: number }) => [p.row, p]));
+    expect(byRow[2]).toMatchObject({
+      text: 'Hi Ann, your code is A1',
+      segments: 1,
+      costMinor: 1,
+      problem: null,
+    });
+    expect(byRow[3]).toMatchObject({ segments: 2, costMinor: 2 });
+    expect(byRow[4].problem).toBe('Missing value for {{First}}');
+    expect(byRow[5].problem).toBe('Not a valid phone number');
+    expect(byRow[6]).toMatchObject({ text: 'Hi Émile, your code is E5', encoding: 'GSM-7' });
+    expect(est.body.costMinor).toBe(1 + 2 + 1);
+
+    const res = await c.post('/api/campaigns', source);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.campaign).toMatchObject({ kind: 'personalised', recipients: 3, costMinor: 4 });
+    const id = res.body.campaign.id;
+    await waitFor(
+      async () => {
+        await campaignsOf(server.ctx).tick();
+        return (await c.get(`/api/campaigns/${id}`)).body;
+      },
+      (b) => b.status === 'completed' && b.delivered === 3,
+    );
+    const page = await c.get(`/api/campaigns/${id}/messages`);
+    expect(page.body.items.map((m: { text: string }) => m.text).sort()).toEqual(
+      [`Hi ${long}, your code is B2`, 'Hi Ann, your code is A1', 'Hi Émile, your code is E5'].sort(),
+    );
+    await expectInvariants(server, user.accountId);
+  });
+});
+
+describe('campaign lifecycle', () => {
+  it('schedules, reschedules, and cancels with the whole cost refunded exactly once', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const before = await balance(c);
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const res = await c.post('/api/campaigns', {
+      numbers: ukMobiles(25).join('\n'),
+      text: 'Later',
+      scheduleAt: at,
+      timezone: 'Europe/London',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const id = res.body.campaign.id;
+    expect(res.body.campaign).toMatchObject({
+      status: 'scheduled',
+      timezone: 'Europe/London',
+      costMinor: 100,
+    });
+    expect(await balance(c)).toBe(before - 100);
+    await campaignsOf(server.ctx).tick();
+    expect((await c.get(`/api/campaigns/${id}`)).body.materialised).toBe(0);
+
+    const later = new Date(Date.now() + 7_200_000).toISOString();
+    const moved = await c.post(`/api/campaigns/${id}/reschedule`, { scheduleAt: later });
+    expect(moved.status).toBe(200);
+    expect(moved.body.scheduledAt).toBe(later);
+    const past = await c.post(`/api/campaigns/${id}/reschedule`, { scheduleAt: new Date(0).toISOString() });
+    expect(past.status).toBe(400);
+
+    const canceled = await c.post(`/api/campaigns/${id}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'canceled', refundedMinor: 100 });
+    expect(await balance(c)).toBe(before);
+    const again = await c.post(`/api/campaigns/${id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(await balance(c)).toBe(before);
+    expect((await c.post(`/api/campaigns/${id}/reschedule`, { scheduleAt: later })).status).toBe(409);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('pauses (waiting messages leave the ready queue), resumes, and cancels mid-send refunding what was not sent', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const before = await balance(c);
+    // 60 a minute: one recipient a second becomes a message.
+    const res = await c.post('/api/campaigns', {
+      numbers: ukMobiles(40).join('\n'),
+      text: 'Paced',
+      ratePerMinute: 60,
+    });
+    expect(res.status).toBe(202);
+    const id = res.body.campaign.id;
+    const svc = campaignsOf(server.ctx);
+    await new Promise((r) => setTimeout(r, 2100));
+    await svc.tick();
+    const mid = (await c.get(`/api/campaigns/${id}`)).body;
+    expect(mid.materialised).toBeGreaterThanOrEqual(1);
+    expect(mid.materialised).toBeLessThan(10);
+    const paused = await c.post(`/api/campaigns/${id}/pause`);
+    expect(paused.body.status).toBe('paused');
+    const materialised = paused.body.materialised;
+    await new Promise((r) => setTimeout(r, 1200));
+    await svc.tick();
+    expect((await c.get(`/api/campaigns/${id}`)).body.materialised).toBe(materialised);
+    expect((await c.post(`/api/campaigns/${id}/resume`)).body.status).toBe('sending');
+    expect((await c.post(`/api/campaigns/${id}/resume`)).status).toBe(409);
+
+    const canceled = await c.post(`/api/campaigns/${id}/cancel`);
+    expect(canceled.status).toBe(200);
+    const final = await waitFor(
+      async () => (await c.get(`/api/campaigns/${id}`)).body,
+      (b) => b.pending === 0,
+    );
+    // Refunded: every recipient never queued, and every queued message canceled; only messages that
+    // reached the SMSC are paid for.
+    const sentCount = final.counts.delivered + final.counts.sent + final.counts.undelivered;
+    expect(await balance(c)).toBe(before - sentCount * 4);
+    expect(final.refundedMinor).toBe((40 - final.materialised) * 4);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it("keeps every campaign route to its own account (another account's id is a 404)", async () => {
+    const owner = server.client();
+    await owner.register();
+    const res = await owner.post('/api/campaigns', {
+      numbers: '+14155550123',
+      text: 'Mine',
+      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const id = res.body.campaign.id;
+    const up = await uploadFile(owner, 'x.csv', 'phone\n+14155550123\n');
+    const other = server.client();
+    await other.register();
+    for (const [method, path] of [
+      ['GET', `/api/campaigns/${id}`],
+      ['GET', `/api/campaigns/${id}/messages`],
+      ['GET', `/api/campaigns/${id}/messages/export.csv`],
+      ['GET', `/api/campaigns/${id}/timeline`],
+      ['POST', `/api/campaigns/${id}/pause`],
+      ['POST', `/api/campaigns/${id}/resume`],
+      ['POST', `/api/campaigns/${id}/cancel`],
+      ['POST', `/api/campaigns/${id}/resend-failed`],
+    ] as const) {
+      const r = await other.request(method, path);
+      expect(r.status, `${method} ${path}`).toBe(404);
+    }
+    const rs = await other.post(`/api/campaigns/${id}/reschedule`, {
+      scheduleAt: new Date(Date.now() + 7_200_000).toISOString(),
+    });
+    expect(rs.status).toBe(404);
+    const theirs = await other.post('/api/campaigns', { uploadId: up.body.uploadId, text: 'Hi' });
+    expect(theirs.status).toBe(400);
+    expect((await other.get('/api/campaigns')).body.items).toEqual([]);
+    expect((await owner.get(`/api/campaigns/${id}`)).body.status).toBe('scheduled');
+  });
+});

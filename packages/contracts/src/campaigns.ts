@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { MESSAGE_STATUSES } from './messages';
+import { pageCursorSchema, safeString } from './text';
+
+/** Campaigns (issue #11): bulk and personalised sends, their lifecycle, report and detail. */
+export const CAMPAIGN_STATUSES = ['scheduled', 'sending', 'paused', 'completed', 'canceled'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const CAMPAIGN_KINDS = ['bulk', 'personalised'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+
+/** Most characters of a campaign's text (or template). */
+export const CAMPAIGN_MAX_TEXT = 1600;
+/** Most numbers pasted into one campaign (a file takes more). */
+export const CAMPAIGN_MAX_PASTED = 10_000;
+/** Rows of a personalised preview. */
+export const CAMPAIGN_PREVIEW_ROWS = 10;
+/** Issues (invalid, suppressed, missing values) listed in an estimate; the CSV has them all. */
+export const CAMPAIGN_ISSUE_SAMPLE = 50;
+
+/** `{{column}}` placeholders of a personalised text, in order of first use. */
+export function placeholdersOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)) {
+    const name = m[1] ?? '';
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/** Renders a personalised text: each `{{column}}` replaced by the row's value of that column. */
+export function renderPersonalised(text: string, value: (column: string) => string): string {
+  return text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_, name: string) => value(name));
+}
+
+export const campaignUploadSchema = z.object({
+  uploadId: z.string(),
+  fileName: z.string(),
+  fileType: z.enum(['csv', 'xlsx']),
+  columns: z.array(z.string()),
+  hasHeader: z.boolean(),
+  previewRows: z.array(z.array(z.string())),
+  rowCountGuess: z.number(),
+  /** The column that looks like phone numbers, if any. */
+  phoneColumn: z.string().nullable(),
+});
+export type CampaignUploadDto = z.infer<typeof campaignUploadSchema>;
+
+const text = safeString()
+  .min(1, 'Write a message')
+  .max(CAMPAIGN_MAX_TEXT, `The message is too long (at most ${CAMPAIGN_MAX_TEXT} characters)`);
+
+/** Where a campaign's recipients come from; what the estimate and the send both take. */
+export const campaignSourceSchema = z.object({
+  kind: z.enum(CAMPAIGN_KINDS).default('bulk'),
+  groupIds: z.array(z.uuid('Unknown group')).max(100, 'At most 100 groups').default([]),
+  /** Numbers pasted by the user: one per line, or separated by commas, semicolons or spaces. */
+  numbers: safeString().max(400_000, 'Too many pasted numbers; upload them as a file').default(''),
+  uploadId: z.uuid('Unknown upload').optional(),
+  /** The upload's phone column (a name from its `columns`). */
+  phoneColumn: safeString().max(200).optional(),
+  text,
+});
+export type CampaignSourceInput = z.infer<typeof campaignSourceSchema>;
+
+export const createCampaignSchema = campaignSourceSchema.extend({
+  name: safeString().trim().max(100, 'At most 100 characters').optional(),
+  senderId: safeString().trim().min(1).max(15).optional(),
+  /** ISO 8601 instant; omit to send now. */
+  scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
+  /** IANA time zone the schedule was picked in. */
+  timezone: safeString().max(64).optional(),
+  /** Messages per minute; omit for as fast as the connection allows. */
+  ratePerMinute: z.number().int().min(1, 'At least 1 message a minute').max(1_000_000).optional(),
+});
+export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
+
+export const campaignIssueSchema = z.object({
+  /** Row of the file (1-based) or of the pasted list; null for a group's contact. */
+  row: z.number().nullable(),
+  value: z.string(),
+  reason: z.string(),
+});
+export type CampaignIssue = z.infer<typeof campaignIssueSchema>;
+
+export const previewRowSchema = z.object({
+  row: z.number(),
+  recipient: z.string().nullable(),
+  text: z.string(),
+  segments: z.number(),
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  costMinor: z.number(),
+  /** Why the row will not be sent, or null. */
+  problem: z.string().nullable(),
+});
+export type PreviewRow = z.infer<typeof previewRowSchema>;
+
+export const campaignEstimateSchema = z.object({
+  recipients: z.number(),
+  invalid: z.number(),
+  duplicates: z.number(),
+  suppressed: z.number(),
+  /** Segments of the text (bulk) or the most of any row (personalised). */
+  segments: z.number(),
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  characters: z.number(),
+  /** Sum over recipients of the price of one segment: the cost is this × segments (bulk). */
+  perSegmentMinor: z.number(),
+  costMinor: z.number(),
+  currency: z.string(),
+  balanceMinor: z.number(),
+  balanceAfterMinor: z.number(),
+  issues: z.array(campaignIssueSchema),
+  preview: z.array(previewRowSchema),
+});
+export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
+
+export const campaignDtoSchema = z.object({
+  id: z.string(),
+  kind: z.enum(CAMPAIGN_KINDS),
+  name: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  sender: z.string(),
+  text: z.string(),
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  segments: z.number(),
+  recipients: z.number(),
+  invalid: z.number(),
+  duplicates: z.number(),
+  suppressed: z.number(),
+  /** Recipients already turned into messages (queued or further). */
+  materialised: z.number(),
+  /** Message counts by status (recipients not yet queued are `pending`, not counted here). */
+  counts: z.record(z.enum(MESSAGE_STATUSES), z.number()),
+  delivered: z.number(),
+  failed: z.number(),
+  pending: z.number(),
+  /** delivered / finished messages, 0–1 (0 when none finished). */
+  deliveryRate: z.number(),
+  costMinor: z.number(),
+  refundedMinor: z.number(),
+  currency: z.string(),
+  ratePerMinute: z.number().nullable(),
+  scheduledAt: z.string().nullable(),
+  timezone: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  resendOf: z.string().nullable(),
+});
+export type CampaignDto = z.infer<typeof campaignDtoSchema>;
+
+export const campaignAcceptedSchema = z.object({
+  campaign: campaignDtoSchema,
+  balanceMinor: z.number(),
+});
+export type CampaignAccepted = z.infer<typeof campaignAcceptedSchema>;
+
+export const campaignListQuerySchema = z.object({
+  status: z.enum(CAMPAIGN_STATUSES).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  q: safeString().trim().max(100).optional(),
+  cursor: pageCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type CampaignListQuery = z.infer<typeof campaignListQuerySchema>;
+
+export const campaignPageSchema = z.object({
+  items: z.array(campaignDtoSchema),
+  nextCursor: z.string().nullable(),
+});
+export type CampaignPage = z.infer<typeof campaignPageSchema>;
+
+/** Sent and delivered per minute (the detail's chart), oldest first. */
+export const campaignTimelineSchema = z.array(
+  z.object({ minute: z.string(), sent: z.number(), delivered: z.number() }),
+);
+export type CampaignTimeline = z.infer<typeof campaignTimelineSchema>;
+
+export const rescheduleCampaignSchema = z.object({
+  scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }),
+  timezone: safeString().max(64).optional(),
+});
+
+export const CAMPAIGNS_API = {
+  list: '/api/campaigns',
+  estimate: '/api/campaigns/estimate',
+  issues: '/api/campaigns/estimate/issues.csv',
+  upload: '/api/campaigns/uploads',
+  item: '/api/campaigns/:id',
+  messages: '/api/campaigns/:id/messages',
+  export: '/api/campaigns/:id/messages/export.csv',
+  timeline: '/api/campaigns/:id/timeline',
+  pause: '/api/campaigns/:id/pause',
+  resume: '/api/campaigns/:id/resume',
+  cancel: '/api/campaigns/:id/cancel',
+  reschedule: '/api/campaigns/:id/reschedule',
+  resendFailed: '/api/campaigns/:id/resend-failed',
+} as const;
+
+/** A campaign path with its id filled in. */
+export const campaignPath = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
