@@ -51,6 +51,9 @@ export const HUB_PUSHES = [
   'UserAccountUpdated',
   'UserSmsDeliveryUpdated',
   'InboundSmsReceived',
+  'OtpServiceUpdated',
+  /** Admins only (issue #16): the system status changed; reload GET /api/admin/system. */
+  'SystemStatusUpdated',
 ] as const;
 export type HubPush = (typeof HUB_PUSHES)[number];
 
@@ -171,6 +174,10 @@ export interface HubServerEvents {
   UserSmsDeliveryUpdated(): void;
   /** An inbound SMS was stored for the account (or the suppression list changed); reload the inbox. */
   InboundSmsReceived(): void;
+  /** An OTP service's verifications changed (a send, a check, a block); reload that service's view. */
+  OtpServiceUpdated(serviceId: string): void;
+  /** Admins only: the system status (binds, queues, workers) was refreshed; reload it. */
+  SystemStatusUpdated(): void;
   HubError(error: HubErrorPush): void;
 }
 

@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
+import { registerAdmin } from '../modules/admin/admin.module';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
@@ -84,6 +85,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
   });
 
+  // The operator console (issue #16): its hooks (sign-in audit, locked accounts, metrics) come first.
+  await registerAdmin(app, ctx);
   await app.register(authRoutes(ctx));
   await app.register(usersRoutes(ctx));
   await app.register(messagesRoutes(ctx));

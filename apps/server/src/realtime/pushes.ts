@@ -31,7 +31,7 @@ export function mapEventsToPushes(
 ) {
   const coalescer = new Coalescer(windowMs, (err) => logger.warn({ err }, 'hub push failed'));
 
-  const push = (accountId: string, event: Exclude<HubPush, 'BulkSmsUpdated'>) =>
+  const push = (accountId: string, event: Exclude<HubPush, 'BulkSmsUpdated' | 'OtpServiceUpdated'>) =>
     coalescer.run(`${accountId}|${event}`, () => io.to(accountRoom(accountId)).emit(event));
   const bulkSmsUpdated = (accountId: string, campaignId: string) =>
     coalescer.run(`${accountId}|BulkSmsUpdated|${campaignId}`, () =>
@@ -50,6 +50,11 @@ export function mapEventsToPushes(
     events.subscribe('campaign.changed', (e) => bulkSmsUpdated(e.accountId, e.campaignId)),
     events.subscribe('inbound.received', (e) => push(e.accountId, 'InboundSmsReceived')),
     events.subscribe('suppressions.changed', (e) => push(e.accountId, 'InboundSmsReceived')),
+    events.subscribe('otp.changed', (e) =>
+      coalescer.run(`${e.accountId}|OtpServiceUpdated|${e.serviceId}`, () =>
+        io.to(accountRoom(e.accountId)).emit('OtpServiceUpdated', e.serviceId),
+      ),
+    ),
   ];
 
   return {

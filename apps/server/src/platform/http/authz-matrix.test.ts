@@ -38,6 +38,14 @@ beforeAll(async () => {
   const sent = await owner.post('/api/sms/single', { recipients: ['+14155550113'], text: 'owner secret' });
   const log = (await owner.get('/api/sms/log')).body;
   await owner.post('/api/suppressions', { phone: '+14155550114' });
+  const otpService = (await owner.post('/api/otp-services', { name: 'Owner OTP', template: 'Code {{code}}' }))
+    .body;
+  const bulk = await owner.post('/api/campaigns', {
+    numbers: '+14155550116',
+    text: 'owner campaign',
+    scheduleAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  expect(bulk.status).toBe(202);
   expect([imp.status, sender.status, sent.status]).toEqual([201, 201, 202]);
   fx = {
     accountId: a.user.accountId,
@@ -48,7 +56,9 @@ beforeAll(async () => {
     sender: sender.body.id,
     message: log.items[0].id,
     campaign: log.items[0].campaignId ?? randomUUID(),
+    bulk: bulk.body.campaign.id,
     number: encodeURIComponent('+14155550114'),
+    otpService: otpService.id,
   };
 });
 afterAll(async () => {
@@ -133,6 +143,45 @@ const MATRIX: Record<string, Case> = {
   'GET /api/suppressions': 'own',
   'POST /api/suppressions': 'own',
   'DELETE /api/suppressions/:number': (f) => ({ path: `/api/suppressions/${f.number}` }),
+  'GET /api/otp-services': 'own',
+  'POST /api/otp-services': 'own',
+  'GET /api/otp-services/:id': (f) => ({ path: `/api/otp-services/${f.otpService}` }),
+  'PATCH /api/otp-services/:id': (f) => ({
+    path: `/api/otp-services/${f.otpService}`,
+    body: { name: 'stolen' },
+  }),
+  'DELETE /api/otp-services/:id': (f) => ({ path: `/api/otp-services/${f.otpService}` }),
+  'GET /api/otp-services/:id/stats': (f) => ({ path: `/api/otp-services/${f.otpService}/stats` }),
+  'GET /api/otp-services/:id/verifications': (f) => ({
+    path: `/api/otp-services/${f.otpService}/verifications`,
+  }),
+  'POST /api/campaigns/uploads': 'own',
+  'POST /api/campaigns/estimate': 'own', // another account's upload id is "gone" (400), tested in campaigns.test.ts
+  'POST /api/campaigns/estimate/issues.csv': 'own',
+  'POST /api/campaigns': 'own',
+  'GET /api/campaigns': 'own',
+  'GET /api/campaigns/:id': (f) => ({ path: `/api/campaigns/${f.bulk}` }),
+  'GET /api/campaigns/:id/messages': (f) => ({ path: `/api/campaigns/${f.bulk}/messages` }),
+  'GET /api/campaigns/:id/messages/export.csv': (f) => ({
+    path: `/api/campaigns/${f.bulk}/messages/export.csv`,
+  }),
+  'GET /api/campaigns/:id/timeline': (f) => ({ path: `/api/campaigns/${f.bulk}/timeline` }),
+  'POST /api/campaigns/:id/pause': (f) => ({ path: `/api/campaigns/${f.bulk}/pause` }),
+  'POST /api/campaigns/:id/resume': (f) => ({ path: `/api/campaigns/${f.bulk}/resume` }),
+  'POST /api/campaigns/:id/cancel': (f) => ({ path: `/api/campaigns/${f.bulk}/cancel` }),
+  'POST /api/campaigns/:id/reschedule': (f) => ({
+    path: `/api/campaigns/${f.bulk}/reschedule`,
+    body: { scheduleAt: new Date(Date.now() + 7_200_000).toISOString() },
+  }),
+  'POST /api/campaigns/:id/resend-failed': (f) => ({ path: `/api/campaigns/${f.bulk}/resend-failed` }),
+  'POST /v1/otp/:serviceId/send': (f) => ({
+    path: `/v1/otp/${f.otpService}/send`,
+    body: { to: '+14155550115' },
+  }),
+  'POST /v1/otp/:serviceId/check': (f) => ({
+    path: `/v1/otp/${f.otpService}/check`,
+    body: { to: '+14155550115', code: '123456' },
+  }),
 };
 
 /** Hub methods: `own` (reads the caller's account only) or the owner's resource id to try. */

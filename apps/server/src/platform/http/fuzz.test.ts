@@ -50,6 +50,8 @@ beforeAll(async () => {
   await c.post('/api/sms/single', { recipients: ['+14155550133'], text: 'fuzz' });
   const message = (await c.get('/api/sms/log')).body.items[0];
   await c.post('/api/suppressions', { phone: '+14155550134' });
+  const otpService = (await c.post('/api/otp-services', { name: 'Fuzz OTP', template: 'Code {{code}}' }))
+    .body;
   ids = {
     group: group.id,
     contact: contact.id,
@@ -58,6 +60,7 @@ beforeAll(async () => {
     sender: sender.id,
     message: message.id,
     number: encodeURIComponent('+14155550134'),
+    otpService: otpService.id,
   };
 });
 afterAll(async () => {
@@ -139,9 +142,11 @@ function realPath(r: RouteEntry): string {
     .replace(':contactId', ids.contact!)
     .replace(':importId', ids.import!)
     .replace(':number', ids.number!)
+    .replace(':serviceId', ids.otpService!)
     .replace(':id', () => {
       if (r.url.startsWith('/api/groups')) return ids.group!;
       if (r.url.startsWith('/api/templates')) return ids.template!;
+      if (r.url.startsWith('/api/otp-services')) return ids.otpService!;
       if (r.url.includes('sender-ids')) return ids.sender!;
       if (r.url.startsWith('/api/sms/log')) return ids.message!;
       return randomUUID();

@@ -1,0 +1,75 @@
+import {
+  CAPTCHA_HEADER,
+  OTP_API,
+  otpCheckResultSchema,
+  otpCheckSchema,
+  otpSendResultSchema,
+  otpSendSchema,
+} from '@wren/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { authOf } from '../../platform/http/auth-guard';
+import type { RouteAccess } from '../../platform/http/route-auth';
+import { createCaptcha } from '../auth/captcha';
+import { otpServiceOf } from './otp.module';
+
+/**
+ * WHO MAY CALL THE PUBLIC OTP API. Today: a signed-in session (the normal route auth, as the
+ * console's test page calls it). The API-keys issue (#13) changes this one line so that a
+ * `Authorization: Bearer wren_live_…` key with the `otp` scope is accepted too.
+ */
+export const OTP_API_AUTH: { auth?: RouteAccess } = {};
+
+const serviceParams = z.object({ serviceId: z.uuid('Unknown OTP service id') });
+
+/** The public verify API: POST /v1/otp/:serviceId/send and /check. */
+export function otpApiRoutes(ctx: AppContext) {
+  const otp = otpServiceOf(ctx);
+  // A send from a browser session (the console's test page) carries a solved ALTCHA challenge,
+  // so a stolen session cannot be scripted into an SMS pump. CAPTCHA=false turns it off.
+  const captcha = createCaptcha({
+    enabled: ctx.config.captcha,
+    secret: ctx.config.jwtSecret,
+    cost: ctx.config.captchaCost,
+    clock: ctx.clock,
+  });
+  const sessionCaptcha = async (req: FastifyRequest) => {
+    const header = req.headers[CAPTCHA_HEADER];
+    await captcha.check(typeof header === 'string' ? header : undefined);
+  };
+
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      OTP_API.send,
+      {
+        config: OTP_API_AUTH,
+        preHandler: sessionCaptcha,
+        schema: { params: serviceParams, body: otpSendSchema, response: { 201: otpSendResultSchema } },
+      },
+      async (req, reply) => {
+        const auth = authOf(req);
+        const result = await otp.send({
+          accountId: auth.accountId,
+          userId: auth.userId,
+          serviceId: req.params.serviceId,
+          to: req.body.to,
+        });
+        return reply.status(201).send(result);
+      },
+    );
+
+    r.post(
+      OTP_API.check,
+      {
+        config: OTP_API_AUTH,
+        schema: { params: serviceParams, body: otpCheckSchema, response: { 200: otpCheckResultSchema } },
+      },
+      async (req) =>
+        otp.check({ accountId: authOf(req).accountId, serviceId: req.params.serviceId, ...req.body }),
+    );
+  };
+}

@@ -1,0 +1,278 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { OtpTables } from '../../db/schema-otp';
+import type { Db } from '../../platform/db';
+
+export type OtpServiceRow = Selectable<OtpTables['otp_services']>;
+export type OtpVerificationRow = Selectable<OtpTables['otp_verifications']>;
+export type NewOtpService = Omit<Insertable<OtpTables['otp_services']>, 'id' | 'created_at'>;
+
+export async function listServices(db: Db, accountId: string) {
+  return db
+    .selectFrom('otp_services')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findService(db: Db, accountId: string, id: string) {
+  return db
+    .selectFrom('otp_services')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertService(db: Db, row: NewOtpService) {
+  return db.insertInto('otp_services').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateService(
+  db: Db,
+  accountId: string,
+  id: string,
+  patch: Partial<Omit<NewOtpService, 'account_id'>>,
+) {
+  return db
+    .updateTable('otp_services')
+    .set({ ...patch, updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteService(db: Db, accountId: string, id: string) {
+  const r = await db
+    .deleteFrom('otp_services')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
+/** Sends, approvals and blocked sends per service since `since`. */
+export async function countsSince(db: Db, serviceIds: string[], since: Date) {
+  if (serviceIds.length === 0) return [];
+  return db
+    .selectFrom('otp_verifications')
+    .select((eb) => [
+      'service_id',
+      sql<number>`count(*) FILTER (WHERE status <> 'blocked')::int`.as('sends'),
+      sql<number>`count(*) FILTER (WHERE status = 'approved')::int`.as('approved'),
+      sql<number>`count(*) FILTER (WHERE status = 'blocked')::int`.as('blocked'),
+      eb.fn.countAll<number>().as('all'),
+    ])
+    .where('service_id', 'in', serviceIds)
+    .where('created_at', '>', since)
+    .groupBy('service_id')
+    .execute();
+}
+
+/** Per day in `timezone`, the last `days` days ending today. */
+export async function daily(db: Db, serviceId: string, timezone: string, days: number, now: Date) {
+  const { rows } = await sql<{ date: string; sends: number; approved: number; blocked: number }>`
+    WITH bounds AS (
+      SELECT (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${timezone}) - make_interval(days => ${days - 1})) AS first_day
+    ), counts AS (
+      SELECT date_trunc('day', v.created_at AT TIME ZONE ${timezone}) AS day,
+             count(*) FILTER (WHERE v.status <> 'blocked')::int AS sends,
+             count(*) FILTER (WHERE v.status = 'approved')::int AS approved,
+             count(*) FILTER (WHERE v.status = 'blocked')::int AS blocked
+        FROM otp_verifications v, bounds b
+       WHERE v.service_id = ${serviceId}
+         AND v.created_at >= (b.first_day AT TIME ZONE ${timezone})
+       GROUP BY 1
+    )
+    SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+           coalesce(c.sends, 0) AS sends, coalesce(c.approved, 0) AS approved, coalesce(c.blocked, 0) AS blocked
+      FROM bounds b,
+           generate_series(b.first_day, b.first_day + make_interval(days => ${days - 1}), interval '1 day') AS d(day)
+      LEFT JOIN counts c ON c.day = d.day
+     ORDER BY d.day`.execute(db);
+  return rows;
+}
+
+/** The service's verifications, newest first, with their SMS status; keyset on (created_at, id). */
+export async function listVerifications(
+  db: Db,
+  serviceId: string,
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+) {
+  let q = db
+    .selectFrom('otp_verifications as v')
+    .leftJoin('messages as m', 'm.id', 'v.message_id')
+    .select([
+      'v.id',
+      'v.recipient',
+      'v.status',
+      'v.attempts',
+      'v.max_attempts',
+      'v.message_id',
+      'v.blocked_reason',
+      'v.created_at',
+      'v.expires_at',
+      'v.approved_at',
+      'm.status as message_status',
+    ])
+    .where('v.service_id', '=', serviceId);
+  if (after) q = q.where(sql<boolean>`(v.created_at, v.id) < (${after.createdAt}, ${after.id}::uuid)`);
+  return q.orderBy('v.created_at', 'desc').orderBy('v.id', 'desc').limit(limit).execute();
+}
+
+export async function listBlockedRanges(db: Db, serviceId: string, now: Date) {
+  return db
+    .selectFrom('otp_blocked_ranges')
+    .selectAll()
+    .where('service_id', '=', serviceId)
+    .where('blocked_until', '>', now)
+    .orderBy('blocked_at', 'desc')
+    .limit(50)
+    .execute();
+}
+
+// ---- Sending (inside the send transaction, under the range's advisory lock) ----
+
+/** Serialises sends to one number range of one service (the number's own limits are inside it). */
+export async function lockRange(trx: Db, serviceId: string, rangePrefix: string) {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`otp|${serviceId}|${rangePrefix}`}, 0))`.execute(
+    trx,
+  );
+}
+
+export async function activeBlock(trx: Db, serviceId: string, rangePrefix: string, now: Date) {
+  return trx
+    .selectFrom('otp_blocked_ranges')
+    .selectAll()
+    .where('service_id', '=', serviceId)
+    .where('range_prefix', '=', rangePrefix)
+    .where('blocked_until', '>', now)
+    .executeTakeFirst();
+}
+
+export async function blockRange(
+  trx: Db,
+  b: { serviceId: string; rangePrefix: string; reason: string; at: Date; until: Date },
+) {
+  await trx
+    .insertInto('otp_blocked_ranges')
+    .values({
+      service_id: b.serviceId,
+      range_prefix: b.rangePrefix,
+      reason: b.reason,
+      blocked_at: b.at,
+      blocked_until: b.until,
+    })
+    .onConflict((oc) =>
+      oc.columns(['service_id', 'range_prefix']).doUpdateSet({
+        reason: b.reason,
+        blocked_at: b.at,
+        blocked_until: b.until,
+      }),
+    )
+    .execute();
+}
+
+/** Times of the codes sent to a number since `since`, newest first (blocked sends excluded). */
+export async function recentSends(trx: Db, serviceId: string, recipient: string, since: Date) {
+  const rows = await trx
+    .selectFrom('otp_verifications')
+    .select('created_at')
+    .where('service_id', '=', serviceId)
+    .where('recipient', '=', recipient)
+    .where('created_at', '>', since)
+    .where('status', '<>', 'blocked')
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map((r) => r.created_at);
+}
+
+export async function countRangeSends(trx: Db, serviceId: string, rangePrefix: string, since: Date) {
+  const row = await trx
+    .selectFrom('otp_verifications')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('service_id', '=', serviceId)
+    .where('range_prefix', '=', rangePrefix)
+    .where('status', '<>', 'blocked')
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** A new code replaces the number's pending one. */
+export async function cancelPending(trx: Db, serviceId: string, recipient: string) {
+  await trx
+    .updateTable('otp_verifications')
+    .set({ status: 'canceled' })
+    .where('service_id', '=', serviceId)
+    .where('recipient', '=', recipient)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function insertVerification(trx: Db, row: Insertable<OtpTables['otp_verifications']>) {
+  await trx.insertInto('otp_verifications').values(row).execute();
+}
+
+// ---- Checking ----
+
+export async function findVerification(db: Db, serviceId: string, id: string) {
+  return db
+    .selectFrom('otp_verifications')
+    .selectAll()
+    .where('service_id', '=', serviceId)
+    .where('id', '=', id)
+    .where('status', '<>', 'blocked')
+    .executeTakeFirst();
+}
+
+export async function latestVerification(db: Db, serviceId: string, recipient: string) {
+  return (
+    db
+      .selectFrom('otp_verifications')
+      .selectAll()
+      .where('service_id', '=', serviceId)
+      .where('recipient', '=', recipient)
+      .where('status', '<>', 'blocked')
+      .orderBy('created_at', 'desc')
+      // Two sends in the same instant: the one still pending is the newer (it canceled the other).
+      .orderBy(sql`status = 'pending'`, 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  );
+}
+
+/**
+ * Takes one attempt atomically: counts it only while the code is pending, unexpired and has
+ * attempts left (the row lock serialises parallel checks), and returns the keyed hash to compare.
+ */
+export async function takeAttempt(db: Db, id: string, now: Date) {
+  return db
+    .updateTable('otp_verifications')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where(sql<boolean>`attempts < max_attempts`)
+    .where('expires_at', '>', now)
+    .returning(['code_hash', 'attempts', 'max_attempts'])
+    .executeTakeFirst();
+}
+
+/** Moves a pending verification to another status; returns false if it was no longer pending. */
+export async function settle(
+  db: Db,
+  id: string,
+  to: 'approved' | 'expired' | 'max_attempts_reached',
+  now: Date,
+) {
+  const r = await db
+    .updateTable('otp_verifications')
+    .set(to === 'approved' ? { status: to, approved_at: now } : { status: to })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
