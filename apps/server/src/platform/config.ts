@@ -92,6 +92,10 @@ const envSchema = z.object({
     .min(1024)
     .default(20 * 1024 * 1024),
 });
+  /** Operators may take a balance below zero with an adjustment whose reason says "overdraft". */
+  ADMIN_ALLOW_OVERDRAFT: bool.default(false),
+  /** Bearer token for GET /metrics; unset: /metrics is off (404). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 
 export type Env = z.input<typeof envSchema>;
 
@@ -162,6 +166,10 @@ export interface SmscConnectionConfig {
   host: string;
   port: number;
   systemId: string;
+  /** ADMIN_ALLOW_OVERDRAFT: an adjustment whose reason says overdraft may take a balance below zero. */
+  adminAllowOverdraft: boolean;
+  /** METRICS_TOKEN: GET /metrics needs it as a bearer token; null turns /metrics off. */
+  metricsToken: string | null;
   password: string;
   systemType?: string;
   binds: number;
@@ -383,4 +391,6 @@ function persistentSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+    adminAllowOverdraft: e.ADMIN_ALLOW_OVERDRAFT,
+    metricsToken: e.METRICS_TOKEN ?? null,
 }

@@ -1,6 +1,7 @@
 import { parseMix, startSmsc, type SmscHandle } from '@wren/smsc-simulator';
 import { createSmppGateway } from '../gateway/smpp-gateway';
 import type { SmsGateway } from '../gateway/sms-gateway';
+import { pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
 import { createDispatcher } from '../modules/messages/dispatcher';
 import type { SmscConnectionConfig } from './config';
 import type { AppContext } from './context';
@@ -44,10 +45,10 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
       },
     ];
   }
-  const gateway = createSmppGateway({
-    connections: connections.map((c) => ({ ...config.smpp, ...c })),
-    logger,
-  });
+  const merged = connections.map((c) => ({ ...config.smpp, ...c }));
+  // Operator pauses and the status the admin console shows (modules/admin/worker-reporter.ts).
+  const pausable = pausableGateway(createSmppGateway({ connections: merged, logger }), merged);
+  const gateway = pausable.gateway;
   const dlr = ctx.services.dlr;
   gateway.onReceipt((r) => dlr.handleReceipt(r));
   // Stored (and its keyword applied) before the gateway acknowledges it; a failure makes the SMSC resend.
@@ -73,12 +74,15 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     matchParked: () => dlr.matchParked(),
   });
 
+  const reporter = startWorkerReporter({ db: ctx.db, logger, workerId, role: config.role, pausable });
+
   return {
     gateway,
     simulator,
     dispatcher,
     stop: async () => {
       offJobs();
+      await reporter.stop();
       await dispatcher.stop();
       await gateway.stop();
       await dlr.drain();

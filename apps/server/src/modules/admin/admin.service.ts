@@ -1,0 +1,449 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  ErrorCode,
+  type AccountLimits,
+  type AdminAccountDetail,
+  type AdminAccountPage,
+  type AdminAccountSummary,
+  type AuditPage,
+  type LedgerEntryDto,
+  type LedgerPage,
+  type UserRole,
+} from '@wren/contracts';
+import { z } from 'zod';
+import { type Db, transact } from '../../platform/db';
+import { AppError, notFound } from '../../platform/errors';
+import type { EventBus } from '../../platform/events';
+import { attachment, CSV_BOM, csvLine, majorUnits } from '../../shared/csv';
+import { cursorId, cursorTime, decodeCursor, encodeCursor } from '../../shared/cursor';
+import * as audit from '../audit/audit.repository';
+import { format, type LedgerService } from '../ledger/ledger.service';
+import * as ledgerRepo from '../ledger/ledger.repository';
+import * as repo from './admin.repository';
+
+/** The operator acting, for the audit log. */
+export interface Operator {
+  userId: string;
+  accountId: string;
+  ip: string | null;
+}
+
+interface Deps {
+  db: Db;
+  events: EventBus;
+  ledger: LedgerService;
+  /** ADMIN_ALLOW_OVERDRAFT */
+  allowOverdraft: boolean;
+}
+
+const accountCursor = z.object({ t: cursorTime, id: cursorId });
+const idCursor = z.object({ id: z.number().int().positive() });
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+function toSummary(r: NonNullable<Awaited<ReturnType<typeof repo.findAccount>>>): AdminAccountSummary {
+  return {
+    id: r.id,
+    name: r.name,
+    username: r.username,
+    email: r.email,
+    phone: r.phone,
+    balanceMinor: Number(r.balance_minor),
+    currency: r.currency,
+    ratePlanId: r.rate_plan_id,
+    ratePlanName: r.rate_plan_name,
+    status: r.locked_at ? 'locked' : 'active',
+    createdAt: r.created_at.toISOString(),
+    lastActivityAt: iso(r.last_activity_at),
+  };
+}
+
+function toEntry(e: Awaited<ReturnType<typeof repo.ledgerPage>>[number]): LedgerEntryDto {
+  return {
+    id: String(e.id),
+    amountMinor: Number(e.amount_minor),
+    currency: e.currency,
+    kind: e.kind,
+    reference: e.reference,
+    note: e.note,
+    createdAt: e.created_at.toISOString(),
+  };
+}
+
+/** An adjustment's reason that asks for an overdraft. */
+export const saysOverdraft = (reason: string) => /\boverdraft\b/i.test(reason);
+
+/**
+ * Accounts, money and users for operators. Money moves only through the ledger service (one
+ * append-only entry per adjustment); every change is audited with the operator and their IP.
+ */
+export function createAdminService(deps: Deps) {
+  const { db, ledger } = deps;
+
+  async function account(id: string) {
+    const row = await repo.findAccount(db, id);
+    if (!row) throw notFound('Account');
+    return row;
+  }
+
+  return {
+    async searchAccounts(q: {
+      q?: string;
+      status?: 'active' | 'locked';
+      cursor?: string;
+      limit: number;
+    }): Promise<AdminAccountPage> {
+      const after = q.cursor ? decodeCursor(q.cursor, accountCursor) : undefined;
+      const rows = await repo.searchAccounts(db, { ...q, after, limit: q.limit + 1 });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map(toSummary),
+        nextCursor:
+          rows.length > q.limit && last
+            ? encodeCursor({ t: last.created_at.toISOString(), id: last.id })
+            : null,
+      };
+    },
+
+    async accountDetail(id: string): Promise<AdminAccountDetail> {
+      const row = await account(id);
+      const users = await repo.accountUsers(db, id);
+      return {
+        ...toSummary(row),
+        lockedAt: iso(row.locked_at),
+        lockedReason: row.locked_reason,
+        limits: {
+          maxPerSecond: row.max_per_second,
+          dailyCap: row.daily_cap,
+          allowedCountries: row.allowed_countries,
+        },
+        users: users.map((u) => ({
+          id: u.id,
+          username: u.username,
+          name: u.name,
+          email: u.email,
+          phone: u.phone,
+          role: u.role,
+          createdAt: u.created_at.toISOString(),
+          lastActivityAt: iso(u.last_activity_at),
+          activeSessions: Number(u.active_sessions),
+        })),
+      };
+    },
+
+    /**
+     * Credits (amount > 0) or debits (amount < 0) an account with a ledger entry of kind
+     * `adjustment` carrying the reason. A debit may not take the balance below zero, unless the
+     * reason says "overdraft" and ADMIN_ALLOW_OVERDRAFT is on.
+     */
+    async adjust(input: { op: Operator; accountId: string; amountMinor: number; reason: string }) {
+      const reference = `adj:${randomUUID()}`;
+      const result = await transact(db, async (trx) => {
+        const acc = await ledgerRepo.lockAccount(trx, input.accountId);
+        if (!acc) throw notFound('Account');
+        const after = Number(acc.balance_minor) + input.amountMinor;
+        if (after < 0) {
+          const overdraft = saysOverdraft(input.reason);
+          if (!overdraft || !deps.allowOverdraft) {
+            throw new AppError(
+              ErrorCode.INSUFFICIENT_BALANCE,
+              `This debit of ${format(-input.amountMinor, acc.currency)} would take the balance (${format(Number(acc.balance_minor), acc.currency)}) below zero. ` +
+                (deps.allowOverdraft
+                  ? 'Say "overdraft" in the reason to allow it.'
+                  : 'Overdrafts are turned off (ADMIN_ALLOW_OVERDRAFT).'),
+            );
+          }
+        }
+        const posted = await ledger.post(trx, {
+          accountId: input.accountId,
+          amountMinor: input.amountMinor,
+          kind: 'adjustment',
+          reference,
+          note: input.reason,
+        });
+        const entry = await repo.findEntryByReference(trx, input.accountId, 'adjustment', reference);
+        await audit.recordAudit(trx, {
+          accountId: input.accountId,
+          userId: null,
+          actorUserId: input.op.userId,
+          ip: input.op.ip,
+          kind: input.amountMinor > 0 ? 'admin.credit' : 'admin.debit',
+          message: `${input.amountMinor > 0 ? 'Credited' : 'Debited'} ${format(Math.abs(input.amountMinor), acc.currency)}: ${input.reason}`,
+          resourceType: 'ledger_entry',
+          resourceId: String(entry.id),
+        });
+        return { entry: toEntry(entry), balanceMinor: posted.balanceMinor };
+      });
+      return result;
+    },
+
+    async ledgerPage(input: { accountId: string; cursor?: string; limit: number }): Promise<LedgerPage> {
+      const acc = await account(input.accountId);
+      const before = input.cursor ? decodeCursor(input.cursor, idCursor).id : undefined;
+      const rows = await repo.ledgerPage(db, input.accountId, before, input.limit + 1);
+      const page = rows.slice(0, input.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map(toEntry),
+        nextCursor: rows.length > input.limit && last ? encodeCursor({ id: Number(last.id) }) : null,
+        balanceMinor: Number(acc.balance_minor),
+        currency: acc.currency,
+      };
+    },
+
+    /** The whole ledger as CSV, oldest first, streamed page by page; the export is audited. */
+    async ledgerCsv(input: { op: Operator; accountId: string }) {
+      const acc = await account(input.accountId);
+      await audit.recordAudit(db, {
+        accountId: acc.id,
+        userId: null,
+        actorUserId: input.op.userId,
+        ip: input.op.ip,
+        kind: 'admin.export',
+        message: `Exported the ledger of "${acc.name}"`,
+        resourceType: 'ledger',
+        resourceId: acc.id,
+      });
+      async function* lines() {
+        yield CSV_BOM + csvLine(['id', 'date', 'kind', 'credit', 'debit', 'currency', 'reference', 'note']);
+        let after = 0;
+        for (;;) {
+          const rows = await db
+            .selectFrom('ledger_entries')
+            .select(['id', 'amount_minor', 'currency', 'kind', 'reference', 'note', 'created_at'])
+            .where('account_id', '=', acc.id)
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(2000)
+            .execute();
+          if (rows.length === 0) return;
+          let chunk = '';
+          for (const r of rows) {
+            const amount = Number(r.amount_minor);
+            chunk += csvLine([
+              String(r.id),
+              r.created_at.toISOString(),
+              r.kind,
+              amount > 0 ? majorUnits(amount, r.currency) : '',
+              amount < 0 ? majorUnits(-amount, r.currency) : '',
+              r.currency,
+              r.reference ?? '',
+              r.note ?? '',
+            ]);
+          }
+          yield chunk;
+          after = Number(rows[rows.length - 1].id);
+        }
+      }
+      return {
+        fileName: `ledger-${acc.name.replace(/[^\w.-]+/g, '_').slice(0, 40)}.csv`,
+        disposition: attachment,
+        stream: Readable.from(lines()),
+      };
+    },
+
+    /** Locks an account: its users cannot sign in and every session of theirs is revoked at once. */
+    async lock(input: { op: Operator; accountId: string; reason: string }) {
+      if (input.accountId === input.op.accountId) {
+        throw new AppError(ErrorCode.CONFLICT, 'You cannot lock your own account');
+      }
+      await transact(db, async (trx) => {
+        const acc = await repo.lockAccountRow(trx, input.accountId);
+        if (!acc) throw notFound('Account');
+        if (acc.locked_at) throw new AppError(ErrorCode.CONFLICT, `"${acc.name}" is already locked`);
+        await repo.setLock(trx, acc.id, { at: new Date(), reason: input.reason });
+        const revoked = await repo.revokeAccountSessions(trx, acc.id, 'account_locked_by_operator');
+        await audit.recordAudit(trx, {
+          accountId: acc.id,
+          userId: null,
+          actorUserId: input.op.userId,
+          ip: input.op.ip,
+          kind: 'admin.account_locked',
+          message: `Locked "${acc.name}" (${revoked} session${revoked === 1 ? '' : 's'} ended): ${input.reason}`,
+          resourceType: 'account',
+          resourceId: acc.id,
+        });
+      });
+      deps.events.publish('account.event', {
+        accountId: input.accountId,
+        kind: 'account.locked',
+        message: 'Your account was locked by an operator',
+      });
+      return this.accountDetail(input.accountId);
+    },
+
+    async unlock(input: { op: Operator; accountId: string; reason?: string }) {
+      await transact(db, async (trx) => {
+        const acc = await repo.lockAccountRow(trx, input.accountId);
+        if (!acc) throw notFound('Account');
+        if (!acc.locked_at) throw new AppError(ErrorCode.CONFLICT, `"${acc.name}" is not locked`);
+        await repo.setLock(trx, acc.id, null);
+        await audit.recordAudit(trx, {
+          accountId: acc.id,
+          userId: null,
+          actorUserId: input.op.userId,
+          ip: input.op.ip,
+          kind: 'admin.account_unlocked',
+          message: `Unlocked "${acc.name}"${input.reason ? `: ${input.reason}` : ''}`,
+          resourceType: 'account',
+          resourceId: acc.id,
+        });
+      });
+      return this.accountDetail(input.accountId);
+    },
+
+    async assignRatePlan(input: { op: Operator; accountId: string; ratePlanId: string | null }) {
+      await transact(db, async (trx) => {
+        const acc = await repo.lockAccountRow(trx, input.accountId);
+        if (!acc) throw notFound('Account');
+        let planName = 'the default plan';
+        if (input.ratePlanId) {
+          const plan = await trx
+            .selectFrom('rate_plans')
+            .select(['id', 'name'])
+            .where('id', '=', input.ratePlanId)
+            .executeTakeFirst();
+          if (!plan) throw notFound('Rate plan');
+          planName = `"${plan.name}"`;
+        }
+        await trx
+          .updateTable('accounts')
+          .set({ rate_plan_id: input.ratePlanId })
+          .where('id', '=', acc.id)
+          .execute();
+        await audit.recordAudit(trx, {
+          accountId: acc.id,
+          userId: null,
+          actorUserId: input.op.userId,
+          ip: input.op.ip,
+          kind: 'admin.rate_plan_assigned',
+          message: `Assigned ${planName} to "${acc.name}"`,
+          resourceType: 'account',
+          resourceId: acc.id,
+        });
+      });
+      return this.accountDetail(input.accountId);
+    },
+
+    async setLimits(input: { op: Operator; accountId: string; limits: AccountLimits }) {
+      const { maxPerSecond, dailyCap, allowedCountries } = input.limits;
+      const countries = allowedCountries ? [...new Set(allowedCountries)].sort() : null;
+      await transact(db, async (trx) => {
+        const acc = await repo.lockAccountRow(trx, input.accountId);
+        if (!acc) throw notFound('Account');
+        await trx
+          .updateTable('accounts')
+          .set({ max_per_second: maxPerSecond, daily_cap: dailyCap, allowed_countries: countries })
+          .where('id', '=', acc.id)
+          .execute();
+        await audit.recordAudit(trx, {
+          accountId: acc.id,
+          userId: null,
+          actorUserId: input.op.userId,
+          ip: input.op.ip,
+          kind: 'admin.limits_changed',
+          message:
+            `Limits of "${acc.name}": ${maxPerSecond ?? 'no'} per second, ` +
+            `daily cap ${dailyCap ?? 'none'}, countries ${countries ? countries.join(' ') || 'none' : 'all'}`,
+          resourceType: 'account',
+          resourceId: acc.id,
+        });
+      });
+      return this.accountDetail(input.accountId);
+    },
+
+    /** Changes a user's role; the new role applies from their next sign-in or token refresh. */
+    async setRole(input: { op: Operator; userId: string; role: UserRole }) {
+      if (input.userId === input.op.userId && input.role !== 'admin') {
+        throw new AppError(ErrorCode.CONFLICT, 'You cannot remove your own admin role');
+      }
+      const accountId = await transact(db, async (trx) => {
+        const user = await trx
+          .selectFrom('users')
+          .select(['id', 'username', 'role', 'account_id'])
+          .where('id', '=', input.userId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!user) throw notFound('User');
+        if (user.role === input.role) {
+          throw new AppError(
+            ErrorCode.CONFLICT,
+            `${user.username} is already ${input.role === 'admin' ? 'an admin' : 'a user'}`,
+          );
+        }
+        await trx
+          .updateTable('users')
+          .set({ role: input.role, updated_at: new Date() })
+          .where('id', '=', user.id)
+          .execute();
+        // A role lives in the access token: end the user's sessions so the change applies at once.
+        await trx
+          .updateTable('sessions')
+          .set({ revoked_at: new Date(), revoked_reason: 'role_changed' })
+          .where('user_id', '=', user.id)
+          .where('revoked_at', 'is', null)
+          .execute();
+        await audit.recordAudit(trx, {
+          accountId: user.account_id,
+          userId: user.id,
+          actorUserId: input.op.userId,
+          ip: input.op.ip,
+          kind: 'admin.role_changed',
+          message: `${user.username}: role ${user.role} → ${input.role}`,
+          resourceType: 'user',
+          resourceId: user.id,
+        });
+        return user.account_id;
+      });
+      return this.accountDetail(accountId);
+    },
+
+    async auditLog(q: {
+      kind?: string;
+      accountId?: string;
+      actor?: string;
+      from?: string;
+      to?: string;
+      cursor?: string;
+      limit: number;
+    }): Promise<AuditPage> {
+      const before = q.cursor ? decodeCursor(q.cursor, idCursor).id : undefined;
+      const rows = await audit.search(db, {
+        kind: q.kind,
+        accountId: q.accountId,
+        actor: q.actor,
+        from: q.from ? new Date(q.from) : undefined,
+        to: q.to ? new Date(q.to) : undefined,
+        beforeId: before,
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map((r) => ({
+          id: String(r.id),
+          createdAt: r.created_at.toISOString(),
+          kind: r.kind,
+          message: r.message,
+          ip: r.ip,
+          accountId: r.account_id,
+          accountName: r.account_name,
+          actorUserId: r.actor_user_id,
+          actorUsername: r.actor_username,
+          resourceType: r.resource_type,
+          resourceId: r.resource_id,
+        })),
+        nextCursor: rows.length > q.limit && last ? encodeCursor({ id: Number(last.id) }) : null,
+      };
+    },
+
+    /** Audits something an operator did elsewhere (sender ID decisions, exports). */
+    record(op: Operator, e: Omit<audit.AuditInput, 'userId' | 'actorUserId' | 'ip'>) {
+      return audit.recordAudit(db, { ...e, userId: null, actorUserId: op.userId, ip: op.ip });
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

@@ -1,0 +1,151 @@
+import { createRouter } from '../../gateway/smpp-gateway';
+import type { ConnectionStatus, SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
+import type { Db } from '../../platform/db';
+import type { Logger } from '../../platform/logger';
+
+/** How often a worker writes its heartbeat and gateway status, and reads operator pauses. */
+export const REPORT_INTERVAL_MS = 2000;
+
+export interface ReportedConnection extends ConnectionStatus {
+  window: number;
+  tps: number;
+  paused: boolean;
+}
+
+export interface WorkerReport {
+  connections: ReportedConnection[];
+}
+
+interface ConnectionInfo {
+  name: string;
+  prefixes: string[];
+  window: number;
+  binds: number;
+}
+
+/**
+ * Wraps the worker's gateway: submits routed to a connection an operator paused answer `retry`
+ * (the message stays queued; binds stay up so receipts and MO still arrive), and accepted submits
+ * are counted per connection for the TPS figure.
+ */
+export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]) {
+  const route = createRouter(connections.map((c) => ({ cfg: c })));
+  const paused = new Set<string>();
+  const accepted = new Map<string, number>();
+  const gateway: SmsGateway = {
+    start: () => inner.start(),
+    stop: () => inner.stop(),
+    onReceipt: (h) => inner.onReceipt(h),
+    onMo: (h) => inner.onMo(h),
+    status: () => inner.status(),
+    async submit(sms): Promise<SubmitOutcome> {
+      const conn = route(sms.to.trim());
+      if (conn && paused.has(conn.cfg.name)) {
+        return {
+          kind: 'retry',
+          reason: `connection ${conn.cfg.name} is paused by an operator`,
+          retryAfterMs: 2000,
+        };
+      }
+      const outcome = await inner.submit(sms);
+      if (outcome.kind === 'accepted')
+        accepted.set(outcome.connection, (accepted.get(outcome.connection) ?? 0) + 1);
+      return outcome;
+    },
+  };
+  return {
+    gateway,
+    paused,
+    /** Accepted submits per connection since the last call. */
+    takeCounts() {
+      const out = new Map(accepted);
+      accepted.clear();
+      return out;
+    },
+    windowOf: (name: string) => connections.find((c) => c.name === name)?.window ?? 0,
+  };
+}
+
+/**
+ * Writes this worker's heartbeat and gateway status to `worker_heartbeats` every 2 s and applies
+ * the operator pauses in `smsc_connection_controls`. The admin system status reads them, so API
+ * nodes show every worker's binds.
+ */
+export function startWorkerReporter(opts: {
+  db: Db;
+  logger: Logger;
+  workerId: string;
+  role: string;
+  pausable: ReturnType<typeof pausableGateway>;
+  intervalMs?: number;
+}) {
+  const { db, pausable } = opts;
+  const interval = opts.intervalMs ?? REPORT_INTERVAL_MS;
+  const startedAt = new Date();
+  let last = Date.now();
+  let stopped = false;
+  let running: Promise<void> | null = null;
+
+  async function tick() {
+    const controls = await db.selectFrom('smsc_connection_controls').select(['name', 'paused']).execute();
+    pausable.paused.clear();
+    for (const c of controls) if (c.paused) pausable.paused.add(c.name);
+    const now = Date.now();
+    const seconds = Math.max(0.001, (now - last) / 1000);
+    last = now;
+    const counts = pausable.takeCounts();
+    const report: WorkerReport = {
+      connections: pausable.gateway.status().map((c) => ({
+        ...c,
+        window: pausable.windowOf(c.name) * c.binds,
+        tps: Math.round(((counts.get(c.name) ?? 0) / seconds) * 10) / 10,
+        paused: pausable.paused.has(c.name),
+      })),
+    };
+    await db
+      .insertInto('worker_heartbeats')
+      .values({
+        worker_id: opts.workerId,
+        role: opts.role,
+        started_at: startedAt,
+        heartbeat_at: new Date(),
+        status: JSON.stringify(report),
+      })
+      .onConflict((oc) =>
+        oc.column('worker_id').doUpdateSet((eb) => ({
+          heartbeat_at: eb.ref('excluded.heartbeat_at'),
+          status: eb.ref('excluded.status'),
+          role: eb.ref('excluded.role'),
+        })),
+      )
+      .execute();
+  }
+
+  const run = () => {
+    if (stopped || running) return;
+    running = tick()
+      .catch((err: unknown) => {
+        if (!stopped) opts.logger.warn({ err }, 'worker status report failed');
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+  run();
+  const timer = setInterval(run, interval);
+  timer.unref();
+  return {
+    /** Reports now (after a pause or resume). */
+    refresh: run,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await db
+        .deleteFrom('worker_heartbeats')
+        .where('worker_id', '=', opts.workerId)
+        .execute()
+        .catch(() => undefined);
+    },
+  };
+}
