@@ -50,6 +50,8 @@ beforeAll(async () => {
   fx = {
     accountId: a.user.accountId,
     group: group.id,
+    userId: a.user.id,
+    ratePlan: (await server.ctx.db.selectFrom('rate_plans').select('id').executeTakeFirstOrThrow()).id,
     contact: contact.id,
     import: imp.body.importId,
     template: template.id,
@@ -100,6 +102,76 @@ const MATRIX: Record<string, Case> = {
   }),
   'GET /api/groups': 'own',
   'POST /api/groups': 'own',
+  // Operator console (issue #16): admin only; another (non-admin) account gets 403 on the owner's.
+  'GET /api/admin/accounts': 'own',
+  'GET /api/admin/accounts/:id': (f) => ({ path: `/api/admin/accounts/${f.accountId}` }),
+  'POST /api/admin/accounts/:id/adjustments': (f) => ({
+    path: `/api/admin/accounts/${f.accountId}/adjustments`,
+    body: { amountMinor: 100000, reason: 'free money' },
+  }),
+  'GET /api/admin/accounts/:id/ledger': (f) => ({ path: `/api/admin/accounts/${f.accountId}/ledger` }),
+  'GET /api/admin/accounts/:id/ledger/export': (f) => ({
+    path: `/api/admin/accounts/${f.accountId}/ledger/export`,
+  }),
+  'POST /api/admin/accounts/:id/lock': (f) => ({
+    path: `/api/admin/accounts/${f.accountId}/lock`,
+    body: { reason: 'lock the owner' },
+  }),
+  'POST /api/admin/accounts/:id/unlock': (f) => ({
+    path: `/api/admin/accounts/${f.accountId}/unlock`,
+    body: {},
+  }),
+  'PUT /api/admin/accounts/:id/rate-plan': (f) => ({
+    path: `/api/admin/accounts/${f.accountId}/rate-plan`,
+    body: { ratePlanId: null },
+  }),
+  'PUT /api/admin/accounts/:id/limits': (f) => ({
+    path: `/api/admin/accounts/${f.accountId}/limits`,
+    body: { maxPerSecond: 1, dailyCap: 0, allowedCountries: [] },
+  }),
+  'PUT /api/admin/users/:id/role': (f) => ({
+    path: `/api/admin/users/${f.userId}/role`,
+    body: { role: 'user' },
+  }),
+  'GET /api/admin/rate-plans': 'own',
+  'POST /api/admin/rate-plans': 'own',
+  'GET /api/admin/rate-plans/:id': (f) => ({ path: `/api/admin/rate-plans/${f.ratePlan}` }),
+  'PATCH /api/admin/rate-plans/:id': (f) => ({
+    path: `/api/admin/rate-plans/${f.ratePlan}`,
+    body: { name: 'x' },
+  }),
+  'DELETE /api/admin/rate-plans/:id': (f) => ({ path: `/api/admin/rate-plans/${f.ratePlan}` }),
+  'POST /api/admin/rate-plans/:id/copy': (f) => ({
+    path: `/api/admin/rate-plans/${f.ratePlan}/copy`,
+    body: { name: 'copy' },
+  }),
+  'POST /api/admin/rate-plans/:id/default': (f) => ({ path: `/api/admin/rate-plans/${f.ratePlan}/default` }),
+  'PUT /api/admin/rate-plans/:id/prices': (f) => ({
+    path: `/api/admin/rate-plans/${f.ratePlan}/prices`,
+    body: { prices: [] },
+  }),
+  'POST /api/admin/rate-plans/:id/import': (f) => ({
+    path: `/api/admin/rate-plans/${f.ratePlan}/import`,
+    body: { csv: 'prefix,price\n,0\n', mode: 'replace' },
+  }),
+  'GET /api/admin/rate-plans/:id/export': (f) => ({ path: `/api/admin/rate-plans/${f.ratePlan}/export` }),
+  'GET /api/admin/rate-plans/:id/preview': (f) => ({
+    path: `/api/admin/rate-plans/${f.ratePlan}/preview?to=%2B14155550100`,
+  }),
+  'POST /api/admin/sender-ids/bulk': (f) => ({
+    path: '/api/admin/sender-ids/bulk',
+    body: { ids: [f.sender], action: 'reject', reason: 'not yours' },
+  }),
+  'GET /api/admin/audit': 'own',
+  'GET /api/admin/system': 'own',
+  'POST /api/admin/system/connections/:name/pause': () => ({
+    path: '/api/admin/system/connections/simulator/pause',
+    body: {},
+  }),
+  'POST /api/admin/system/connections/:name/resume': () => ({
+    path: '/api/admin/system/connections/simulator/resume',
+    body: {},
+  }),
   'GET /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
   'PATCH /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}`, body: { name: 'stolen' } }),
   'DELETE /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
