@@ -40,6 +40,9 @@ interface Deps {
 const RESET_TTL_MS = 30 * 60 * 1000;
 const REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
 const SESSION_CACHE_MS = 5_000;
+/** The one answer to a registration whose username or email (or both) is in use (no-email mode). */
+export const REGISTRATION_CLASH_MESSAGE =
+  'This username or email cannot be used. Choose another username, or sign in if you already have an account.';
 const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 'Incorrect username or password');
 const sessionEnded = () =>
@@ -160,16 +163,22 @@ export function createAuthService(deps: Deps) {
   }
 
   return {
-    /** Registers and signs in at once (REGISTRATION_CONFIRM off: no email delivery to rely on). */
+    /**
+     * Registers and signs in at once (REGISTRATION_CONFIRM off: no email delivery to rely on).
+     * Without email there is no private way to tell the owner of a taken username or address, so a
+     * clash gets one answer whichever of them (or both) is taken, after the same work as a new
+     * registration's checks (policy, hash, lookup): it never says that an email has an account.
+     */
     async register(input: RegisterInput, client: ClientInfo): Promise<LoginResponse> {
       const phone = deps.users.normalisePhone(input.phone);
       assertPasswordAllowed('password', input.password, input);
       const passwordHash = await hashPassword(input.password);
-      return createAccount({ ...input, phone, passwordHash }, client, (taken) => {
-        const errors: Record<string, string[]> = {};
-        if (taken.username) errors.username = ['That username is already taken'];
-        if (taken.email) errors.email = ['An account with that email already exists'];
-        return new FieldError(errors);
+      return createAccount({ ...input, phone, passwordHash }, client, () => {
+        deps.logger.info({ ip: client.ip }, 'registration refused: username or email in use');
+        return new FieldError({
+          username: [REGISTRATION_CLASH_MESSAGE],
+          email: [REGISTRATION_CLASH_MESSAGE],
+        });
       });
     },
 

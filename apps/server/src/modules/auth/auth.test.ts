@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TEST_JWT_SECRET, type TestServer } from '../../../test/harness';
 import { createTestClock } from '../../platform/clock';
+import { REGISTRATION_CLASH_MESSAGE } from './auth.service';
 import { AUDIENCE, ISSUER } from './tokens';
 
 // The server's clock stands still unless a test moves it: expiry, grace windows and locks are
@@ -73,8 +74,8 @@ describe('register', () => {
     expect(dup.status).toBe(400);
     expect(dup.body).toEqual({
       errors: {
-        username: ['That username is already taken'],
-        email: ['An account with that email already exists'],
+        username: [REGISTRATION_CLASH_MESSAGE],
+        email: [REGISTRATION_CLASH_MESSAGE],
       },
     });
     const after = await server.ctx.db
