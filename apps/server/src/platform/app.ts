@@ -18,6 +18,9 @@ import { contactsRoutes } from '../modules/contacts/contacts.routes';
 import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
 import { templatesRoutes } from '../modules/templates/templates.routes';
 import { usersRoutes } from '../modules/users/users.routes';
+import { apiKeysRoutes } from '../modules/api-keys/api-keys.routes';
+import { v1Routes } from '../modules/v1/v1.routes';
+import { registerOpenApi } from '../modules/v1/openapi';
 import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
 import { registerErrorHandler } from './http/error-handler';
@@ -87,6 +90,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // The operator console (issue #16): its hooks (sign-in audit, locked accounts, metrics) come first.
   await registerAdmin(app, ctx);
+  await registerOpenApi(app, ctx); // before any route: the /v1 OpenAPI document sees them all
   await app.register(authRoutes(ctx));
   await app.register(usersRoutes(ctx));
   await app.register(messagesRoutes(ctx));
@@ -95,6 +99,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(contactsRoutes(ctx));
   await app.register(templatesRoutes(ctx));
   await app.register(inboundRoutes(ctx));
+  await app.register(apiKeysRoutes(ctx));
+  await app.register(v1Routes(ctx), { prefix: '/v1' }); // the public API (API keys), modules/v1
   await app.register(campaignsRoutes(ctx));
   await app.register(otpRoutes(ctx));
   await app.register(otpApiRoutes(ctx));

@@ -37,6 +37,12 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Wren <no-reply@wren.local>'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** /v1 requests per minute for an API key that sets no limit of its own (per API node). */
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** How long a delivery webhook receiver has to answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** First retry delay of a failed webhook; each retry doubles it (with jitter) for up to 24 h. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
   /** Register by an emailed link (reveals nothing about existing accounts); default: on when SMTP_URL is set. */
   REGISTRATION_CONFIRM: bool.optional(),
   /** ALTCHA proof-of-work on register and forgot-password; `false` turns it off (tests). */
@@ -86,16 +92,16 @@ const envSchema = z.object({
   DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
   LEASE_SECONDS: z.coerce.number().int().min(5).default(60),
   SENDER_ID_APPROVAL: z.enum(['manual', 'auto']).default('manual'),
+  /** Operators may take a balance below zero with an adjustment whose reason says "overdraft". */
+  ADMIN_ALLOW_OVERDRAFT: bool.default(false),
+  /** Bearer token for GET /metrics; unset: /metrics is off (404). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   IMPORT_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .default(20 * 1024 * 1024),
 });
-  /** Operators may take a balance below zero with an adjustment whose reason says "overdraft". */
-  ADMIN_ALLOW_OVERDRAFT: bool.default(false),
-  /** Bearer token for GET /metrics; unset: /metrics is off (404). */
-  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 
 export type Env = z.input<typeof envSchema>;
 
@@ -123,6 +129,9 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   authRateLimitPerMinute: number;
+  apiKeyRateLimitPerMinute: number;
+  webhookTimeoutMs: number;
+  webhookRetryBaseMs: number;
   /** Registration answers the same for any input and finishes through an emailed link. */
   registrationConfirm: boolean;
   /** ALTCHA proof-of-work required on register and forgot-password. */
@@ -157,6 +166,10 @@ export interface Config {
   leaseSeconds: number;
   /** `manual`: an admin approves sender IDs; `auto`: approved on request. */
   senderIdApproval: 'manual' | 'auto';
+  /** ADMIN_ALLOW_OVERDRAFT: an adjustment whose reason says overdraft may take a balance below zero. */
+  adminAllowOverdraft: boolean;
+  /** METRICS_TOKEN: GET /metrics needs it as a bearer token; null turns /metrics off. */
+  metricsToken: string | null;
   /** Largest contact import upload (CSV/XLSX), in bytes. */
   importMaxBytes: number;
 }
@@ -166,10 +179,6 @@ export interface SmscConnectionConfig {
   host: string;
   port: number;
   systemId: string;
-  /** ADMIN_ALLOW_OVERDRAFT: an adjustment whose reason says overdraft may take a balance below zero. */
-  adminAllowOverdraft: boolean;
-  /** METRICS_TOKEN: GET /metrics needs it as a bearer token; null turns /metrics off. */
-  metricsToken: string | null;
   password: string;
   systemType?: string;
   binds: number;
@@ -349,6 +358,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     registrationConfirm: e.REGISTRATION_CONFIRM ?? Boolean(e.SMTP_URL),
     captcha: e.CAPTCHA,
     captchaCost: e.CAPTCHA_COST,
@@ -379,6 +391,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dispatchBatch: e.DISPATCH_BATCH,
     leaseSeconds: e.LEASE_SECONDS,
     senderIdApproval: e.SENDER_ID_APPROVAL,
+    adminAllowOverdraft: e.ADMIN_ALLOW_OVERDRAFT,
+    metricsToken: e.METRICS_TOKEN ?? null,
     importMaxBytes: e.IMPORT_MAX_BYTES,
   };
 }
@@ -391,6 +405,4 @@ function persistentSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
-    adminAllowOverdraft: e.ADMIN_ALLOW_OVERDRAFT,
-    metricsToken: e.METRICS_TOKEN ?? null,
 }

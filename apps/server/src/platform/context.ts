@@ -17,6 +17,8 @@ import type { Config } from './config';
 import type { Database } from './db';
 import { EventBus } from './events';
 import { createAuthGuard } from './http/auth-guard';
+import { createApiKeysService, rateHeaders } from '../modules/api-keys/api-keys.service';
+import { createWebhooksService } from '../modules/webhooks/webhooks.service';
 import { createJobs } from './jobs';
 import type { Logger } from './logger';
 import { createMailer } from './mailer';
@@ -46,7 +48,20 @@ export function createContext(
   const ledger = createLedgerService(events);
   const users = createUsersService({ db, defaultCountry: config.defaultCountry });
   const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger, clock });
-  const guard = createAuthGuard((token) => auth.authenticate(token));
+  const apiKeys = createApiKeysService({
+    db,
+    clock,
+    logger,
+    defaultRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
+  });
+  const guard = createAuthGuard(
+    (token) => auth.authenticate(token),
+    async (secret, req, reply, scope) => {
+      const { principal, rate } = await apiKeys.authenticate(secret, req.ip, scope);
+      void reply.headers(rateHeaders(rate));
+      return principal;
+    },
+  );
   const pricing = createPricingService(db);
   const senderIds = createSenderIdsService({
     db,
@@ -81,6 +96,13 @@ export function createContext(
     maxBytes: config.importMaxBytes,
   });
   const templates = createTemplatesService({ db, events });
+  const webhooks = createWebhooksService({
+    db,
+    jobs,
+    logger,
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+  });
   return {
     config,
     clock,
@@ -104,6 +126,8 @@ export function createContext(
       contacts,
       contactImports,
       templates,
+      apiKeys,
+      webhooks,
       dashboard,
       inbound,
     },

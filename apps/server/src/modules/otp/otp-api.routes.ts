@@ -1,4 +1,5 @@
 import {
+  type ApiScope,
   CAPTCHA_HEADER,
   OTP_API,
   otpCheckResultSchema,
@@ -20,7 +21,7 @@ import { otpServiceOf } from './otp.module';
  * console's test page calls it). The API-keys issue (#13) changes this one line so that a
  * `Authorization: Bearer wren_live_…` key with the `otp` scope is accepted too.
  */
-export const OTP_API_AUTH: { auth?: RouteAccess } = {};
+export const OTP_API_AUTH: { auth?: RouteAccess; scope?: ApiScope } = { scope: 'otp' };
 
 const serviceParams = z.object({ serviceId: z.uuid('Unknown OTP service id') });
 
@@ -36,6 +37,7 @@ export function otpApiRoutes(ctx: AppContext) {
     clock: ctx.clock,
   });
   const sessionCaptcha = async (req: FastifyRequest) => {
+    if (req.apiKey) return; // an API key (scope otp) is a server, not a browser: no challenge
     const header = req.headers[CAPTCHA_HEADER];
     await captcha.check(typeof header === 'string' ? header : undefined);
   };

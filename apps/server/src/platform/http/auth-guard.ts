@@ -1,17 +1,34 @@
-import type { FastifyRequest } from 'fastify';
+import type { ApiScope } from '@wren/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeyError } from '../../modules/api-keys/api-key-error';
+import type { ApiKeyPrincipal } from '../../modules/api-keys/api-keys.service';
 import type { AccessClaims } from '../../modules/auth/tokens';
 import { forbidden, unauthorized } from '../errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AccessClaims | null;
+    /** The API key behind a request authenticated by key (null for a session). */
+    apiKey: ApiKeyPrincipal | null;
   }
 }
 
 export type Authenticate = (accessToken: string) => Promise<AccessClaims>;
+/** Checks an API key for a route's scope (and sets the rate-limit headers on the reply). */
+export type AuthenticateKey = (
+  secret: string,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  scope: ApiScope | undefined,
+) => Promise<ApiKeyPrincipal>;
+
+const bearerOf = (req: FastifyRequest) => {
+  const header = req.headers.authorization;
+  return (header ? /^Bearer\s+(\S+)$/i.exec(header) : null)?.[1];
+};
 
 /** A preHandler that requires a valid bearer access token on an active session. */
-export function createAuthGuard(authenticate: Authenticate) {
+export function createAuthGuard(authenticate: Authenticate, authenticateKey?: AuthenticateKey) {
   const requireUser = async (req: FastifyRequest) => {
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -22,7 +39,21 @@ export function createAuthGuard(authenticate: Authenticate) {
     await requireUser(req);
     if (req.auth?.role !== 'admin') throw forbidden();
   };
-  return { requireUser, requireAdmin };
+  /**
+   * An API key (`Authorization: Bearer wren_live_…`) with `scope`. The caller acts as the key's
+   * account (req.auth names the key's creator, so a route written for sessions works unchanged).
+   */
+  const requireApiKey = async (req: FastifyRequest, reply: FastifyReply, scope: ApiScope | undefined) => {
+    const secret = bearerOf(req);
+    if (!secret) throw new ApiKeyError('key_missing', 'Send your API key: Authorization: Bearer wren_live_…');
+    if (!authenticateKey) throw new ApiKeyError('key_invalid', 'API keys are not accepted here');
+    const key = await authenticateKey(secret, req, reply, scope);
+    req.apiKey = key;
+    req.auth = { userId: key.userId, accountId: key.accountId, sessionId: `key:${key.keyId}`, role: 'user' };
+  };
+  /** Whether the request carries an API key rather than a session's access token. */
+  const hasApiKey = (req: FastifyRequest) => bearerOf(req)?.startsWith('wren_live_') ?? false;
+  return { requireUser, requireAdmin, requireApiKey, hasApiKey };
 }
 
 export type AuthGuard = ReturnType<typeof createAuthGuard>;

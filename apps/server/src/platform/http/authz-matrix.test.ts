@@ -40,6 +40,7 @@ beforeAll(async () => {
   await owner.post('/api/suppressions', { phone: '+14155550114' });
   const otpService = (await owner.post('/api/otp-services', { name: 'Owner OTP', template: 'Code {{code}}' }))
     .body;
+  const apiKey = (await owner.post('/api/api-keys', { name: 'Owner key', scopes: ['sms:send'] })).body;
   const bulk = await owner.post('/api/campaigns', {
     numbers: '+14155550116',
     text: 'owner campaign',
@@ -49,9 +50,9 @@ beforeAll(async () => {
   expect([imp.status, sender.status, sent.status]).toEqual([201, 201, 202]);
   fx = {
     accountId: a.user.accountId,
-    group: group.id,
     userId: a.user.id,
     ratePlan: (await server.ctx.db.selectFrom('rate_plans').select('id').executeTakeFirstOrThrow()).id,
+    group: group.id,
     contact: contact.id,
     import: imp.body.importId,
     template: template.id,
@@ -61,6 +62,7 @@ beforeAll(async () => {
     bulk: bulk.body.campaign.id,
     number: encodeURIComponent('+14155550114'),
     otpService: otpService.id,
+    apiKey: apiKey.key.id,
   };
 });
 afterAll(async () => {
@@ -100,8 +102,6 @@ const MATRIX: Record<string, Case> = {
     path: `/api/admin/sender-ids/${f.sender}/reject`,
     body: { reason: 'no' },
   }),
-  'GET /api/groups': 'own',
-  'POST /api/groups': 'own',
   // Operator console (issue #16): admin only; another (non-admin) account gets 403 on the owner's.
   'GET /api/admin/accounts': 'own',
   'GET /api/admin/accounts/:id': (f) => ({ path: `/api/admin/accounts/${f.accountId}` }),
@@ -172,6 +172,8 @@ const MATRIX: Record<string, Case> = {
     path: '/api/admin/system/connections/simulator/resume',
     body: {},
   }),
+  'GET /api/groups': 'own',
+  'POST /api/groups': 'own',
   'GET /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
   'PATCH /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}`, body: { name: 'stolen' } }),
   'DELETE /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
@@ -254,6 +256,26 @@ const MATRIX: Record<string, Case> = {
     path: `/v1/otp/${f.otpService}/check`,
     body: { to: '+14155550115', code: '123456' },
   }),
+  'GET /api/api-keys': 'own',
+  'POST /api/api-keys': 'own',
+  'GET /api/api-keys/:id': (f) => ({ path: `/api/api-keys/${f.apiKey}` }),
+  'PATCH /api/api-keys/:id': (f) => ({ path: `/api/api-keys/${f.apiKey}`, body: { name: 'stolen' } }),
+  'POST /api/api-keys/:id/revoke': (f) => ({ path: `/api/api-keys/${f.apiKey}/revoke` }),
+  'POST /api/api-keys/:id/rotate': (f) => ({ path: `/api/api-keys/${f.apiKey}/rotate` }),
+  'GET /api/api-keys/:id/report': (f) => ({ path: `/api/api-keys/${f.apiKey}/report` }),
+  // A delivery of the owner's is made in modules/v1/v1.test.ts (another account's replay → 404 there).
+  'POST /api/webhooks/deliveries/:id/replay': () => ({
+    path: `/api/webhooks/deliveries/evt_${randomUUID()}/replay`,
+  }),
+  'GET /api/developer': 'own',
+  'PUT /api/developer/webhook': 'own',
+  'POST /api/developer/webhook/rotate-secret': 'own',
+  // /v1 routes take API keys, not sessions (401 for the session clients here): the other account's
+  // key against every /v1 endpoint (404) is tested in modules/v1/v1.test.ts.
+  'POST /v1/messages': 'own',
+  'GET /v1/messages': 'own',
+  'GET /v1/messages/:id': 'own',
+  'GET /v1/balance': 'own',
 };
 
 /** Hub methods: `own` (reads the caller's account only) or the owner's resource id to try. */

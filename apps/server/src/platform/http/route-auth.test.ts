@@ -33,7 +33,12 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/register',
   'POST /api/auth/register/confirm',
   'POST /api/auth/reset-password',
-];
+  // The public API's OpenAPI document and the interactive reference's script (modules/v1).
+  'GET /v1/openapi.json',
+  'HEAD /v1/openapi.json',
+  'GET /v1/reference/js/scalar.js',
+  'HEAD /v1/reference/js/scalar.js',
+].sort();
 
 const fill = (url: string) => url.replace(/:\w+/g, () => randomUUID());
 
@@ -103,6 +108,28 @@ describe('every route is protected unless it opts out', () => {
       expect(() =>
         app.get('/api/typo', { config: { auth: 'pubilc' as 'public' } }, async () => ({ ok: true })),
       ).toThrow(/unknown auth "pubilc"/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an API-key route must name a known scope; only user routes may also take keys', async () => {
+    const jobs = { ...server.ctx.jobs, start: async () => {}, stop: async () => {} };
+    const app: FastifyInstance = await buildApp({ ...server.ctx, jobs });
+    try {
+      expect(() => app.get('/v1/no-scope', { config: { auth: 'apikey' } }, async () => ({}))).toThrow(
+        /must name its scope/,
+      );
+      expect(() =>
+        app.get(
+          '/v1/typo',
+          { config: { auth: 'apikey', scope: 'sms:sned' as 'sms:send' } },
+          async () => ({}),
+        ),
+      ).toThrow(/unknown API scope "sms:sned"/);
+      expect(() =>
+        app.get('/api/admin/x', { config: { auth: 'admin', scope: 'otp' } }, async () => ({})),
+      ).toThrow(/only user routes/);
     } finally {
       await app.close();
     }

@@ -1,17 +1,24 @@
+import { API_SCOPES, type ApiScope } from '@wren/contracts';
 import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
 import type { AuthGuard } from './auth-guard';
 
 /**
  * Who may call a route. `user` (a signed-in user with an active session) is the default: a route
- * is protected unless it says otherwise. `public` needs no token; `admin` needs the admin role.
+ * is protected unless it says otherwise. `public` needs no token; `admin` needs the admin role;
+ * `apikey` needs an API key (`Bearer wren_live_…`) with the route's `scope` (the /v1 API).
  */
-export const ROUTE_ACCESS = ['public', 'user', 'admin'] as const;
+export const ROUTE_ACCESS = ['public', 'user', 'admin', 'apikey'] as const;
 export type RouteAccess = (typeof ROUTE_ACCESS)[number];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; leave it out for a signed-in user (see platform/http/route-auth.ts). */
     auth?: RouteAccess;
+    /**
+     * The API-key scope the route needs: required with `auth: 'apikey'`; on a `user` route it
+     * lets an API key with this scope call the route too (besides a signed-in user).
+     */
+    scope?: ApiScope;
   }
 }
 
@@ -19,11 +26,15 @@ declare module 'fastify' {
 export const PUBLIC = { auth: 'public' } as const satisfies { auth: RouteAccess };
 /** Route config for admin-only routes. */
 export const ADMIN = { auth: 'admin' } as const satisfies { auth: RouteAccess };
+/** Route config for a /v1 route: an API key with `scope`. */
+export const apiKey = (scope: ApiScope) => ({ auth: 'apikey', scope }) as const;
 
 export interface RouteEntry {
   method: HTTPMethods;
   url: string;
   access: RouteAccess;
+  /** The API-key scope of a /v1 route (or of a user route that also takes keys). */
+  scope?: ApiScope;
   /** Status codes with a declared response schema. */
   responses: string[];
   /** The declared request schemas (zod), for tests that generate input (the fuzz suite). */
@@ -47,13 +58,26 @@ export function registerRouteAuth(app: FastifyInstance, guard: AuthGuard) {
     if (access !== undefined && !(ROUTE_ACCESS as readonly string[]).includes(access)) {
       throw new Error(`${String(route.method)} ${route.url}: unknown auth "${String(access)}"`);
     }
+    const scope = route.config?.scope;
+    if (scope !== undefined && !(API_SCOPES as readonly string[]).includes(scope)) {
+      throw new Error(`${String(route.method)} ${route.url}: unknown API scope "${String(scope)}"`);
+    }
+    if (access === 'apikey' && scope === undefined) {
+      throw new Error(`${String(route.method)} ${route.url}: an apikey route must name its scope`);
+    }
+    if (scope !== undefined && access !== 'apikey' && (access ?? 'user') !== 'user') {
+      throw new Error(`${String(route.method)} ${route.url}: only user routes may also take API keys`);
+    }
     routes.push(route);
   });
-  app.addHook('preParsing', async (req) => {
+  app.addHook('preParsing', async (req, reply) => {
     if (req.is404) return; // no route: the not-found handler answers
     const access = req.routeOptions.config.auth ?? 'user';
     if (access === 'public') return;
-    if (access === 'admin') await guard.requireAdmin(req);
+    const scope = req.routeOptions.config.scope;
+    if (access === 'apikey' || (scope !== undefined && guard.hasApiKey(req))) {
+      await guard.requireApiKey(req, reply, scope);
+    } else if (access === 'admin') await guard.requireAdmin(req);
     else await guard.requireUser(req);
   });
 }
@@ -68,6 +92,7 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
       url: r.url,
       // Read now: a plugin's own onRoute hook may set the access after ours ran.
       access: r.config?.auth ?? 'user',
+      scope: r.config?.scope,
       responses: Object.keys((r.schema?.response as Record<string, unknown> | undefined) ?? {}),
       schemas: { body: r.schema?.body, querystring: r.schema?.querystring, params: r.schema?.params },
     })),

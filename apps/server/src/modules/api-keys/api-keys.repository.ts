@@ -1,0 +1,147 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql } from 'kysely';
+import type { ApiKeysTable } from '../../db/schema-api';
+import type { Db } from '../../platform/db';
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export async function insertKey(db: Db, row: Insertable<ApiKeysTable>) {
+  return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listKeys(db: Db, accountId: string) {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findKey(db: Db, accountId: string, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findByPrefix(db: Db, prefix: string) {
+  return db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).executeTakeFirst();
+}
+
+export async function updateKey(db: Db, accountId: string, id: string, patch: Updateable<ApiKeysTable>) {
+  return db
+    .updateTable('api_keys')
+    .set({ ...patch, updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Requests per key over the last 24 hours (from the hourly usage rows). */
+export async function requestsLastDay(db: Db, keyIds: string[]) {
+  if (keyIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .selectFrom('api_key_usage')
+    .select(['api_key_id', sql<number>`sum(requests)::int`.as('n')])
+    .where('api_key_id', 'in', keyIds)
+    .where('hour', '>=', sql<Date>`date_trunc('hour', now() - interval '24 hours')`)
+    .groupBy('api_key_id')
+    .execute();
+  return new Map(rows.map((r) => [r.api_key_id, r.n]));
+}
+
+export interface UsageDelta {
+  keyId: string;
+  hour: Date;
+  statusClass: number;
+  requests: number;
+}
+
+export async function addUsage(db: Db, rows: UsageDelta[]) {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO api_key_usage (api_key_id, hour, status_class, requests)
+    SELECT * FROM unnest(${rows.map((r) => r.keyId)}::uuid[], ${rows.map((r) => r.hour)}::timestamptz[],
+                         ${rows.map((r) => r.statusClass)}::smallint[], ${rows.map((r) => r.requests)}::int[])
+    ON CONFLICT (api_key_id, hour, status_class)
+    DO UPDATE SET requests = api_key_usage.requests + EXCLUDED.requests`.execute(db);
+}
+
+export async function addErrors(
+  db: Db,
+  rows: { keyId: string; day: string; code: string; requests: number }[],
+) {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO api_key_errors (api_key_id, day, code, requests)
+    SELECT * FROM unnest(${rows.map((r) => r.keyId)}::uuid[], ${rows.map((r) => r.day)}::date[],
+                         ${rows.map((r) => r.code)}::text[], ${rows.map((r) => r.requests)}::int[])
+    ON CONFLICT (api_key_id, day, code)
+    DO UPDATE SET requests = api_key_errors.requests + EXCLUDED.requests`.execute(db);
+}
+
+export async function touchKeys(db: Db, rows: { keyId: string; at: Date; ip: string | null }[]) {
+  if (rows.length === 0) return;
+  await sql`
+    UPDATE api_keys k SET last_used_at = v.at, last_used_ip = v.ip
+      FROM (SELECT * FROM unnest(${rows.map((r) => r.keyId)}::uuid[], ${rows.map((r) => r.at)}::timestamptz[],
+                                 ${rows.map((r) => r.ip)}::text[]) AS t(id, at, ip)) v
+     WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.at)`.execute(db);
+}
+
+export async function usageByDay(db: Db, keyId: string, days: number) {
+  return db
+    .selectFrom('api_key_usage')
+    .select([
+      sql<string>`to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as('day'),
+      'status_class',
+      sql<number>`sum(requests)::int`.as('n'),
+    ])
+    .where('api_key_id', '=', keyId)
+    .where(
+      'hour',
+      '>=',
+      sql<Date>`date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => ${days - 1})`,
+    )
+    .groupBy(['day', 'status_class'])
+    .execute();
+}
+
+export async function topErrors(db: Db, keyId: string, days: number) {
+  return db
+    .selectFrom('api_key_errors')
+    .select(['code', sql<number>`sum(requests)::int`.as('count')])
+    .where('api_key_id', '=', keyId)
+    .where('day', '>=', sql<string>`(now() AT TIME ZONE 'UTC')::date - ${days - 1}::int`)
+    .groupBy('code')
+    .orderBy('count', 'desc')
+    .limit(10)
+    .execute();
+}
+
+export async function messageTotals(db: Db, keyId: string, days: number) {
+  return sql<{ count: number; cost: number; currency: string | null }>`
+    SELECT count(*)::int AS count, coalesce(sum(m.price_minor), 0)::int AS cost, max(m.currency) AS currency
+      FROM api_messages a JOIN messages m ON m.id = a.message_id
+     WHERE a.api_key_id = ${keyId}
+       AND a.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => ${days - 1})`
+    .execute(db)
+    .then((r) => r.rows[0]);
+}
+
+/** The account's most recent API call: key prefix, time and caller IP. */
+export async function lastCall(db: Db, accountId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['prefix', 'last_used_at', 'last_used_ip'])
+    .where('account_id', '=', accountId)
+    .where('last_used_at', 'is not', null)
+    .orderBy('last_used_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

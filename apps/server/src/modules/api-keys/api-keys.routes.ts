@@ -1,0 +1,144 @@
+import {
+  API_KEYS_API,
+  apiDetailSchema,
+  apiKeyCreatedSchema,
+  apiKeyDtoSchema,
+  apiKeyInputSchema,
+  apiKeyListSchema,
+  apiKeyReportQuerySchema,
+  apiKeyReportSchema,
+  apiKeyUpdateSchema,
+  webhookDeliveryDtoSchema,
+  webhookSettingsInputSchema,
+} from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { authOf } from '../../platform/http/auth-guard';
+
+const idParams = z.object({ id: z.uuid('API key not found') });
+
+/** The signed-in user's API keys, webhook settings and delivery log (browser API). */
+export function apiKeysRoutes(ctx: AppContext) {
+  const { apiKeys, webhooks } = ctx.services;
+
+  async function detail(accountId: string) {
+    const [settings, lastCall, prefixes] = await Promise.all([
+      webhooks.settings(accountId),
+      apiKeys.lastCall(accountId),
+      apiKeys.prefixes(accountId),
+    ]);
+    return {
+      baseUrl: ctx.config.publicUrl,
+      accountId,
+      webhookSecret: settings.secret,
+      webhookUrl: settings.url,
+      webhookSecretRotatedAt: settings.rotated_at.toISOString(),
+      lastCall,
+      keyPrefixes: prefixes,
+    };
+  }
+
+  return async (app: FastifyInstance) => {
+    const stopFlushing = apiKeys.startFlushing();
+    app.addHook('onClose', stopFlushing);
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(API_KEYS_API.list, { schema: { response: { 200: apiKeyListSchema } } }, async (req) =>
+      apiKeys.list(authOf(req).accountId),
+    );
+
+    r.post(
+      API_KEYS_API.list,
+      { schema: { body: apiKeyInputSchema, response: { 201: apiKeyCreatedSchema } } },
+      async (req, reply) => {
+        const a = authOf(req);
+        return reply
+          .status(201)
+          .send(await apiKeys.create({ accountId: a.accountId, userId: a.userId, body: req.body }));
+      },
+    );
+
+    r.get(
+      API_KEYS_API.item,
+      { schema: { params: idParams, response: { 200: apiKeyDtoSchema } } },
+      async (req) => apiKeys.get(authOf(req).accountId, req.params.id),
+    );
+
+    r.patch(
+      API_KEYS_API.item,
+      { schema: { params: idParams, body: apiKeyUpdateSchema, response: { 200: apiKeyDtoSchema } } },
+      async (req) => apiKeys.update(authOf(req).accountId, req.params.id, req.body),
+    );
+
+    r.post(
+      API_KEYS_API.revoke,
+      { schema: { params: idParams, response: { 200: apiKeyDtoSchema } } },
+      async (req) => apiKeys.revoke(authOf(req).accountId, req.params.id),
+    );
+
+    r.post(
+      API_KEYS_API.rotate,
+      { schema: { params: idParams, response: { 200: apiKeyCreatedSchema } } },
+      async (req) => apiKeys.rotate(authOf(req).accountId, req.params.id),
+    );
+
+    r.get(
+      API_KEYS_API.report,
+      {
+        schema: {
+          params: idParams,
+          querystring: apiKeyReportQuerySchema,
+          response: { 200: apiKeyReportSchema },
+        },
+      },
+      async (req) => {
+        const accountId = authOf(req).accountId;
+        const report = await apiKeys.report(accountId, req.params.id, req.query.days);
+        return { ...report, deliveries: await webhooks.deliveriesForKey(accountId, report.key) };
+      },
+    );
+
+    r.post(
+      API_KEYS_API.replay,
+      {
+        schema: {
+          params: z.object({
+            id: z
+              .string()
+              .min(1)
+              .max(100)
+              .regex(/^evt_[\w-]+$/, 'Delivery not found'),
+          }),
+          response: { 200: webhookDeliveryDtoSchema },
+        },
+      },
+      async (req) => webhooks.replay(authOf(req).accountId, req.params.id),
+    );
+
+    r.get(API_KEYS_API.detail, { schema: { response: { 200: apiDetailSchema } } }, async (req) =>
+      detail(authOf(req).accountId),
+    );
+
+    r.put(
+      API_KEYS_API.webhookSettings,
+      { schema: { body: webhookSettingsInputSchema, response: { 200: apiDetailSchema } } },
+      async (req) => {
+        const accountId = authOf(req).accountId;
+        await webhooks.setUrl(accountId, req.body.webhookUrl);
+        return detail(accountId);
+      },
+    );
+
+    r.post(
+      API_KEYS_API.rotateWebhookSecret,
+      { schema: { response: { 200: apiDetailSchema } } },
+      async (req) => {
+        const accountId = authOf(req).accountId;
+        await webhooks.rotateSecret(accountId);
+        return detail(accountId);
+      },
+    );
+  };
+}

@@ -1,0 +1,53 @@
+import swagger from '@fastify/swagger';
+import { V1_ERRORS } from '@wren/contracts';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../platform/context';
+
+export const OPENAPI_INFO = {
+  title: 'Wren API',
+  version: '1.0.0',
+  description: [
+    'Send SMS, read delivery status and your balance from your own systems.',
+    '',
+    'Authenticate with `Authorization: Bearer wren_live_…` (create keys under SMS & OTP API). There are no cookies and no XSRF token on /v1.',
+    '',
+    'Retry safely: send an `Idempotency-Key` header on POST requests. Errors always have the shape `{"error": {"type", "code", "message", "param"}}`.',
+    '',
+    '| code | status | meaning |',
+    '|---|---|---|',
+    ...Object.entries(V1_ERRORS).map(
+      ([code, [status, , meaning]]) => `| \`${code}\` | ${status} | ${meaning} |`,
+    ),
+    '',
+    'Rate limits per key: `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers on every answer; `429` with `Retry-After` when exceeded.',
+    '',
+    'Delivery webhooks follow the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`), signed with your account secret (Profile → API detail).',
+  ].join('\n'),
+};
+
+/**
+ * The OpenAPI 3.1 document of /v1, generated from the routes' zod schemas (contracts). Registered on
+ * the root before any route, so every /v1 route is seen, whichever module adds it (OTP too); routes
+ * outside /v1 are left out. Served by v1.routes.ts at /v1/openapi.json.
+ */
+export async function registerOpenApi(app: FastifyInstance, ctx: AppContext) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: OPENAPI_INFO,
+      servers: [{ url: ctx.config.publicUrl, description: 'This Wren server' }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: wren_live_…' },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+    transform: (args) =>
+      args.url.startsWith('/v1/')
+        ? jsonSchemaTransform(args)
+        : { schema: { ...args.schema, hide: true }, url: args.url },
+    transformObject: jsonSchemaTransformObject,
+  });
+}

@@ -1,0 +1,170 @@
+import scalar from '@scalar/fastify-api-reference';
+import {
+  V1_API,
+  V1_ERRORS,
+  v1BalanceSchema,
+  v1ErrorSchema,
+  v1MessageListQuerySchema,
+  v1MessageListSchema,
+  v1MessageSchema,
+  v1SendMessageSchema,
+  v1SendResultSchema,
+} from '@wren/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../platform/context';
+import { apiKey, PUBLIC } from '../../platform/http/route-auth';
+import { idempotent, IDEMPOTENCY_HEADER } from './idempotency';
+import { internalError, routeNotFound, toV1Error } from './v1-errors';
+import { createV1Service } from './v1.service';
+
+/** Error responses every /v1 operation documents (the one error shape). */
+const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    [400, 401, 403, 429, 500, ...statuses].map((s) => [
+      s,
+      v1ErrorSchema.describe(
+        Object.entries(V1_ERRORS)
+          .filter(([, v]) => v[0] === s)
+          .map(([k]) => k)
+          .join(', ') || 'Error',
+      ),
+    ]),
+  );
+
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe(
+      'Any unique string (a UUID): a retry with the same key and body replays the first answer for 24 h',
+    ),
+});
+
+const errorCodes = new WeakMap<FastifyRequest, string>();
+
+/** The public API: /v1 (API keys), its OpenAPI document and the interactive reference's script. */
+export function v1Routes(ctx: AppContext) {
+  const { apiKeys, messages, ledger, webhooks } = ctx.services;
+  const v1 = createV1Service({ db: ctx.db, jobs: ctx.jobs, logger: ctx.logger, messages, ledger, webhooks });
+
+  return async (app: FastifyInstance) => {
+    // The reference's script (loaded by the web app's /api/doc screen) is public like the document;
+    // the plugin's own HTML page needs an inline script the CSP refuses, so it stays behind sign-in.
+    app.addHook('onRoute', (route) => {
+      if (route.url === '/v1/reference/js/scalar.js') route.config = { ...route.config, auth: 'public' };
+    });
+    await app.register(scalar, { routePrefix: '/reference' });
+
+    app.setErrorHandler((err, req, reply) => {
+      const mapped = toV1Error(err);
+      if (!mapped) req.log.error({ err }, 'unhandled /v1 error');
+      const res = mapped ?? internalError();
+      errorCodes.set(req, res.body.error.code);
+      return reply.status(res.status).headers(res.headers).send(res.body);
+    });
+    app.setNotFoundHandler((req, reply) => {
+      const res = routeNotFound(req.method, req.url);
+      return reply.status(res.status).send(res.body);
+    });
+    app.addHook('onResponse', async (req, reply) => {
+      const key = req.apiKey;
+      if (key) apiKeys.recordUsage(key.keyId, reply.statusCode, errorCodes.get(req) ?? null, req.ip);
+    });
+
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/messages',
+      {
+        config: apiKey('sms:send'),
+        schema: {
+          operationId: 'sendMessage',
+          summary: 'Send an SMS',
+          description:
+            'Sends one text to up to 1,000 recipients. Answers 202 once the messages and their charge are stored; one resource per recipient.',
+          tags: ['Messages'],
+          headers: idempotencyHeaders,
+          body: v1SendMessageSchema,
+          response: { 202: v1SendResultSchema, ...errorResponses(402, 409, 422) },
+        },
+      },
+      async (req, reply) => {
+        const key = req.apiKey!;
+        const res = await idempotent(
+          ctx.db,
+          {
+            accountId: key.accountId,
+            key: req.headers[IDEMPOTENCY_HEADER],
+            method: 'POST',
+            path: V1_API.messages,
+            body: req.body,
+          },
+          async () => {
+            try {
+              return { status: 202, body: await v1.send(key, req.body) };
+            } catch (err) {
+              const mapped = toV1Error(err);
+              if (!mapped || mapped.status >= 500) throw err;
+              errorCodes.set(req, mapped.body.error.code);
+              return { status: mapped.status, body: mapped.body };
+            }
+          },
+        );
+        if (res.replayed) void reply.header('Idempotent-Replayed', 'true');
+        return reply.status(res.status as 202).send(res.body as never);
+      },
+    );
+
+    r.get(
+      '/messages',
+      {
+        config: apiKey('sms:read'),
+        schema: {
+          operationId: 'listMessages',
+          summary: 'List messages',
+          description: 'Newest first, keyset-paged: pass `nextCursor` as `cursor` for the next page.',
+          tags: ['Messages'],
+          querystring: v1MessageListQuerySchema,
+          response: { 200: v1MessageListSchema, ...errorResponses() },
+        },
+      },
+      async (req) => v1.list(req.apiKey!.accountId, req.query),
+    );
+
+    r.get(
+      '/messages/:id',
+      {
+        config: apiKey('sms:read'),
+        schema: {
+          operationId: 'getMessage',
+          summary: 'Get a message',
+          tags: ['Messages'],
+          params: z.object({ id: z.uuid('No such message') }),
+          response: { 200: v1MessageSchema, ...errorResponses(404) },
+        },
+      },
+      async (req) => v1.get(req.apiKey!.accountId, req.params.id),
+    );
+
+    r.get(
+      '/balance',
+      {
+        config: apiKey('balance:read'),
+        schema: {
+          operationId: 'getBalance',
+          summary: 'Get the balance',
+          description: 'In minor units of the currency (cents).',
+          tags: ['Account'],
+          response: { 200: v1BalanceSchema, ...errorResponses() },
+        },
+      },
+      async (req) => v1.balance(req.apiKey!.accountId),
+    );
+
+    app.get('/openapi.json', { config: PUBLIC, schema: { hide: true } }, async (_req, reply) =>
+      reply.header('access-control-allow-origin', '*').send(app.swagger()),
+    );
+  };
+}

@@ -1,0 +1,499 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { validate } from '@scalar/openapi-parser';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../../test/client';
+import { startServer, type TestServer } from '../../../test/harness';
+import { routeTable } from '../../platform/http/route-auth';
+
+let server: TestServer;
+let owner: ApiClient;
+let other: ApiClient;
+
+beforeAll(async () => {
+  server = await startServer(
+    { SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', WEBHOOK_RETRY_BASE_MS: '300' },
+    { worker: true },
+  );
+  owner = server.client();
+  other = server.client();
+  await owner.register();
+  await other.register();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function createKey(c: ApiClient, body: Record<string, unknown> = {}) {
+  const res = await c.post('/api/api-keys', {
+    name: 'Backend',
+    scopes: ['sms:send', 'sms:read', 'balance:read', 'otp'],
+    ...body,
+  });
+  expect(res.status).toBe(201);
+  return res.body as { key: { id: string; prefix: string }; secret: string };
+}
+
+/** A /v1 call the way a customer's system makes it: a bearer key, no cookies. */
+async function v1(secret: string | null, method: string, path: string, body?: unknown, headers = {}) {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: {
+      ...(secret && { authorization: `Bearer ${secret}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+}
+
+const messageCount = async (text: string) =>
+  Number(
+    (
+      await server.ctx.db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('body', '=', text)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe('API keys', () => {
+  it('shows the secret once (wren_live_…), stores only a hash, lists without it', async () => {
+    const { key, secret } = await createKey(owner);
+    expect(secret).toMatch(/^wren_live_[0-9A-Za-z]{40}$/);
+    expect(key.prefix).toBe(secret.slice(0, 18));
+    const row = await server.ctx.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(secret.slice(18));
+    const list = await owner.get('/api/api-keys');
+    expect(JSON.stringify(list.body)).not.toContain(secret);
+    expect(list.body.items[0]).toMatchObject({ id: key.id, status: 'active', requests24h: 0 });
+    // Another account cannot see, edit, revoke, rotate or report it.
+    for (const [m, p] of [
+      ['GET', `/api/api-keys/${key.id}`],
+      ['PATCH', `/api/api-keys/${key.id}`],
+      ['POST', `/api/api-keys/${key.id}/revoke`],
+      ['POST', `/api/api-keys/${key.id}/rotate`],
+      ['GET', `/api/api-keys/${key.id}/report`],
+    ] as const) {
+      expect((await other.request(m, p, m === 'PATCH' ? { name: 'x' } : undefined)).status).toBe(404);
+    }
+  });
+
+  it('rejects a bad CIDR, a past expiry and an unknown scope with field errors', async () => {
+    const bad = await owner.post('/api/api-keys', {
+      name: 'x',
+      scopes: ['sms:send'],
+      ipAllowlist: ['10.0.0.300/8'],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.ipAllowlist).toBeDefined();
+    const past = await owner.post('/api/api-keys', {
+      name: 'x',
+      scopes: ['sms:send'],
+      expiresAt: '2020-01-01T00:00:00Z',
+    });
+    expect(past.body.errors.expiresAt).toBeDefined();
+    const scope = await owner.post('/api/api-keys', { name: 'x', scopes: ['root'] });
+    expect(scope.status).toBe(400);
+  });
+});
+
+describe('/v1', () => {
+  it('sends, reads, lists and shows the balance with a key; no cookies, no XSRF', async () => {
+    const { secret } = await createKey(owner);
+    const sent = await v1(secret, 'POST', '/v1/messages', {
+      to: ['+14155550101', '+14155550102'],
+      text: 'v1 hello',
+      clientRef: 'order-1',
+    });
+    expect(sent.status).toBe(202);
+    expect(sent.headers.get('set-cookie')).toBeNull();
+    expect(sent.headers.get('ratelimit-limit')).toBe('600');
+    expect(sent.body.data).toHaveLength(2);
+    expect(sent.body.data[0]).toMatchObject({
+      to: '+14155550101',
+      status: 'queued',
+      segments: 1,
+      priceMinor: expect.any(Number),
+      clientRef: 'order-1',
+    });
+    const one = await v1(secret, 'GET', `/v1/messages/${sent.body.data[0].id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: sent.body.data[0].id, clientRef: 'order-1', text: 'v1 hello' });
+    const list = await v1(secret, 'GET', '/v1/messages?limit=1');
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.nextCursor).toEqual(expect.any(String));
+    const next = await v1(secret, 'GET', `/v1/messages?limit=1&cursor=${list.body.nextCursor}`);
+    expect(next.body.data[0].id).not.toBe(list.body.data[0].id);
+    const balance = await v1(secret, 'GET', '/v1/balance');
+    expect(balance.body).toEqual({ balanceMinor: expect.any(Number), currency: 'USD' });
+    // A single recipient as a string (the peer-bench shape).
+    expect((await v1(secret, 'POST', '/v1/messages', { to: '+14155550103', text: 'hi' })).status).toBe(202);
+  });
+
+  it('every endpoint with another account’s key: 404 for its resources, its own data only', async () => {
+    const mine = await createKey(owner);
+    const theirs = await createKey(other);
+    const sent = await v1(mine.secret, 'POST', '/v1/messages', { to: '+14155550104', text: 'owner secret' });
+    const id = sent.body.data[0].id;
+    const get = await v1(theirs.secret, 'GET', `/v1/messages/${id}`);
+    expect(get.status).toBe(404);
+    expect(get.body).toEqual({
+      error: { type: 'invalid_request_error', code: 'not_found', message: expect.any(String) },
+    });
+    const list = await v1(theirs.secret, 'GET', '/v1/messages');
+    expect(JSON.stringify(list.body)).not.toContain('owner secret');
+    const bal = await v1(theirs.secret, 'GET', '/v1/balance');
+    expect(bal.status).toBe(200);
+    // The other account's send lands in its own log, not the owner's.
+    const theirSend = await v1(theirs.secret, 'POST', '/v1/messages', { to: '+14155550105', text: 'theirs' });
+    expect((await v1(mine.secret, 'GET', `/v1/messages/${theirSend.body.data[0].id}`)).status).toBe(404);
+  });
+
+  it('refuses a missing, wrong, revoked, rotated or expired key (401), a missing scope or wrong IP (403)', async () => {
+    expect((await v1(null, 'GET', '/v1/balance')).body.error).toMatchObject({
+      type: 'authentication_error',
+      code: 'key_missing',
+    });
+    expect((await v1('wren_live_' + 'x'.repeat(40), 'GET', '/v1/balance')).body.error.code).toBe(
+      'key_invalid',
+    );
+    // A session's access token is not an API key.
+    expect((await v1(owner.accessToken, 'GET', '/v1/balance')).status).toBe(401);
+
+    const readOnly = await createKey(owner, { scopes: ['sms:read'] });
+    const noScope = await v1(readOnly.secret, 'POST', '/v1/messages', { to: '+14155550106', text: 'x' });
+    expect(noScope.status).toBe(403);
+    expect(noScope.body.error).toMatchObject({ type: 'permission_error', code: 'scope_missing' });
+    expect((await v1(readOnly.secret, 'GET', '/v1/balance')).status).toBe(403);
+
+    const revoked = await createKey(owner);
+    expect((await v1(revoked.secret, 'GET', '/v1/balance')).status).toBe(200);
+    await owner.post(`/api/api-keys/${revoked.key.id}/revoke`);
+    const r = await v1(revoked.secret, 'GET', '/v1/balance');
+    expect([r.status, r.body.error.code]).toEqual([401, 'key_revoked']);
+
+    const rotated = await createKey(owner);
+    expect((await v1(rotated.secret, 'GET', '/v1/balance')).status).toBe(200);
+    const fresh = (await owner.post(`/api/api-keys/${rotated.key.id}/rotate`)).body;
+    expect((await v1(rotated.secret, 'GET', '/v1/balance')).status).toBe(401);
+    expect((await v1(fresh.secret, 'GET', '/v1/balance')).status).toBe(200);
+
+    const expired = await createKey(owner);
+    await server.ctx.db
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expired.key.id)
+      .execute();
+    const e = await v1(expired.secret, 'GET', '/v1/balance');
+    expect([e.status, e.body.error.code]).toEqual([401, 'key_expired']);
+
+    const elsewhere = await createKey(owner, { ipAllowlist: ['10.0.0.0/8', '2001:db8::/32'] });
+    const ip = await v1(elsewhere.secret, 'GET', '/v1/balance');
+    expect([ip.status, ip.body.error.code]).toEqual([403, 'ip_not_allowed']);
+    const here = await createKey(owner, { ipAllowlist: ['127.0.0.0/8', '::1'] });
+    expect((await v1(here.secret, 'GET', '/v1/balance')).status).toBe(200);
+  });
+
+  it('a revoke on another node is effective there within the key cache time (5 s)', async () => {
+    const node2 = await startServer({}, { databaseUrl: server.databaseUrl });
+    try {
+      const { key, secret } = await createKey(owner);
+      const at2 = () => fetch(`${node2.url}/v1/balance`, { headers: { authorization: `Bearer ${secret}` } });
+      expect((await at2()).status).toBe(200);
+      await owner.post(`/api/api-keys/${key.id}/revoke`);
+      const started = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - started < 8000) {
+        status = (await at2()).status;
+        if (status === 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - started).toBeLessThan(6000);
+    } finally {
+      await node2.close();
+    }
+  });
+
+  it('rate limits per key with RateLimit-* headers and 429 Retry-After', async () => {
+    const { secret } = await createKey(owner, { rateLimitPerMinute: 3 });
+    const seen: Awaited<ReturnType<typeof v1>>[] = [];
+    for (let i = 0; i < 4; i++) seen.push(await v1(secret, 'GET', '/v1/balance'));
+    expect(seen.map((s) => s.status)).toEqual([200, 200, 200, 429]);
+    expect(seen[2]!.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(seen[3]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(seen[3]!.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+  });
+
+  it('validation errors use the one error shape with param', async () => {
+    const { secret } = await createKey(owner);
+    const bad = await v1(secret, 'POST', '/v1/messages', { to: [], text: 'x' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'parameter_invalid',
+      param: 'to',
+    });
+    const phone = await v1(secret, 'POST', '/v1/messages', { to: 'not-a-number', text: 'x' });
+    expect(phone.body.error).toMatchObject({ code: 'parameter_invalid', param: 'to' });
+    const tooMany = await v1(secret, 'POST', '/v1/messages', {
+      to: Array.from({ length: 1001 }, (_, i) => `+1415555${String(i).padStart(4, '0')}`),
+      text: 'x',
+    });
+    expect(tooMany.body.error.param).toBe('to');
+    const json = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: '{"to":',
+    });
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { error: { code: string } }).error.code).toBe('body_invalid');
+    const nowhere = await v1(secret, 'GET', '/v1/nothing');
+    expect(nowhere.body.error.code).toBe('not_found');
+  });
+
+  it('Idempotency-Key: same body replays, different body 422, 20 parallel requests send once', async () => {
+    const { secret } = await createKey(owner);
+    const body = { to: '+14155550107', text: 'idem once' };
+    const first = await v1(secret, 'POST', '/v1/messages', body, { 'idempotency-key': 'k-1' });
+    const again = await v1(secret, 'POST', '/v1/messages', body, { 'idempotency-key': 'k-1' });
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await messageCount('idem once')).toBe(1);
+    const changed = await v1(
+      secret,
+      'POST',
+      '/v1/messages',
+      { ...body, text: 'other' },
+      { 'idempotency-key': 'k-1' },
+    );
+    expect(changed.status).toBe(422);
+    expect(changed.body.error.code).toBe('idempotency_key_reused');
+
+    const race = { to: '+14155550108', text: 'idem race' };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        v1(secret, 'POST', '/v1/messages', race, { 'idempotency-key': 'race-1' }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(202));
+    expect(new Set(results.map((r) => r.body.data[0].id)).size).toBe(1);
+    expect(await messageCount('idem race')).toBe(1);
+  });
+});
+
+describe('delivery webhooks', () => {
+  it('a receiver down for a while gets the signed final status after it comes back, once; replay works', async () => {
+    // Reserve a port, then close it: the receiver is down (connection refused).
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+
+    const detail = (await owner.get('/api/developer')).body;
+    expect(detail.webhookSecret).toMatch(/^whsec_/);
+    const { secret } = await createKey(owner);
+    const sent = await v1(secret, 'POST', '/v1/messages', {
+      to: '+14155550109',
+      text: 'hook me',
+      clientRef: 'ref-9',
+      callbackUrl: `http://127.0.0.1:${port}/hook`,
+    });
+    const id = sent.body.data[0].id;
+    const delivery = () =>
+      server.ctx.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('id', '=', `evt_${id}`)
+        .executeTakeFirst();
+    // Wait for failed attempts while the receiver is down.
+    const until = Date.now() + 20_000;
+    while (((await delivery())?.attempts ?? 0) < 2 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 200));
+    expect((await delivery())?.status).toBe('pending');
+
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(port, '127.0.0.1', r));
+    try {
+      while (!received.length && Date.now() < until + 20_000) await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 1500)); // no second delivery after success
+      expect(received).toHaveLength(1);
+      const verified = new Webhook(detail.webhookSecret).verify(received[0]!.body, received[0]!.headers) as {
+        type: string;
+        data: Record<string, unknown>;
+      };
+      expect(verified).toMatchObject({
+        type: 'message.status',
+        data: { id, status: 'delivered', clientRef: 'ref-9', to: '+14155550109' },
+      });
+      expect(received[0]!.headers['webhook-id']).toBe(`evt_${id}`);
+      const row = await delivery();
+      expect(row).toMatchObject({ status: 'delivered', last_status_code: 204 });
+      const attempts = await server.ctx.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('delivery_id', '=', `evt_${id}`)
+        .orderBy('id')
+        .execute();
+      expect(attempts.length).toBe(row!.attempts);
+      expect(attempts.slice(0, -1).every((a) => a.status_code === null && a.error)).toBe(true);
+
+      // Replay: sent again now, signed with the same id; another account cannot replay it.
+      expect((await other.post(`/api/webhooks/deliveries/evt_${id}/replay`)).status).toBe(404);
+      const replay = await owner.post(`/api/webhooks/deliveries/evt_${id}/replay`);
+      expect(replay.status).toBe(200);
+      expect(replay.body).toMatchObject({
+        status: 'delivered',
+        lastStatusCode: 204,
+        attempts: row!.attempts + 1,
+      });
+      expect(received).toHaveLength(2);
+      expect(received[1]!.headers['webhook-id']).toBe(`evt_${id}`);
+
+      // The key's report shows the delivery log, the messages and their cost.
+      const keyId = (await owner.get('/api/api-keys')).body.items.find((k: { prefix: string }) =>
+        secret.startsWith(k.prefix),
+      ).id;
+      const report = await owner.get(`/api/api-keys/${keyId}/report`);
+      expect(report.status).toBe(200);
+      expect(report.body.messages.count).toBe(1);
+      expect(report.body.deliveries[0]).toMatchObject({ id: `evt_${id}`, status: 'delivered' });
+      expect(report.body.days.at(-1).ok).toBeGreaterThan(0);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  }, 60_000);
+
+  it('rotating the account secret signs new attempts with the new secret', async () => {
+    const before = (await owner.get('/api/developer')).body.webhookSecret;
+    const after = (await owner.post('/api/developer/webhook/rotate-secret')).body.webhookSecret;
+    expect(after).toMatch(/^whsec_/);
+    expect(after).not.toBe(before);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('is a valid OpenAPI 3.1 document that covers every /v1 route', async () => {
+    const res = await fetch(`${server.url}/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const routes = routeTable(server.app).filter(
+      (r) => r.url.startsWith('/v1/') && r.access !== 'public' && r.method !== 'HEAD',
+    );
+    expect(routes.length).toBeGreaterThanOrEqual(4);
+    const missing = routes.filter((r) => {
+      const path = r.url.replace(/:(\w+)/g, '{$1}');
+      return !doc.paths[path]?.[r.method.toLowerCase()];
+    });
+    expect(missing.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+});
+
+describe('OTP API with keys (scope otp)', () => {
+  it('sends and checks with a key; no otp scope 403; another account 404; a session still works', async () => {
+    const svc = await owner.post('/api/otp-services', {
+      name: 'Login codes',
+      template: 'Your {{service}} code is {{code}}',
+    });
+    expect(svc.status).toBe(201);
+    const withOtp = await createKey(owner, { scopes: ['otp'] });
+    const send = await v1(withOtp.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550150' });
+    expect(send.status).toBe(201);
+    expect(send.body).toMatchObject({ to: '+14155550150', status: 'pending' });
+    expect(send.headers.get('set-cookie')).toBeNull();
+    const check = await v1(withOtp.secret, 'POST', `/v1/otp/${svc.body.id}/check`, {
+      id: send.body.id,
+      code: '000000',
+    });
+    expect(check.status).toBe(200);
+
+    const noOtp = await createKey(owner, { scopes: ['sms:send'] });
+    expect(
+      (await v1(noOtp.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550151' })).status,
+    ).toBe(403);
+    const theirs = await createKey(other, { scopes: ['otp'] });
+    expect(
+      (await v1(theirs.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550152' })).status,
+    ).toBe(404);
+    const revoked = await createKey(owner, { scopes: ['otp'] });
+    await owner.post(`/api/api-keys/${revoked.key.id}/revoke`);
+    expect(
+      (await v1(revoked.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550153' })).status,
+    ).toBe(401);
+    // The console's session still calls it (CAPTCHA is off in tests).
+    expect((await owner.post(`/v1/otp/${svc.body.id}/send`, { to: '+14155550154' })).status).toBe(201);
+  });
+});
+
+describe('malformed input on /v1 (with a valid key)', () => {
+  it('never a 5xx, always the one error shape', async () => {
+    const { secret } = await createKey(owner, {
+      scopes: ['sms:send', 'sms:read', 'balance:read', 'otp'],
+      rateLimitPerMinute: 100_000,
+    });
+    const routes = routeTable(server.app).filter((r) => r.access === 'apikey' && r.method !== 'HEAD');
+    const bodies: unknown[] = [
+      null,
+      [],
+      'str',
+      42,
+      {},
+      { to: '\u0000', text: 'x' },
+      { to: ['\ud800'], text: 'x' },
+      { to: '+14155550160', text: 'x'.repeat(5000) },
+      { to: '+14155550160', text: 'x', scheduleAt: '2026-13-45T99:99:99Z' },
+      { to: '+14155550160', text: 'x', callbackUrl: 'javascript:alert(1)' },
+      { to: { __proto__: { a: 1 } }, text: 'x' },
+    ];
+    const failures: string[] = [];
+    let tried = 0;
+    for (const r of routes) {
+      const paths = r.url.includes(':')
+        ? ['not-a-uuid', '%00', 'x'.repeat(3000), crypto.randomUUID()].map((v) => r.url.replace(/:\w+/g, v))
+        : [
+            r.url,
+            `${r.url}?limit=-1`,
+            `${r.url}?cursor=garbage`,
+            `${r.url}?since=notadate`,
+            `${r.url}?status=bogus`,
+          ];
+      for (const path of paths) {
+        for (const body of r.method === 'GET' ? [undefined] : bodies) {
+          const res = await v1(secret, r.method, path, body);
+          tried += 1;
+          // 414: the server's URL-length guard answers before any route is matched.
+          const shaped =
+            res.status < 400 ||
+            res.status === 414 ||
+            (typeof res.body?.error?.code === 'string' && res.body.error.type);
+          if (res.status >= 500 || !shaped)
+            failures.push(`${r.method} ${path.slice(0, 60)} -> ${res.status}`);
+        }
+      }
+    }
+    expect(tried).toBeGreaterThan(30);
+    expect(failures).toEqual([]);
+  });
+});

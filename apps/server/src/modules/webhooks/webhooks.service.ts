@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import type { ApiKeyDto, WebhookDeliveryDto } from '@wren/contracts';
+import { Webhook } from 'standardwebhooks';
+import { type Db, transact } from '../../platform/db';
+import { notFound } from '../../platform/errors';
+import type { Jobs } from '../../platform/jobs';
+import type { Logger } from '../../platform/logger';
+import * as repo from './webhooks.repository';
+
+export const WEBHOOK_SWEEP_JOB = 'webhooks.sweep';
+export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
+const DAY_MS = 86_400_000;
+const BATCH = 50;
+const MAX_DELAY_MS = 4 * 3_600_000;
+
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export function toDeliveryDto(r: repo.DeliveryRow): WebhookDeliveryDto {
+  return {
+    id: r.id,
+    eventType: r.event_type,
+    url: r.url,
+    status: r.status,
+    attempts: r.attempts,
+    lastStatusCode: r.last_status_code,
+    lastError: r.last_error,
+    lastLatencyMs: r.last_latency_ms,
+    nextAttemptAt: r.status === 'pending' ? r.next_attempt_at.toISOString() : null,
+    createdAt: r.created_at.toISOString(),
+    deliveredAt: r.delivered_at ? r.delivered_at.toISOString() : null,
+  };
+}
+
+/** Exponential backoff with full jitter around the doubling delay: base·2^(n-1)·[0.5, 1.5), capped. */
+export function retryDelayMs(attempt: number, baseMs: number, random = Math.random) {
+  const exp = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), MAX_DELAY_MS);
+  return Math.round(exp * (0.5 + random()));
+}
+
+/**
+ * Delivery webhooks (Standard Webhooks). Final statuses of messages sent through /v1 are found by a
+ * sweep over `api_messages` (never on the send or receipt path) and inbound messages by a sweep per
+ * account with a webhook URL; each becomes a row in `webhook_deliveries`, POSTed signed, retried
+ * with exponential backoff and jitter for 24 h. Every attempt is logged in `webhook_attempts`.
+ */
+export function createWebhooksService(deps: {
+  db: Db;
+  jobs: Jobs;
+  logger: Logger;
+  timeoutMs: number;
+  retryBaseMs: number;
+}) {
+  const { db } = deps;
+  const logger = deps.logger.child({ module: 'webhooks' });
+  const urlCache = new Map<string, { url: string | null; until: number }>();
+
+  async function attempt(
+    d: repo.DeliveryRow & { secret: string | null },
+    replay: boolean,
+  ): Promise<repo.AttemptResult> {
+    const n = d.attempts + 1;
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      if (!d.secret) throw new Error('The account has no webhook secret');
+      const body = JSON.stringify(d.payload);
+      const at = new Date();
+      const signature = new Webhook(d.secret).sign(d.id, at, body);
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Wren-Webhooks/1',
+          'webhook-id': d.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(deps.timeoutMs),
+      });
+      statusCode = res.status;
+      await res.body?.cancel().catch(() => undefined);
+      if (res.status < 200 || res.status >= 300) error = `The receiver answered HTTP ${res.status}`;
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string } };
+      error =
+        e.name === 'TimeoutError'
+          ? `No answer within ${deps.timeoutMs} ms`
+          : `Could not connect: ${e.cause?.code ?? e.message}`.slice(0, 300);
+    }
+    const latencyMs = Math.round(performance.now() - started);
+    const ok = error === null;
+    const next = new Date(Date.now() + retryDelayMs(n, deps.retryBaseMs));
+    const giveUp = !ok && next.getTime() > d.give_up_at.getTime();
+    return {
+      deliveryId: d.id,
+      attempt: n,
+      statusCode,
+      latencyMs,
+      error,
+      ok,
+      replay,
+      nextAttemptAt: ok || giveUp ? null : next,
+      giveUp,
+    };
+  }
+
+  const service = {
+    /** The account's settings, created with a fresh secret on first use. */
+    async settings(accountId: string) {
+      return (
+        (await repo.findSettings(db, accountId)) ?? repo.ensureSettings(db, accountId, newWebhookSecret())
+      );
+    },
+
+    async rotateSecret(accountId: string) {
+      await service.settings(accountId);
+      await db
+        .updateTable('webhook_settings')
+        .set({ secret: newWebhookSecret(), rotated_at: new Date() })
+        .where('account_id', '=', accountId)
+        .execute();
+      return service.settings(accountId);
+    },
+
+    async setUrl(accountId: string, url: string | null) {
+      await service.settings(accountId);
+      await db
+        .updateTable('webhook_settings')
+        .set({ url, ...(url && { inbound_seen_at: new Date() }) })
+        .where('account_id', '=', accountId)
+        .execute();
+      urlCache.delete(accountId);
+      return service.settings(accountId);
+    },
+
+    /** The account-wide webhook URL (cached 5 s: read on every API send). */
+    async accountUrl(accountId: string) {
+      const hit = urlCache.get(accountId);
+      if (hit && hit.until > Date.now()) return hit.url;
+      const url = (await repo.findSettings(db, accountId))?.url ?? null;
+      urlCache.set(accountId, { url, until: Date.now() + 5_000 });
+      return url;
+    },
+
+    /** Turns newly final API messages and new inbound messages into deliveries. Returns how many. */
+    async sweep(): Promise<number> {
+      let made = 0;
+      for (;;) {
+        const n = await transact(db, async (trx) => {
+          const done = await repo.claimFinished(trx, 500);
+          await repo.insertDeliveries(
+            trx,
+            done.map((m) => ({
+              id: `evt_${m.message_id}`,
+              account_id: m.account_id,
+              api_key_id: m.api_key_id,
+              event_type: 'message.status',
+              url: m.callback_url,
+              payload: JSON.stringify({
+                type: 'message.status',
+                timestamp: (m.done_at ?? new Date()).toISOString(),
+                data: {
+                  id: m.message_id,
+                  to: m.recipient,
+                  from: m.sender,
+                  status: m.status,
+                  error: m.error,
+                  segments: m.segments,
+                  priceMinor: m.price_minor,
+                  currency: m.currency,
+                  clientRef: m.client_ref,
+                  doneAt: m.done_at ? m.done_at.toISOString() : null,
+                },
+              }),
+            })),
+          );
+          return done.length;
+        });
+        made += n;
+        if (n < 500) break;
+      }
+      const inbound = await repo.newInbound(db, 1000);
+      if (inbound.length) {
+        await repo.insertDeliveries(
+          db,
+          inbound.map((i) => ({
+            id: `evt_in_${i.id}`,
+            account_id: i.account_id,
+            api_key_id: null,
+            event_type: 'message.inbound',
+            url: i.url,
+            payload: JSON.stringify({
+              type: 'message.inbound',
+              timestamp: i.received_at.toISOString(),
+              data: {
+                id: i.id,
+                from: i.sender,
+                to: i.recipient,
+                text: i.text,
+                keyword: i.keyword,
+                receivedAt: i.received_at.toISOString(),
+              },
+            }),
+          })),
+        );
+        const latest = new Map<string, Date>();
+        for (const i of inbound) latest.set(i.account_id, i.received_at);
+        await repo.advanceInboundSeen(
+          db,
+          [...latest].map(([accountId, at]) => ({ accountId, at })),
+        );
+        made += inbound.length;
+      }
+      return made;
+    },
+
+    /** One delivery pass: attempts every due delivery (in parallel, BATCH at a time). */
+    async deliverDue(): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const due = await repo.claimDue(db, BATCH, Math.ceil(deps.timeoutMs / 1000) + 30);
+        if (due.length === 0) break;
+        const results = await Promise.all(due.map((d) => attempt(d, false)));
+        for (const r of results) {
+          await repo.recordAttempt(db, r);
+          if (r.giveUp) logger.info({ delivery: r.deliveryId }, 'webhook given up after 24 h');
+        }
+        total += due.length;
+        if (due.length < BATCH) break;
+      }
+      return total;
+    },
+
+    /** Sends a delivery again now (whatever its status), as its next attempt; returns the result. */
+    async replay(accountId: string, id: string): Promise<WebhookDeliveryDto> {
+      const d = await repo.findDelivery(db, accountId, id);
+      if (!d) throw notFound('Webhook delivery');
+      const r = await attempt({ ...d, give_up_at: new Date(Date.now() + DAY_MS) }, true);
+      await repo.recordAttempt(db, { ...r, giveUp: !r.ok && d.status === 'failed' });
+      const after = await repo.findDelivery(db, accountId, id);
+      return toDeliveryDto(after!);
+    },
+
+    async deliveriesForKey(accountId: string, key: Pick<ApiKeyDto, 'id'>, limit = 50) {
+      const rows = await repo.listDeliveries(db, accountId, key.id, limit);
+      return rows.map(toDeliveryDto);
+    },
+
+    /** Registers the sweep and delivery passes (run on nodes that work jobs). */
+    start() {
+      const off = [
+        deps.jobs.every(WEBHOOK_SWEEP_JOB, 1, async () => {
+          await service.sweep();
+        }),
+        deps.jobs.every(WEBHOOK_DELIVER_JOB, 1, async () => {
+          await service.deliverDue();
+        }),
+      ];
+      return () => off.forEach((f) => f());
+    },
+  };
+  // Registered with the node's jobs at once: any node that works jobs (all/worker) runs the passes.
+  service.start();
+  return service;
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
