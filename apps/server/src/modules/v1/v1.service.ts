@@ -67,7 +67,10 @@ function createLinkWriter(db: Db) {
     new Promise<void>((resolve, reject) => {
       queue.push({
         rows,
-        done: (err) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
+        done: (err) =>
+          err
+            ? reject(err instanceof Error ? err : new Error('Could not store the API message links'))
+            : resolve(),
       });
       if (!running) void drain();
     });
