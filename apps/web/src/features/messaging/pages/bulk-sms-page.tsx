@@ -1,7 +1,6 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { CampaignComposer } from '../components/campaign-composer';
 
+/** Bulk SMS: one text to contact groups, pasted numbers and an uploaded file (issue #11). */
 export default function BulkSmsPage() {
-  return (
-    <ScreenPlaceholder description="Send one message to a contact group or an uploaded list of numbers." />
-  );
+  return <CampaignComposer kind="bulk" />;
 }

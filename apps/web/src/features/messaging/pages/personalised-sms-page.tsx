@@ -1,7 +1,6 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { CampaignComposer } from '../components/campaign-composer';
 
+/** Personalised SMS: a file's rows, each sent its own text from {{column}} placeholders (issue #11). */
 export default function PersonalisedSmsPage() {
-  return (
-    <ScreenPlaceholder description="Send messages that fill in each recipient’s own details from an uploaded sheet." />
-  );
+  return <CampaignComposer kind="personalised" />;
 }
