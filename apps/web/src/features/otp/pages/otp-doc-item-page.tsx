@@ -1,5 +1,21 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { Alert, Skeleton } from '@mantine/core';
+import { useParams } from 'react-router';
+import { messageOf } from '@/lib/http/http-error';
+import { useOtpService } from '../api/otp-services';
+import { OtpDocs } from '../components/otp-docs';
+import { isMissing, ServiceNotFound } from '../components/service-not-found';
 
 export default function OtpDocItemPage() {
-  return <ScreenPlaceholder description="Integration documentation for one OTP service." />;
+  const id = useParams().id ?? '';
+  const service = useOtpService(id);
+  if (service.isPending) return <Skeleton height={300} radius="md" aria-label="Loading the OTP service" />;
+  if (service.isError)
+    return isMissing(service.error) ? (
+      <ServiceNotFound />
+    ) : (
+      <Alert color="red" variant="light" role="alert" title="The service could not be loaded">
+        {messageOf(service.error)}
+      </Alert>
+    );
+  return <OtpDocs serviceId={service.data.id} serviceName={service.data.name} />;
 }

@@ -1,5 +1,5 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { OtpDocs } from '../components/otp-docs';
 
 export default function OtpDocPage() {
-  return <ScreenPlaceholder description="How to send and verify one-time passwords." />;
+  return <OtpDocs />;
 }

@@ -1,5 +1,5 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { OtpServiceForm } from '../components/otp-service-form';
 
 export default function OtpServiceCreatePage() {
-  return <ScreenPlaceholder description="Set up a new one-time-password service." />;
+  return <OtpServiceForm />;
 }

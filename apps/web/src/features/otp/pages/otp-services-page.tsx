@@ -1,5 +1,207 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  EmptyState,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import type { OtpServiceDto } from '@wren/contracts';
+import { Link } from 'react-router';
+import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
+import { ResponsiveTable } from '@/components/responsive-table';
+import { RowAction } from '@/components/row-action';
+import { paths } from '@/config/paths';
+import { messageOf } from '@/lib/http/http-error';
+import { toast } from '@/lib/toast';
+import { useDeleteOtpService, useOtpServices } from '../api/otp-services';
+import { IconBook, IconFlask, IconPencil, IconPlus, IconShield, IconTrash } from '../components/icons';
+import { formatPercent } from '../otp-format';
 
 export default function OtpServicesPage() {
-  return <ScreenPlaceholder description="Your one-time-password services." />;
+  const list = useOtpServices();
+  const remove = useDeleteOtpService();
+  const deleting = useModalTarget<OtpServiceDto>();
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const items = list.data ?? [];
+
+  const confirmDelete = async () => {
+    const svc = deleting.target;
+    if (!svc) return;
+    try {
+      await remove.mutateAsync(svc.id);
+      toast.success(`OTP service "${svc.name}" has been deleted.`);
+      deleting.close();
+    } catch (error) {
+      setDeleteError(messageOf(error));
+    }
+  };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Text c="dimmed" size="sm" maw={560}>
+          Send one-time passwords on the priority lane, with brute-force and SMS-pumping protection on by
+          default. Your app calls two endpoints: send and check.
+        </Text>
+        <Group gap="sm">
+          <Button component={Link} to={paths.otp.doc.getHref()} variant="default" leftSection={<IconBook />}>
+            API documentation
+          </Button>
+          <Button component={Link} to={paths.otp.create.getHref()} leftSection={<IconPlus />}>
+            New OTP service
+          </Button>
+        </Group>
+      </Group>
+
+      {list.isPending && (
+        <Stack gap="xs" aria-busy="true" aria-label="Loading OTP services">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} height={44} radius="sm" />
+          ))}
+        </Stack>
+      )}
+      {list.isError && (
+        <Alert color="red" variant="light" title="The OTP services could not be loaded" role="alert">
+          <Stack gap="sm" align="flex-start">
+            {messageOf(list.error)}
+            <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {list.isSuccess && items.length === 0 && (
+        <Paper withBorder radius="md">
+          <EmptyState
+            variant="light"
+            size="lg"
+            py={48}
+            icon={<IconShield width={32} height={32} />}
+            title="No OTP services yet"
+            description="Create a service to send verification codes from your app or website."
+          >
+            <EmptyState.Actions>
+              <Button component={Link} to={paths.otp.create.getHref()} leftSection={<IconPlus />}>
+                Create your first OTP service
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Paper>
+      )}
+      {items.length > 0 && (
+        <Paper withBorder radius="md">
+          <ResponsiveTable minWidth={900} verticalSpacing="sm" highlightOnHover aria-label="OTP services">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Sender</Table.Th>
+                <Table.Th>Code</Table.Th>
+                <Table.Th>Lifetime</Table.Th>
+                <Table.Th ta="right">Sends (24 h)</Table.Th>
+                <Table.Th ta="right">Verified</Table.Th>
+                <Table.Th ta="right">Blocked</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td data-label="Name">
+                    <Anchor component={Link} to={paths.otp.view.getHref(s.id)} fw={500}>
+                      {s.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td data-label="Sender">
+                    {s.senderId || (
+                      <Text span c="dimmed" size="sm">
+                        Default
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td data-label="Code">
+                    {s.codeLength} {s.codeType === 'numeric' ? 'digits' : 'characters'}
+                  </Table.Td>
+                  <Table.Td data-label="Lifetime">{s.ttlMinutes} min</Table.Td>
+                  <Table.Td data-label="Sends (24 h)" ta="right">
+                    {s.stats.sends24h.toLocaleString('en')}
+                  </Table.Td>
+                  <Table.Td data-label="Verified" ta="right">
+                    {s.stats.sends24h ? formatPercent(s.stats.verificationRate24h) : '–'}
+                  </Table.Td>
+                  <Table.Td data-label="Blocked" ta="right">
+                    {s.stats.blocked24h ? (
+                      <Badge color="red" variant="light">
+                        {s.stats.blocked24h.toLocaleString('en')}
+                      </Badge>
+                    ) : (
+                      '0'
+                    )}
+                  </Table.Td>
+                  <Table.Td data-label="">
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Button
+                        component={Link}
+                        to={paths.otp.test.getHref(s.id)}
+                        size="compact-sm"
+                        variant="light"
+                        leftSection={<IconFlask />}
+                        aria-label={`Test ${s.name}`}
+                      >
+                        Test
+                      </Button>
+                      <Button
+                        component={Link}
+                        to={paths.otp.edit.getHref(s.id)}
+                        size="compact-sm"
+                        variant="subtle"
+                        color="gray"
+                        leftSection={<IconPencil />}
+                        aria-label={`Edit ${s.name}`}
+                      >
+                        Edit
+                      </Button>
+                      <RowAction
+                        tip="Delete"
+                        label={`Delete ${s.name}`}
+                        danger
+                        onClick={() => {
+                          setDeleteError(null);
+                          deleting.open(s);
+                        }}
+                      >
+                        <IconTrash />
+                      </RowAction>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+        </Paper>
+      )}
+
+      <ConfirmDeleteModal
+        opened={deleting.opened}
+        title="Delete OTP service"
+        confirmLabel="Delete service"
+        loading={remove.isPending}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onClose={deleting.close}
+      >
+        Delete <b>{deleting.target?.name}</b>? Its codes stop working at once and calls to its id get 404. Its
+        verification history is deleted too. This cannot be undone.
+      </ConfirmDeleteModal>
+    </Stack>
+  );
 }
