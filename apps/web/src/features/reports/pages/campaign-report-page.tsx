@@ -25,7 +25,14 @@ import { CAMPAIGN_STATUSES, type CampaignDto } from '@wren/contracts';
 import { IconChart, IconSearch } from '@/components/icons';
 import { paths } from '@/config/paths';
 import { formatMoney } from '@/lib/money';
-import { CampaignActions, CampaignProgress, CampaignStatusBadge, useCampaigns } from '@/features/campaigns';
+import {
+  CampaignActions,
+  campaignKeys,
+  CampaignProgress,
+  CampaignStatusBadge,
+  useBulkSmsPushes,
+  useCampaigns,
+} from '@/features/campaigns';
 import { formatDateTime, formatInZone } from '../format';
 
 const STATUS_OPTIONS = CAMPAIGN_STATUSES.map((s) => ({
