@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { redirect, type RouteObject } from 'react-router';
 import { paths, type AppPath } from '@/config/paths';
+import { requireAdmin } from '@/features/admin/require-admin';
 import { alwaysRevalidate, requireUser, visitorsOnly } from './guards';
 import { RootLayout } from './layout/root-layout';
 import { RouteErrorPage } from './pages/route-error-page';
@@ -82,6 +83,22 @@ const mainPages: RouteObject[] = [
     page(paths.api.view, () => import('@/features/api-keys/pages/api-view-page')),
     page(paths.api.report, () => import('@/features/api-keys/pages/api-report-page')),
   ]),
+  // The operator console (issue #16): its loader sends anyone but an admin to the 404 page.
+  {
+    loader: requireAdmin,
+    shouldRevalidate: alwaysRevalidate,
+    handle: { title: 'Admin' } satisfies RouteHandle,
+    children: [
+      page(paths.admin.accounts, () => import('@/features/admin/pages/accounts-page')),
+      group({ title: paths.admin.accounts.title, to: to(paths.admin.accounts) }, [
+        page(paths.admin.account, () => import('@/features/admin/pages/account-detail-page')),
+      ]),
+      page(paths.admin.ratePlans, () => import('@/features/admin/pages/rate-plans-page')),
+      page(paths.admin.senderIds, () => import('@/features/admin/pages/sender-id-approvals-page')),
+      page(paths.admin.audit, () => import('@/features/admin/pages/audit-page')),
+      page(paths.admin.system, () => import('@/features/admin/pages/system-page')),
+    ],
+  },
 ];
 
 /** The visitor pages under /auth. */

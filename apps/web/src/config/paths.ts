@@ -97,6 +97,15 @@ export const paths = {
     view: route('/api/:id/view', 'API access'),
     report: route('/api/:id/report', 'API usage report'),
   },
+  /** The operator console (issue #16): admins only. */
+  admin: {
+    accounts: route('/admin/accounts', 'Accounts'),
+    account: route('/admin/accounts/:id', 'Account'),
+    ratePlans: route('/admin/rate-plans', 'Rate plans'),
+    senderIds: route('/admin/sender-ids', 'Sender ID approvals'),
+    audit: route('/admin/audit', 'Audit log'),
+    system: route('/admin/system', 'System status'),
+  },
 } as const;
 
 /** Query parameter that carries the interrupted address to the login page. */

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
 
 /** How often a worker writes its heartbeat and gateway status, and reads operator pauses. */
-export const REPORT_INTERVAL_MS = 2000;
+export const REPORT_INTERVAL_MS = 1000;
 
 export interface ReportedConnection extends ConnectionStatus {
   window: number;
@@ -67,7 +67,7 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
 }
 
 /**
- * Writes this worker's heartbeat and gateway status to `worker_heartbeats` every 2 s and applies
+ * Writes this worker's heartbeat and gateway status to `worker_heartbeats` every second and applies
  * the operator pauses in `smsc_connection_controls`. The admin system status reads them, so API
  * nodes show every worker's binds.
  */

@@ -10,6 +10,7 @@ import {
   IconMessage,
   IconMessages,
   IconSettings,
+  IconTools,
   IconUserMessage,
   IconUsers,
   type AppIcon,
@@ -72,6 +73,24 @@ export const MENU: MenuSection[] = [
     ],
   },
 ];
+
+/** The operator console (issue #16): shown below the menu to admins only. */
+export const ADMIN_MENU: MenuSection = {
+  caption: 'Admin',
+  items: [
+    {
+      label: 'Admin',
+      icon: IconTools,
+      children: [
+        { label: 'Accounts', to: paths.admin.accounts.path, icon: IconUsers },
+        { label: 'Rate plans', to: paths.admin.ratePlans.path, icon: IconChart },
+        { label: 'Sender ID approvals', to: paths.admin.senderIds.path, icon: IconId },
+        { label: 'Audit log', to: paths.admin.audit.path, icon: IconList },
+        { label: 'System status', to: paths.admin.system.path, icon: IconDashboard },
+      ],
+    },
+  ],
+};
 
 /** A menu entry is active on its own page and on the pages below it. */
 export function isActivePath(pathname: string, to: string): boolean {

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Box, Divider, Group, NavLink, ScrollArea, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
-import { MENU, isActivePath, isMenuGroup, type MenuGroup, type MenuLink } from './menu';
+import { useCurrentUser } from '@/lib/use-session';
+import { ADMIN_MENU, MENU, isActivePath, isMenuGroup, type MenuGroup, type MenuLink } from './menu';
 import classes from './sidebar.module.css';
 
 interface SidebarProps {
@@ -97,10 +98,12 @@ function GroupItem({ group, onNavigate }: { group: MenuGroup; onNavigate?: () =>
 }
 
 export function Sidebar({ folded = false, onNavigate }: SidebarProps) {
+  const isAdmin = useCurrentUser()?.role === 'admin';
+  const sections = isAdmin ? [...MENU, ADMIN_MENU] : MENU;
   return (
     <Box component="nav" aria-label="Main menu" className={classes.nav}>
       <ScrollArea className={classes.scroll} type="scroll">
-        {MENU.map((section, index) => (
+        {sections.map((section, index) => (
           <Box
             key={section.caption ?? index}
             className={classes.section}

@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { Anchor, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Link } from 'react-router';
+import { IconSearch } from '@/components/icons';
+import { ResponsiveTable } from '@/components/responsive-table';
+import { paths } from '@/config/paths';
+import { messageOf } from '@/lib/http/http-error';
+import { formatMoney } from '@/lib/money';
+import { useAccounts } from '../api/admin-api';
+import {
+  AccountStatusBadge,
+  EmptyBlock,
+  ErrorBlock,
+  LoadingBlock,
+  LoadMore,
+  SectionHeader,
+  When,
+} from '../components/common';
+
+export default function AccountsPage() {
+  const [search, setSearch] = useState('');
+  const [query] = useDebouncedValue(search.trim(), 300);
+  const [status, setStatus] = useState<'' | 'active' | 'locked'>('');
+  const list = useAccounts(query, status);
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder radius="md">
+        <SectionHeader title="Accounts" hint="Every customer account: balance, rate plan and status">
+          <TextInput
+            aria-label="Search accounts"
+            placeholder="Username, email or phone"
+            leftSection={<IconSearch />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            w={260}
+          />
+          <SegmentedControl
+            aria-label="Status"
+            value={status}
+            onChange={(v) => setStatus(v)}
+            data={[
+              { value: '', label: 'All' },
+              { value: 'active', label: 'Active' },
+              { value: 'locked', label: 'Locked' },
+            ]}
+          />
+        </SectionHeader>
+        {list.isPending && <LoadingBlock label="Loading accounts…" />}
+        {list.isError && <ErrorBlock message={messageOf(list.error)} onRetry={() => void list.refetch()} />}
+        {list.isSuccess && items.length === 0 && (
+          <EmptyBlock title={query || status ? 'No account matches' : 'No accounts yet'}>
+            {query ? 'Try part of a username, an email address or the last digits of a phone number.' : null}
+          </EmptyBlock>
+        )}
+        {items.length > 0 && (
+          <ResponsiveTable minWidth={900} striped highlightOnHover verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Account</Table.Th>
+                <Table.Th>Email / phone</Table.Th>
+                <Table.Th ta="right">Balance</Table.Th>
+                <Table.Th>Rate plan</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last activity</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((a) => (
+                <Table.Tr key={a.id}>
+                  <Table.Td data-label="Account">
+                    <Anchor component={Link} to={paths.admin.account.getHref(a.id)} fw={600}>
+                      {a.username ?? a.name}
+                    </Anchor>
+                    <Text size="xs" c="dimmed">
+                      {a.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td data-label="Email / phone">
+                    <Text size="sm">{a.email}</Text>
+                    <Text size="xs" c="dimmed">
+                      {a.phone}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td data-label="Balance" ta="right" c={a.balanceMinor < 0 ? 'red' : undefined}>
+                    {formatMoney(a.balanceMinor, a.currency)}
+                  </Table.Td>
+                  <Table.Td data-label="Rate plan">
+                    {a.ratePlanName}
+                    {a.ratePlanId === null && (
+                      <Text span size="xs" c="dimmed">
+                        {' '}
+                        (default)
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td data-label="Status">
+                    <AccountStatusBadge status={a.status} />
+                  </Table.Td>
+                  <Table.Td data-label="Created">
+                    <When at={a.createdAt} />
+                  </Table.Td>
+                  <Table.Td data-label="Last activity">
+                    <When at={a.lastActivityAt} empty="Never" />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+        )}
+        <LoadMore
+          hasMore={!!list.hasNextPage}
+          loading={list.isFetchingNextPage}
+          onMore={() => void list.fetchNextPage()}
+          shown={items.length}
+        />
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,169 @@
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Link, useSearchParams } from 'react-router';
+import { ResponsiveTable } from '@/components/responsive-table';
+import { paths } from '@/config/paths';
+import { messageOf } from '@/lib/http/http-error';
+import { useAudit, type AuditFilters } from '../api/admin-api';
+import { EmptyBlock, ErrorBlock, LoadingBlock, LoadMore, SectionHeader, When } from '../components/common';
+
+const KINDS = [
+  { value: '', label: 'Everything' },
+  { value: 'auth', label: 'Sign-ins and security' },
+  { value: 'auth.login', label: 'Sign-ins' },
+  { value: 'auth.login_failed', label: 'Failed sign-ins' },
+  { value: 'auth.locked', label: 'Lockouts' },
+  { value: 'admin', label: 'Operator actions' },
+  { value: 'admin.credit', label: 'Credits' },
+  { value: 'admin.debit', label: 'Debits' },
+  { value: 'admin.role_changed', label: 'Role changes' },
+  { value: 'admin.export', label: 'Exports' },
+  { value: 'sender_id', label: 'Sender IDs' },
+  { value: 'api_key', label: 'API keys' },
+];
+
+const color = (kind: string) =>
+  kind.startsWith('admin.')
+    ? 'grape'
+    : kind.includes('failed') || kind.includes('locked') || kind.includes('refused')
+      ? 'red'
+      : kind.startsWith('auth.')
+        ? 'blue'
+        : 'gray';
+
+/** A date input's yyyy-mm-dd as the start of that day in the browser's zone, ISO. */
+const dayStart = (d: string, plusDays = 0) => {
+  if (!d) return '';
+  const t = new Date(`${d}T00:00:00`);
+  t.setDate(t.getDate() + plusDays);
+  return t.toISOString();
+};
+
+export default function AuditPage() {
+  const [params] = useSearchParams();
+  const [kind, setKind] = useState('');
+  const [actor, setActor] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [debouncedActor] = useDebouncedValue(actor.trim(), 300);
+  const filters: AuditFilters = {
+    kind,
+    actor: debouncedActor,
+    accountId: params.get('accountId') ?? '',
+    from: dayStart(from),
+    to: dayStart(to, 1),
+  };
+  const log = useAudit(filters);
+  const items = log.data?.pages.flatMap((p) => p.items) ?? [];
+  const filtered = !!(kind || debouncedActor || from || to || filters.accountId);
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder radius="md">
+        <SectionHeader
+          title="Audit log"
+          hint="Append-only: who did what to which resource, when and from where"
+        />
+        <Group px="md" pb="md" gap="sm" align="flex-end" wrap="wrap">
+          <Select
+            label="Kind"
+            data={KINDS}
+            value={kind}
+            onChange={(v) => setKind(v ?? '')}
+            allowDeselect={false}
+            w={220}
+          />
+          <TextInput
+            label="Actor (username)"
+            placeholder="Any"
+            value={actor}
+            onChange={(e) => setActor(e.currentTarget.value)}
+            w={180}
+          />
+          <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+          <TextInput type="date" label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          {filtered && (
+            <Button
+              variant="subtle"
+              onClick={() => {
+                setKind('');
+                setActor('');
+                setFrom('');
+                setTo('');
+              }}
+            >
+              Clear filters
+            </Button>
+          )}
+        </Group>
+        {log.isPending && <LoadingBlock label="Loading the audit log…" />}
+        {log.isError && <ErrorBlock message={messageOf(log.error)} onRetry={() => void log.refetch()} />}
+        {log.isSuccess && items.length === 0 && (
+          <EmptyBlock title={filtered ? 'Nothing matches these filters' : 'Nothing recorded yet'} />
+        )}
+        {items.length > 0 && (
+          <ResponsiveTable minWidth={960} striped verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>What</Table.Th>
+                <Table.Th>Details</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>Account</Table.Th>
+                <Table.Th>IP</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((e) => (
+                <Table.Tr key={e.id}>
+                  <Table.Td data-label="When" style={{ whiteSpace: 'nowrap' }}>
+                    <When at={e.createdAt} />
+                  </Table.Td>
+                  <Table.Td data-label="What">
+                    <Badge variant="light" color={color(e.kind)} tt="none">
+                      {e.kind}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td data-label="Details">
+                    <Text size="sm">{e.message}</Text>
+                    {e.resourceType && (
+                      <Text size="xs" c="dimmed">
+                        {e.resourceType} {e.resourceId?.slice(0, 36)}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td data-label="Who">
+                    {e.actorUsername ?? (
+                      <Text span c="dimmed" size="sm">
+                        system
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td data-label="Account">
+                    {e.accountId ? (
+                      <Anchor component={Link} to={paths.admin.account.getHref(e.accountId)} size="sm">
+                        {e.accountName}
+                      </Anchor>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
+                  <Table.Td data-label="IP" ff="monospace" fz="xs">
+                    {e.ip ?? '—'}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+        )}
+        <LoadMore
+          hasMore={!!log.hasNextPage}
+          loading={log.isFetchingNextPage}
+          onMore={() => void log.fetchNextPage()}
+          shown={items.length}
+        />
+      </Paper>
+    </Stack>
+  );
+}
