@@ -157,7 +157,8 @@ function Tester({ service }: { service: OtpServiceDto }) {
         Send a real code with <b>{service.name}</b>&apos;s settings and verify it, exactly as your app would.
         Each step shows the API request and its response. The SMS is charged like any other.
       </Text>
-      {captcha.widget}
+      {/* The proof-of-work runs invisibly; the widget's own markup stays out of sight. */}
+      <div style={{ display: 'none' }}>{captcha.widget}</div>
       <Card withBorder radius="md" padding="lg">
         <form
           onSubmit={(e) => {

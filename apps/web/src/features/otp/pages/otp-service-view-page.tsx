@@ -133,7 +133,8 @@ function Charts({ id }: { id: string }) {
     Sends: d.sends,
     Verified: d.approved,
     Blocked: d.blocked,
-    Conversion: Math.round(d.conversion * 1000) / 10,
+    // A day without sends has no conversion (a gap), not 0 %.
+    Conversion: d.sends ? Math.round(d.conversion * 1000) / 10 : null,
   }));
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -152,6 +153,7 @@ function Charts({ id }: { id: string }) {
             { name: 'Blocked', color: 'red.6' },
           ]}
           tickLine="y"
+          yAxisProps={{ allowDecimals: false }}
           data-testid="otp-chart-sends"
         />
       </Card>
@@ -250,7 +252,9 @@ function Verifications({ id }: { id: string }) {
                     <Table.Td data-label="Attempts">
                       {v.status === 'blocked' ? '–' : `${v.attempts} of ${v.maxAttempts}`}
                     </Table.Td>
-                    <Table.Td data-label="SMS">{v.messageStatus ?? '–'}</Table.Td>
+                    <Table.Td data-label="SMS" tt="capitalize">
+                      {v.messageStatus ?? '–'}
+                    </Table.Td>
                     <Table.Td data-label="Verified">
                       {v.approvedAt ? dayjs(v.approvedAt).format('HH:mm:ss') : '–'}
                     </Table.Td>
