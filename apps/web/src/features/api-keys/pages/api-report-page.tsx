@@ -1,5 +1,232 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import '@mantine/charts/styles.css';
+import { useState } from 'react';
+import { BarChart } from '@mantine/charts';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import type { WebhookDeliveryDto } from '@wren/contracts';
+import { useParams } from 'react-router';
+import { ResponsiveTable } from '@/components/responsive-table';
+import { dayjs } from '@/lib/dayjs';
+import { messageOf } from '@/lib/http/http-error';
+import { formatMoney } from '@/lib/money';
+import { toast } from '@/lib/toast';
+import { useApiKeyReport, useReplayDelivery } from '../api/api-key-report';
+import { IconReplay } from '../components/icons';
+import { KeyStatusBadge } from '../components/key-status-badge';
+
+const STATUS_COLOR: Record<WebhookDeliveryDto['status'], string> = {
+  pending: 'yellow',
+  delivered: 'teal',
+  failed: 'red',
+};
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fz="xl" fw={700} mt={4}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
 
 export default function ApiReportPage() {
-  return <ScreenPlaceholder description="Usage of one API key over time." />;
+  const { id = '' } = useParams();
+  const [days, setDays] = useState('14');
+  const report = useApiKeyReport(id, Number(days));
+  const replay = useReplayDelivery();
+
+  const doReplay = async (d: WebhookDeliveryDto) => {
+    try {
+      const after = await replay.mutateAsync(d.id);
+      if (after.lastError) toast.error(`Replay failed: ${after.lastError}`);
+      else toast.success(`Delivered again: HTTP ${after.lastStatusCode} in ${after.lastLatencyMs} ms.`);
+    } catch (e) {
+      toast.error(messageOf(e));
+    }
+  };
+
+  if (report.isPending) return <Skeleton height={480} radius="md" />;
+  if (report.isError) {
+    return (
+      <Alert color="red" title="Could not load the report">
+        {messageOf(report.error)}
+      </Alert>
+    );
+  }
+  const r = report.data;
+  const totals = r.days.reduce(
+    (t, d) => ({ ok: t.ok + d.ok, c: t.c + d.clientErrors, s: t.s + d.serverErrors }),
+    { ok: 0, c: 0, s: 0 },
+  );
+  const chart = r.days.map((d) => ({
+    day: dayjs(d.day).format('D MMM'),
+    '2xx': d.ok,
+    '4xx': d.clientErrors,
+    '5xx': d.serverErrors,
+  }));
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="sm">
+          <Title order={2} size="h4">
+            {r.key.name}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {r.key.prefix}…
+          </Text>
+          <KeyStatusBadge status={r.key.status} />
+        </Group>
+        <SegmentedControl
+          aria-label="Period"
+          value={days}
+          onChange={setDays}
+          data={[
+            { value: '7', label: '7 days' },
+            { value: '14', label: '14 days' },
+            { value: '30', label: '30 days' },
+          ]}
+        />
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        <Stat label="Requests" value={(totals.ok + totals.c + totals.s).toLocaleString()} />
+        <Stat
+          label="Errors (4xx / 5xx)"
+          value={`${totals.c.toLocaleString()} / ${totals.s.toLocaleString()}`}
+        />
+        <Stat label="Messages sent" value={r.messages.count.toLocaleString()} />
+        <Stat label="Cost" value={formatMoney(r.messages.costMinor, r.messages.currency)} />
+      </SimpleGrid>
+      <Paper withBorder radius="md" p="lg">
+        <Title order={3} size="h5" mb="md">
+          Requests per day by status
+        </Title>
+        <BarChart
+          h={240}
+          data={chart}
+          dataKey="day"
+          type="stacked"
+          withLegend
+          series={[
+            { name: '2xx', color: 'teal.6' },
+            { name: '4xx', color: 'yellow.6' },
+            { name: '5xx', color: 'red.6' },
+          ]}
+        />
+      </Paper>
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <Paper withBorder radius="md" p="lg">
+          <Title order={3} size="h5" mb="sm">
+            Top errors
+          </Title>
+          {r.topErrors.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No errors in this period.
+            </Text>
+          ) : (
+            <Stack gap={6}>
+              {r.topErrors.map((e) => (
+                <Group key={e.code} justify="space-between">
+                  <Text size="sm" ff="monospace">
+                    {e.code}
+                  </Text>
+                  <Text size="sm" fw={600}>
+                    {e.count.toLocaleString()}
+                  </Text>
+                </Group>
+              ))}
+            </Stack>
+          )}
+        </Paper>
+        <Paper withBorder radius="md" style={{ gridColumn: 'span 2' }}>
+          <Title order={3} size="h5" p="lg" pb="sm">
+            Webhook deliveries
+          </Title>
+          {r.deliveries.length === 0 ? (
+            <Text size="sm" c="dimmed" px="lg" pb="lg">
+              No webhook deliveries yet. Give the key a default webhook URL, or send a callbackUrl with a
+              message.
+            </Text>
+          ) : (
+            <ResponsiveTable minWidth={640} verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Event</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th ta="right">Attempts</Table.Th>
+                  <Table.Th ta="right">Response</Table.Th>
+                  <Table.Th ta="right">Latency</Table.Th>
+                  <Table.Th>
+                    <span className="sr-only">Actions</span>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {r.deliveries.map((d) => (
+                  <Table.Tr key={d.id}>
+                    <Table.Td data-label="Event">
+                      <Text size="sm">{d.eventType}</Text>
+                      <Text size="xs" c="dimmed">
+                        {dayjs(d.createdAt).format('D MMM, HH:mm:ss')}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td data-label="Status">
+                      <Tooltip label={d.lastError ?? d.url} multiline maw={320}>
+                        <Badge color={STATUS_COLOR[d.status]} variant="light">
+                          {d.status}
+                        </Badge>
+                      </Tooltip>
+                      {d.nextAttemptAt && (
+                        <Text size="xs" c="dimmed">
+                          next {dayjs(d.nextAttemptAt).format('HH:mm:ss')}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td data-label="Attempts" ta="right">
+                      {d.attempts}
+                    </Table.Td>
+                    <Table.Td data-label="Response" ta="right">
+                      {d.lastStatusCode ?? '—'}
+                    </Table.Td>
+                    <Table.Td data-label="Latency" ta="right">
+                      {d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}
+                    </Table.Td>
+                    <Table.Td data-label="">
+                      <Button
+                        size="xs"
+                        variant="light"
+                        leftSection={<IconReplay />}
+                        loading={replay.isPending && replay.variables === d.id}
+                        onClick={() => void doReplay(d)}
+                        aria-label={`Replay ${d.eventType} of ${dayjs(d.createdAt).format('HH:mm:ss')}`}
+                      >
+                        Replay
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </ResponsiveTable>
+          )}
+        </Paper>
+      </SimpleGrid>
+    </Stack>
+  );
 }

@@ -1,5 +1,200 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import type { ApiKeyCreated } from '@wren/contracts';
+import { Link, useParams } from 'react-router';
+import { ApiSampleTabs, sendMessageSamples } from '@/components/api-samples';
+import { FormAlert } from '@/components/form-alert';
+import { paths } from '@/config/paths';
+import { dayjs } from '@/lib/dayjs';
+import { messageOf } from '@/lib/http/http-error';
+import { toast } from '@/lib/toast';
+import { useApiKey, useRevokeApiKey, useRotateApiKey } from '../api/api-keys';
+import { IconBan, IconChart, IconPencil, IconRotate } from '../components/icons';
+import { KeyStatusBadge } from '../components/key-status-badge';
+import { SecretOnce } from '../components/secret-once';
+
+const when = (iso: string | null, never = 'Never') => (iso ? dayjs(iso).format('D MMM YYYY, HH:mm') : never);
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" component="div" mt={2}>
+        {children}
+      </Text>
+    </div>
+  );
+}
 
 export default function ApiViewPage() {
-  return <ScreenPlaceholder description="The details of one API key." />;
+  const { id = '' } = useParams();
+  const key = useApiKey(id);
+  const revoke = useRevokeApiKey();
+  const rotate = useRotateApiKey();
+  const [confirm, setConfirm] = useState<'revoke' | 'rotate' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [rotated, setRotated] = useState<ApiKeyCreated | null>(null);
+
+  if (key.isPending) return <Skeleton height={420} radius="md" />;
+  if (key.isError) {
+    return (
+      <Alert color="red" title="Could not load this API key">
+        {messageOf(key.error)}
+      </Alert>
+    );
+  }
+  const k = key.data;
+  const active = k.status !== 'revoked';
+
+  const act = async () => {
+    setError(null);
+    try {
+      if (confirm === 'revoke') {
+        await revoke.mutateAsync(id);
+        toast.success(`"${k.name}" is revoked: requests with it are refused.`);
+      } else {
+        setRotated(await rotate.mutateAsync(id));
+        toast.success('New secret made; the old one no longer works.');
+      }
+      setConfirm(null);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+
+  return (
+    <Stack gap="lg">
+      {rotated && (
+        <SecretOnce secret={rotated.secret} doneLabel="I have copied it" onDone={() => setRotated(null)} />
+      )}
+      <Paper withBorder radius="md" p="lg">
+        <Group justify="space-between" wrap="wrap" gap="sm" mb="md">
+          <Group gap="sm">
+            <Title order={2} size="h4">
+              {k.name}
+            </Title>
+            <KeyStatusBadge status={k.status} />
+          </Group>
+          <Group gap="xs">
+            <Button
+              variant="default"
+              leftSection={<IconChart />}
+              component={Link}
+              to={paths.api.report.getHref(id)}
+            >
+              Report
+            </Button>
+            {active && (
+              <>
+                <Button
+                  variant="default"
+                  leftSection={<IconPencil />}
+                  component={Link}
+                  to={paths.api.edit.getHref(id)}
+                >
+                  Edit
+                </Button>
+                <Button variant="default" leftSection={<IconRotate />} onClick={() => setConfirm('rotate')}>
+                  Rotate secret
+                </Button>
+                <Button
+                  color="red"
+                  variant="light"
+                  leftSection={<IconBan />}
+                  onClick={() => setConfirm('revoke')}
+                >
+                  Revoke
+                </Button>
+              </>
+            )}
+          </Group>
+        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+          <Field label="Key">
+            <Code>{k.prefix}…</Code>
+          </Field>
+          <Field label="Scopes">
+            <Group gap={4}>
+              {k.scopes.map((s) => (
+                <Badge key={s} variant="outline" size="sm" tt="none">
+                  {s}
+                </Badge>
+              ))}
+            </Group>
+          </Field>
+          <Field label="Allowed IP addresses">
+            {k.ipAllowlist.length ? k.ipAllowlist.join(', ') : 'Any address'}
+          </Field>
+          <Field label="Expires">{when(k.expiresAt, 'Never')}</Field>
+          <Field label="Rate limit">
+            {k.rateLimitPerMinute
+              ? `${k.rateLimitPerMinute.toLocaleString()} requests per minute`
+              : 'Server default'}
+          </Field>
+          <Field label="Default webhook URL">{k.webhookUrl ?? 'None (the account URL, if set)'}</Field>
+          <Field label="Created">{when(k.createdAt)}</Field>
+          <Field label="Last used">
+            {when(k.lastUsedAt)}
+            {k.lastUsedIp ? ` from ${k.lastUsedIp}` : ''}
+          </Field>
+          <Field label="Requests in the last 24 hours">{k.requests24h.toLocaleString()}</Field>
+          {k.revokedAt && <Field label="Revoked">{when(k.revokedAt)}</Field>}
+        </SimpleGrid>
+      </Paper>
+      {active && (
+        <Paper withBorder radius="md" p="lg">
+          <Title order={2} size="h4" mb="xs">
+            Send your first message with this key
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            Put the secret in <Code>WREN_API_KEY</Code> on your server. Full reference:{' '}
+            <Link to={paths.api.doc.getHref()}>API documentation</Link>.
+          </Text>
+          <ApiSampleTabs name="Send an SMS" samples={sendMessageSamples(window.location.origin, k.prefix)} />
+        </Paper>
+      )}
+      <Modal
+        opened={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title={confirm === 'revoke' ? 'Revoke API key' : 'Rotate secret'}
+        centered
+      >
+        <Stack>
+          <Text size="sm">
+            {confirm === 'revoke'
+              ? `Revoke "${k.name}"? Every request with it is refused within a few seconds, on every server. This cannot be undone.`
+              : `Make a new secret for "${k.name}"? The current secret stops working within a few seconds; update your systems with the new one, which is shown once.`}
+          </Text>
+          <FormAlert message={error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirm(null)} data-autofocus>
+              Cancel
+            </Button>
+            <Button
+              color={confirm === 'revoke' ? 'red' : undefined}
+              loading={revoke.isPending || rotate.isPending}
+              onClick={() => void act()}
+            >
+              {confirm === 'revoke' ? 'Revoke key' : 'Rotate secret'}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
 }

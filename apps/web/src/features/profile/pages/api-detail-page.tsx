@@ -1,5 +1,216 @@
-import { ScreenPlaceholder } from '@/components/screen-placeholder';
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { API_KEYS_API, type ApiDetail } from '@wren/contracts';
+import { Link } from 'react-router';
+import { FormAlert } from '@/components/form-alert';
+import { paths } from '@/config/paths';
+import { dayjs } from '@/lib/dayjs';
+import { http } from '@/lib/http/client';
+import { messageOf } from '@/lib/http/http-error';
+import { toast } from '@/lib/toast';
 
+const detailKey = ['api-keys', 'detail'] as const;
+
+function CopyValue({ value, label }: { value: string; label: string }) {
+  return (
+    <CopyButton value={value}>
+      {({ copied, copy }) => (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={copy}
+          aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      )}
+    </CopyButton>
+  );
+}
+
+function Row({ label, value, copy }: { label: string; value: React.ReactNode; copy?: string }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="sm" py={6}>
+      <div style={{ minWidth: 0 }}>
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          {label}
+        </Text>
+        <Text size="sm" component="div" style={{ wordBreak: 'break-all' }}>
+          {value}
+        </Text>
+      </div>
+      {copy && <CopyValue value={copy} label={label} />}
+    </Group>
+  );
+}
+
+/** The account's API connection details: base URL, account id, webhook secret and URL, last call. */
 export default function ApiDetailPage() {
-  return <ScreenPlaceholder description="Your account’s API connection details." />;
+  const queryClient = useQueryClient();
+  const detail = useQuery({
+    queryKey: detailKey,
+    queryFn: async () => (await http.get<ApiDetail>(API_KEYS_API.detail)).data,
+  });
+  const rotate = useMutation({
+    mutationFn: async () => (await http.post<ApiDetail>(API_KEYS_API.rotateWebhookSecret)).data,
+    onSuccess: (d) => queryClient.setQueryData(detailKey, d),
+  });
+  const saveUrl = useMutation({
+    mutationFn: async (webhookUrl: string | null) =>
+      (await http.put<ApiDetail>(API_KEYS_API.webhookSettings, { webhookUrl })).data,
+    onSuccess: (d) => queryClient.setQueryData(detailKey, d),
+  });
+  const [confirmRotate, setConfirmRotate] = useState(false);
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  const [url, setUrl] = useState<string | null>(null);
+  const [urlError, setUrlError] = useState<string | null>(null);
+
+  if (detail.isPending) return <Skeleton height={420} radius="md" maw={860} />;
+  if (detail.isError) {
+    return (
+      <Alert color="red" title="Could not load your API details" maw={860}>
+        {messageOf(detail.error)}
+      </Alert>
+    );
+  }
+  const d = detail.data;
+  const base = `${window.location.origin}/v1`;
+  const urlValue = url ?? d.webhookUrl ?? '';
+
+  const doRotate = async () => {
+    setRotateError(null);
+    try {
+      await rotate.mutateAsync();
+      setConfirmRotate(false);
+      toast.success('New webhook secret made: deliveries are signed with it from now on.');
+    } catch (e) {
+      setRotateError(messageOf(e));
+    }
+  };
+
+  const doSaveUrl = async () => {
+    setUrlError(null);
+    try {
+      await saveUrl.mutateAsync(urlValue.trim() || null);
+      setUrl(null);
+      toast.success(urlValue.trim() ? 'Webhook URL saved.' : 'Webhook URL removed.');
+    } catch (e) {
+      setUrlError(messageOf(e));
+    }
+  };
+
+  return (
+    <Stack gap="lg" maw={860}>
+      <Paper withBorder radius="md" p="lg">
+        <Title order={2} size="h4" mb="sm">
+          Connection
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <Row label="Base URL" value={<Code>{base}</Code>} copy={base} />
+          <Row label="Account ID" value={<Code>{d.accountId}</Code>} copy={d.accountId} />
+          <Row
+            label="Last API call"
+            value={
+              d.lastCall
+                ? `${dayjs(d.lastCall.at).format('D MMM YYYY, HH:mm:ss')} from ${d.lastCall.ip ?? 'an unknown address'} (${d.lastCall.keyPrefix}…)`
+                : 'No calls yet'
+            }
+          />
+          <Row
+            label="Active keys"
+            value={d.keyPrefixes.length ? d.keyPrefixes.map((p) => `${p}…`).join(', ') : 'None'}
+          />
+        </SimpleGrid>
+        <Group mt="md" gap="sm">
+          <Button component={Link} to={paths.api.list.getHref()} variant="light">
+            Manage API keys
+          </Button>
+          <Button component={Link} to={paths.profile.apiDoc.getHref()} variant="default">
+            Quick start
+          </Button>
+        </Group>
+      </Paper>
+
+      <Paper withBorder radius="md" p="lg">
+        <Title order={2} size="h4" mb={4}>
+          Delivery webhooks
+        </Title>
+        <Text size="sm" c="dimmed" mb="md">
+          Wren POSTs an event for every final status of a message sent through the API, and for every inbound
+          message, signed per the Standard Webhooks spec (<Code>webhook-id</Code>,{' '}
+          <Code>webhook-timestamp</Code>, <Code>webhook-signature</Code>). Failed deliveries are retried with
+          backoff for 24 hours.
+        </Text>
+        <Stack gap="md">
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <PasswordInput
+              label="Signing secret"
+              description={`Made ${dayjs(d.webhookSecretRotatedAt).format('D MMM YYYY, HH:mm')}`}
+              value={d.webhookSecret}
+              readOnly
+              style={{ flex: 1 }}
+            />
+            <CopyValue value={d.webhookSecret} label="signing secret" />
+            <Button variant="default" onClick={() => setConfirmRotate(true)}>
+              Rotate
+            </Button>
+          </Group>
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput
+              label="Account webhook URL"
+              description="Receives inbound messages, and final statuses of API messages whose key and request name no URL"
+              placeholder="https://example.com/wren/webhook"
+              value={urlValue}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              error={urlError}
+              style={{ flex: 1 }}
+            />
+            <Button onClick={() => void doSaveUrl()} loading={saveUrl.isPending} disabled={url === null}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+
+      <Modal
+        opened={confirmRotate}
+        onClose={() => setConfirmRotate(false)}
+        title="Rotate webhook secret"
+        centered
+      >
+        <Stack>
+          <Text size="sm">
+            Make a new signing secret? Deliveries are signed with the new secret at once, so update your
+            receiver right after, or its signature checks will fail (failed deliveries are retried for 24
+            hours).
+          </Text>
+          <FormAlert message={rotateError} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmRotate(false)} data-autofocus>
+              Cancel
+            </Button>
+            <Button loading={rotate.isPending} onClick={() => void doRotate()}>
+              Rotate secret
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
 }

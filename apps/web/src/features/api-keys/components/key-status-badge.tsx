@@ -1,0 +1,13 @@
+import { Badge } from '@mantine/core';
+import type { ApiKeyStatus } from '@wren/contracts';
+
+const COLORS: Record<ApiKeyStatus, string> = { active: 'teal', expired: 'yellow', revoked: 'gray' };
+const LABELS: Record<ApiKeyStatus, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+
+export function KeyStatusBadge({ status }: { status: ApiKeyStatus }) {
+  return (
+    <Badge color={COLORS[status]} variant="light">
+      {LABELS[status]}
+    </Badge>
+  );
+}
