@@ -65,6 +65,10 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
   // An idle client's connection can end under us (server restart, database dropped); the pool
   // replaces it. Without a listener that would be an uncaught error.
   pool.on('error', () => undefined);
+  // A checked-out client (a transaction between statements) has no pool listener: when the server
+  // ends its connection (restart, admin shutdown) pg emits 'error' on the client itself, which
+  // without a listener is an uncaught exception that ends the process. Its queries fail on their own.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

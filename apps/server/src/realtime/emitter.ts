@@ -45,6 +45,10 @@ export function startPushEmitter(opts: {
   const logger = opts.logger.child({ module: 'hub-emitter' });
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
   pool.on('error', (err) => logger.warn({ err }, 'hub emitter: database error'));
+  // A checked-out client's connection can end too (database restart): never an uncaught error.
+  pool.on('connect', (client) =>
+    client.on('error', (err) => logger.warn({ err }, 'hub emitter: database error')),
+  );
   const emitter = new Emitter<HubServerEvents>(withNamespace(pool, HUB_NAMESPACE), HUB_NAMESPACE, {
     tableName: ATTACHMENTS_TABLE,
   });
