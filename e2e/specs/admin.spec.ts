@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { parseMix, startSmsc, type SmscHandle } from '@wren/smsc-simulator';
+import type { Browser, Page } from 'playwright-core';
+import { after, before, describe, it } from '../lib/test';
+import { apiCall, appReady, newUser, pathOf, registerViaApi, signIn, type TestUser } from '../lib/app';
+import { launchBrowser, newContext, screenshot } from '../lib/browser';
+import { REPO_ROOT } from '../lib/paths';
+import { startServer, type RunningServer } from '../lib/server';
+
+/**
+ * The operator console (issue #16) through the real server, its embedded PostgreSQL and an SMSC
+ * simulator in this process (so the test can drop the binds).
+ */
+let smsc: SmscHandle;
+let server: RunningServer;
+let browser: Browser;
+let admin: TestUser;
+let customer: TestUser;
+let customerAccountId: string;
+
+/** `wren user:promote` against the running server's data directory (it joins the embedded cluster). */
+function promote(username: string) {
+  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'user:promote', username], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
+    stdio: 'pipe',
+  });
+}
+
+async function login(user: TestUser) {
+  const res = await apiCall(server.baseUrl, 'POST', '/api/auth/login', {
+    username: user.username,
+    password: user.password,
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { accessToken: string; user: { accountId: string } };
+}
+
+before(async () => {
+  smsc = await startSmsc({
+    port: 0,
+    host: '127.0.0.1',
+    receiptDelayMs: 200,
+    statMix: parseMix('DELIVRD=100'),
+    credentials: [{ systemId: 'wren', password: 'wrenpass' }],
+  });
+  server = await startServer({
+    SMSC_HOST: '127.0.0.1',
+    SMSC_PORT: String(smsc.port),
+    SMSC_SYSTEM_ID: 'wren',
+    SMSC_PASSWORD: 'wrenpass',
+    SMSC_BINDS: '1',
+    SMSC_RECONNECT_BASE_MS: '300',
+    SENDER_ID_APPROVAL: 'manual',
+  });
+  browser = await launchBrowser();
+  admin = await registerViaApi(server.baseUrl, newUser({ name: 'Olive Operator' }));
+  promote(admin.username);
+  customer = await registerViaApi(server.baseUrl, newUser({ name: 'Cara Customer' }));
+  const session = await login(customer);
+  customerAccountId = session.user.accountId;
+  const sent = await apiCall(
+    server.baseUrl,
+    'POST',
+    '/api/sms/single',
+    { recipients: ['+14155550199'], text: 'Hello from the console test' },
+    session.accessToken,
+  );
+  assert.equal(sent.status, 202, JSON.stringify(sent.body));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smsc?.close();
+});
+
+async function adminPage(colorScheme: 'light' | 'dark' = 'light') {
+  const ctx = await newContext(browser, server.baseUrl, { colorScheme, width: 1366, height: 900 });
+  await signIn(ctx.page, admin);
+  return ctx;
+}
+
+/** Opens an admin page and checks its title, heading and width before the screenshot. */
+async function shoot(page: Page, path: string, title: string, name: string) {
+  await page.goto(path);
+  await appReady(page);
+  await page.mouse.move(0, 0);
+  assert.equal(pathOf(page), path);
+  assert.equal(await page.title(), `${title} · Wren`);
+  assert.ok(await page.locator('h1').first().isVisible(), `${path}: a visible h1`);
+  await page.waitForTimeout(500);
+  const width = page.viewportSize()?.width ?? 0;
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scrollWidth <= width, `${path}: no sideways scroll (${scrollWidth}px)`);
+  await screenshot(page, name);
+}
+
+describe('Operator console', () => {
+  it('is in the sidebar only for admins; a customer gets the 404 page under /admin', async () => {
+    const { page } = await newContext(browser, server.baseUrl);
+    await signIn(page, customer);
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    assert.equal(await menu.getByRole('button', { name: 'Admin' }).count(), 0);
+    await page.goto('/admin/accounts');
+    await page.waitForURL('**/404');
+    await page.close();
+
+    const own = await adminPage();
+    const adminMenu = own.page.getByRole('navigation', { name: 'Main menu' });
+    await adminMenu.getByRole('button', { name: 'Admin' }).click();
+    await adminMenu.getByRole('link', { name: 'Accounts' }).click();
+    await own.page.waitForURL('**/admin/accounts');
+    await own.page.getByRole('link', { name: customer.username }).waitFor();
+    await own.context.close();
+  });
+
+  it('credits an account with a reason: the balance and the ledger show it, and the audit log records it', async () => {
+    const { page, context } = await adminPage();
+    await page.goto('/admin/accounts');
+    await appReady(page);
+    await page.getByLabel('Search accounts').fill(customer.email);
+    await page.getByRole('link', { name: customer.username }).click();
+    await page.waitForURL(`**/admin/accounts/${customerAccountId}`);
+    const before = await page.getByTestId('account-balance').innerText();
+    await page.getByLabel(/^Amount/).fill('12.50');
+    await page.getByLabel('Reason').fill('Bank transfer 7781');
+    await page.getByRole('button', { name: 'Credit account' }).click();
+    await page
+      .getByRole('dialog', { name: 'Confirm adjustment' })
+      .getByRole('button', { name: 'Confirm credit' })
+      .click();
+    await page.getByRole('cell', { name: 'Bank transfer 7781' }).waitFor();
+    const afterText = await page.getByTestId('account-balance').innerText();
+    const money = (s: string) => Math.round(Number(s.replace(/[^\d.-]/g, '')) * 100);
+    assert.equal(money(afterText) - money(before), 1250, `${before} → ${afterText}`);
+    await page.goto('/admin/audit');
+    await appReady(page);
+    await page.getByText(/Credited \$12\.50: Bank transfer 7781/).waitFor();
+    await context.close();
+  });
+
+  it('a rejected sender ID shows as rejected to its requester live', async () => {
+    const session = await login(customer);
+    const requested = await apiCall(
+      server.baseUrl,
+      'POST',
+      '/api/sender-ids',
+      { value: 'CARACO', purpose: 'Order updates', sampleMessage: 'Your order has shipped' },
+      session.accessToken,
+    );
+    assert.equal(requested.status, 201, JSON.stringify(requested.body));
+    const requester = await newContext(browser, server.baseUrl);
+    await signIn(requester.page, customer);
+    await requester.page.goto('/sender-id');
+    await appReady(requester.page);
+    await requester.page.getByText('CARACO').waitFor();
+
+    const { page, context } = await adminPage();
+    await page.goto('/admin/sender-ids');
+    await appReady(page);
+    await page.getByRole('button', { name: 'Reject CARACO' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reject sender ID' });
+    await dialog.getByLabel('Reason').fill('The brand is not on the account');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('Nothing waiting for approval').waitFor();
+    // No reload on the requester's page: the hub's SenderIdUpdated brings the reason.
+    await requester.page.getByText('The brand is not on the account').waitFor({ timeout: 10_000 });
+    await requester.context.close();
+    await context.close();
+  });
+
+  it('a bind dropped by the simulator shows as down within 5 s, and up again after reconnect', async () => {
+    const { page, context } = await adminPage();
+    await page.goto('/admin/system');
+    await appReady(page);
+    const badge = page.getByTestId('connection-state').first();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Up',
+      undefined,
+      { timeout: 15_000 },
+    );
+    assert.equal(await badge.textContent(), 'Up');
+    const dropped = Date.now();
+    // The SMSC crashes (no unbind) and refuses connections for 4 s.
+    void smsc.restart({ downMs: 4000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Down',
+      undefined,
+      { timeout: 5000 },
+    );
+    const downAfter = Date.now() - dropped;
+    assert.ok(downAfter <= 5000, `down shown after ${downAfter} ms`);
+    await screenshot(page, 'admin-system-bind-down');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Up',
+      undefined,
+      { timeout: 20_000 },
+    );
+    console.log(`bind down shown after ${downAfter} ms; up again after ${Date.now() - dropped} ms`);
+    await context.close();
+  });
+
+  it('pauses and resumes a connection from the status page', async () => {
+    const { page, context } = await adminPage();
+    await page.goto('/admin/system');
+    await appReady(page);
+    const card = page.locator('[data-testid^="connection-"]').first();
+    await card.getByRole('button', { name: 'Pause' }).click();
+    await page
+      .getByRole('dialog', { name: 'Pause connection' })
+      .getByRole('button', { name: 'Pause' })
+      .click();
+    await card.getByText('Paused').waitFor({ timeout: 5000 });
+    await card.getByRole('button', { name: 'Resume' }).click();
+    await page
+      .getByRole('dialog', { name: 'Resume connection' })
+      .getByRole('button', { name: 'Resume' })
+      .click();
+    await card.getByText('Paused').waitFor({ state: 'detached', timeout: 5000 });
+    await context.close();
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`screenshots of every admin screen, ${colorScheme}`, async () => {
+      const { page, context } = await adminPage(colorScheme);
+      const session = await login(customer);
+      await apiCall(
+        server.baseUrl,
+        'POST',
+        '/api/sender-ids',
+        {
+          value: `WAIT${colorScheme.toUpperCase()}`.slice(0, 11),
+          purpose: 'Alerts',
+          sampleMessage: 'Code 1234',
+        },
+        session.accessToken,
+      );
+      await shoot(page, '/admin/accounts', 'Accounts', `${colorScheme}-admin-accounts`);
+      await shoot(page, `/admin/accounts/${customerAccountId}`, 'Account', `${colorScheme}-admin-account`);
+      await shoot(page, '/admin/rate-plans', 'Rate plans', `${colorScheme}-admin-rate-plans`);
+      await shoot(page, '/admin/sender-ids', 'Sender ID approvals', `${colorScheme}-admin-sender-ids`);
+      await shoot(page, '/admin/audit', 'Audit log', `${colorScheme}-admin-audit`);
+      await shoot(page, '/admin/system', 'System status', `${colorScheme}-admin-system`);
+      await context.close();
+    });
+  }
+});
