@@ -164,6 +164,7 @@ export function createApiKeysService(deps: {
     },
 
     async list(accountId: string) {
+      await service.flushUsage(); // this node's counts of the last few seconds, so the list is current
       const rows = await repo.listKeys(db, accountId);
       const counts = await repo.requestsLastDay(
         db,

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from '../lib/test';
+import type { Browser, Page } from 'playwright-core';
+import { appReady, pathOf, registerViaApi, signIn, type TestUser } from '../lib/app';
+import { launchBrowser, newContext, screenshot } from '../lib/browser';
+import { startServer, type RunningServer } from '../lib/server';
+
+let server: RunningServer;
+let browser: Browser;
+let user: TestUser;
+let receiver: Server;
+let hookUrl = '';
+const received: string[] = [];
+
+before(async () => {
+  server = await startServer({ SIMULATOR_MIX: 'DELIVRD=100', SIMULATOR_DELAY_MS: '100' });
+  browser = await launchBrowser();
+  user = await registerViaApi(server.baseUrl);
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await new Promise<void>((r) => receiver?.close(() => r()));
+});
+
+const VIEWPORT = { width: 1280, height: 1000 };
+
+async function settled(page: Page) {
+  await appReady(page);
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(400);
+}
+
+let secret = '';
+let keyId = '';
+
+describe('API keys', () => {
+  it('create (secret once, copy) → call /v1 with it → list, view, report with the webhook log and replay', async () => {
+    const { page, context } = await newContext(browser, server.baseUrl, VIEWPORT);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signIn(page, user);
+    await page.goto('/api');
+    await page.getByText('No API keys yet').waitFor();
+    await settled(page);
+    await screenshot(page, 'api-light-list-empty');
+
+    await page.getByRole('link', { name: 'Create API key' }).first().click();
+    await page.waitForURL('**/api/create');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Order system');
+    await page.getByRole('textbox', { name: 'Default delivery webhook URL' }).fill(hookUrl);
+    await page.getByRole('textbox', { name: 'Allowed IP addresses' }).fill('127.0.0.1');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    await screenshot(page, 'api-light-create');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const shown = page.getByTestId('api-key-secret');
+    await shown.waitFor();
+    secret = (await shown.innerText()).trim();
+    assert.match(secret, /^wren_live_[0-9A-Za-z]{40}$/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+    await settled(page);
+    await screenshot(page, 'api-light-created-secret');
+
+    // The key works on /v1 (the peer-bench shape), and its final status reaches the webhook.
+    const res = await fetch(`${server.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: user.phone, text: 'Hello from the API' }),
+    });
+    assert.equal(res.status, 202);
+    const until = Date.now() + 20_000;
+    while (!received.length && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(received.length, 1, 'the delivery webhook arrived');
+    assert.match(received[0]!, /"status":"delivered"/);
+
+    await page.getByRole('button', { name: /I have copied it/ }).click();
+    await page.waitForURL(/\/api\/[0-9a-f-]{36}\/view$/);
+    keyId = pathOf(page).split('/')[2] ?? '';
+    // The secret is never shown again.
+    assert.equal(await page.getByTestId('api-key-secret').count(), 0);
+    await page.getByText('127.0.0.1', { exact: false }).first().waitFor();
+    await settled(page);
+    await screenshot(page, 'api-light-view');
+
+    await page.goto('/api');
+    const row = page.getByRole('row', { name: /Order system/ });
+    await row.waitFor();
+    assert.match(await row.innerText(), /wren_live_/);
+    assert.match(await row.innerText(), /Active/);
+    await settled(page);
+    await screenshot(page, 'api-light-list');
+
+    await page.goto(`/api/${keyId}/report`);
+    await page.getByText('Webhook deliveries').waitFor();
+    await page.getByRole('cell', { name: '204' }).first().waitFor();
+    await settled(page);
+    await screenshot(page, 'api-light-report');
+    await page.getByRole('button', { name: /^Replay/ }).first().click();
+    await page.getByText(/Delivered again: HTTP 204/).waitFor();
+    assert.equal(received.length, 2, 'the replay arrived');
+
+    await page.goto(`/api/${keyId}/edit`);
+    const name = page.getByRole('textbox', { name: 'Name' });
+    await name.waitFor();
+    assert.equal(await name.inputValue(), 'Order system');
+    await name.fill('Order system (prod)');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL(`**/api/${keyId}/view`);
+    await page.getByRole('heading', { name: 'Order system (prod)' }).waitFor();
+
+    // Revoke asks first; the key stops working.
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke API key' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('Revoked', { exact: true }).first().waitFor();
+    const refused = await fetch(`${server.baseUrl}/v1/balance`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(refused.status, 401);
+  });
+
+  it('API reference, API detail and quick start, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page } = await newContext(browser, server.baseUrl, { ...VIEWPORT, colorScheme });
+      await signIn(page, user);
+      await page.goto('/api/doc');
+      const reference = page.getByTestId('api-reference');
+      await reference.getByText('Send an SMS').first().waitFor({ timeout: 90_000 });
+      await settled(page);
+      await screenshot(page, `api-${colorScheme}-doc`);
+
+      await page.goto('/profile/api-detail');
+      await page.getByText('Signing secret').waitFor();
+      const base = await page.getByText(`${server.baseUrl}/v1`).first().innerText();
+      assert.equal(base, `${server.baseUrl}/v1`);
+      await page.getByText(/from 127\.0\.0\.1/).waitFor();
+      await settled(page);
+      await screenshot(page, `api-${colorScheme}-detail`);
+
+      await page.goto('/profile/api-doc');
+      await page.getByRole('tab', { name: 'Python' }).click();
+      await page.getByText(`${server.baseUrl}/v1/messages`).first().waitFor();
+      await settled(page);
+      await screenshot(page, `api-${colorScheme}-quick-start`);
+
+      if (colorScheme === 'dark') {
+        await page.goto('/api');
+        await page.getByRole('row', { name: /Order system/ }).waitFor();
+        await settled(page);
+        await screenshot(page, 'api-dark-list');
+        await page.goto(`/api/${keyId}/report`);
+        await page.getByText('Webhook deliveries').waitFor();
+        await settled(page);
+        await screenshot(page, 'api-dark-report');
+      }
+    }
+  });
+});
