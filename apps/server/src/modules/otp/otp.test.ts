@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
+import pino from 'pino';
+import { ApiClient } from '../../../test/client';
 import { createTestClock, type TestClock } from '../../platform/clock';
+import { startAppWith } from '../../platform/http/test-app';
 
 /**
  * Issue #12 through the real HTTP server, PostgreSQL and the built-in SMSC simulator: the verify
@@ -338,5 +340,33 @@ describe('OTP services', () => {
     // The owner's code still works, untouched.
     const ok = await c.post(`/v1/otp/${svc.id}/check`, { id: send.body.id, code });
     expect(ok.body.status).toBe('approved');
+  });
+
+  it('logs numbers masked, never in full', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const app = await startAppWith(server, () => undefined, { logger });
+    try {
+      const api = new ApiClient(app.url);
+      await api.register();
+      const svc = (
+        await api.post('/api/otp-services', {
+          name: 'Logged',
+          template: '{{code}}',
+          allowedCountries: ['GB'],
+          sendLimit: 1,
+        })
+      ).body;
+      expect((await api.post(`/v1/otp/${svc.id}/send`, { to: '+14155550160' })).status).toBe(422);
+      expect((await api.post(`/v1/otp/${svc.id}/send`, { to: '+442071838761' })).status).toBe(201);
+      clock.advance(60_000);
+      expect((await api.post(`/v1/otp/${svc.id}/send`, { to: '+442071838761' })).status).toBe(429);
+      const text = lines.join('');
+      expect(text).toContain('+1415•••••60');
+      expect(text).toContain('+4420••••••61');
+      expect(text).not.toMatch(/4155550160|2071838761/);
+    } finally {
+      await app.close();
+    }
   });
 });
