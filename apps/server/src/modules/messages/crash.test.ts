@@ -4,11 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { startSmsc, type SmscHandle } from '@wren/smsc-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TEST_JWT_SECRET, type TestServer } from '../../../test/harness';
+import { faultFamily } from '../../../test/fault-summary';
 import { expectInvariants, waitForFinal } from '../../../test/messaging';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 // A second process shares the test server's PostgreSQL database.
+const family = faultFamily('worker kill -9 mid-batch');
+
 describe('worker crash', () => {
   let sim: SmscHandle;
   let server: TestServer;
@@ -21,59 +24,60 @@ describe('worker crash', () => {
     await sim?.close();
   });
 
-  it('reclaims the messages of a worker killed mid-batch after the lease, and finishes them', async () => {
-    const c = server.client();
-    const { user } = await c.register();
-    const recipients = Array.from({ length: 20 }, (_, i) => `+1212555${String(1000 + i)}`);
-    const sent = await c.post('/api/sms/single', { recipients, text: 'Crash test' });
-    expect(sent.status).toBe(202);
-    const ids: string[] = sent.body.messages.map((m: { id: string }) => m.id);
+  it('reclaims the messages of a worker killed mid-batch after the lease, and finishes them', () =>
+    family.run(async () => {
+      const c = server.client();
+      const { user } = await c.register();
+      const recipients = Array.from({ length: 20 }, (_, i) => `+1212555${String(1000 + i)}`);
+      const sent = await c.post('/api/sms/single', { recipients, text: 'Crash test' });
+      expect(sent.status).toBe(202);
+      const ids: string[] = sent.body.messages.map((m: { id: string }) => m.id);
 
-    // The SMSC goes silent, so the worker holds every message in flight when it dies.
-    sim.setOptions({ halfOpen: true });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'], {
-      cwd: serverRoot,
-      env: {
-        ...process.env,
-        DATABASE_URL: server.databaseUrl,
-        SMSC_HOST: '127.0.0.1',
-        SMSC_PORT: String(sim.port),
-        LEASE_SECONDS: '5',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET: TEST_JWT_SECRET,
-        DATA_DIR: path.join(server.dataDir, 'child'),
-      },
-      stdio: 'ignore',
-    });
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const rows = await server.ctx.db
-        .selectFrom('messages')
-        .select('status')
-        .where('id', 'in', ids)
+      // The SMSC goes silent, so the worker holds every message in flight when it dies.
+      sim.setOptions({ halfOpen: true });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'], {
+        cwd: serverRoot,
+        env: {
+          ...process.env,
+          DATABASE_URL: server.databaseUrl,
+          SMSC_HOST: '127.0.0.1',
+          SMSC_PORT: String(sim.port),
+          LEASE_SECONDS: '5',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          JWT_SECRET: TEST_JWT_SECRET,
+          DATA_DIR: path.join(server.dataDir, 'child'),
+        },
+        stdio: 'ignore',
+      });
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const rows = await server.ctx.db
+          .selectFrom('messages')
+          .select('status')
+          .where('id', 'in', ids)
+          .execute();
+        if (rows.every((r) => r.status === 'sending')) break;
+        if (Date.now() > deadline)
+          throw new Error(`worker never claimed: ${rows.map((r) => r.status).join(',')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      sim.setOptions({ halfOpen: undefined });
+      sim.dropAll();
+
+      await server.restartWorker();
+      const done = await waitForFinal(c, ids, 30_000);
+      expect(done.every((m) => m.status === 'delivered')).toBe(true);
+      const reclaimed = await server.ctx.db
+        .selectFrom('message_events')
+        .select('message_id')
+        .where('message_id', 'in', ids)
+        .where('detail', 'like', 'Reclaimed%')
         .execute();
-      if (rows.every((r) => r.status === 'sending')) break;
-      if (Date.now() > deadline)
-        throw new Error(`worker never claimed: ${rows.map((r) => r.status).join(',')}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
-    sim.setOptions({ halfOpen: undefined });
-    sim.dropAll();
-
-    await server.restartWorker();
-    const done = await waitForFinal(c, ids, 30_000);
-    expect(done.every((m) => m.status === 'delivered')).toBe(true);
-    const reclaimed = await server.ctx.db
-      .selectFrom('message_events')
-      .select('message_id')
-      .where('message_id', 'in', ids)
-      .where('detail', 'like', 'Reclaimed%')
-      .execute();
-    expect(new Set(reclaimed.map((r) => r.message_id)).size).toBe(20);
-    await expectInvariants(server, user.accountId);
-  });
+      expect(new Set(reclaimed.map((r) => r.message_id)).size).toBe(20);
+      await expectInvariants(server, user.accountId);
+    }));
 });

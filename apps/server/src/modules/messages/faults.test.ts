@@ -1,6 +1,7 @@
 import type { RuntimeOptions } from '@wren/smsc-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
+import { faultFamily } from '../../../test/fault-summary';
 import { expectInvariants, waitForFinal } from '../../../test/messaging';
 
 let server: TestServer;
@@ -69,45 +70,51 @@ const cases: [string, Partial<RuntimeOptions>, 'all-delivered' | 'all-final'][] 
   ['dropped connections', { dropConnection: { afterSubmits: 7 } }, 'all-final'],
 ];
 
-describe('SMSC faults: every message ends final, nothing moves back, nothing is sent twice by our retries', () => {
-  it.each(cases)('%s', async (_name, fault, expectation) => {
-    const sim = server.worker!.simulator!;
-    sim.setOptions(fault);
-    try {
-      const { c, user, ids, dests } = await sendBatch(20);
-      const done = await waitForFinal(c, ids, 60_000);
-      if (expectation === 'all-delivered')
-        expect(done.map((m) => m.status)).toEqual(ids.map(() => 'delivered'));
-      for (const m of done) if (m.status !== 'delivered') expect(m.status).toBe('failed');
-      const perDest = submitsPerDestination(dests);
-      expect(Math.max(...perDest)).toBeLessThanOrEqual(1);
-      done.forEach((m, i) => {
-        if (m.status === 'delivered') expect(perDest[i]).toBe(1);
-      });
-      await expectInvariants(server, user.accountId);
-    } finally {
-      sim.setOptions(Object.fromEntries(Object.keys(fault).map((k) => [k, undefined])));
-    }
-  });
+const smscFamily = faultFamily('SMSC faults (throttling, slow answers, connection reset, half-open)');
+const receiptFamily = faultFamily('receipts (duplicate, early, out of order, id notations)');
 
-  it('half-open socket: unanswered submits fail without a resend, the dead bind is replaced, and sending resumes', async () => {
-    const sim = server.worker!.simulator!;
-    sim.setOptions({ halfOpen: true });
-    const first = await sendBatch(5);
-    const failed = await waitForFinal(first.c, first.ids, 30_000);
-    sim.setOptions({ halfOpen: undefined });
-    sim.dropAll(); // the SMSC side resets its stale sessions too
-    for (const m of failed) {
-      expect(m.status).toBe('failed');
-      expect(m.error).toMatch(/No answer from the SMSC/);
-    }
-    expect(Math.max(...submitsPerDestination(first.dests))).toBeLessThanOrEqual(1);
-    const balance = (await first.c.get('/api/balance')).body.balanceMinor;
-    expect(balance).toBe(500); // refunded: never confirmed as submitted
-    const second = await sendBatch(5);
-    const ok = await waitForFinal(second.c, second.ids, 30_000);
-    expect(ok.every((m) => m.status === 'delivered')).toBe(true);
-    await expectInvariants(server, first.user.accountId);
-    await expectInvariants(server, second.user.accountId);
-  });
+describe('SMSC faults: every message ends final, nothing moves back, nothing is sent twice by our retries', () => {
+  it.each(cases)('%s', (name, fault, expectation) =>
+    (/receipt|ids/.test(name) ? receiptFamily : smscFamily).run(async () => {
+      const sim = server.worker!.simulator!;
+      sim.setOptions(fault);
+      try {
+        const { c, user, ids, dests } = await sendBatch(20);
+        const done = await waitForFinal(c, ids, 60_000);
+        if (expectation === 'all-delivered')
+          expect(done.map((m) => m.status)).toEqual(ids.map(() => 'delivered'));
+        for (const m of done) if (m.status !== 'delivered') expect(m.status).toBe('failed');
+        const perDest = submitsPerDestination(dests);
+        expect(Math.max(...perDest)).toBeLessThanOrEqual(1);
+        done.forEach((m, i) => {
+          if (m.status === 'delivered') expect(perDest[i]).toBe(1);
+        });
+        await expectInvariants(server, user.accountId);
+      } finally {
+        sim.setOptions(Object.fromEntries(Object.keys(fault).map((k) => [k, undefined])));
+      }
+    }),
+  );
+
+  it('half-open socket: unanswered submits fail without a resend, the dead bind is replaced, and sending resumes', () =>
+    smscFamily.run(async () => {
+      const sim = server.worker!.simulator!;
+      sim.setOptions({ halfOpen: true });
+      const first = await sendBatch(5);
+      const failed = await waitForFinal(first.c, first.ids, 30_000);
+      sim.setOptions({ halfOpen: undefined });
+      sim.dropAll(); // the SMSC side resets its stale sessions too
+      for (const m of failed) {
+        expect(m.status).toBe('failed');
+        expect(m.error).toMatch(/No answer from the SMSC/);
+      }
+      expect(Math.max(...submitsPerDestination(first.dests))).toBeLessThanOrEqual(1);
+      const balance = (await first.c.get('/api/balance')).body.balanceMinor;
+      expect(balance).toBe(500); // refunded: never confirmed as submitted
+      const second = await sendBatch(5);
+      const ok = await waitForFinal(second.c, second.ids, 30_000);
+      expect(ok.every((m) => m.status === 'delivered')).toBe(true);
+      await expectInvariants(server, first.user.accountId);
+      await expectInvariants(server, second.user.accountId);
+    }));
 });
