@@ -53,7 +53,7 @@ const BULK_PRIORITY = 2;
 const RECIPIENT_BATCH = 20_000;
 const MAX_SCHEDULE_MS = 366 * 86_400_000;
 /** How often a live campaign's counts are refreshed for the report. */
-const STATS_EVERY_MS = 2000;
+const STATS_EVERY_MS = 1000;
 /** Failed outcomes, for the report's "failed" and resend-to-failed. */
 const FAILED: readonly MessageStatus[] = ['undelivered', 'expired', 'rejected', 'failed', 'unknown'];
 

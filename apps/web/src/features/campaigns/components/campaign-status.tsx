@@ -37,10 +37,10 @@ export function CampaignProgress({ c }: { c: CampaignDto }) {
       label={`${c.delivered.toLocaleString()} delivered · ${c.failed.toLocaleString()} failed · ${c.pending.toLocaleString()} pending`}
     >
       <div>
-        <Progress.Root size="lg" aria-label={`${done} of ${c.recipients} done`}>
-          <Progress.Section value={delivered} color="teal" />
-          <Progress.Section value={sent} color="blue" />
-          <Progress.Section value={failed} color="red" />
+        <Progress.Root size="lg">
+          <Progress.Section value={delivered} color="teal" aria-label="Delivered" />
+          <Progress.Section value={sent} color="blue" aria-label="Sent, waiting for a receipt" />
+          <Progress.Section value={failed} color="red" aria-label="Failed" />
         </Progress.Root>
         <Group justify="space-between" mt={2}>
           <Text size="xs" c="dimmed">

@@ -5,6 +5,7 @@ import { AreaChart, DonutChart } from '@mantine/charts';
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Card,
   Center,
@@ -24,12 +25,13 @@ import {
 import { DateTimePicker } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
-import { MESSAGE_STATUSES, type CampaignDetail, type MessageStatus } from '@wren/contracts';
+import { MESSAGE_STATUSES, type CampaignDetail, type CampaignDto, type MessageStatus } from '@wren/contracts';
 import { IconSearch } from '@/components/icons';
 import { TimezoneSelect } from '@/components/timezone-select';
 import { paths } from '@/config/paths';
 import { dayjs } from '@/lib/dayjs';
 import { useHubState } from '@/lib/hub';
+import { HttpError } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import {
   CampaignActions,
@@ -76,6 +78,24 @@ const STATUS_COLOR: Partial<Record<MessageStatus, string>> = {
   scheduled: 'violet.6',
 };
 
+const FAILED: MessageStatus[] = ['undelivered', 'expired', 'rejected', 'failed', 'unknown'];
+
+/** The campaign's figures recomputed from live message counts (as the server computes them). */
+function withCounts(c: CampaignDto, counts: Record<MessageStatus, number>): CampaignDto {
+  const n = (s: MessageStatus) => counts[s] ?? 0;
+  const failed = FAILED.reduce((a, s) => a + n(s), 0);
+  const finished = n('delivered') + failed;
+  const unqueued = c.status === 'canceled' ? 0 : c.recipients - c.materialised;
+  return {
+    ...c,
+    counts,
+    delivered: n('delivered'),
+    failed,
+    pending: unqueued + n('scheduled') + n('queued') + n('sending') + n('sent'),
+    deliveryRate: finished ? Math.round((n('delivered') / finished) * 10_000) / 10_000 : 0,
+  };
+}
+
 /** One campaign, live from the hub's pushes: figures, status chart, per-minute chart, every recipient. */
 export default function CampaignDetailPage() {
   const { id = '' } = useParams();
@@ -101,10 +121,11 @@ export default function CampaignDetailPage() {
   const [at, setAt] = useState<string | null>(null);
   const [tz, setTz] = useState(zone);
 
-  const c = campaign.data;
-  // The hub's figures when it is connected ({} / [] when not: the HTTP figures stand in).
+  // The hub's figures when it is connected ({} / [] when not: the HTTP figures stand in). The hub
+  // counts the messages at the moment of the call, so they are current after every push.
   const hubDetail = live.data && 'id' in live.data.detail ? (live.data.detail as CampaignDetail) : null;
-  const counts: Record<string, number> = hubDetail?.counts ?? c?.counts ?? {};
+  const c = campaign.data && hubDetail ? withCounts(campaign.data, hubDetail.counts) : campaign.data;
+  const counts: Record<string, number> = c?.counts ?? {};
   const chartData = MESSAGE_STATUSES.filter((s) => (counts[s] ?? 0) > 0).map((s) => ({
     status: statusLabel(s),
     count: counts[s] ?? 0,
@@ -119,10 +140,16 @@ export default function CampaignDetailPage() {
     Delivered: p.delivered,
   }));
 
+  const gone =
+    campaign.error instanceof HttpError && (campaign.error.status === 404 || campaign.error.status === 400);
   if (campaign.isError) {
     return (
-      <Alert color="red" variant="light" title="Could not load this campaign">
-        {campaign.error.message}
+      <Alert
+        color={gone ? 'gray' : 'red'}
+        variant="light"
+        title={gone ? 'Campaign not found' : 'Could not load this campaign'}
+      >
+        {gone ? 'This campaign does not exist, or it belongs to another account.' : campaign.error.message}
         <Button
           component={Link}
           to={paths.reports.campaigns.getHref()}
@@ -238,7 +265,9 @@ export default function CampaignDetailPage() {
         <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
           {c.text}
         </Text>
-        <CampaignProgress c={c} />
+        <Box mt="sm">
+          <CampaignProgress c={c} />
+        </Box>
       </Card>
 
       <SimpleGrid cols={{ base: 2, md: 3, lg: 6 }}>
