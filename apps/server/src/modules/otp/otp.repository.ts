@@ -229,20 +229,34 @@ export async function findVerification(db: Db, serviceId: string, id: string) {
     .executeTakeFirst();
 }
 
-export async function latestVerification(db: Db, serviceId: string, recipient: string) {
-  return (
-    db
-      .selectFrom('otp_verifications')
-      .selectAll()
-      .where('service_id', '=', serviceId)
-      .where('recipient', '=', recipient)
-      .where('status', '<>', 'blocked')
-      .orderBy('created_at', 'desc')
-      // Two sends in the same instant: the one still pending is the newer (it canceled the other).
-      .orderBy(sql`status = 'pending'`, 'desc')
-      .limit(1)
-      .executeTakeFirst()
-  );
+/**
+ * A check's lookup in one round trip: the caller's service (code type) and the verification named by
+ * id, or the number's latest. No row: no such service for this account.
+ */
+export async function findForCheck(
+  db: Db,
+  accountId: string,
+  serviceId: string,
+  target: { id: string } | { recipient: string },
+) {
+  const { rows } = await sql<{
+    code_type: 'numeric' | 'alphanumeric';
+    account_id: string;
+    v_id: string | null;
+    v_status: OtpVerificationRow['status'] | null;
+    v_expires_at: Date | null;
+  }>`
+    SELECT s.code_type, s.account_id, v.id AS v_id, v.status AS v_status, v.expires_at AS v_expires_at
+      FROM otp_services s
+      LEFT JOIN LATERAL (
+        SELECT id, status, expires_at FROM otp_verifications
+         WHERE service_id = s.id AND status <> 'blocked'
+           AND ${'id' in target ? sql`id = ${target.id}::uuid` : sql`recipient = ${target.recipient}`}
+         ORDER BY created_at DESC, (status = 'pending') DESC
+         LIMIT 1
+      ) v ON true
+     WHERE s.id = ${serviceId}::uuid AND s.account_id = ${accountId}::uuid`.execute(db);
+  return rows[0];
 }
 
 /**

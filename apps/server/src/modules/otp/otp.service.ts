@@ -525,21 +525,22 @@ export function createOtpService(deps: Deps) {
       id?: string;
       code: string;
     }): Promise<OtpCheckResult> {
-      const svc = await requireService(input.accountId, input.serviceId);
+      const target = input.id ? { id: input.id } : { recipient: parseNumber(input.to ?? '', 'to').e164 };
+      const found = await repo.findForCheck(db, input.accountId, input.serviceId, target);
+      if (!found) throw serviceNotFound();
+      const svc = { id: input.serviceId, account_id: found.account_id, code_type: found.code_type };
       const code = svc.code_type === 'alphanumeric' ? input.code.toUpperCase() : input.code;
       if (svc.code_type === 'numeric' && !/^[0-9]+$/.test(code))
         throw new FieldError({ code: ['The code has digits only'] });
       if (svc.code_type === 'alphanumeric' && !/^[A-Z0-9]+$/.test(code))
         throw new FieldError({ code: ['The code has letters and digits only'] });
-      const v = input.id
-        ? await repo.findVerification(db, svc.id, input.id)
-        : await repo.latestVerification(db, svc.id, parseNumber(input.to ?? '', 'to').e164);
-      if (!v) {
+      if (!found.v_id || !found.v_status || !found.v_expires_at) {
         throw new AppError(
           ErrorCode.NOT_FOUND,
           input.id ? 'No code with this id was sent by this service' : 'No code was sent to this number',
         );
       }
+      const v = { id: found.v_id, status: found.v_status, expires_at: found.v_expires_at };
       const now = clock.now();
       const done = (status: OtpCheckResult['status'], message: string, attemptsLeft?: number) => {
         changed(svc.account_id, svc.id);
@@ -547,6 +548,7 @@ export function createOtpService(deps: Deps) {
       };
       const taken = await repo.takeAttempt(db, v.id, now);
       if (!taken) {
+        // Not pending any more, or out of time or attempts: read what it is now.
         const current = (await repo.findVerification(db, svc.id, v.id)) ?? v;
         switch (current.status) {
           case 'approved':
