@@ -61,7 +61,7 @@ describe('API keys', () => {
     await page.waitForURL('**/api/create');
     await page.getByRole('textbox', { name: 'Name' }).fill('Order system');
     await page.getByRole('textbox', { name: 'Default delivery webhook URL' }).fill(hookUrl);
-    await page.getByRole('textbox', { name: 'Allowed IP addresses' }).fill('127.0.0.1');
+    await page.getByLabel('Allowed IP addresses').fill('127.0.0.1');
     await page.keyboard.press('Enter');
     await settled(page);
     await screenshot(page, 'api-light-create');

@@ -44,10 +44,20 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext) {
       },
       security: [{ apiKey: [] }],
     },
-    transform: (args) =>
-      args.url.startsWith('/v1/')
-        ? jsonSchemaTransform(args)
-        : { schema: { ...args.schema, hide: true }, url: args.url },
+    transform: (args) => {
+      if (!args.url.startsWith('/v1/')) return { schema: { ...args.schema, hide: true }, url: args.url };
+      // Routes of other modules under /v1 (the OTP API) get a tag and summary if they name none.
+      const otp = /^\/v1\/otp\/:serviceId\/(send|check)$/.exec(args.url);
+      const schema =
+        otp && !args.schema.tags
+          ? {
+              ...args.schema,
+              tags: ['OTP'],
+              summary: otp[1] === 'send' ? 'Send a one-time code' : 'Check a one-time code',
+            }
+          : args.schema;
+      return jsonSchemaTransform({ ...args, schema });
+    },
     transformObject: jsonSchemaTransformObject,
   });
 }
