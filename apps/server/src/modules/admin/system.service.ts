@@ -38,7 +38,10 @@ export function createSystemService(deps: Deps) {
     });
   }
 
-  async function throughput(minutes = 30) {
+  async function throughput(
+    counted: Record<'submitted' | 'delivered' | 'failed', Map<string, number>>,
+    minutes = 30,
+  ) {
     const rows = await sql<{ minute: Date; status: string; n: number }>`
       SELECT date_trunc('minute', created_at) AS minute, status, count(*)::int AS n
         FROM message_events
@@ -55,9 +58,10 @@ export function createSystemService(deps: Deps) {
         at.filter((r) => statuses.includes(r.status)).reduce((a, r) => a + Number(r.n), 0);
       out.push({
         minute: minute.toISOString(),
-        submitted: sum(['sent']),
-        delivered: sum(['delivered']),
-        failed: sum(FINAL_FAILED),
+        // The happy path writes no event on submission or receipt: workers count those.
+        submitted: sum(['sent']) + (counted.submitted.get(minute.toISOString()) ?? 0),
+        delivered: sum(['delivered']) + (counted.delivered.get(minute.toISOString()) ?? 0),
+        failed: sum(FINAL_FAILED) + (counted.failed.get(minute.toISOString()) ?? 0),
       });
     }
     return out;
@@ -93,14 +97,29 @@ export function createSystemService(deps: Deps) {
 
   return {
     async status(): Promise<SystemStatus> {
-      const [heartbeats, laneRows, perMinute, receipts, db_, disk_] = await Promise.all([
-        db
-          .selectFrom('worker_heartbeats')
-          .select(['worker_id', 'role', 'started_at', 'heartbeat_at', 'status'])
-          .orderBy('worker_id')
-          .execute(),
+      const heartbeats = await db
+        .selectFrom('worker_heartbeats')
+        .select(['worker_id', 'role', 'started_at', 'heartbeat_at', 'status'])
+        .orderBy('worker_id')
+        .execute();
+      const counted = {
+        submitted: new Map<string, number>(),
+        delivered: new Map<string, number>(),
+        failed: new Map<string, number>(),
+      };
+      for (const h of heartbeats) {
+        const r = h.status as WorkerReport | null;
+        for (const [key, per] of [
+          ['submitted', r?.submittedPerMinute],
+          ['delivered', r?.deliveredPerMinute],
+          ['failed', r?.failedPerMinute],
+        ] as const)
+          for (const [minute, n] of Object.entries(per ?? {}))
+            counted[key].set(minute, (counted[key].get(minute) ?? 0) + n);
+      }
+      const [laneRows, perMinute, receipts, db_, disk_] = await Promise.all([
         lanes(),
-        throughput(),
+        throughput(counted),
         sql<{ parked: number; matched: number }>`
           SELECT (SELECT count(*)::int FROM parked_receipts WHERE matched_at IS NULL) AS parked,
                  (SELECT count(*)::int FROM parked_receipts WHERE matched_at > now() - interval '1 hour') AS matched`.execute(

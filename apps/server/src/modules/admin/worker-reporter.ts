@@ -2,6 +2,33 @@ import { createRouter } from '../../gateway/smpp-gateway';
 import type { ConnectionStatus, SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
 import type { Db } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
+import { countFinal, observeSubmitSeconds } from '../metrics/metrics';
+
+/** Final receipt stats and the message status each ends in. */
+const FINAL_STATS: Record<string, string> = {
+  DELIVRD: 'delivered',
+  UNDELIV: 'undelivered',
+  EXPIRED: 'expired',
+  REJECTD: 'rejected',
+  DELETED: 'undelivered',
+  UNKNOWN: 'unknown',
+};
+
+/** A per-minute counter over the last 30 minutes (ISO minute → count). */
+function minuteCounter() {
+  const counts = new Map<string, number>();
+  return {
+    add() {
+      const minute = minuteOf(Date.now());
+      counts.set(minute, (counts.get(minute) ?? 0) + 1);
+    },
+    snapshot() {
+      const oldest = minuteOf(Date.now() - 29 * 60_000);
+      for (const k of counts.keys()) if (k < oldest) counts.delete(k);
+      return Object.fromEntries(counts);
+    },
+  };
+}
 
 /** How often a worker writes its heartbeat and gateway status, and reads operator pauses. */
 export const REPORT_INTERVAL_MS = 1000;
@@ -14,7 +41,14 @@ export interface ReportedConnection extends ConnectionStatus {
 
 export interface WorkerReport {
   connections: ReportedConnection[];
+  /** Submits the SMSC accepted per minute (ISO minute → count), the last 30 minutes. */
+  submittedPerMinute?: Record<string, number>;
+  /** Final receipts per minute: delivered (DELIVRD) and failed (every other final stat). */
+  deliveredPerMinute?: Record<string, number>;
+  failedPerMinute?: Record<string, number>;
 }
+
+const minuteOf = (ms: number) => new Date(Math.floor(ms / 60_000) * 60_000).toISOString();
 
 interface ConnectionInfo {
   name: string;
@@ -32,10 +66,21 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
   const route = createRouter(connections.map((c) => ({ cfg: c })));
   const paused = new Set<string>();
   const accepted = new Map<string, number>();
+  const submitted = minuteCounter();
+  const delivered = minuteCounter();
+  const failed = minuteCounter();
   const gateway: SmsGateway = {
     start: () => inner.start(),
     stop: () => inner.stop(),
-    onReceipt: (h) => inner.onReceipt(h),
+    // Counted once stored (the handler resolved): the SMSC's final word on each part.
+    onReceipt: (h) =>
+      inner.onReceipt(async (r) => {
+        await h(r);
+        const status = FINAL_STATS[r.stat.toUpperCase()];
+        if (!status) return;
+        countFinal(status);
+        (status === 'delivered' ? delivered : failed).add();
+      }),
     onMo: (h) => inner.onMo(h),
     status: () => inner.status(),
     async submit(sms): Promise<SubmitOutcome> {
@@ -47,9 +92,13 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
           retryAfterMs: 2000,
         };
       }
+      const started = performance.now();
       const outcome = await inner.submit(sms);
-      if (outcome.kind === 'accepted')
+      if (outcome.kind === 'accepted') {
+        observeSubmitSeconds((performance.now() - started) / 1000);
         accepted.set(outcome.connection, (accepted.get(outcome.connection) ?? 0) + 1);
+        submitted.add();
+      }
       return outcome;
     },
   };
@@ -63,6 +112,12 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
       return out;
     },
     windowOf: (name: string) => connections.find((c) => c.name === name)?.window ?? 0,
+    /** Accepted submits and final receipts per minute over the last 30 minutes. */
+    perMinute: () => ({
+      submittedPerMinute: submitted.snapshot(),
+      deliveredPerMinute: delivered.snapshot(),
+      failedPerMinute: failed.snapshot(),
+    }),
   };
 }
 
@@ -101,6 +156,7 @@ export function startWorkerReporter(opts: {
         tps: Math.round(((counts.get(c.name) ?? 0) / seconds) * 10) / 10,
         paused: pausable.paused.has(c.name),
       })),
+      ...pausable.perMinute(),
     };
     await db
       .insertInto('worker_heartbeats')

@@ -10,7 +10,34 @@ import type { WorkerReport } from '../admin/worker-reporter';
 
 export const METRICS_PATH = '/metrics';
 
-const FINAL = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'canceled', 'unknown'];
+/**
+ * submit_sm → submit_sm_resp round trip of accepted submits, observed by this process's workers
+ * (modules/admin/worker-reporter.ts). Shown by the /metrics of a process that runs a worker
+ * (role `all`); a `--role worker` node has no /metrics.
+ */
+const smppSubmitSeconds = new Histogram({
+  name: 'wren_smpp_submit_seconds',
+  help: 'SMPP submit round trip (submit_sm to submit_sm_resp) of accepted submits',
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [],
+});
+export const observeSubmitSeconds = (seconds: number) => smppSubmitSeconds.observe(seconds);
+
+/**
+ * Messages (parts, for receipts) that reached a final status: final delivery receipts counted by
+ * this process's workers as they are stored, and the statuses written with an event (failed,
+ * rejected at submission, expired in the queue, canceled) counted from message_events at scrape.
+ */
+const messagesFinal = new Counter({
+  name: 'wren_messages_final_total',
+  help: 'Messages that reached a final status, by status (receipts per part, from the workers of this process; other final statuses from their events)',
+  labelNames: ['status'] as const,
+  registers: [],
+});
+export const countFinal = (status: string) => messagesFinal.inc({ status });
+
+/** Final statuses written with an event row (receipts write status 'receipt'; the happy path none). */
+const FINAL = ['undelivered', 'expired', 'rejected', 'failed', 'canceled', 'unknown'];
 
 /**
  * Prometheus metrics (prom-client), one registry per server. Request durations are observed as
@@ -30,18 +57,14 @@ export function createMetrics(deps: { db: Db; logger: Logger; hubSockets: () => 
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const messagesFinal = new Counter({
-    name: 'wren_messages_final_total',
-    help: 'Messages that reached a final status, by status',
-    labelNames: ['status'] as const,
-    registers: [registry],
-  });
+  registry.registerMetric(messagesFinal);
   const submitLatency = new Histogram({
     name: 'wren_submit_latency_seconds',
-    help: 'Time from a message being accepted to its submission to the SMSC',
+    help: 'Time from a message being accepted by the API to its submission event (submits written with an event)',
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
     registers: [registry],
   });
+  registry.registerMetric(smppSubmitSeconds);
   const webhookAttempts = new Counter({
     name: 'wren_webhook_attempts_total',
     help: 'Webhook delivery attempts, by outcome (ok: a 2xx answer)',
