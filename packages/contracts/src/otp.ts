@@ -65,9 +65,8 @@ export function maskPhone(e164: string): string {
   return `+${head}${'•'.repeat(digits.length - head.length - 2)}${tail}`;
 }
 
-const countryCode = z
-  .string()
-  .regex(/^[A-Z]{2}$/, 'Use two-letter country codes such as US or GB')
+const countryCode = safeString()
+  .regex(/^[A-Za-z]{2}$/, 'Use two-letter country codes such as US or GB')
   .transform((s) => s.toUpperCase());
 
 const intIn = (label: string, min: number, max: number) =>
@@ -205,8 +204,8 @@ export const otpDailyPointSchema = z.object({
   conversion: z.number(),
 });
 export type OtpDailyPoint = z.infer<typeof otpDailyPointSchema>;
-export const otpStatsSchema = z.object({ timezone: z.string(), days: z.array(otpDailyPointSchema) });
-export type OtpStats = z.infer<typeof otpStatsSchema>;
+export const otpStatsResponseSchema = z.object({ timezone: z.string(), days: z.array(otpDailyPointSchema) });
+export type OtpStats = z.infer<typeof otpStatsResponseSchema>;
 
 // ---- Public API ----
 

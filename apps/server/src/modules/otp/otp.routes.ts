@@ -5,7 +5,7 @@ import {
   otpServiceDtoSchema,
   otpServiceListSchema,
   otpStatsQuerySchema,
-  otpStatsSchema,
+  otpStatsResponseSchema,
   otpVerificationPageSchema,
   otpVerificationQuerySchema,
   updateOtpServiceSchema,
@@ -59,7 +59,13 @@ export function otpRoutes(ctx: AppContext) {
 
     r.get(
       OTP_API.stats,
-      { schema: { params: idParams, querystring: otpStatsQuerySchema, response: { 200: otpStatsSchema } } },
+      {
+        schema: {
+          params: idParams,
+          querystring: otpStatsQuerySchema,
+          response: { 200: otpStatsResponseSchema },
+        },
+      },
       async (req) => otp.stats(authOf(req).accountId, req.params.id, req.query),
     );
 
