@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiCall, appReady, registerViaApi, signIn, type TestUser } from '../lib/app';
-import { launchBrowser, newContext } from '../lib/browser';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { launchBrowser, newContext, screenshot } from '../lib/browser';
+import { SCREENSHOT_DIR } from '../lib/paths';
 import { startServer, type RunningServer } from '../lib/server';
 
 /**
@@ -33,6 +36,13 @@ async function tokenOf(u: TestUser): Promise<string> {
   return String(login.body?.accessToken);
 }
 
+/** GET an API list as the user: its items, and the rest of the body. */
+async function getList(path: string): Promise<{ items: { segments?: number }[]; approval?: string }> {
+  const res = await apiCall(server.baseUrl, 'GET', path, undefined, await tokenOf(user));
+  assert.equal(res.status, 200);
+  return res.body as { items: { segments?: number }[]; approval?: string };
+}
+
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await appReady(page);
@@ -54,6 +64,7 @@ describe('defect 2: a message longer than 10 segments', () => {
     await page.keyboard.insertText(LONG_TEXT); // what a paste does: no silent cut
     assert.equal(await text.inputValue(), LONG_TEXT);
     await form.getByText(/The message is too long: more than 10 segments/).waitFor();
+    await screenshot(page, 'web-quality-template-too-long');
     await form.getByRole('button', { name: 'Save template', exact: true }).click();
     await page.waitForTimeout(500);
     assert.ok(await form.isVisible(), 'the form stays open');
@@ -64,15 +75,13 @@ describe('defect 2: a message longer than 10 segments', () => {
     await form.getByText('The message is too long: 11 segments (at most 10)').waitFor();
     await form.getByRole('button', { name: 'Save template', exact: true }).click();
     await page.waitForTimeout(300);
-    const list = await apiCall(server.baseUrl, 'GET', '/api/templates', undefined, await tokenOf(user));
-    assert.deepEqual(list.body.items, [], 'nothing was saved');
+    assert.deepEqual((await getList('/api/templates')).items, [], 'nothing was saved');
 
     // Ten segments save.
     await text.fill('ж'.repeat(670));
     await form.getByRole('button', { name: 'Save template', exact: true }).click();
     await form.waitFor({ state: 'hidden' });
-    const saved = await apiCall(server.baseUrl, 'GET', '/api/templates', undefined, await tokenOf(user));
-    assert.equal(saved.body.items[0]?.segments, 10);
+    assert.equal((await getList('/api/templates')).items[0]?.segments, 10);
   });
 
   it('the Single SMS message box keeps a long paste whole and says it is too long', async () => {
@@ -104,14 +113,15 @@ describe('defect 5: sender ID rules and the approval banner', () => {
     await form
       .getByText('A sender ID can use only letters, digits, spaces and common punctuation; remove "🌻"')
       .waitFor();
+    await screenshot(page, 'web-quality-sender-id-rules');
     await form.getByRole('textbox', { name: 'Purpose' }).fill('Order updates for our customers');
     await form.getByRole('textbox', { name: 'Sample message' }).fill('Your order has shipped.');
     await form.getByRole('button', { name: 'Send request', exact: true }).click();
     await page.waitForTimeout(300);
     assert.ok(await form.isVisible(), 'the request was not sent');
-    const list = await apiCall(server.baseUrl, 'GET', '/api/sender-ids', undefined, await tokenOf(user));
-    assert.deepEqual(list.body.items, []);
-    assert.equal(list.body.approval, 'manual');
+    const list = await getList('/api/sender-ids');
+    assert.deepEqual(list.items, []);
+    assert.equal(list.approval, 'manual');
   });
 });
 
@@ -160,6 +170,11 @@ describe('11.6: the sidebar on a page taller than the window', () => {
         ),
       }));
       assert.ok(docHeight > 2000, `page height ${docHeight}`);
+      const whole = await capture(context, page, 0, 0, 1366, docHeight);
+      writeFileSync(
+        path.join(SCREENSHOT_DIR, `web-quality-sidebar-tall-${colorScheme}.png`),
+        Buffer.from(whole, 'base64'),
+      );
       assert.ok(menuBottom < 640, `the sidebar's empty part is in view (menu ends at ${menuBottom})`);
       // The sidebar's empty part and its right border, in the window...
       const x = sidebarWidth - 24;
