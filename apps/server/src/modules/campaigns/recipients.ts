@@ -246,7 +246,15 @@ export async function scanRecipients(
     onIssue?.({ row, value, reason });
   };
 
-  let batch: { c: Candidate; e164: string; phone: number; text: string | null; vals: string | null }[] = [];
+  type Info = ReturnType<typeof analyseSmsText>;
+  let batch: {
+    c: Candidate;
+    e164: string;
+    phone: number;
+    text: string | null;
+    info: Info | null;
+    vals: string | null;
+  }[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
     const current = batch;
@@ -276,7 +284,7 @@ export async function scanRecipients(
     result.currency = quote.currency;
     const out: Recipient[] = allowed.map((b, i) => {
       const per = quote.prices[i] ?? 0;
-      const info = b.text === null ? bulkInfo : analyseSmsText(b.text);
+      const info = b.info ?? bulkInfo;
       if (b.text !== null) {
         if (info.segments > result.segments) result.segments = info.segments;
         if (info.encoding === 'UCS-2') result.encoding = 'UCS-2';
@@ -327,6 +335,7 @@ export async function scanRecipients(
       let text: string | null = null;
       let vals: string | null = null;
       let problem: string | null = null;
+      let info: Info | null = null;
       if (!e164) problem = raw ? 'Not a valid phone number' : 'No phone number';
       if (c.body !== undefined && personalised) {
         text = c.body;
@@ -342,20 +351,20 @@ export async function scanRecipients(
         vals = values.join(VALUE_SEPARATOR);
         if (!problem && text.length > CAMPAIGN_MAX_TEXT)
           problem = `The message is over ${CAMPAIGN_MAX_TEXT} characters`;
-        if (!problem && analyseSmsText(text).segments > MAX_SEGMENTS)
-          problem = `The message is over ${MAX_SEGMENTS} parts`;
+        info = analyseSmsText(text);
+        if (!problem && info.segments > MAX_SEGMENTS) problem = `The message is over ${MAX_SEGMENTS} parts`;
       }
       if (problem) {
         result.invalid += 1;
         issue(c.row, raw, problem);
         if (personalised && result.preview.length < CAMPAIGN_PREVIEW_ROWS) {
-          const info = analyseSmsText(text ?? '');
+          const shown = info ?? analyseSmsText(text ?? '');
           result.preview.push({
             row: c.row ?? 0,
             recipient: e164,
             text: text ?? '',
-            segments: info.segments,
-            encoding: info.encoding,
+            segments: shown.segments,
+            encoding: shown.encoding,
             costMinor: 0,
             problem,
           });
@@ -369,7 +378,8 @@ export async function scanRecipients(
         continue;
       }
       seen.add(phone);
-      batch.push({ c, e164: e164!, phone, text, vals });
+      if (text !== null && !info) info = analyseSmsText(text);
+      batch.push({ c, e164: e164!, phone, text, info, vals });
       if (batch.length >= SCAN_BATCH) await flush();
     }
   }

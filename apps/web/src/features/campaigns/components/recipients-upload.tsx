@@ -76,6 +76,7 @@ export function RecipientsUpload(props: RecipientsUploadProps) {
           onChange={(f) => void choose(f)}
           disabled={progress !== null}
           clearable={progress === null}
+          clearButtonProps={{ 'aria-label': 'Remove the file' }}
           error={failure ?? props.error}
         />
         {progress !== null && (

@@ -386,12 +386,18 @@ export function CampaignComposer({ kind }: { kind: Kind }) {
                 </Table.Thead>
                 <Table.Tbody>
                   {(est?.preview ?? []).map((p) => (
-                    <Table.Tr key={p.row} bg={p.problem ? 'var(--mantine-color-red-light)' : undefined}>
+                    <Table.Tr
+                      key={p.row}
+                      data-flagged={p.problem ? 'true' : undefined}
+                      style={
+                        p.problem ? { boxShadow: 'inset 4px 0 0 var(--mantine-color-red-filled)' } : undefined
+                      }
+                    >
                       <Table.Td>{p.row}</Table.Td>
                       <Table.Td>{p.recipient ?? '—'}</Table.Td>
                       <Table.Td style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
                         {p.problem ? (
-                          <Text size="sm" c="red" fw={500}>
+                          <Text size="sm" fw={600}>
                             Not sent: {p.problem}
                           </Text>
                         ) : (
