@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser, Page } from 'playwright-core';
 import { appReady, pathOf, registerViaApi, signIn, type TestUser } from '../lib/app';
+import { describeViolations, seriousViolations } from '../lib/axe';
 import { launchBrowser, newContext, screenshot } from '../lib/browser';
 import { startServer, type RunningServer } from '../lib/server';
 
@@ -36,7 +37,7 @@ describe('OTP service', () => {
     await signIn(page, user);
     await page.goto('/otp-service');
     await page.getByText('No OTP services yet').waitFor();
-    await screenshot(page, 'otp-light-list-empty');
+    await screenshot(page, 'otp-flow-list-empty');
     await page.getByRole('link', { name: 'New OTP service' }).click();
     await page.waitForURL('**/otp-service/create');
 
@@ -55,7 +56,7 @@ describe('OTP service', () => {
     await page.getByRole('textbox', { name: 'Code length' }).fill('8');
     await preview.filter({ hasText: 'Acme Sign-in: 01234567 is your code.' }).waitFor();
     await settled(page);
-    await screenshot(page, 'otp-light-create');
+    await screenshot(page, 'otp-flow-create');
     await page.getByRole('button', { name: 'Create service' }).click();
     await page.waitForURL(/\/otp-service\/[0-9a-f-]{36}\/view$/);
     serviceId = pathOf(page).split('/')[2] ?? '';
@@ -105,7 +106,7 @@ describe('OTP service', () => {
     await page.getByTestId('otp-step-2-response').filter({ hasText: '"status": "approved"' }).waitFor();
     assert.match(await page.getByTestId('otp-step-2').innerText(), /HTTP 200/);
     await settled(page);
-    await screenshot(page, 'otp-light-test');
+    await screenshot(page, 'otp-flow-test');
 
     // Live: approved, 2 attempts, the SMS delivered; the figures moved.
     await table.locator('tr[data-status="approved"]').waitFor({ timeout: 10_000 });
@@ -114,7 +115,7 @@ describe('OTP service', () => {
     await viewer.getByText('Verified (24 h)').waitFor();
     await viewer.locator('text=100%').first().waitFor({ timeout: 10_000 });
     await settled(viewer);
-    await screenshot(viewer, 'otp-light-view');
+    await screenshot(viewer, 'otp-flow-view-live');
 
     // The list shows the figures; the docs have the id filled in.
     await page.goto('/otp-service');
@@ -122,7 +123,7 @@ describe('OTP service', () => {
     await listRow.waitFor();
     assert.match(await listRow.innerText(), /8 digits[\s\S]*10 min[\s\S]*1[\s\S]*100%/);
     await settled(page);
-    await screenshot(page, 'otp-light-list');
+    await screenshot(page, 'otp-flow-list');
     await page.goto(`/otp-service/doc/${serviceId}`);
     await page.getByTestId('doc-service-id').filter({ hasText: serviceId }).waitFor();
     for (const lang of ['curl', 'Node.js', 'Python', 'PHP']) {
@@ -132,7 +133,7 @@ describe('OTP service', () => {
     }
     await page.getByRole('tab', { name: 'curl' }).click();
     await settled(page);
-    await screenshot(page, 'otp-light-doc-item');
+    await screenshot(page, 'otp-flow-doc-item');
   });
 
   it('deletes a service after confirmation; its pages then say not found', async () => {
@@ -153,24 +154,31 @@ describe('OTP service', () => {
     await page.getByText('OTP service not found').waitFor();
   });
 
-  it('screens in dark mode', async () => {
-    const { page } = await newContext(browser, server.baseUrl, { ...VIEWPORT, colorScheme: 'dark' });
-    await signIn(page, user);
-    for (const [path, name, ready] of [
-      ['/otp-service', 'list', 'Acme Sign-in'],
-      ['/otp-service/create', 'create', 'Preview'],
-      [`/otp-service/${serviceId}/edit`, 'edit', 'Save changes'],
-      [`/otp-service/${serviceId}/view`, 'view', 'Recent verifications'],
-      [`/otp-service/${serviceId}/test`, 'test', 'Send code'],
-      ['/otp-service/doc', 'doc', 'How it works'],
-    ] as const) {
-      await page.goto(path);
-      await page.getByText(ready).first().waitFor();
-      await settled(page);
-      await screenshot(page, `otp-dark-${name}`);
-    }
-    await page.goto(`/otp-service/${serviceId}/edit`);
-    await page.getByRole('textbox', { name: 'Name' }).waitFor();
-    assert.equal(await page.getByRole('textbox', { name: 'Name' }).inputValue(), 'Acme Sign-in');
-  });
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`every OTP screen with data, ${scheme}: screenshots and no serious axe violations`, async () => {
+      const { page } = await newContext(browser, server.baseUrl, { ...VIEWPORT, colorScheme: scheme });
+      await signIn(page, user);
+      const found: string[] = [];
+      for (const [path, name, ready] of [
+        ['/otp-service', 'list', 'Acme Sign-in'],
+        ['/otp-service/create', 'create', 'Preview'],
+        [`/otp-service/${serviceId}/edit`, 'edit', 'Save changes'],
+        [`/otp-service/${serviceId}/view`, 'view', 'Recent verifications'],
+        [`/otp-service/${serviceId}/test`, 'test', 'Send code'],
+        ['/otp-service/doc', 'doc', 'How it works'],
+        [`/otp-service/doc/${serviceId}`, 'doc-item', 'How it works'],
+      ] as const) {
+        await page.goto(path);
+        await page.getByText(ready).first().waitFor();
+        await settled(page);
+        await screenshot(page, `otp-${scheme}-${name}`);
+        const vs = await seriousViolations(page);
+        if (vs.length) found.push(describeViolations(path, vs));
+      }
+      assert.deepEqual(found, [], found.join('\n'));
+      await page.goto(`/otp-service/${serviceId}/edit`);
+      await page.getByRole('textbox', { name: 'Name' }).waitFor();
+      assert.equal(await page.getByRole('textbox', { name: 'Name' }).inputValue(), 'Acme Sign-in');
+    });
+  }
 });

@@ -169,7 +169,7 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
           ) : (
             <>
               Replace <Code>YOUR_SERVICE_ID</Code> with your service&apos;s id, or open the docs from a{' '}
-              <Anchor component={Link} to={paths.otp.list.getHref()}>
+              <Anchor underline="always" component={Link} to={paths.otp.list.getHref()}>
                 service
               </Anchor>{' '}
               to have it filled in.
@@ -178,7 +178,7 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
         </Text>
         <Text size="sm" c="dimmed" mt="xs">
           Authenticate with <Code>Authorization: Bearer …</Code>: an API key with the <Code>otp</Code> scope (
-          <Anchor component={Link} to={paths.api.list.getHref()}>
+          <Anchor underline="always" component={Link} to={paths.api.list.getHref()}>
             SMS &amp; OTP API
           </Anchor>
           ) or a signed-in session&apos;s access token. Never call the API from a browser or app with your

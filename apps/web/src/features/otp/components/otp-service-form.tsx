@@ -41,6 +41,7 @@ import { http } from '@/lib/http/client';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useSaveOtpService } from '../api/otp-services';
+import { ToneBadge } from './tone-badge';
 
 export interface OtpFormValues {
   name: string;
@@ -241,9 +242,9 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
                 </Text>
               </Paper>
               <Group gap="xs" mt={6} aria-live="polite" data-testid="otp-segments">
-                <Badge variant="light" color={info.encoding === 'UCS-2' ? 'orange' : 'teal'} tt="none">
+                <ToneBadge color={info.encoding === 'UCS-2' ? 'orange' : 'teal'}>
                   {info.encoding === 'UCS-2' ? 'Unicode (UCS-2)' : 'GSM-7'}
-                </Badge>
+                </ToneBadge>
                 <Badge variant="default" tt="none">
                   {info.characters} characters
                 </Badge>

@@ -1,17 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Code,
-  Group,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Code, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   CAPTCHA_HEADER,
@@ -31,6 +19,7 @@ import { messageOf } from '@/lib/http/http-error';
 import { useCurrentUser } from '@/lib/use-session';
 import { useOtpService } from '../api/otp-services';
 import { isMissing, ServiceNotFound } from '../components/service-not-found';
+import { ToneBadge } from '../components/tone-badge';
 
 interface Exchange {
   method: 'POST';
@@ -51,9 +40,9 @@ function ExchangeView({ step, title, exchange }: { step: number; title: string; 
           {step}. {title}
         </Text>
         {exchange.status !== undefined && (
-          <Badge color={ok ? 'teal' : 'red'} variant="light" data-testid={`otp-step-${step}-status`}>
+          <ToneBadge color={ok ? 'teal' : 'red'} data-testid={`otp-step-${step}-status`}>
             HTTP {exchange.status}
-          </Badge>
+          </ToneBadge>
         )}
       </Group>
       <Text size="xs" c="dimmed" mb={4}>

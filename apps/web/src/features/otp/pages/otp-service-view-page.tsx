@@ -2,7 +2,6 @@ import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
 import {
   Alert,
-  Badge,
   Button,
   Card,
   Code,
@@ -27,6 +26,7 @@ import { useOtpService, useOtpStats, useOtpVerifications } from '../api/otp-serv
 import { useOtpLive } from '../api/use-otp-live';
 import { IconBook, IconCopy, IconFlask, IconPencil } from '../components/icons';
 import { isMissing, ServiceNotFound } from '../components/service-not-found';
+import { ToneBadge } from '../components/tone-badge';
 import { formatPercent, OTP_STATUS_LABEL } from '../otp-format';
 
 function Setting({ label, value }: { label: string; value: React.ReactNode }) {
@@ -245,9 +245,7 @@ function Verifications({ id }: { id: string }) {
                       {v.to}
                     </Table.Td>
                     <Table.Td data-label="Status">
-                      <Badge color={status.color} variant="light" tt="none">
-                        {status.label}
-                      </Badge>
+                      <ToneBadge color={status.color}>{status.label}</ToneBadge>
                     </Table.Td>
                     <Table.Td data-label="Attempts">
                       {v.status === 'blocked' ? '–' : `${v.attempts} of ${v.maxAttempts}`}

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   EmptyState,
   Group,
@@ -23,6 +22,7 @@ import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useDeleteOtpService, useOtpServices } from '../api/otp-services';
 import { IconBook, IconFlask, IconPencil, IconPlus, IconShield, IconTrash } from '../components/icons';
+import { ToneBadge } from '../components/tone-badge';
 import { formatPercent } from '../otp-format';
 
 export default function OtpServicesPage() {
@@ -140,9 +140,7 @@ export default function OtpServicesPage() {
                   </Table.Td>
                   <Table.Td data-label="Blocked" ta="right">
                     {s.stats.blocked24h ? (
-                      <Badge color="red" variant="light">
-                        {s.stats.blocked24h.toLocaleString('en')}
-                      </Badge>
+                      <ToneBadge color="red">{s.stats.blocked24h.toLocaleString('en')}</ToneBadge>
                     ) : (
                       '0'
                     )}
