@@ -382,6 +382,33 @@ describe('delivery webhooks', () => {
     }
   }, 60_000);
 
+  it('an account that never opened API detail gets a secret with its first event', async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const port = (receiver.address() as AddressInfo).port;
+      const fresh = server.client();
+      await fresh.register();
+      const { secret } = await createKey(fresh, { webhookUrl: `http://127.0.0.1:${port}/h` });
+      await v1(secret, 'POST', '/v1/messages', { to: '+14155550170', text: 'first event' });
+      const until = Date.now() + 20_000;
+      while (!received.length && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      const detail = (await fresh.get('/api/developer')).body;
+      const event = new Webhook(detail.webhookSecret).verify(received[0]!.body, received[0]!.headers);
+      expect(event).toMatchObject({ type: 'message.status', data: { status: 'delivered' } });
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  }, 30_000);
+
   it('rotating the account secret signs new attempts with the new secret', async () => {
     const before = (await owner.get('/api/developer')).body.webhookSecret;
     const after = (await owner.post('/api/developer/webhook/rotate-secret')).body.webhookSecret;

@@ -20,6 +20,16 @@ export async function ensureSettings(db: Db, accountId: string, secret: string) 
   return (await findSettings(db, accountId))!;
 }
 
+/** Gives accounts without webhook settings their first signing secret (events need one to be signed). */
+export async function ensureSecrets(db: Db, rows: { accountId: string; secret: string }[]) {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('webhook_settings')
+    .values(rows.map((r) => ({ account_id: r.accountId, secret: r.secret, rotated_at: new Date() })))
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .execute();
+}
+
 /** API messages whose final status is known and not yet turned into an event (claimed, locked). */
 export async function claimFinished(trx: Db, limit: number) {
   const { rows } = await sql<{

@@ -151,6 +151,13 @@ export function createWebhooksService(deps: {
       for (;;) {
         const n = await transact(db, async (trx) => {
           const done = await repo.claimFinished(trx, 500);
+          await repo.ensureSecrets(
+            trx,
+            [...new Set(done.map((m) => m.account_id))].map((accountId) => ({
+              accountId,
+              secret: newWebhookSecret(),
+            })),
+          );
           await repo.insertDeliveries(
             trx,
             done.map((m) => ({
