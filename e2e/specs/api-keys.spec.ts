@@ -109,7 +109,7 @@ describe('API keys', () => {
     const row = page.getByRole('row', { name: /Order system/ });
     await row.waitFor();
     assert.match(await row.innerText(), /wren_live_/);
-    assert.match(await row.innerText(), /Active/);
+    assert.match(await row.innerText(), /active/i);
     await settled(page);
     await screenshot(page, 'api-light-list');
 

@@ -72,8 +72,6 @@ export default function ApiDocPage() {
           withDefaultFonts: false,
           showDeveloperTools: 'never',
           telemetry: false,
-          agent: { disabled: true },
-          mcp: { disabled: true },
           hideClientButton: true,
           defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
           hiddenClients: {
