@@ -242,7 +242,7 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
                 </Text>
               </Paper>
               <Group gap="xs" mt={6} aria-live="polite" data-testid="otp-segments">
-                <ToneBadge color={info.encoding === 'UCS-2' ? 'orange' : 'teal'}>
+                <ToneBadge color={info.encoding === 'UCS-2' ? 'grape' : 'teal'}>
                   {info.encoding === 'UCS-2' ? 'Unicode (UCS-2)' : 'GSM-7'}
                 </ToneBadge>
                 <Badge variant="default" tt="none">

@@ -1,10 +1,9 @@
-import { Badge, useComputedColorScheme, type BadgeProps } from '@mantine/core';
+import { Badge, type BadgeProps } from '@mantine/core';
 
 /**
- * A light badge whose text keeps AA contrast in both schemes: the colour's darkest shade on its
- * tint in light mode, Mantine's own light variant in dark mode.
+ * A status badge with AA contrast in both schemes: white text on the colour's darkest shade (the
+ * light variant's tinted text falls short of 4.5:1 on this theme).
  */
 export function ToneBadge({ color = 'gray', ...props }: BadgeProps & { color?: string }) {
-  const scheme = useComputedColorScheme('light');
-  return <Badge variant="light" tt="none" color={scheme === 'light' ? `${color}.9` : color} {...props} />;
+  return <Badge variant="filled" tt="none" color={color === 'gray' ? 'gray.7' : `${color}.9`} {...props} />;
 }
