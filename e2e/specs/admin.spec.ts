@@ -4,6 +4,7 @@ import { parseMix, startSmsc, type SmscHandle } from '@wren/smsc-simulator';
 import type { Browser, Page } from 'playwright-core';
 import { after, before, describe, it } from '../lib/test';
 import { apiCall, appReady, newUser, pathOf, registerViaApi, signIn, type TestUser } from '../lib/app';
+import { describeViolations, seriousViolations } from '../lib/axe';
 import { launchBrowser, newContext, screenshot } from '../lib/browser';
 import { REPO_ROOT } from '../lib/paths';
 import { startServer, type RunningServer } from '../lib/server';
@@ -82,7 +83,7 @@ async function adminPage(colorScheme: 'light' | 'dark' = 'light') {
   return ctx;
 }
 
-/** Opens an admin page and checks its title, heading and width before the screenshot. */
+/** Opens an admin page and checks its title, heading and width, shoots it, then runs axe (0 serious/critical). */
 async function shoot(page: Page, path: string, title: string, name: string) {
   await page.goto(path);
   await appReady(page);
@@ -95,6 +96,8 @@ async function shoot(page: Page, path: string, title: string, name: string) {
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(scrollWidth <= width, `${path}: no sideways scroll (${scrollWidth}px)`);
   await screenshot(page, name);
+  const violations = await seriousViolations(page);
+  assert.deepEqual(violations, [], describeViolations(path, violations));
 }
 
 describe('Operator console', () => {

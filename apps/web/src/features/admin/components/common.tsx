@@ -81,7 +81,7 @@ export function EmptyBlock({ title, children }: { title: string; children?: Reac
 
 export function AccountStatusBadge({ status }: { status: 'active' | 'locked' }) {
   return (
-    <Badge color={status === 'locked' ? 'red' : 'teal'} variant="light">
+    <Badge color={status === 'locked' ? 'red' : 'green'} variant="dot">
       {status === 'locked' ? 'Locked' : 'Active'}
     </Badge>
   );

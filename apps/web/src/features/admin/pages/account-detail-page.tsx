@@ -121,9 +121,7 @@ function AdjustmentCard({ account }: { account: AdminAccountDetail }) {
         />
         <FormAlert message={error} />
         <Group justify="flex-end">
-          <Button onClick={ask} color={direction === 'debit' ? 'red' : undefined}>
-            {direction === 'credit' ? 'Credit account' : 'Debit account'}
-          </Button>
+          <Button onClick={ask}>{direction === 'credit' ? 'Credit account' : 'Debit account'}</Button>
         </Group>
       </Stack>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Confirm adjustment" centered>
@@ -194,8 +192,7 @@ function LockCard({ account }: { account: AdminAccountDetail }) {
         </Text>
       )}
       <Button
-        color={locked ? undefined : 'red'}
-        variant={locked ? 'filled' : 'outline'}
+        variant={locked ? 'filled' : 'default'}
         disabled={own && !locked}
         onClick={() => {
           setError(null);
@@ -297,7 +294,7 @@ function PlanAndLimitsCard({ account }: { account: AdminAccountDetail }) {
             value={plan}
             onChange={(v) => setPlan(v ?? '')}
             data={[
-              { value: '', label: `Default plan${defaultPlan ? ` (${defaultPlan.name})` : ''}` },
+              { value: '', label: `Default${defaultPlan ? ` (${defaultPlan.name})` : ''}` },
               ...(plans.data ?? []).map((p) => ({ value: p.id, label: `${p.name} · ${p.currency}` })),
             ]}
             allowDeselect={false}
@@ -446,7 +443,7 @@ function LedgerCard({ account }: { account: AdminAccountDetail }) {
         </Text>
       )}
       {items.length > 0 && (
-        <ResponsiveTable minWidth={700} striped verticalSpacing="xs">
+        <ResponsiveTable minWidth={700} verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Date</Table.Th>
@@ -469,7 +466,7 @@ function LedgerCard({ account }: { account: AdminAccountDetail }) {
                 <Table.Td
                   data-label="Amount"
                   ta="right"
-                  c={e.amountMinor < 0 ? 'red' : 'teal'}
+
                   ff="monospace"
                 >
                   {e.amountMinor > 0 ? '+' : ''}
@@ -521,7 +518,12 @@ export default function AccountDetailPage() {
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               Balance
             </Text>
-            <Text size="xl" fw={700} c={a.balanceMinor < 0 ? 'red' : undefined} data-testid="account-balance">
+            <Text
+              size="xl"
+              fw={700}
+              c={a.balanceMinor < 0 ? 'var(--mantine-color-red-text)' : undefined}
+              data-testid="account-balance"
+            >
               {formatMoney(a.balanceMinor, a.currency)}
             </Text>
             <Text size="xs" c="dimmed">

@@ -56,7 +56,7 @@ export default function AccountsPage() {
           </EmptyBlock>
         )}
         {items.length > 0 && (
-          <ResponsiveTable minWidth={900} striped highlightOnHover verticalSpacing="sm">
+          <ResponsiveTable minWidth={900} highlightOnHover verticalSpacing="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Account</Table.Th>
@@ -85,7 +85,11 @@ export default function AccountsPage() {
                       {a.phone}
                     </Text>
                   </Table.Td>
-                  <Table.Td data-label="Balance" ta="right" c={a.balanceMinor < 0 ? 'red' : undefined}>
+                  <Table.Td
+                    data-label="Balance"
+                    ta="right"
+                    c={a.balanceMinor < 0 ? 'var(--mantine-color-red-text)' : undefined}
+                  >
                     {formatMoney(a.balanceMinor, a.currency)}
                   </Table.Td>
                   <Table.Td data-label="Rate plan">

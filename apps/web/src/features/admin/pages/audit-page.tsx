@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useSearchParams } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
@@ -22,15 +22,6 @@ const KINDS = [
   { value: 'sender_id', label: 'Sender IDs' },
   { value: 'api_key', label: 'API keys' },
 ];
-
-const color = (kind: string) =>
-  kind.startsWith('admin.')
-    ? 'grape'
-    : kind.includes('failed') || kind.includes('locked') || kind.includes('refused')
-      ? 'red'
-      : kind.startsWith('auth.')
-        ? 'blue'
-        : 'gray';
 
 /** A date input's yyyy-mm-dd as the start of that day in the browser's zone, ISO. */
 const dayStart = (d: string, plusDays = 0) => {
@@ -103,7 +94,7 @@ export default function AuditPage() {
           <EmptyBlock title={filtered ? 'Nothing matches these filters' : 'Nothing recorded yet'} />
         )}
         {items.length > 0 && (
-          <ResponsiveTable minWidth={960} striped verticalSpacing="xs">
+          <ResponsiveTable minWidth={960} verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>When</Table.Th>
@@ -121,9 +112,15 @@ export default function AuditPage() {
                     <When at={e.createdAt} />
                   </Table.Td>
                   <Table.Td data-label="What">
-                    <Badge variant="light" color={color(e.kind)} tt="none">
+                    <Text
+                      size="xs"
+                      ff="monospace"
+                      fw={600}
+
+                      style={{ overflowWrap: 'anywhere' }}
+                    >
                       {e.kind}
-                    </Badge>
+                    </Text>
                   </Table.Td>
                   <Table.Td data-label="Details">
                     <Text size="sm">{e.message}</Text>

@@ -201,7 +201,7 @@ function PlanEditor({ id, onDeleted }: { id: string; onDeleted: () => void }) {
           hint={`${p.currency} · ${p.priceCount} prices · ${p.accountCount} account${p.accountCount === 1 ? '' : 's'}`}
         >
           {p.isDefault ? (
-            <Badge color="teal" variant="light">
+            <Badge color="green" variant="dot">
               Default plan
             </Badge>
           ) : (
@@ -215,13 +215,7 @@ function PlanEditor({ id, onDeleted }: { id: string; onDeleted: () => void }) {
           <Button variant="default" size="xs" onClick={() => setModal('copy')}>
             Copy
           </Button>
-          <Button
-            variant="subtle"
-            color="red"
-            size="xs"
-            onClick={() => setModal('delete')}
-            disabled={p.isDefault}
-          >
+          <Button variant="default" size="xs" onClick={() => setModal('delete')} disabled={p.isDefault}>
             Delete
           </Button>
         </SectionHeader>
@@ -512,12 +506,13 @@ export default function RatePlansPage() {
                 key={p.id}
                 component="button"
                 active={p.id === current}
+                color="gray"
                 onClick={() => setSelected(p.id)}
                 label={p.name}
                 description={`${p.currency} · ${p.priceCount} prices · ${p.accountCount} accounts`}
                 rightSection={
                   p.isDefault ? (
-                    <Badge size="xs" color="teal" variant="light">
+                    <Badge size="xs" color="green" variant="dot">
                       Default
                     </Badge>
                   ) : undefined

@@ -91,7 +91,7 @@ export default function SenderIdApprovalsPage() {
               </Button>
             )}
             {status !== 'rejected' && (
-              <Button size="xs" color="red" variant="outline" onClick={() => setRejecting(chosen)}>
+              <Button size="xs" variant="default" onClick={() => setRejecting(chosen)}>
                 Reject selected…
               </Button>
             )}
@@ -153,7 +153,7 @@ export default function SenderIdApprovalsPage() {
                       “{s.sampleMessage}”
                     </Text>
                     {s.reason && status !== 'requested' && (
-                      <Text size="xs" c={status === 'rejected' ? 'red' : 'dimmed'}>
+                      <Text size="xs" c={status === 'rejected' ? 'var(--mantine-color-red-text)' : 'dimmed'}>
                         {s.reason}
                       </Text>
                     )}
@@ -176,8 +176,7 @@ export default function SenderIdApprovalsPage() {
                       {s.status !== 'rejected' && (
                         <Button
                           size="xs"
-                          variant="subtle"
-                          color="red"
+                          variant="default"
                           onClick={() => setRejecting([s])}
                           aria-label={`Reject ${s.value}`}
                         >

@@ -27,11 +27,11 @@ import { bytes, ErrorBlock, LoadingBlock, SectionHeader, When } from '../compone
 export function connectionState(c: Pick<ConnectionStatusDto, 'bound' | 'binds' | 'paused'>) {
   if (c.bound === 0) return { label: 'Down', color: 'red' };
   if (c.bound < c.binds) return { label: 'Degraded', color: 'yellow' };
-  return { label: 'Up', color: 'teal' };
+  return { label: 'Up', color: 'green' };
 }
 
 const sessionColor = (state: string) =>
-  state === 'bound' ? 'teal' : state === 'binding' || state === 'connecting' ? 'yellow' : 'red';
+  state === 'bound' ? 'green' : state === 'binding' || state === 'connecting' ? 'yellow' : 'red';
 
 function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () => void }) {
   const state = connectionState(c);
@@ -44,16 +44,16 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
             <Title order={3} size="h5">
               {c.name}
             </Title>
-            <Badge color={state.color} variant="filled" data-testid="connection-state">
+            <Badge color={state.color} variant="dot" size="lg" data-testid="connection-state">
               {state.label}
             </Badge>
             {c.paused && (
-              <Badge color="orange" variant="light">
+              <Badge color="orange" variant="dot">
                 Paused
               </Badge>
             )}
             {c.flapping && (
-              <Badge color="red" variant="light">
+              <Badge color="red" variant="dot">
                 Flapping
               </Badge>
             )}
@@ -90,13 +90,13 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
       </SimpleGrid>
       <Group gap={6} mb={c.lastError ? 'xs' : 0}>
         {c.sessions.map((s) => (
-          <Badge key={`${s.bind}-${s.role}`} variant="light" color={sessionColor(s.state)} tt="none">
+          <Badge key={`${s.bind}-${s.role}`} variant="dot" color={sessionColor(s.state)} tt="none">
             #{s.bind + 1} {s.role}: {s.state}
           </Badge>
         ))}
       </Group>
       {c.lastError && (
-        <Text size="xs" c="red">
+        <Text size="xs" c={c.bound < c.binds ? 'var(--mantine-color-red-text)' : 'dimmed'}>
           Last error: {c.lastError}
         </Text>
       )}
@@ -209,7 +209,7 @@ function Body({ s }: { s: SystemStatus }) {
                     ({w.role})
                   </Text>
                 </Text>
-                <Badge color={w.alive ? 'teal' : 'red'} variant="light" tt="none">
+                <Badge color={w.alive ? 'green' : 'red'} variant="dot" tt="none">
                   {w.alive ? 'heartbeat' : 'silent since'} {dayjs(w.heartbeatAt).format('HH:mm:ss')}
                 </Badge>
               </Group>
@@ -217,7 +217,7 @@ function Body({ s }: { s: SystemStatus }) {
             <Group justify="space-between">
               <Text size="sm">Database</Text>
               <Text size="sm">
-                <Badge color={s.database.ok ? 'teal' : 'red'} variant="light" mr={6}>
+                <Badge color={s.database.ok ? 'green' : 'red'} variant="dot" mr={6}>
                   {s.database.ok ? 'OK' : 'Unreachable'}
                 </Badge>
                 {bytes(s.database.sizeBytes)} · {s.database.connections} connections · {s.database.latencyMs}{' '}
