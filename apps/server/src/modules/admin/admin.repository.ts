@@ -46,7 +46,8 @@ export async function searchAccounts(
   let q = accountColumns(db);
   if (f.q) {
     const pattern = `%${likeEscape(f.q.toLowerCase())}%`;
-    const digits = f.q.replace(/[^\d]/g, '');
+    // A phone search only when the text looks like a phone number (digits, spaces, + - ( ) .).
+    const digits = /^[\d\s+().-]+$/.test(f.q) ? f.q.replace(/[^\d]/g, '') : '';
     q = q.where((eb) =>
       eb.or([
         eb(sql`lower(a.name)`, 'like', pattern),
