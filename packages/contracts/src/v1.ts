@@ -151,5 +151,25 @@ export const V1_API = {
   messages: '/v1/messages',
   message: '/v1/messages/:id',
   balance: '/v1/balance',
+  campaigns: '/v1/campaigns',
   openapi: '/v1/openapi.json',
 } as const;
+
+/** POST /v1/campaigns: a large send on the same engine as the Bulk SMS screen. */
+export const v1CreateCampaignSchema = z
+  .object({
+    name: safeString().trim().max(100).optional(),
+    /** Phone numbers (E.164 or national), up to 50,000; or use groupIds, or both. */
+    to: z
+      .array(recipient)
+      .max(50_000, 'At most 50,000 numbers per request; use groupIds for more')
+      .default([]),
+    groupIds: z.array(z.uuid('Unknown group')).max(100).default([]),
+    text: safeString().min(1, 'Write a message').max(1600, 'At most 1600 characters'),
+    from: safeString().trim().min(1).max(15).optional(),
+    scheduleAt: z.iso.datetime({ offset: true, message: 'An ISO 8601 time with an offset' }).optional(),
+    /** Messages per minute; omit for as fast as the connection allows. */
+    ratePerMinute: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .meta({ id: 'CreateCampaignRequest' });
+export type V1CreateCampaign = z.infer<typeof v1CreateCampaignSchema>;

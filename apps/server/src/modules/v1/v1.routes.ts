@@ -1,5 +1,8 @@
 import scalar from '@scalar/fastify-api-reference';
 import {
+  campaignDtoSchema,
+  campaignAcceptedSchema,
+  v1CreateCampaignSchema,
   V1_API,
   V1_ERRORS,
   v1BalanceSchema,
@@ -18,6 +21,7 @@ import { apiKey, PUBLIC } from '../../platform/http/route-auth';
 import { idempotent, IDEMPOTENCY_HEADER } from './idempotency';
 import { internalError, routeNotFound, toV1Error } from './v1-errors';
 import { createV1Service } from './v1.service';
+import { campaignsOf } from '../campaigns/campaigns.routes';
 
 /** Error responses every /v1 operation documents (the one error shape). */
 const errorResponses = (...statuses: number[]) =>
@@ -161,6 +165,78 @@ export function v1Routes(ctx: AppContext) {
         },
       },
       async (req) => v1.balance(req.apiKey!.accountId),
+    );
+
+    r.post(
+      '/campaigns',
+      {
+        config: apiKey('campaigns:write'),
+        bodyLimit: 2 * 1024 * 1024,
+        schema: {
+          operationId: 'createCampaign',
+          summary: 'Create a campaign',
+          description:
+            'A large send (numbers and/or contact groups) on the same engine as the Bulk SMS screen: priced, charged and queued at once, sent at `scheduleAt` or now, at `ratePerMinute` if given.',
+          tags: ['Campaigns'],
+          headers: idempotencyHeaders,
+          body: v1CreateCampaignSchema,
+          response: { 202: campaignAcceptedSchema, ...errorResponses(402, 409, 422) },
+        },
+      },
+      async (req, reply) => {
+        const key = req.apiKey!;
+        const b = req.body;
+        const res = await idempotent(
+          ctx.db,
+          {
+            accountId: key.accountId,
+            key: req.headers[IDEMPOTENCY_HEADER] as string | undefined,
+            method: 'POST',
+            path: V1_API.campaigns,
+            body: b,
+          },
+          async () => {
+            try {
+              const accepted = await campaignsOf(ctx).create({
+                kind: 'bulk',
+                name: b.name,
+                numbers: b.to.join('\n'),
+                groupIds: b.groupIds,
+                text: b.text,
+                senderId: b.from,
+                scheduleAt: b.scheduleAt,
+                ratePerMinute: b.ratePerMinute,
+                accountId: key.accountId,
+                userId: key.userId,
+              });
+              return { status: 202, body: accepted };
+            } catch (err) {
+              const mapped = toV1Error(err);
+              if (!mapped || mapped.status >= 500) throw err;
+              errorCodes.set(req, mapped.body.error.code);
+              return { status: mapped.status, body: mapped.body };
+            }
+          },
+        );
+        if (res.replayed) void reply.header('Idempotent-Replayed', 'true');
+        return reply.status(res.status as 202).send(res.body as never);
+      },
+    );
+
+    r.get(
+      '/campaigns/:id',
+      {
+        config: apiKey('campaigns:write'),
+        schema: {
+          operationId: 'getCampaign',
+          summary: 'Get a campaign',
+          description: 'Its status and counts (recipients, sent, delivered, failed…).',
+          tags: ['Campaigns'],
+          params: z.object({ id: z.uuid('No such campaign') }),
+          response: { 200: campaignDtoSchema, ...errorResponses(404) },
+        },
+      },
+      async (req) => campaignsOf(ctx).get(req.apiKey!.accountId, req.params.id),
     );
 
     app.get('/openapi.json', { config: PUBLIC, schema: { hide: true } }, async (_req, reply) =>

@@ -434,12 +434,41 @@ describe('OpenAPI', () => {
         r.access !== 'public' &&
         r.method !== 'HEAD',
     );
-    expect(routes.length).toBeGreaterThanOrEqual(6); // messages ×3, balance, OTP send and check
+    expect(routes.length).toBeGreaterThanOrEqual(8); // messages ×3, balance, campaigns ×2, OTP ×2
     const missing = routes.filter((r) => {
       const path = r.url.replace(/:(\w+)/g, '{$1}');
       return !doc.paths[path]?.[r.method.toLowerCase()];
     });
     expect(missing.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+});
+
+describe('/v1/campaigns', () => {
+  it('creates a campaign on the bulk engine and reads it; scope, other account and idempotency', async () => {
+    const { secret } = await createKey(owner, { scopes: ['campaigns:write'] });
+    const body = {
+      name: 'API sale',
+      to: ['+14155550180', '+14155550181', '+14155550181'],
+      text: 'Sale today',
+    };
+    const created = await v1(secret, 'POST', '/v1/campaigns', body, { 'idempotency-key': 'camp-1' });
+    expect(created.status).toBe(202);
+    expect(created.body.campaign).toMatchObject({ name: 'API sale', recipients: 2, duplicates: 1 });
+    const again = await v1(secret, 'POST', '/v1/campaigns', body, { 'idempotency-key': 'camp-1' });
+    expect(again.body.campaign.id).toBe(created.body.campaign.id);
+    const id = created.body.campaign.id;
+    const got = await v1(secret, 'GET', `/v1/campaigns/${id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id, text: 'Sale today' });
+    const theirs = await createKey(other, { scopes: ['campaigns:write'] });
+    expect((await v1(theirs.secret, 'GET', `/v1/campaigns/${id}`)).status).toBe(404);
+    const smsOnly = await createKey(owner, { scopes: ['sms:send'] });
+    expect((await v1(smsOnly.secret, 'POST', '/v1/campaigns', body)).status).toBe(403);
+    expect((await v1(smsOnly.secret, 'GET', `/v1/campaigns/${id}`)).status).toBe(403);
+    const empty = await v1(secret, 'POST', '/v1/campaigns', { text: 'x' });
+    expect(empty.status).toBeGreaterThanOrEqual(400);
+    expect(empty.status).toBeLessThan(500);
+    expect(empty.body.error.code).toEqual(expect.any(String));
   });
 });
 

@@ -276,6 +276,8 @@ const MATRIX: Record<string, Case> = {
   'GET /v1/messages': 'own',
   'GET /v1/messages/:id': 'own',
   'GET /v1/balance': 'own',
+  'POST /v1/campaigns': 'own',
+  'GET /v1/campaigns/:id': 'own',
 };
 
 /** Hub methods: `own` (reads the caller's account only) or the owner's resource id to try. */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Code,
@@ -163,7 +164,10 @@ export default function ApiViewPage() {
           </Title>
           <Text size="sm" c="dimmed" mb="sm">
             Put the secret in <Code>WREN_API_KEY</Code> on your server. Full reference:{' '}
-            <Link to={paths.api.doc.getHref()}>API documentation</Link>.
+            <Anchor component={Link} to={paths.api.doc.getHref()}>
+              API documentation
+            </Anchor>
+            .
           </Text>
           <ApiSampleTabs name="Send an SMS" samples={sendMessageSamples(window.location.origin, k.prefix)} />
         </Paper>
