@@ -190,7 +190,7 @@ export function v1Routes(ctx: AppContext) {
           ctx.db,
           {
             accountId: key.accountId,
-            key: req.headers[IDEMPOTENCY_HEADER] as string | undefined,
+            key: req.headers[IDEMPOTENCY_HEADER],
             method: 'POST',
             path: V1_API.campaigns,
             body: b,

@@ -278,6 +278,11 @@ const MATRIX: Record<string, Case> = {
   'GET /v1/balance': 'own',
   'POST /v1/campaigns': 'own',
   'GET /v1/campaigns/:id': 'own',
+  // The API reference viewer's own page and document copies (signed-in users; no account data).
+  'GET /v1/reference': 'own',
+  'GET /v1/reference/': 'own',
+  'GET /v1/reference/openapi.json': 'own',
+  'GET /v1/reference/openapi.yaml': 'own',
 };
 
 /** Hub methods: `own` (reads the caller's account only) or the owner's resource id to try. */
