@@ -23,6 +23,8 @@ import { toast } from '@/lib/toast';
 import { useConnectionControl, useSystemStatus } from '../api/admin-api';
 import { bytes, ErrorBlock, LoadingBlock, SectionHeader, When } from '../components/common';
 
+const LANE_LABELS: Record<string, string> = { otp: 'OTP', single: 'Single', bulk: 'Bulk' };
+
 /** Up: every bind bound; degraded: some; down: none. */
 export function connectionState(c: Pick<ConnectionStatusDto, 'bound' | 'binds' | 'paused'>) {
   if (c.bound === 0) return { label: 'Down', color: 'red' };
@@ -183,7 +185,7 @@ function Body({ s }: { s: SystemStatus }) {
             <Table.Tbody>
               {s.lanes.map((l) => (
                 <Table.Tr key={l.lane}>
-                  <Table.Td tt="capitalize">{l.lane}</Table.Td>
+                  <Table.Td>{LANE_LABELS[l.lane] ?? l.lane}</Table.Td>
                   <Table.Td ta="right">{l.depth.toLocaleString('en-US')}</Table.Td>
                   <Table.Td>
                     <When at={l.oldestAt} />
