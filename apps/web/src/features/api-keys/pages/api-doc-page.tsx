@@ -15,6 +15,21 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useApiKeys } from '../api/api-keys';
 
+/** Text colours with AA contrast (4.5:1) on the reference's backgrounds, light and dark. */
+const CONTRAST_CSS = `
+.light-mode {
+  --scalar-color-2: #545454 !important; --scalar-color-3: #5f5f5f !important;
+  --scalar-sidebar-color-2: #545454 !important; --scalar-sidebar-search-color: #5f5f5f !important;
+  --scalar-color-green: #04704a !important; --scalar-color-blue: #005f99 !important;
+  --scalar-color-orange: #a34000 !important; --scalar-color-red: #b80005 !important;
+  --scalar-color-purple: #4b02bf !important; --scalar-color-yellow: #7a5d00 !important;
+}
+.dark-mode {
+  --scalar-color-2: #c8c8c8 !important; --scalar-color-3: #b0b0b0 !important;
+  --scalar-sidebar-color-2: #c8c8c8 !important; --scalar-sidebar-search-color: #b0b0b0 !important;
+}
+`;
+
 /** The reference's script, served by the Wren server itself (the CSP allows only same-origin scripts). */
 const SCALAR_SCRIPT = '/v1/reference/js/scalar.js';
 
@@ -70,6 +85,7 @@ export default function ApiDocPage() {
           forceDarkModeState: scheme,
           hideDarkModeToggle: true,
           withDefaultFonts: false,
+          customCss: CONTRAST_CSS,
           showDeveloperTools: 'never',
           telemetry: false,
           hideClientButton: true,
@@ -117,7 +133,7 @@ export default function ApiDocPage() {
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Text size="sm">
             Base URL <Code>{window.location.origin}/v1</Code> · key <Code>{prefix}…</Code> · machine-readable:{' '}
-            <Anchor href="/v1/openapi.json" target="_blank" rel="noreferrer">
+            <Anchor href="/v1/openapi.json" target="_blank" rel="noreferrer" underline="always">
               openapi.json
             </Anchor>
           </Text>
