@@ -164,7 +164,7 @@ export default function ApiViewPage() {
           </Title>
           <Text size="sm" c="dimmed" mb="sm">
             Put the secret in <Code>WREN_API_KEY</Code> on your server. Full reference:{' '}
-            <Anchor component={Link} to={paths.api.doc.getHref()}>
+            <Anchor component={Link} to={paths.api.doc.getHref()} underline="always">
               API documentation
             </Anchor>
             .

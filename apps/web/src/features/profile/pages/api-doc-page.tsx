@@ -32,7 +32,7 @@ export default function ApiDocPage() {
         </Title>
         <List type="ordered" spacing="xs" size="sm">
           <List.Item>
-            <Anchor component={Link} to={paths.api.create.getHref()}>
+            <Anchor component={Link} to={paths.api.create.getHref()} underline="always">
               Create an API key
             </Anchor>{' '}
             with the <Code>sms:send</Code> scope and copy it (it is shown once).
@@ -112,7 +112,7 @@ export default function ApiDocPage() {
         </Title>
         <Text size="sm" mb="sm">
           Set a URL per request (<Code>callbackUrl</Code>), per key, or for the account on{' '}
-          <Anchor component={Link} to={paths.profile.apiDetail.getHref()}>
+          <Anchor component={Link} to={paths.profile.apiDetail.getHref()} underline="always">
             API detail
           </Anchor>
           , where the signing secret is. Verify each event with the Standard Webhooks library for your
@@ -123,7 +123,7 @@ export default function ApiDocPage() {
 
       <Text size="sm">
         Every endpoint, with a try-it console:{' '}
-        <Anchor component={Link} to={paths.api.doc.getHref()}>
+        <Anchor component={Link} to={paths.api.doc.getHref()} underline="always">
           API reference
         </Anchor>
         .
