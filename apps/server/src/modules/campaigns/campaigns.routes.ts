@@ -55,6 +55,7 @@ export function campaignsRoutes(ctx: AppContext) {
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    app.addHook('onClose', async () => campaigns.stop());
 
     r.post(
       CAMPAIGNS_API.upload,

@@ -387,7 +387,23 @@ export function createCampaignsService(deps: Deps) {
     }
   }
 
-  deps.jobs.every(CAMPAIGN_TICK_JOB, CAMPAIGN_TICK_SECONDS, () => tick());
+  // On a node that works jobs, one pass cluster-wide through pg-boss; on an API-only node (which works
+  // no jobs) a local timer, so campaigns move in every topology. Passes on several nodes are safe: a
+  // campaign is materialised under its row lock (SKIP LOCKED) and the start is one UPDATE.
+  let timer: NodeJS.Timeout | null = null;
+  let ticking = false;
+  if (deps.jobs.working) {
+    deps.jobs.every(CAMPAIGN_TICK_JOB, CAMPAIGN_TICK_SECONDS, () => tick());
+  } else {
+    timer = setInterval(() => {
+      if (ticking) return;
+      ticking = true;
+      tick()
+        .catch((err: unknown) => logger.warn({ err }, 'campaign pass failed'))
+        .finally(() => (ticking = false));
+    }, CAMPAIGN_TICK_SECONDS * 1000);
+    timer.unref();
+  }
 
   /** Runs a lifecycle change under the campaign's row lock; 404 for another account's, 409 when not allowed. */
   async function lifecycle(
@@ -631,6 +647,11 @@ export function createCampaignsService(deps: Deps) {
 
     tick,
     materialise,
+    /** Stops the local timer (API-only nodes). */
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
     /** The sum shown to a user for a money error. */
     format,
   };
