@@ -17,9 +17,9 @@ import { createCaptcha } from '../auth/captcha';
 import { otpServiceOf } from './otp.module';
 
 /**
- * WHO MAY CALL THE PUBLIC OTP API. Today: a signed-in session (the normal route auth, as the
- * console's test page calls it). The API-keys issue (#13) changes this one line so that a
- * `Authorization: Bearer wren_live_…` key with the `otp` scope is accepted too.
+ * WHO MAY CALL THE PUBLIC OTP API: a signed-in session (the normal route auth; the console's test
+ * page) or, since the API-keys issue (#13), an `Authorization: Bearer wren_live_…` key with the
+ * `otp` scope.
  */
 export const OTP_API_AUTH: { auth?: RouteAccess; scope?: ApiScope } = { scope: 'otp' };
 
