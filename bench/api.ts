@@ -17,7 +17,15 @@ import { openPostgres } from '@wren/server/src/platform/db';
 import { createLogger } from '@wren/server/src/platform/logger';
 import { systemClock } from '@wren/server/src/platform/clock';
 import { recipient, runLoad, freePorts, type LoadResult } from './lib/load';
-import { cpuSeconds, embeddedDatabase, freshPostgres, percentile, repoRoot, signUp, startWren } from './lib/wren-process';
+import {
+  cpuSeconds,
+  embeddedDatabase,
+  freshPostgres,
+  percentile,
+  repoRoot,
+  signUp,
+  startWren,
+} from './lib/wren-process';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 20_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
@@ -61,7 +69,9 @@ await app.listen({ port: ${port}, host: '127.0.0.1' });`;
 }
 
 async function main() {
-  console.log(`API benchmark: ${fmt(N)} requests at concurrency ${CONCURRENCY} per phase; ${BULK_REQUESTS} × 100 recipients`);
+  console.log(
+    `API benchmark: ${fmt(N)} requests at concurrency ${CONCURRENCY} per phase; ${BULK_REQUESTS} × 100 recipients`,
+  );
   const db = process.env.BENCH_DATABASE_URL
     ? await freshPostgres(process.env.BENCH_DATABASE_URL, `wren_bench_api_${process.pid}`)
     : embeddedDatabase();
@@ -80,7 +90,11 @@ async function main() {
     const created = await fetch(`${base}/api/api-keys`, {
       method: 'POST',
       headers: session.headers,
-      body: JSON.stringify({ name: 'Bench', scopes: ['sms:send', 'sms:read'], rateLimitPerMinute: 1_000_000 }),
+      body: JSON.stringify({
+        name: 'Bench',
+        scopes: ['sms:send', 'sms:read'],
+        rateLimitPerMinute: 1_000_000,
+      }),
     });
     if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
     const { secret } = (await created.json()) as { secret: string };
@@ -121,6 +135,18 @@ async function main() {
     console.log(
       `  target ≥ 2,500 accepted/s at p99 ≤ 50 ms: ${one.perS >= 2500 && one.p99 <= 50 ? 'met' : 'NOT met'}`,
     );
+
+    // The same send path through the browser API (session + XSRF), to show what /v1 adds.
+    const web = report(
+      'POST /api/sms/single (session), 1 recipient',
+      await runLoad(base, N, CONCURRENCY, (i) => ({
+        path: '/api/sms/single',
+        method: 'POST',
+        headers: session.headers,
+        body: JSON.stringify({ recipients: [recipient(i % 90_000)], text: `Your order ${i} has shipped` }),
+      })),
+    );
+    console.log(`  /v1 vs the browser API's send: ${(one.perS / web.perS).toFixed(2)}× the throughput`);
 
     const bulk = report(
       'POST /v1/messages, 100 recipients',
