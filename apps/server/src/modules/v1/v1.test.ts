@@ -409,6 +409,51 @@ describe('delivery webhooks', () => {
     }
   }, 30_000);
 
+  it('an inbound SMS reaches the account webhook URL as a signed message.inbound event', async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const c = server.client();
+      const { user } = await c.register();
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+      const set = await c.request('PUT', '/api/developer/webhook', { webhookUrl: url });
+      expect(set.body.webhookUrl).toBe(url);
+      // As the gateway stores an inbound SMS (modules/inbound).
+      const row = await server.ctx.db
+        .insertInto('inbound_messages')
+        .values({
+          account_id: user.accountId,
+          sender: '+14155550190',
+          recipient: 'Wren',
+          text: 'Yes please',
+          connection: 'test',
+          keyword: null,
+          received_at: new Date(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const until = Date.now() + 20_000;
+      while (!received.length && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      const event = new Webhook(set.body.webhookSecret).verify(received[0]!.body, received[0]!.headers);
+      expect(event).toMatchObject({
+        type: 'message.inbound',
+        data: { id: row.id, from: '+14155550190', text: 'Yes please' },
+      });
+      await new Promise((r) => setTimeout(r, 2500)); // later sweeps do not send it again
+      expect(received).toHaveLength(1);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  }, 40_000);
+
   it('rotating the account secret signs new attempts with the new secret', async () => {
     const before = (await owner.get('/api/developer')).body.webhookSecret;
     const after = (await owner.post('/api/developer/webhook/rotate-secret')).body.webhookSecret;
