@@ -118,7 +118,10 @@ describe('API keys', () => {
     await page.getByRole('cell', { name: '204' }).first().waitFor();
     await settled(page);
     await screenshot(page, 'api-light-report');
-    await page.getByRole('button', { name: /^Replay/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Replay/ })
+      .first()
+      .click();
     await page.getByText(/Delivered again: HTTP 204/).waitFor();
     assert.equal(received.length, 2, 'the replay arrived');
 
@@ -136,7 +139,9 @@ describe('API keys', () => {
     await page.getByRole('dialog', { name: 'Revoke API key' }).waitFor();
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('Revoked', { exact: true }).first().waitFor();
-    const refused = await fetch(`${server.baseUrl}/v1/balance`, { headers: { authorization: `Bearer ${secret}` } });
+    const refused = await fetch(`${server.baseUrl}/v1/balance`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     assert.equal(refused.status, 401);
   });
 
