@@ -101,7 +101,7 @@ export const accountLimitsSchema = z.object({
   dailyCap: z.number().int().min(0).max(100_000_000).nullable(),
   /** ISO 3166 alpha-2 codes the account may send to; null: every country. */
   allowedCountries: z
-    .array(z.string().regex(/^[A-Z]{2}$/, 'Use two-letter country codes (GB, US)'))
+    .array(safeString().regex(/^[A-Z]{2}$/, 'Use two-letter country codes (GB, US)'))
     .nullable(),
 });
 export type AccountLimits = z.infer<typeof accountLimitsSchema>;
@@ -160,14 +160,12 @@ export const setRoleSchema = z.object({ role: z.enum(USER_ROLES, 'Choose user or
 
 // ---------- rate plans ----------
 
-export const CURRENCY_CODE = z
-  .string()
+export const CURRENCY_CODE = safeString()
   .trim()
   .regex(/^[A-Z]{3}$/, 'Use a three-letter currency code (USD)');
 
 /** A price prefix: "+" and 1-15 digits, or "" for every other destination. */
-export const pricePrefixSchema = z
-  .string()
+export const pricePrefixSchema = safeString()
   .trim()
   .regex(
     /^(\+[1-9]\d{0,14})?$/,
@@ -216,7 +214,7 @@ export const replacePricesSchema = z.object({
 });
 export const importPricesSchema = z.object({
   /** The CSV text: prefix,price (major units, e.g. 0.05) with a header row; an optional country column is ignored. */
-  csv: z.string().max(1_000_000, 'The file is too large (1 MB at most)'),
+  csv: safeString().max(1_000_000, 'The file is too large (1 MB at most)'),
   /** replace: the file becomes the plan's prices; merge: its rows are added or updated. */
   mode: z.enum(['replace', 'merge']).default('merge'),
 });

@@ -6,7 +6,33 @@ import { isSafeText, safeString, UNSAFE_TEXT_MESSAGE } from './text';
 /** Response schemas describe what the server sends; the input rule does not apply to them. */
 const isResponseSchema = (name: string) =>
   /(Dto|Response|Page|List|Pair|Result|Reply|Detail|Summary|Point|Counts|Recipient)Schema$/.test(name) ||
-  ['userSchema', 'balanceSchema', 'noContentSchema'].includes(name);
+  [
+    'userSchema',
+    'balanceSchema',
+    'noContentSchema',
+    // Responses and pushed events whose names do not end in one of the words above.
+    'adminUserSchema',
+    'apiKeyCreatedSchema',
+    'apiKeyReportSchema',
+    'auditEntrySchema',
+    'campaignAcceptedSchema',
+    'campaignEstimateSchema',
+    'campaignIssueSchema',
+    'campaignTimelineSchema',
+    'campaignUploadSchema',
+    'connectionStatusSchema',
+    'inboundMessageEventSchema',
+    'ledgerEntrySchema',
+    'messageStatusEventSchema',
+    'previewRowSchema',
+    'priceSchema',
+    'pricePreviewSchema',
+    'sessionStatusSchema',
+    'systemStatusSchema',
+    'v1BalanceSchema',
+    'v1ErrorSchema',
+    'v1MessageSchema',
+  ].includes(name);
 
 interface Def {
   type: string;

@@ -102,7 +102,8 @@ import type { MessagingTables } from './schema-messaging';
 import type { OtpTables } from './schema-otp';
 import type { ApiTables } from './schema-api';
 
-export interface DB extends MessagingTables, DirectoryTables, InboundTables, OtpTables, ApiTables, CampaignTables, AdminTables {
+export interface DB
+  extends MessagingTables, DirectoryTables, InboundTables, OtpTables, ApiTables, CampaignTables, AdminTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -140,8 +140,8 @@ describe('main layout', () => {
 
   it('names the product in the footer and titles the document after the page', async () => {
     signIn();
-    renderAt('/sms/bulk');
+    renderAt('/templates');
     expect(await screen.findByText('Wren SMS platform © 2023 · Powered by Wren Labs')).toBeInTheDocument();
-    await waitFor(() => expect(document.title).toBe('Bulk SMS · Wren'));
+    await waitFor(() => expect(document.title).toBe('Saved messages · Wren'));
   });
 });
