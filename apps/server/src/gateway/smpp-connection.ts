@@ -58,7 +58,12 @@ export class SmppConnection {
   readonly sessions: SmppBind[];
   private readonly log: Logger;
   private lastFlapWarning = -Infinity;
-  private readonly queue = new Fifo<Waiter>();
+  /**
+   * Waiters for a first part, one FIFO per priority (0 OTP, 1 single, 2 bulk): a free slot goes to
+   * the most urgent lane first, so an OTP claimed behind hundreds of bulk submits is not queued
+   * behind them on the wire.
+   */
+  private readonly lanes = [new Fifo<Waiter>(), new Fifo<Waiter>(), new Fifo<Waiter>()] as const;
   private readonly affinity = new Map<SmppBind, Fifo<Waiter>>();
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = 0;
@@ -183,7 +188,7 @@ export class SmppConnection {
     this.sweepTimer = undefined;
     for (const wake of [...this.delays]) wake();
     const fail = { reason, retryAfterMs: RETRY_NO_BIND_MS };
-    for (const q of [this.queue, ...this.affinity.values()]) {
+    for (const q of [...this.lanes, ...this.affinity.values()]) {
       for (let w = q.shift(); w; w = q.shift()) w.resolve(fail);
     }
   }
@@ -201,13 +206,21 @@ export class SmppConnection {
     });
   }
 
-  /** Reserve a window slot: on `bind` (later parts), else on the least-loaded usable bind. */
-  acquire(bind?: SmppBind): Promise<Acquired> {
+  private get waitingFirst(): number {
+    return this.lanes[0].length + this.lanes[1].length + this.lanes[2].length;
+  }
+
+  /**
+   * Reserve a window slot: on `bind` (later parts), else on the least-loaded usable bind, waiting
+   * in the lane of `priority` (0 OTP, 1 single, 2 bulk; out-of-range values are clamped).
+   */
+  acquire(bind?: SmppBind, priority = 1): Promise<Acquired> {
     if (this.stopped) return Promise.resolve({ reason: 'gateway stopped', retryAfterMs: RETRY_NO_BIND_MS });
     const now = this.cfg.now();
-    const q = bind ? this.affinity.get(bind) : this.queue;
+    const lane = this.lanes[Math.min(2, Math.max(0, Math.trunc(priority)))] ?? this.lanes[1];
+    const q = bind ? this.affinity.get(bind) : lane;
     if (!q) throw new Error('bind of another connection');
-    if (q.length === 0) {
+    if (bind ? q.length === 0 : this.waitingFirst === 0) {
       const free = bind ? (bind.canTake(now) ? bind : undefined) : this.pick(now);
       if (free) {
         free.reserve(now);
@@ -251,11 +264,13 @@ export class SmppConnection {
             q.shift()?.resolve(bind);
           }
         }
-        while (this.queue.length > 0) {
-          const bind = this.pick(now);
-          if (!bind) break;
-          bind.reserve(now);
-          this.queue.shift()?.resolve(bind);
+        for (const lane of this.lanes) {
+          while (lane.length > 0) {
+            const bind = this.pick(now);
+            if (!bind) break;
+            bind.reserve(now);
+            lane.shift()?.resolve(bind);
+          }
         }
       } while (this.again);
     } finally {
@@ -269,7 +284,7 @@ export class SmppConnection {
     const now = this.cfg.now();
     let ms = Infinity;
     for (const b of this.binds) {
-      const waiting = this.queue.length > 0 || (this.affinity.get(b)?.length ?? 0) > 0;
+      const waiting = this.waitingFirst > 0 || (this.affinity.get(b)?.length ?? 0) > 0;
       if (waiting && b.bound && b.inFlight < b.cfg.window) ms = Math.min(ms, b.blockedForMs(now));
     }
     if (ms === Infinity) return;
@@ -294,9 +309,9 @@ export class SmppConnection {
     const now = this.cfg.now();
     const anyBound = this.binds.some((b) => b.bound);
     const connDownSince = Math.max(...this.binds.map((b) => b.downSince));
-    this.expire(this.queue, now, anyBound, connDownSince);
+    for (const lane of this.lanes) this.expire(lane, now, anyBound, connDownSince);
     for (const [bind, q] of this.affinity) this.expire(q, now, bind.bound, bind.downSince);
-    if (this.queue.length === 0 && [...this.affinity.values()].every((q) => q.length === 0)) {
+    if (this.waitingFirst === 0 && [...this.affinity.values()].every((q) => q.length === 0)) {
       clearInterval(this.sweepTimer);
       this.sweepTimer = undefined;
     }

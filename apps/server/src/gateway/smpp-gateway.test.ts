@@ -69,6 +69,29 @@ describe('submit', () => {
   });
 });
 
+describe('lanes', () => {
+  it('gives a free window slot to the most urgent waiting message: an OTP overtakes queued bulk', async () => {
+    const smsc = await simulator();
+    const gw = await gateway([connection(smsc, { window: 1 })]);
+    // All called at once: bulk 1 takes the only slot; bulk 2-5, a single and an OTP wait for it.
+    const sends = [
+      ...[1, 2, 3, 4, 5].map((n) => gw.submit(sms({ parts: [`bulk ${n}`], priority: 2 }))),
+      gw.submit(sms({ parts: ['single'], priority: 1 })),
+      gw.submit(sms({ parts: ['otp'], priority: 0 })),
+    ];
+    for (const out of await Promise.all(sends)) accepted(out);
+    expect([...smsc.messages.values()].map((m) => m.text)).toEqual([
+      'bulk 1',
+      'otp',
+      'single',
+      'bulk 2',
+      'bulk 3',
+      'bulk 4',
+      'bulk 5',
+    ]);
+  });
+});
+
 describe('routing', () => {
   it('picks the longest matching prefix, else the default connection', async () => {
     const [a, b] = await Promise.all([

@@ -183,7 +183,7 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
         return { kind: 'rejected', commandStatus: 0, reason: `local: no SMPP route for ${sms.to}` };
       }
       ref = (ref + 1) & 0xff;
-      return submitParts(conn, buildSubmitSm(sms, ref));
+      return submitParts(conn, buildSubmitSm(sms, ref), sms.priority);
     },
 
     onReceipt(handler) {

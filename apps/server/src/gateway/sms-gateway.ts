@@ -17,6 +17,8 @@ export interface OutboundSms {
   parts: string[];
   /** Optional SMPP validity period from now, in minutes. */
   validityMinutes?: number;
+  /** The message's lane (0 OTP, 1 single, 2 bulk): a free window slot goes to the lowest first. Default 1. */
+  priority?: number;
 }
 
 export type SubmitOutcome =

@@ -15,7 +15,11 @@ const RETRY_NOT_WRITTEN_MS = 1000;
  * write gives 'unknown'. Only part 0 can give 'retry' or 'rejected' (nothing accepted yet); a later
  * part that still fails after a few internal attempts gives 'unknown' with the ids accepted so far.
  */
-export async function submitParts(conn: SmppConnection, pdus: smpp.PduOptions[]): Promise<SubmitOutcome> {
+export async function submitParts(
+  conn: SmppConnection,
+  pdus: smpp.PduOptions[],
+  priority?: number,
+): Promise<SubmitOutcome> {
   const connection = conn.name;
   const total = pdus.length;
   const smscIds: string[] = [];
@@ -27,7 +31,7 @@ export async function submitParts(conn: SmppConnection, pdus: smpp.PduOptions[])
     if (!fields) break;
     const label = total > 1 ? ` (part ${i + 1}/${total})` : '';
     for (let attempt = 1; ; attempt++) {
-      const got = await conn.acquire(bind);
+      const got = await conn.acquire(bind, priority);
       if (!('submit' in got)) {
         if (i === 0) return { kind: 'retry', reason: got.reason, retryAfterMs: got.retryAfterMs };
         return unknown(`${got.reason}${label}; earlier parts were accepted`);

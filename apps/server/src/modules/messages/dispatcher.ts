@@ -125,7 +125,14 @@ export function createDispatcher(deps: Deps) {
     inFlight += 1;
     const parts = analyseSmsText(m.body).parts;
     gateway
-      .submit({ id: m.id, from: m.sender, to: m.recipient, encoding: m.encoding, parts })
+      .submit({
+        id: m.id,
+        from: m.sender,
+        to: m.recipient,
+        encoding: m.encoding,
+        parts,
+        priority: m.priority,
+      })
       .catch((err: unknown): SubmitOutcome => ({ kind: 'retry', reason: String(err), retryAfterMs: 1000 }))
       .then(
         (outcome) => {
