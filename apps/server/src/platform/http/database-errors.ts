@@ -58,3 +58,27 @@ export function databaseInputError(err: unknown): { error: AppError; sqlState: s
   }
   return null;
 }
+
+/** Node socket errors meaning the database could not be reached or dropped the connection. */
+const UNREACHABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
+/**
+ * True when `err` says the database is unreachable or going away (restart, failover, shutdown), not
+ * that the request was wrong: SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot
+ * connect now), a refused or reset socket, or node-postgres's own "Connection terminated" and pool
+ * connect time-out. The client gets a 503 with Retry-After and can try again.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (isPgError(err) && (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code))) return true;
+    if (UNREACHABLE_NODE_CODES.has(code)) return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
+      message,
+    )
+  );
+}

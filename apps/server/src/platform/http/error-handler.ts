@@ -2,7 +2,7 @@ import { ErrorCode, type ErrorBody, type ValidationErrorBody } from '@wren/contr
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, FieldError } from '../errors';
-import { databaseInputError } from './database-errors';
+import { databaseInputError, isDatabaseUnavailable } from './database-errors';
 import { isMultipartParseError } from './upload';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -73,6 +73,19 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (db) {
       req.log.info({ sqlState: db.sqlState, reason: err.message }, 'database refused the request input');
       return sendAppError(reply, db.error);
+    }
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
+      return sendAppError(
+        reply,
+        new AppError(
+          ErrorCode.UNAVAILABLE,
+          'The service is briefly unavailable. Please try again in a moment.',
+          {
+            headers: { 'Retry-After': '5' },
+          },
+        ),
+      );
     }
     if (isMultipartParseError(err)) {
       return sendValidation(reply, {
