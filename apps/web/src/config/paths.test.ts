@@ -27,7 +27,7 @@ describe('paths', () => {
     expect(() => buildPath('/x/:a/y/:b', ['1'])).toThrow();
   });
 
-  it('has every route of the spec (33 rows; / shares the dashboard row), /404 and reset-password, each titled', () => {
+  it('has every route of the spec (33 rows; / shares the dashboard row), /404, reset-password and the operator console, each titled', () => {
     const list = allPaths(paths);
     for (const p of list) expect(p.title.length).toBeGreaterThan(0);
     const patterns = list.map((p) => p.path).sort();
@@ -48,6 +48,9 @@ describe('paths', () => {
         ...['/otp-service', '/otp-service/create', '/otp-service/doc', '/otp-service/doc/:id'],
         ...['/otp-service/:id/edit', '/otp-service/:id/view', '/otp-service/:id/test'],
         ...['/api', '/api/create', '/api/doc', '/api/:id/edit', '/api/:id/view', '/api/:id/report', '/404'],
+        // The operator console (issue #16), for admins only.
+        ...['/admin/accounts', '/admin/accounts/:id', '/admin/rate-plans', '/admin/sender-ids'],
+        ...['/admin/audit', '/admin/system'],
       ].sort(),
     );
   });
