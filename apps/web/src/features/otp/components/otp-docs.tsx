@@ -1,22 +1,9 @@
-import {
-  Anchor,
-  Button,
-  Card,
-  Code,
-  CopyButton,
-  Group,
-  List,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Card, Code, Group, List, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { OTP_ERROR_CODES } from '@wren/contracts';
 import { Link } from 'react-router';
+import { CodeSample } from '@/components/api-samples';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
-import { IconCopy } from './icons';
 
 const LANGUAGES = ['curl', 'Node.js', 'Python', 'PHP'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -112,30 +99,6 @@ $result = json_decode(curl_exec($ch), true);
 $approved = ($result['status'] ?? null) === 'approved';`,
     },
   };
-}
-
-function Sample({ code, label }: { code: string; label: string }) {
-  return (
-    <div style={{ position: 'relative' }}>
-      <CopyButton value={code}>
-        {({ copied, copy }) => (
-          <Button
-            size="compact-xs"
-            variant="default"
-            onClick={copy}
-            leftSection={<IconCopy />}
-            style={{ position: 'absolute', top: 8, right: 8 }}
-            aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        )}
-      </CopyButton>
-      <Code block style={{ whiteSpace: 'pre', overflowX: 'auto' }} pr={80}>
-        {code}
-      </Code>
-    </div>
-  );
 }
 
 /** The OTP API documentation: the flow, both calls, error codes and samples in four languages. */
@@ -247,11 +210,11 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
                 <Text size="sm" fw={500}>
                   Send
                 </Text>
-                <Sample code={samples[l].send} label={`${l} send sample`} />
+                <CodeSample code={samples[l].send} label={`${l} send sample`} />
                 <Text size="sm" fw={500}>
                   Check
                 </Text>
-                <Sample code={samples[l].check} label={`${l} check sample`} />
+                <CodeSample code={samples[l].check} label={`${l} check sample`} />
               </Stack>
             </Tabs.Panel>
           ))}
