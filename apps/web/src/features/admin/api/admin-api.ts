@@ -275,7 +275,8 @@ export function useAudit(f: AuditFilters) {
 export const useSystemStatus = () =>
   useQuery({
     queryKey: adminKeys.system,
-    queryFn: async () => (await http.get<SystemStatus>(ADMIN_API.system)).data,
+    // A live read (pushes every second or two): never behind the full-screen busy overlay.
+    queryFn: async () => (await http.get<SystemStatus>(ADMIN_API.system, { noOverlay: true })).data,
     // The hub's SystemStatusUpdated refreshes it every 2 s; this is the fallback without the hub.
     refetchInterval: 10_000,
   });

@@ -5,7 +5,11 @@ import { http } from '@/lib/http/client';
 export const apiKeyReportKey = (id: string, days: number) => ['api-keys', 'report', id, days] as const;
 
 export async function getApiKeyReport(id: string, days: number): Promise<ApiKeyReport> {
-  const { data } = await http.get<ApiKeyReport>(API_KEYS_API.reportOf(id), { params: { days } });
+  // Refreshed every 15 s: a background read, off the full-screen busy overlay.
+  const { data } = await http.get<ApiKeyReport>(API_KEYS_API.reportOf(id), {
+    params: { days },
+    noOverlay: true,
+  });
   return data;
 }
 

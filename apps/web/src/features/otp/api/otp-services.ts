@@ -31,7 +31,9 @@ export const useOtpServices = () =>
 export const useOtpService = (id: string) =>
   useQuery({
     queryKey: otpKeys.item(id),
-    queryFn: async () => (await http.get<OtpServiceDto>(fillApiPath(OTP_API.item, { id }))).data,
+    // Live reads (refetched on OtpServiceUpdated pushes) stay off the full-screen busy overlay.
+    queryFn: async () =>
+      (await http.get<OtpServiceDto>(fillApiPath(OTP_API.item, { id }), { noOverlay: true })).data,
     enabled: Boolean(id),
     retry: false,
   });
@@ -43,6 +45,7 @@ export const useOtpStats = (id: string) =>
       (
         await http.get<OtpStats>(fillApiPath(OTP_API.stats, { id }), {
           params: { timezone: browserTimezone(), days: 30 },
+          noOverlay: true,
         })
       ).data,
     enabled: Boolean(id),
@@ -56,6 +59,7 @@ export const useOtpVerifications = (id: string) =>
       (
         await http.get<OtpVerificationPage>(fillApiPath(OTP_API.verifications, { id }), {
           params: { limit: 25, ...(pageParam ? { cursor: pageParam } : {}) },
+          noOverlay: true,
         })
       ).data,
     getNextPageParam: (last) => last.nextCursor,
