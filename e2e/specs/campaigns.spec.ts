@@ -147,7 +147,7 @@ describe('campaigns', () => {
     await context.close();
   });
 
-  it('schedules a campaign, then cancels it from the report with the cost refunded', async () => {
+  it('schedules a campaign (listed on Scheduled SMS), then cancels it from the report with the cost refunded', async () => {
     const { context, page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
     await signIn(page, user);
     await page.goto('/sms/bulk');
@@ -169,6 +169,14 @@ describe('campaigns', () => {
     await page.getByTestId('campaign-status').getByText('Scheduled').waitFor();
     assert.equal(await balance(), before - 12);
 
+    // Scheduled campaigns wait on the Scheduled SMS page beside scheduled single sends.
+    await page.goto('/reports/scheduled-sms');
+    await appReady(page);
+    const waiting = page.getByTestId('scheduled-campaign').filter({ hasText: 'Weekend reminder' });
+    await waiting.getByText(/\(UTC\)/).waitFor();
+    await waiting.getByText('3 recipients · $0.12 reserved').waitFor();
+    await screenshot(page, 'campaigns-light-scheduled');
+
     await page.goto('/reports/bulk-sms-report');
     await appReady(page);
     const row = page.getByRole('row', { name: /Weekend reminder/ });
@@ -178,6 +186,10 @@ describe('campaigns', () => {
     await toast(page, 'Campaign canceled; $0.12 refunded for messages not sent').waitFor();
     await row.getByText('Canceled').waitFor();
     assert.equal(await balance(), before);
+    await page.goto('/reports/scheduled-sms');
+    await appReady(page);
+    await page.getByText('Messages you schedule for later wait here').waitFor();
+    assert.equal(await page.getByTestId('scheduled-campaign').count(), 0);
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -4,3 +4,4 @@ export { useBulkSmsPushes, useCampaignLive } from './api/live';
 export { CampaignActions } from './components/campaign-actions';
 export { CampaignProgress, CampaignStatusBadge } from './components/campaign-status';
 export { RecipientsUpload } from './components/recipients-upload';
+export { ScheduledCampaigns } from './components/scheduled-campaigns';

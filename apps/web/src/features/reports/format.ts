@@ -6,15 +6,7 @@ const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeSty
 /** A timestamp in the browser's time zone, e.g. "Jan 5, 2025, 9:30:12 AM". */
 export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));
 
-/** A timestamp in a given IANA zone, with the zone named. */
-export function formatInZone(iso: string, timeZone: string): string {
-  const text = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
-  return `${text} (${timeZone})`;
-}
+export { formatInZone } from '@/lib/format-in-zone';
 
 export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {
   scheduled: 'violet',

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
+import { ScheduledCampaigns } from '@/features/campaigns';
 import { useCurrentUser } from '@/lib/use-session';
 import { useSmsLog } from '../api/get-sms-log';
 import type { SmsLogQueryFilters } from '../api/query-keys';
@@ -36,6 +37,7 @@ export default function ScheduledSmsPage() {
   const isEmpty = !loading && messages.length === 0 && !(log.isError && !log.data);
   return (
     <Stack>
+      <ScheduledCampaigns timezone={timezone} />
       <Card withBorder radius="md" padding={0}>
         <Group justify="space-between" px="md" py="sm" wrap="wrap" gap="sm">
           <Group gap="sm">
