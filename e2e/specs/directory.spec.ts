@@ -85,7 +85,7 @@ describe('directory', () => {
     const { page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
     await signIn(page, user);
     await openPage(page, '/sender-id');
-    await page.getByText('How approval works').waitFor();
+    await page.getByText('How sender IDs work').waitFor();
     await shoot(page, 'sender-ids-empty', 'text=No sender IDs yet');
 
     const request = async (value: string) => {
