@@ -43,6 +43,13 @@ async function vitest() {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    if (code !== 0 && r.numFailedTests === 0) {
+      // A global set-up or unhandled error fails the run without failing a test: count and name it.
+      totals.failed += 1;
+      failures.push(
+        `vitest exited with ${code} without a failed test (set-up or unhandled error; see above)`,
+      );
+    }
     for (const file of r.testResults ?? []) {
       const rel = path.relative(process.cwd(), file.name);
       for (const t of file.assertionResults ?? []) {
