@@ -131,7 +131,10 @@ describe('faults on PostgreSQL', () => {
         expect(acknowledged.length, 'and again after it').toBeGreaterThanOrEqual(restartedAt + 10);
         // While the database was down, sends were refused with 503 + Retry-After (never a 500), and
         // never acknowledged.
-        expect(refused.filter((status) => status !== 503), `refused: ${refused.join(',')}`).toEqual([]);
+        expect(
+          refused.filter((status) => status !== 503),
+          `refused: ${refused.join(',')}`,
+        ).toEqual([]);
 
         // Every acknowledged message is stored and ends final (or is still queued), none lost.
         const db = server.ctx.db;
