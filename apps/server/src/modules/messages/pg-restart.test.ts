@@ -1,3 +1,4 @@
+import { transact } from '../../platform/db';
 import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -89,6 +90,18 @@ describe('faults on PostgreSQL', () => {
       family.run(async () => {
         const senders = [0, 1, 2].map(() => server.client());
         const users = await Promise.all(senders.map((c) => c.register()));
+        // Enough credit that the load never runs into 402 (a trial balance lasts ~500 messages).
+        for (const u of users) {
+          await transact(server.ctx.db, (trx) =>
+            server.ctx.services.ledger.post(trx, {
+              accountId: u.user.accountId,
+              amountMinor: 1_000_000,
+              kind: 'adjustment',
+              reference: `pg-restart-load-${u.user.accountId}`,
+              note: 'load test credit',
+            }),
+          );
+        }
         const acknowledged: string[] = [];
         const refused: number[] = [];
         let stop = false;
