@@ -38,6 +38,15 @@ export function attachment(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
+/** The headers of a CSV download: type, attachment name, and never cached (it holds account data). */
+export function csvDownloadHeaders(fileName: string): Record<string, string> {
+  return {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': attachment(fileName),
+    'cache-control': 'no-store',
+  };
+}
+
 const minorDigits = new Map<string, number>();
 /** An amount in minor units as major units of its currency, plain for a spreadsheet: 5 USD cents → "0.05". */
 export function majorUnits(minor: number, currency: string): string {

@@ -38,7 +38,7 @@ import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
 import { ADMIN } from '../../platform/http/route-auth';
-import { attachment } from '../../shared/csv';
+import { csvDownloadHeaders } from '../../shared/csv';
 import type { AdminService, Operator } from './admin.service';
 import type { RatePlansService } from './rate-plans.service';
 import type { SystemService } from './system.service';
@@ -112,11 +112,7 @@ export function adminRoutes(ctx: AppContext, s: AdminServices) {
       { schema: { params: idParams, response: csv("The account's ledger as CSV") }, config: ADMIN },
       async (req, reply) => {
         const { fileName, stream } = await admin.ledgerCsv({ op: operatorOf(req), accountId: req.params.id });
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachment(fileName))
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return reply.headers(csvDownloadHeaders(fileName)).send(stream);
       },
     );
     r.post(
@@ -236,11 +232,7 @@ export function adminRoutes(ctx: AppContext, s: AdminServices) {
       { schema: { params: planParams, response: csv("The plan's prices as CSV") }, config: ADMIN },
       async (req, reply) => {
         const { fileName, stream } = await ratePlans.exportCsv({ op: operatorOf(req), id: req.params.id });
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachment(fileName))
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return reply.headers(csvDownloadHeaders(fileName)).send(stream);
       },
     );
     r.get(

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
 import { readUpload } from '../../platform/http/upload';
-import { attachment, CSV_BOM, csvLine } from '../../shared/csv';
+import { csvDownloadHeaders, CSV_BOM, csvLine } from '../../shared/csv';
 import { smsLogCsvHeader, smsLogCsvRows } from '../messages/sms-log-csv';
 import { createCampaignsService, type CampaignsService } from './campaigns.service';
 
@@ -100,11 +100,7 @@ export function campaignsRoutes(ctx: AppContext) {
               .join('');
           }
         }
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachment('recipients-not-sent.csv'))
-          .header('cache-control', 'no-store')
-          .send(Readable.from(csv()));
+        return reply.headers(csvDownloadHeaders('recipients-not-sent.csv')).send(Readable.from(csv()));
       },
     );
 
@@ -159,9 +155,7 @@ export function campaignsRoutes(ctx: AppContext) {
           }
         }
         return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachment(`campaign-${req.params.id.slice(0, 8)}.csv`))
-          .header('cache-control', 'no-store')
+          .headers(csvDownloadHeaders(`campaign-${req.params.id.slice(0, 8)}.csv`))
           .send(Readable.from(csv()));
       },
     );

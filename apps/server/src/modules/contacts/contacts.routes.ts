@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
-import { attachment } from './csv';
+import { csvDownloadHeaders } from './csv';
 import { groupParams, groupsRoutes } from './groups.routes';
 import { importsRoutes } from './imports.routes';
 
@@ -114,11 +114,7 @@ export function contactsRoutes(ctx: AppContext) {
           accountId: authOf(req).accountId,
           groupId: req.params.id,
         });
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachment(fileName))
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return reply.headers(csvDownloadHeaders(fileName)).send(stream);
       },
     );
   };

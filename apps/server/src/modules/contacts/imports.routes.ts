@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
 import { readUpload } from '../../platform/http/upload';
-import { attachment } from './csv';
+import { csvDownloadHeaders } from './csv';
 import { groupParams } from './groups.routes';
 
 const importParams = groupParams.extend({ importId: z.uuid('Unknown import id') });
@@ -82,11 +82,7 @@ export function importsRoutes(ctx: AppContext) {
           groupId: req.params.id,
           importId: req.params.importId,
         });
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachment(fileName))
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return reply.headers(csvDownloadHeaders(fileName)).send(stream);
       },
     );
   };
