@@ -8,7 +8,11 @@ import { expectInvariants } from '../../../test/messaging';
 import { campaignsOf } from './campaigns.routes';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-/** The child worker's SMPP window (one bind): at most this many submits can be unanswered when it dies. */
+/**
+ * The child worker's SMPP window (one bind) and its dispatch batch: a worker holds at most
+ * DISPATCH_BATCH claims whose outcome is not stored (unanswered, or answered and not yet flushed), so
+ * at most that many can be sent again after it dies.
+ */
 const WINDOW = 20;
 const RECIPIENTS = 400;
 
@@ -105,7 +109,8 @@ describe('campaign worker crash (PostgreSQL)', () => {
     expect(new Set(messages.map((m) => m.recipient)).size).toBe(RECIPIENTS);
     const submits = accepted();
     for (const n of numbers) expect(submits.get(n) ?? 0, n).toBeGreaterThanOrEqual(1);
-    // Sent twice only if the SMSC had it unanswered (or answered, not yet stored) when the worker died.
+    // Sent twice only if the worker held it unsettled (unanswered, or answered and not yet stored)
+    // when it died: at most its DISPATCH_BATCH (= WINDOW here).
     const twice = [...submits.values()].filter((n) => n > 1).length;
     expect(twice).toBeLessThanOrEqual(WINDOW);
     console.info(

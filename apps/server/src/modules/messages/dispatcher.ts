@@ -100,7 +100,14 @@ export function createDispatcher(deps: Deps) {
     ].flatMap((p) => [p.receiptTimeoutMinutes ?? Infinity, p.otpReceiptTimeoutMinutes ?? Infinity]),
   );
   let running = false;
+  /** Submits the gateway has not answered yet. */
   let inFlight = 0;
+  /**
+   * Claims whose outcome is not stored yet (in the gateway, or answered and pending a flush). New
+   * claims wait for room under `dispatchBatch`, so a worker that dies can have sent at most that many
+   * messages the database does not know were sent: the bound on duplicates after a crash.
+   */
+  let unsettled = 0;
   const pending: { m: Claimed; outcome: SubmitOutcome }[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
@@ -123,6 +130,7 @@ export function createDispatcher(deps: Deps) {
 
   function submit(m: Claimed) {
     inFlight += 1;
+    unsettled += 1;
     const parts = analyseSmsText(m.body).parts;
     gateway
       .submit({
@@ -140,7 +148,6 @@ export function createDispatcher(deps: Deps) {
           pending.push({ m, outcome });
           if (pending.length >= FLUSH_SIZE) scheduleFlush(0);
           else scheduleFlush(FLUSH_MS);
-          nudge();
         },
         () => undefined,
       );
@@ -165,6 +172,8 @@ export function createDispatcher(deps: Deps) {
       const batch = pending.splice(0, FLUSH_MAX);
       try {
         await flush(batch);
+        unsettled -= batch.length;
+        nudge();
       } catch (err) {
         logger.error({ err, outcomes: batch.length }, 'dispatcher flush failed; will retry');
         pending.unshift(...batch);
@@ -335,10 +344,10 @@ export function createDispatcher(deps: Deps) {
   async function loop() {
     while (running) {
       try {
-        const room = maxInFlight - inFlight;
+        const room = maxInFlight - unsettled;
         const claimed = room > 0 ? await q.claimBatch(db, workerId, room, config.leaseSeconds) : [];
         for (const m of claimed) submit(m);
-        if (claimed.length === 0 || inFlight >= maxInFlight)
+        if (claimed.length === 0 || unsettled >= maxInFlight)
           await sleep(claimed.length === 0 ? IDLE_POLL_MS : 5);
       } catch (err) {
         if (!running) break;
@@ -376,7 +385,7 @@ export function createDispatcher(deps: Deps) {
     flushNow,
     /** Runs the scheduled/expiry/lease pass now (tests and admin use). */
     maintenance,
-    stats: () => ({ inFlight, pending: pending.length }),
+    stats: () => ({ inFlight, unsettled, pending: pending.length }),
   };
 }
 

@@ -8,10 +8,17 @@ import { until } from '../../realtime/test-client';
 // are committed. If that commit fails they must be kept and written again: dropping them leaves
 // the messages leased, and after the lease they would be claimed and sent a second time.
 
+/** The worker's dispatch batch: claims whose outcome is not stored yet never exceed it. */
+const BATCH = 8;
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer(
-    { SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', LEASE_SECONDS: '5' },
+    {
+      SIMULATOR_DELAY_MS: '20',
+      SIMULATOR_MIX: 'DELIVRD=100',
+      LEASE_SECONDS: '5',
+      DISPATCH_BATCH: String(BATCH),
+    },
     { worker: true },
   );
   // While test_block_parts has a row, storing message parts fails (and with it the whole flush).
@@ -74,6 +81,42 @@ describe('dispatcher flush failure', () => {
       .where('message_id', 'in', ids)
       .execute();
     expect(queued).toEqual([]);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('claims no more while a dispatch batch of outcomes waits to be stored (the bound on a crash resend)', async () => {
+    const { db } = server.ctx;
+    await sql`INSERT INTO test_block_parts VALUES (1)`.execute(db);
+    const c = server.client();
+    const { user } = await c.register();
+    const recipients = Array.from({ length: BATCH * 4 }, (_, i) => `+1212778${String(1000 + i)}`);
+    const res = await c.post('/api/sms/single', { recipients, text: 'Bounded claims' });
+    expect(res.status).toBe(202);
+    const ids = res.body.messages.map((m: { id: string }) => m.id) as string[];
+
+    const sim = server.worker!.simulator!;
+    const submitted = () => [...sim.messages.values()].filter((m) => recipients.includes(`+${m.dest}`));
+    await until(() => submitted().length >= BATCH, 10_000, 'a batch of submits');
+    const refused = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT last_value AS n FROM test_blocked_flushes`.execute(db)).rows[0]!.n,
+      );
+    const before = await refused();
+    await until(async () => (await refused()) >= before + 2, 10_000, 'two more refused flushes');
+    // Answered but not stored: if the worker died now, these are all it could send twice.
+    expect(submitted()).toHaveLength(BATCH);
+    const leased = await db
+      .selectFrom('send_queue')
+      .select('message_id')
+      .where('message_id', 'in', ids)
+      .where('leased_by', 'is not', null)
+      .execute();
+    expect(leased).toHaveLength(BATCH);
+
+    await sql`DELETE FROM test_block_parts`.execute(db);
+    const done = await waitForFinal(c, ids, 30_000);
+    expect(done.map((m) => m.status)).toEqual(ids.map(() => 'delivered'));
+    expect(submitted()).toHaveLength(recipients.length);
     await expectInvariants(server, user.accountId);
   });
 });
