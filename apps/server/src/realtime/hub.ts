@@ -6,7 +6,7 @@ import { directoryOf } from './directory';
 import { hubAuth, hubOriginAllowed } from './hub-auth';
 import { bindHubMethods, hubHandlers } from './hub-methods';
 import { accountRoom, type HubServer, type HubSocket } from './hub-types';
-import { createPgAdapter } from './pg-adapter';
+import { createPgAdapter, type BroadcastCounts } from './pg-adapter';
 import { mapEventsToPushes } from './pushes';
 
 export interface Hub {
@@ -16,6 +16,11 @@ export interface Hub {
    * emitted at least one window ago). Tests wait for 0 instead of sleeping past the window.
    */
   pushWindowsOpen(): number;
+  /**
+   * How this node's room broadcasts went out on PostgreSQL: kept local (no other hub node known) or
+   * published through NOTIFY. Null without the PostgreSQL adapter.
+   */
+  broadcasts(): BroadcastCounts | null;
   /** Stops the pushes, disconnects this node's sockets and closes the adapter. */
   close(): Promise<void>;
 }
@@ -30,7 +35,8 @@ declare module 'fastify' {
  * The real-time hub (SPEC.md §7): Socket.IO on the API's HTTP server at HUB_PATH ('/hub'),
  * authenticated with the access token, one room per account. Requests and commands are in
  * hub-methods.ts, the domain-event → push mapping in pushes.ts. On PostgreSQL the Socket.IO
- * PostgreSQL adapter carries pushes between nodes. Call once, after the routes; it is closed
+ * PostgreSQL adapter carries pushes between nodes (only while another hub node is known: alone, a
+ * node delivers its broadcasts in-process). Call once, after the routes; it is closed
  * with the app.
  */
 export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
@@ -69,6 +75,7 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
   const hub: Hub = {
     io,
     pushWindowsOpen: () => pushes.coalescer.size,
+    broadcasts: () => (pg ? { ...pg.counts } : null),
     close: () =>
       (closing ??= (async () => {
         pushes.stop();

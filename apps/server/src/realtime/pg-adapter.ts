@@ -1,14 +1,60 @@
-import { createAdapter } from '@socket.io/postgres-adapter';
+import { createAdapter, type PostgresAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import type { Logger } from '../platform/logger';
+
+type BroadcastOptions = Parameters<PostgresAdapter['broadcast']>[1];
 
 /** Created by migration 0004_socket_io.sql; the adapter does not create it. */
 export const ATTACHMENTS_TABLE = 'socket_io_attachments';
 
+/** What the hub reads off its adapter: how broadcasts went out (tests and the hub bench). */
+export interface BroadcastCounts {
+  /** Broadcasts delivered to this node's sockets only (no other hub node was known). */
+  local: number;
+  /** Broadcasts published through NOTIFY as well (another hub node was known). */
+  published: number;
+}
+
+/**
+ * On a single node the cluster round trip is pure cost: the cluster adapter awaits its NOTIFY
+ * before it delivers to its own sockets (issue #17: p99 471 ms at 10k sockets). The adapter knows
+ * its peers from their heartbeats (`serverCount()` is 1 + the hub nodes heard within the heartbeat
+ * timeout), so a broadcast while it knows none is marked `local` and never leaves the process.
+ * Pushes from worker-role nodes (emitter.ts) still arrive through LISTEN, and a second hub node is
+ * counted as soon as its first heartbeat arrives (it announces itself when it starts), from which
+ * on broadcasts fan out through PostgreSQL again.
+ */
+function localWhenAlone(adapter: PostgresAdapter, counts: BroadcastCounts): PostgresAdapter {
+  const broadcast = adapter.broadcast.bind(adapter);
+  const broadcastWithAck = adapter.broadcastWithAck.bind(adapter);
+  const local = (opts: BroadcastOptions): BroadcastOptions => ({
+    ...opts,
+    flags: { ...opts.flags, local: true },
+  });
+  // serverCount() of the heartbeat adapter resolves at once from its in-memory node map.
+  adapter.broadcast = async (packet: unknown, opts: BroadcastOptions) => {
+    if (opts.flags?.local || (await adapter.serverCount()) > 1) {
+      if (!opts.flags?.local) counts.published += 1;
+      return broadcast(packet, opts);
+    }
+    counts.local += 1;
+    return broadcast(packet, local(opts));
+  };
+  adapter.broadcastWithAck = (packet, opts, clientCountCallback, ack) => {
+    void adapter
+      .serverCount()
+      .then((servers) =>
+        broadcastWithAck(packet, servers > 1 ? opts : local(opts), clientCountCallback, ack),
+      );
+  };
+  return adapter;
+}
+
 /**
  * The Socket.IO PostgreSQL adapter, so `io.to(room).emit` reaches sockets on every node: it
  * publishes with NOTIFY and holds one pooled connection on LISTEN. Its own small pool (2
- * connections: the listener, and one for NOTIFY and cleanup) is closed by `close()`.
+ * connections: the listener, and one for NOTIFY and cleanup) is closed by `close()`. While no
+ * other hub node is known, broadcasts stay on this node (see localWhenAlone).
  */
 export function createPgAdapter(databaseUrl: string, logger: Logger) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
@@ -21,9 +67,15 @@ export function createPgAdapter(databaseUrl: string, logger: Logger) {
     clients.add(client);
     client.on('end', () => clients.delete(client));
   });
-  const adapter = createAdapter(pool, { tableName: ATTACHMENTS_TABLE, errorHandler: onError });
+  const counts: BroadcastCounts = { local: 0, published: 0 };
+  const create = createAdapter(pool, { tableName: ATTACHMENTS_TABLE, errorHandler: onError });
+  // Socket.IO calls it with `new`: a function (not an arrow) whose returned object is the adapter.
+  const adapter = function (nsp: unknown) {
+    return localWhenAlone(create(nsp), counts);
+  };
   return {
     adapter,
+    counts,
     /**
      * Ends the pool. A listener still connecting when the hub closes is checked out afterwards and
      * never released, and pool.end() would wait for it forever: after a grace period, such
