@@ -296,9 +296,48 @@ export function createDispatcher(deps: Deps) {
     notifyChanged(deps.events, changed);
   }
 
+  /**
+   * Puts the messages of expired leases (a worker that died or hung) back in the queue. Every worker
+   * runs it on its own timer, so a reclaim never waits on whichever node holds the maintenance job
+   * (a killed node keeps that job until pg-boss expires it). Concurrent passes are safe: a message
+   * moves once, and only the pass that moved it records the event.
+   */
+  async function reclaimLeases() {
+    const reclaimed = await transition(db, { to: 'queued', from: ['sending'], rows: [], due: 'lease' });
+    if (reclaimed.length === 0) return reclaimed;
+    await insertEvents(
+      db,
+      reclaimed.map((m) => ({
+        message_id: m.id,
+        status: 'queued',
+        detail: 'Reclaimed after a worker lease expired',
+      })),
+    );
+    nudge();
+    return reclaimed;
+  }
+
+  let reclaimTimer: NodeJS.Timeout | null = null;
+  let reclaiming = false;
+  function startReclaimTimer() {
+    // A quarter of the lease: an expired lease is reclaimed at most lease × 1.25 after its last claim.
+    const every = Math.max(1000, (config.leaseSeconds * 1000) / 4);
+    reclaimTimer = setInterval(() => {
+      if (reclaiming || !running) return;
+      reclaiming = true;
+      reclaimLeases()
+        .then((r) => notifyChanged(deps.events, r))
+        .catch((err: unknown) => logger.warn({ err }, 'lease reclaim failed; next pass retries'))
+        .finally(() => {
+          reclaiming = false;
+        });
+    }, every);
+    reclaimTimer.unref();
+  }
+
   async function maintenance() {
     const promoted = await transition(db, { to: 'queued', from: ['scheduled'], rows: [], due: 'scheduled' });
-    const reclaimed = await transition(db, { to: 'queued', from: ['sending'], rows: [], due: 'lease' });
+    const reclaimed = await reclaimLeases();
     const changed = [...promoted, ...reclaimed];
     const finals = await transact(db, async (trx) => {
       const expired = await transition(trx, {
@@ -319,11 +358,6 @@ export function createDispatcher(deps: Deps) {
       if (config.refundStatuses.includes('unknown')) await refundMessages(trx, deps.ledger, silent);
       await insertEvents(trx, [
         ...promoted.map((m) => ({ message_id: m.id, status: 'queued', detail: 'Scheduled time reached' })),
-        ...reclaimed.map((m) => ({
-          message_id: m.id,
-          status: 'queued',
-          detail: 'Reclaimed after a worker lease expired',
-        })),
         ...expired.map((m) => ({
           message_id: m.id,
           status: 'expired',
@@ -362,12 +396,15 @@ export function createDispatcher(deps: Deps) {
       if (running) return;
       running = true;
       unsubscribe.push(deps.events.subscribe('messages.queued', nudge));
+      startReclaimTimer();
       loopDone = loop();
     },
     /** Stops claiming, waits for in-flight submits to come back, and settles them. */
     async stop() {
       running = false;
       nudge();
+      if (reclaimTimer) clearInterval(reclaimTimer);
+      reclaimTimer = null;
       unsubscribe.forEach((u) => u());
       await loopDone;
       const deadline = Date.now() + 15_000;
@@ -385,6 +422,8 @@ export function createDispatcher(deps: Deps) {
     flushNow,
     /** Runs the scheduled/expiry/lease pass now (tests and admin use). */
     maintenance,
+    /** Runs the lease reclaim now (it also runs on this worker's own timer). */
+    reclaimLeases,
     stats: () => ({ inFlight, unsettled, pending: pending.length }),
   };
 }
