@@ -1,0 +1,227 @@
+/**
+ * Hub push-delay benchmark (issue #17): one Wren process (API + worker + built-in simulator) on
+ * PostgreSQL, N hub sockets spread over A accounts, and SMS sends through the HTTP API at R per
+ * second, round robin over the accounts. Every send changes the account's balance, which pushes
+ * UserAccountUpdated to all of the account's sockets. The delay of one push on one socket is from
+ * just before its send's HTTP request to the push's arrival on that socket (both clocks are this
+ * process's). Each account sends every A/R seconds, longer than the hub's 500 ms coalescing window,
+ * so every push is a leading one (sent at once), not a trailing one held by the window.
+ *
+ *   npm run bench:hub -- [sockets=10000] [seconds=30] [sends/s=60] [accounts=40]
+ *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres (default: local wren/wren)
+ *   BENCH_DB=embedded      Wren's default embedded PostgreSQL instead
+ *
+ * Prints the sockets reached (the process's file limit caps them), the push delay p50/p99/max, the
+ * sends' HTTP latency, this client's event-loop delay (a loaded client inflates the figures), and
+ * the server's and PostgreSQL's CPU.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { io, type Socket } from 'socket.io-client';
+import { Pool } from 'undici';
+import { cpuSeconds, embeddedDatabase, freshPostgres, percentile, startWren } from './lib/wren-process';
+
+const SOCKETS = Number(process.argv[2] ?? 10_000);
+const SECONDS = Number(process.argv[3] ?? 30);
+const RATE = Number(process.argv[4] ?? 60);
+const ACCOUNTS = Number(process.argv[5] ?? 40);
+const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
+const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://wren:wren@127.0.0.1:5432/postgres';
+const EMBEDDED = process.env.BENCH_DB === 'embedded';
+/** Sockets opening at once while connecting them (each costs a token check on the server). */
+const CONNECT_CONCURRENCY = 100;
+
+interface Account {
+  headers: Record<string, string>;
+  token: string;
+  /** performance.now() just before the latest send's request, and its sequence number. */
+  sentAt: number;
+  seq: number;
+}
+
+async function register(base: string, i: number): Promise<Account> {
+  const x = await fetch(`${base}/api/auth/xsrf`);
+  const cookie = x.headers.getSetCookie()[0]!.split(';')[0]!;
+  const xsrf = cookie.split('=')[1]!;
+  const headers = { 'content-type': 'application/json', cookie, 'x-xsrf-token': xsrf };
+  const tag = `${Date.now().toString(36)}${i}`;
+  const res = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      username: `hub${tag}`,
+      name: 'Hub bench',
+      email: `hub${tag}@example.com`,
+      phone: '+14155550123',
+      password: 'bench password 1',
+    }),
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { accessToken: string };
+  return {
+    headers: { ...headers, authorization: `Bearer ${body.accessToken}` },
+    token: body.accessToken,
+    sentAt: 0,
+    seq: 0,
+  };
+}
+
+function connect(base: string, token: string): Promise<Socket> {
+  const socket = io(base, {
+    path: '/hub',
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    auth: { token },
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (err) => {
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+async function main() {
+  console.log(
+    `hub benchmark: ${SOCKETS} sockets over ${ACCOUNTS} accounts, ${RATE} sends/s for ${SECONDS} s, ` +
+      `${EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL'}, one Wren process`,
+  );
+  const db = EMBEDDED ? embeddedDatabase() : await freshPostgres(baseDb, `wren_bench_hub_${process.pid}`);
+  const children: ChildProcess[] = [];
+  const sockets: Socket[] = [];
+  try {
+    children.push(
+      await startWren(
+        {
+          ...db.env,
+          TRIAL_BALANCE_MINOR: '10000000',
+          SIMULATOR_DELAY_MS: '0',
+          SIMULATOR_MIX: 'DELIVRD=100',
+          AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+        },
+        PORT,
+      ),
+    );
+    const base = `http://127.0.0.1:${PORT}`;
+    const accounts: Account[] = [];
+    for (let i = 0; i < ACCOUNTS; i += 1) accounts.push(await register(base, i));
+
+    // Connect, round robin over the accounts; stop at the first refusal (file limit, memory).
+    const owner: number[] = [];
+    const c0 = performance.now();
+    let refused: string | null = null;
+    for (let next = 0; next < SOCKETS && !refused;) {
+      const batch = Math.min(CONNECT_CONCURRENCY, SOCKETS - next);
+      const results = await Promise.allSettled(
+        Array.from({ length: batch }, (_, k) => connect(base, accounts[(next + k) % ACCOUNTS]!.token)),
+      );
+      for (const [k, r] of results.entries()) {
+        if (r.status === 'fulfilled') {
+          sockets.push(r.value);
+          owner.push((next + k) % ACCOUNTS);
+        } else refused ??= String(r.reason);
+      }
+      next += batch;
+    }
+    console.log(
+      `connected ${sockets.length} sockets in ${((performance.now() - c0) / 1000).toFixed(1)} s` +
+        (refused ? ` (stopped at a refusal: ${refused})` : ''),
+    );
+
+    const delays: number[] = [];
+    let late = 0;
+    const seen = new Int32Array(sockets.length);
+    sockets.forEach((socket, i) => {
+      const account = accounts[owner[i]!]!;
+      socket.on('UserAccountUpdated', () => {
+        const now = performance.now();
+        // Only the first push per send counts; a trailing push (a later balance change) is not a delay.
+        if (account.seq === 0 || seen[i] === account.seq) return;
+        seen[i] = account.seq;
+        const delay = now - account.sentAt;
+        // Longer than the gap between this account's sends: it may belong to the previous send.
+        if (delay > (ACCOUNTS / RATE) * 1000) late += 1;
+        delays.push(delay);
+      });
+    });
+    // The sign-up pushes have gone out: start from quiet windows.
+    await sleep(1500);
+
+    const pool = new Pool(base, { connections: 16, pipelining: 1 });
+    const http: number[] = [];
+    let errors = 0;
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const server0 = cpuSeconds({ pid: children[0]!.pid! });
+    const postgres0 = db.postgresCpu();
+    const t0 = performance.now();
+    const total = Math.round(SECONDS * RATE);
+    const inflight: Promise<void>[] = [];
+    for (let n = 0; n < total; n += 1) {
+      const due = t0 + (n * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const account = accounts[n % ACCOUNTS]!;
+      account.sentAt = performance.now();
+      account.seq += 1;
+      const started = account.sentAt;
+      inflight.push(
+        (async () => {
+          const res = await pool.request({
+            path: '/api/sms/single',
+            method: 'POST',
+            headers: account.headers,
+            body: JSON.stringify({ recipients: ['+14155550123'], text: `Hub bench ${n}` }),
+          });
+          await res.body.dump();
+          if (res.statusCode !== 202) errors += 1;
+          http.push(performance.now() - started);
+        })(),
+      );
+    }
+    await Promise.all(inflight);
+    await sleep(2000); // the last pushes arrive
+    const secs = (performance.now() - t0) / 1000;
+    lag.disable();
+    const serverCpu = cpuSeconds({ pid: children[0]!.pid! }) - server0;
+    const postgresCpu = db.postgresCpu() - postgres0;
+    await pool.close();
+
+    const expected = sockets.length * (total / ACCOUNTS);
+    delays.sort((a, b) => a - b);
+    http.sort((a, b) => a - b);
+    console.log(
+      `${total} sends (${errors} refused), ${delays.length} pushes measured of ~${Math.round(expected)} expected` +
+        (late ? `, ${late} later than an account's send interval` : ''),
+    );
+    console.log(
+      `push delay: p50 ${ms(percentile(delays, 50))}, p99 ${ms(percentile(delays, 99))}, max ${ms(delays.at(-1) ?? 0)}`,
+    );
+    console.log(
+      `send HTTP latency: p50 ${ms(percentile(http, 50))}, p99 ${ms(percentile(http, 99))}; ` +
+        `client event-loop delay p99 ${ms(lag.percentile(99) / 1e6)}, max ${ms(lag.max / 1e6)}`,
+    );
+    console.log(
+      `CPU over ${secs.toFixed(1)} s: Wren ${((serverCpu / secs) * 100).toFixed(0)}% of a core, ` +
+        `PostgreSQL ${((postgresCpu / secs) * 100).toFixed(0)}%; machine load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+  } finally {
+    for (const s of sockets) s.close();
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
+    );
+    await db.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
