@@ -38,6 +38,7 @@ import {
 import * as messagesRepo from '../messages/messages.repository';
 import type { ResolveSender } from '../messages/messages.service';
 import { refundMessages } from '../messages/refunds';
+import * as limitsOf from '../messages/account-limits';
 import { transition } from '../messages/status.repository';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './campaigns.repository';
@@ -173,6 +174,8 @@ export function createCampaignsService(deps: Deps) {
     const name =
       input.name?.trim() ||
       `${kind === 'personalised' ? 'Personalised' : 'Bulk'} SMS ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+    const limits = await limitsOf.loadLimits(db, input.accountId);
+    const outside: ReturnType<typeof limitsOf.outsideCountries> = [];
     const result = await transact(db, async (trx) => {
       await trx.insertInto('campaigns').values({ id, account_id: input.accountId, kind, name }).execute();
       let seq = 0;
@@ -194,6 +197,12 @@ export function createCampaignsService(deps: Deps) {
           resendOf: input.resendOf,
         },
         async (batch) => {
+          outside.push(
+            ...limitsOf.outsideCountries(
+              limits,
+              batch.map((r) => `+${r.phone}`),
+            ),
+          );
           pending.push(...batch);
           if (pending.length >= RECIPIENT_BATCH) {
             const rows = pending;
@@ -204,6 +213,9 @@ export function createCampaignsService(deps: Deps) {
       );
       await write(pending);
       const body = input.resendOf && kind === 'personalised' ? '{{message}}' : input.text;
+      if (outside.length)
+        throw new AppError(ErrorCode.UNPROCESSABLE, limitsOf.countriesMessage(limits, outside));
+      await limitsOf.admit(trx, input.accountId, limits, scan.recipients, { paced: false });
       const debit = await ledger.post(trx, {
         accountId: input.accountId,
         amountMinor: -scan.costMinor,
@@ -310,9 +322,11 @@ export function createCampaignsService(deps: Deps) {
       }
       const start = new Date();
       const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
+      const limits = await limitsOf.loadLimits(trx, camp.account_id);
+      const paced = await limitsOf.admit(trx, camp.account_id, { ...limits, dailyCap: null }, rows.length);
       await messagesRepo.insertMessages(
         trx,
-        rows.map((r) => {
+        rows.map((r, i) => {
           const body =
             r.vals === null
               ? camp.body
@@ -337,7 +351,7 @@ export function createCampaignsService(deps: Deps) {
             priority: BULK_PRIORITY,
             scheduled_at: null,
             timezone: null,
-            next_attempt_at: start,
+            next_attempt_at: paced?.dueAt?.[i] ?? start,
             validity_until: validityUntil,
           };
         }),

@@ -20,9 +20,10 @@ import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
 import { decodeCursor, encodeCursor, toMessageDto } from './message-dto';
 import * as repo from './messages.repository';
-import { createSendBatcher } from './send-batcher';
+import { createSendBatcher, type SendHookCall } from './send-batcher';
 import { transition } from './status.repository';
 import { customerHistory, messageHistory } from './message-history';
+import * as limitsOf from './account-limits';
 
 /** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
 export type ResolveSender = (input: { accountId: string; value?: string }) => Promise<string>;
@@ -102,7 +103,12 @@ export function createMessagesService(deps: Deps) {
   return {
     /** Single SMS to one or more recipients: validate, price, debit and queue in one transaction. */
     async sendSingle(
-      input: SendSingleInput & { accountId: string; userId: string | null },
+      input: SendSingleInput & {
+        accountId: string;
+        userId: string | null;
+        /** Records of the caller that commit with the send or not at all (the /v1 API's). */
+        hook?: SendHookCall;
+      },
     ): Promise<SendResult> {
       const info = analyseSmsText(input.text);
       if (info.segments > MAX_SEGMENTS) {
@@ -113,39 +119,50 @@ export function createMessagesService(deps: Deps) {
       const scheduledAt = parseSchedule(input.scheduleAt);
       const screened = await screenSuppressed(input.accountId, normaliseRecipients(input.recipients));
       const recipients = screened.allowed;
+      // The operator's per-account limits (account-limits.ts): countries now, cap and pace below.
+      const limits = await limitsOf.loadLimits(db, input.accountId);
+      const outside = limitsOf.outsideCountries(limits, recipients);
+      if (outside.length) throw new FieldError({ recipients: [limitsOf.countriesMessage(limits, outside)] });
       const sender = await deps.resolveSender({ accountId: input.accountId, value: input.senderId });
       const quote = await deps.pricing.quote(input.accountId, recipients, info.segments);
       const start = scheduledAt ?? new Date();
       const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
       const status = scheduledAt ? 'scheduled' : 'queued';
       const batch = randomUUID();
+      const admission = await limitsOf.admitNow(db, input.accountId, limits, recipients.length, !scheduledAt);
 
-      const result = await batcher.submit({
-        accountId: input.accountId,
-        reference: `send:${batch}`,
-        note: `${recipients.length} SMS × ${info.segments} segment(s)`,
-        totalMinor: quote.total,
-        rows: recipients.map((to, i) => ({
-          id: randomUUID(),
-          account_id: input.accountId,
-          campaign_id: null,
-          user_id: input.userId,
-          recipient: to,
-          sender,
-          body: input.text,
-          encoding: info.encoding,
-          segments: info.segments,
-          price_minor: quote.prices[i] ?? 0,
-          currency: quote.currency,
-          status,
-          priority: PRIORITY.single,
-          scheduled_at: scheduledAt,
-          timezone: input.timezone ?? null,
-          next_attempt_at: start,
-          validity_until: validityUntil,
-        })),
-      });
-      if (!scheduledAt) deps.events.publish('messages.queued', {});
+      const result = await batcher
+        .submit({
+          accountId: input.accountId,
+          reference: `send:${batch}`,
+          note: `${recipients.length} SMS × ${info.segments} segment(s)`,
+          totalMinor: quote.total,
+          hook: input.hook,
+          rows: recipients.map((to, i) => ({
+            id: randomUUID(),
+            account_id: input.accountId,
+            campaign_id: null,
+            user_id: input.userId,
+            recipient: to,
+            sender,
+            body: input.text,
+            encoding: info.encoding,
+            segments: info.segments,
+            price_minor: quote.prices[i] ?? 0,
+            currency: quote.currency,
+            status,
+            priority: PRIORITY.single,
+            scheduled_at: scheduledAt,
+            timezone: input.timezone ?? null,
+            next_attempt_at: admission?.dueAt?.[i] ?? start,
+            validity_until: validityUntil,
+          })),
+        })
+        .catch(async (err: unknown) => {
+          await limitsOf.release(db, input.accountId, admission, recipients.length);
+          throw err;
+        });
+      if (!scheduledAt) deps.events.publish('messages.queued', { priority: PRIORITY.single });
       deps.events.publish('messages.changed', { accountId: input.accountId, campaignIds: [] });
       return {
         messages: result.rows.map(toMessageDto),

@@ -25,6 +25,7 @@ import type { Logger } from '../../platform/logger';
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { format, type LedgerService } from '../ledger/ledger.service';
 import { insertMessages } from '../messages/messages.repository';
+import * as limitsOf from '../messages/account-limits';
 import { PRIORITY, type ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './otp.repository';
@@ -370,6 +371,8 @@ export function createOtpService(deps: Deps) {
         accountId: svc.account_id,
         value: svc.sender_id || undefined,
       });
+      const limits = await limitsOf.loadLimits(db, svc.account_id);
+      limitsOf.assertCountries(limits, [e164]);
       const quote = await deps.pricing.quote(svc.account_id, [e164], info.segments);
       const messageId = randomUUID();
       const expiresAt = new Date(now.getTime() + ttlMs);
@@ -458,6 +461,7 @@ export function createOtpService(deps: Deps) {
             `Insufficient balance: this costs ${format(quote.total, debit.currency)} and your balance is ${format(debit.startMinor, debit.currency)}.`,
           );
         }
+        const admission = await limitsOf.admit(trx, svc.account_id, limits, 1);
         await insertMessages(trx, [
           {
             id: messageId,
@@ -475,7 +479,7 @@ export function createOtpService(deps: Deps) {
             priority: PRIORITY.otp,
             scheduled_at: null,
             timezone: null,
-            next_attempt_at: new Date(),
+            next_attempt_at: admission?.dueAt?.[0] ?? new Date(),
             // A code is worth nothing once expired: so is its SMS.
             validity_until: new Date(Date.now() + ttlMs),
           },
@@ -495,7 +499,7 @@ export function createOtpService(deps: Deps) {
           expires_at: expiresAt,
         });
         afterCommit(trx, () => {
-          events.publish('messages.queued', {});
+          events.publish('messages.queued', { priority: PRIORITY.otp });
           events.publish('messages.changed', { accountId: svc.account_id, campaignIds: [] });
         });
         return { ok: true, resendAfter: new Date(now.getTime() + cooldownMs) };
