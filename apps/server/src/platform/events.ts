@@ -10,7 +10,8 @@ export interface DomainEvents {
   /** Messages of an account changed status (coalesced per flush, not one event per message). */
   'messages.changed': { accountId: string; campaignIds: string[] };
   /** New messages are ready to send: wakes the dispatcher at once instead of at its next poll. */
-  'messages.queued': Record<string, never>;
+  /** Messages are ready to send; `priority` (the most urgent among them) lets a busy worker make room. */
+  'messages.queued': { priority?: number };
   'campaign.changed': { accountId: string; campaignId: string };
   /** An inbound SMS was stored for the account. */
   'inbound.received': { accountId: string };

@@ -21,6 +21,10 @@ const FLUSH_SIZE = 300;
 const FLUSH_MAX = 2000;
 const FLUSH_RETRY_MS = 1000;
 const IDLE_POLL_MS = 200;
+/** OTP and single sends (priority ≤ this) may use the share of the dispatch batch kept from bulk. */
+const URGENT_PRIORITY = 1;
+/** While bulk fills its share, a worker looks for urgent messages at least this often. */
+const URGENT_PROBE_MS = 50;
 
 interface Deps {
   db: Db;
@@ -82,6 +86,11 @@ function sortOutcomes(
 export function createDispatcher(deps: Deps) {
   const { db, gateway, config, logger, workerId } = deps;
   const maxInFlight = config.dispatchBatch;
+  /**
+   * A fifth of the batch is kept from bulk, so an OTP or single send queued behind a campaign's drain
+   * is claimed at once instead of after the next flush of bulk outcomes.
+   */
+  const urgentReserve = Math.floor(maxInFlight / 5);
   const policies = new Map<string, ConnectionPolicy>();
   const policyOf = (connection: string) => {
     let p = policies.get(connection);
@@ -108,6 +117,11 @@ export function createDispatcher(deps: Deps) {
    * messages the database does not know were sent: the bound on duplicates after a crash.
    */
   let unsettled = 0;
+  /** Of those, bulk ones (limited to the batch less the urgent reserve). */
+  let bulkUnsettled = 0;
+  /** An urgent message may be waiting (a queued event said so); cleared by a claim that found all. */
+  let urgentHint = false;
+  let lastUrgentProbe = 0;
   const pending: { m: Claimed; outcome: SubmitOutcome }[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
@@ -128,9 +142,12 @@ export function createDispatcher(deps: Deps) {
       };
     });
 
+  const isBulk = (m: Claimed) => m.priority > URGENT_PRIORITY;
+
   function submit(m: Claimed) {
     inFlight += 1;
     unsettled += 1;
+    if (isBulk(m)) bulkUnsettled += 1;
     const parts = analyseSmsText(m.body).parts;
     gateway
       .submit({
@@ -173,6 +190,7 @@ export function createDispatcher(deps: Deps) {
       try {
         await flush(batch);
         unsettled -= batch.length;
+        bulkUnsettled -= batch.filter(({ m }) => isBulk(m)).length;
         nudge();
       } catch (err) {
         logger.error({ err, outcomes: batch.length }, 'dispatcher flush failed; will retry');
@@ -378,11 +396,26 @@ export function createDispatcher(deps: Deps) {
   async function loop() {
     while (running) {
       try {
-        const room = maxInFlight - unsettled;
-        const claimed = room > 0 ? await q.claimBatch(db, workerId, room, config.leaseSeconds) : [];
+        const room = Math.min(maxInFlight - unsettled, maxInFlight - urgentReserve - bulkUnsettled);
+        let claimed: Claimed[] = [];
+        if (room > 0) {
+          // Most urgent first, so urgent messages take this room before bulk does.
+          claimed = await q.claimBatch(db, workerId, room, config.leaseSeconds);
+        } else if (
+          maxInFlight > unsettled &&
+          (urgentHint || Date.now() - lastUrgentProbe >= URGENT_PROBE_MS)
+        ) {
+          // Bulk has its share: only urgent messages may take the rest.
+          const urgentRoom = maxInFlight - unsettled;
+          urgentHint = false;
+          lastUrgentProbe = Date.now();
+          claimed = await q.claimBatch(db, workerId, urgentRoom, config.leaseSeconds, URGENT_PRIORITY);
+          if (claimed.length === urgentRoom) urgentHint = true;
+        }
         for (const m of claimed) submit(m);
-        if (claimed.length === 0 || unsettled >= maxInFlight)
-          await sleep(claimed.length === 0 ? IDLE_POLL_MS : 5);
+        if (claimed.length === 0)
+          await sleep(room > 0 ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, URGENT_PROBE_MS));
+        else if (unsettled >= maxInFlight) await sleep(5);
       } catch (err) {
         if (!running) break;
         logger.error({ err }, 'dispatcher loop error');
@@ -395,7 +428,12 @@ export function createDispatcher(deps: Deps) {
     start() {
       if (running) return;
       running = true;
-      unsubscribe.push(deps.events.subscribe('messages.queued', nudge));
+      unsubscribe.push(
+        deps.events.subscribe('messages.queued', (e) => {
+          if ((e.priority ?? Infinity) <= URGENT_PRIORITY) urgentHint = true;
+          nudge();
+        }),
+      );
       startReclaimTimer();
       loopDone = loop();
     },
@@ -424,7 +462,7 @@ export function createDispatcher(deps: Deps) {
     maintenance,
     /** Runs the lease reclaim now (it also runs on this worker's own timer). */
     reclaimLeases,
-    stats: () => ({ inFlight, unsettled, pending: pending.length }),
+    stats: () => ({ inFlight, unsettled, bulkUnsettled, pending: pending.length }),
   };
 }
 

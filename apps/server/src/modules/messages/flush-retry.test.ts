@@ -3,12 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { expectInvariants, waitForFinal } from '../../../test/messaging';
 import { until } from '../../realtime/test-client';
+import { campaignsOf } from '../campaigns/campaigns.routes';
 
 // The outcomes of submits (which SMSC ids the SMSC gave) live in the dispatcher's memory until they
 // are committed. If that commit fails they must be kept and written again: dropping them leaves
 // the messages leased, and after the lease they would be claimed and sent a second time.
 
-/** The worker's dispatch batch: claims whose outcome is not stored yet never exceed it. */
+/**
+ * The worker's dispatch batch: claims whose outcome is not stored yet never exceed it. The lease is
+ * long, so no claim held while a test blocks the flush runs out (that would send it again).
+ */
 const BATCH = 8;
 let server: TestServer;
 beforeAll(async () => {
@@ -16,7 +20,7 @@ beforeAll(async () => {
     {
       SIMULATOR_DELAY_MS: '20',
       SIMULATOR_MIX: 'DELIVRD=100',
-      LEASE_SECONDS: '5',
+      LEASE_SECONDS: '60',
       DISPATCH_BATCH: String(BATCH),
     },
     { worker: true },
@@ -117,6 +121,37 @@ describe('dispatcher flush failure', () => {
     const done = await waitForFinal(c, ids, 30_000);
     expect(done.map((m) => m.status)).toEqual(ids.map(() => 'delivered'));
     expect(submitted()).toHaveLength(recipients.length);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('keeps a share of the batch from bulk: a single send is claimed while bulk outcomes wait', async () => {
+    const { db } = server.ctx;
+    await sql`INSERT INTO test_block_parts VALUES (1)`.execute(db);
+    const c = server.client();
+    const { user } = await c.register();
+    const bulk = Array.from({ length: BATCH * 3 }, (_, i) => `+1212779${String(1000 + i)}`);
+    const campaign = await c.post('/api/campaigns', { numbers: bulk.join('\n'), text: 'Bulk share' });
+    expect(campaign.status, JSON.stringify(campaign.body)).toBe(202);
+    await campaignsOf(server.ctx).tick();
+
+    const sim = server.worker!.simulator!;
+    const submittedTo = (list: string[]) =>
+      [...sim.messages.values()].filter((m) => list.includes(`+${m.dest}`));
+    // Bulk takes its share of the batch (all but a fifth, at least one kept) and then waits.
+    await until(() => submittedTo(bulk).length >= BATCH - 1, 10_000, 'bulk fills its share');
+    const single = ['+12127801000'];
+    const res = await c.post('/api/sms/single', { recipients: single, text: 'Urgent while bulk waits' });
+    expect(res.status).toBe(202);
+    await until(() => submittedTo(single).length === 1, 10_000, 'the single send is submitted');
+    expect(submittedTo(bulk)).toHaveLength(BATCH - 1);
+
+    await sql`DELETE FROM test_block_parts`.execute(db);
+    const ids = [
+      ...(await db.selectFrom('messages').select('id').where('account_id', '=', user.accountId).execute()),
+    ].map((m) => m.id);
+    const done = await waitForFinal(c, ids, 30_000);
+    expect(done.map((m) => m.status)).toEqual(ids.map(() => 'delivered'));
+    expect(submittedTo(bulk)).toHaveLength(bulk.length);
     await expectInvariants(server, user.accountId);
   });
 });

@@ -11,7 +11,14 @@ const CLAIM_FROM = 'queued' satisfies FromOf<'sending'>;
  * storing the parts the SMSC accepted.
  */
 
-export async function claimBatch(db: Db, workerId: string, limit: number, leaseSeconds: number) {
+/** Claims up to `limit` ready messages, most urgent first; with `maxPriority`, only that urgent or more. */
+export async function claimBatch(
+  db: Db,
+  workerId: string,
+  limit: number,
+  leaseSeconds: number,
+  maxPriority?: number,
+) {
   const res = await sql<{
     id: string;
     account_id: string;
@@ -29,6 +36,7 @@ export async function claimBatch(db: Db, workerId: string, limit: number, leaseS
              attempts = q.attempts + 1
         FROM (SELECT message_id FROM send_queue
                WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
+                 ${maxPriority === undefined ? sql`` : sql`AND priority <= ${maxPriority}`}
                ORDER BY priority, due_at
                LIMIT ${limit}
                FOR UPDATE SKIP LOCKED) c
