@@ -5,7 +5,9 @@
  * UserAccountUpdated to all of the account's sockets. The delay of one push on one socket is from
  * just before its send's HTTP request to the push's arrival on that socket (both clocks are this
  * process's). Each account sends every A/R seconds, longer than the hub's 500 ms coalescing window,
- * so every push is a leading one (sent at once), not a trailing one held by the window.
+ * so every push is a leading one (sent at once), not a trailing one held by the window. The delay
+ * includes the send's own work up to its balance change; the fan-out figure (arrival after the
+ * first arrival of the same push on any of the account's sockets) is the hub's delivery alone.
  *
  *   npm run bench:hub -- [sockets=10000] [seconds=30] [sends/s=60] [accounts=40]
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres (default: local wren/wren)
@@ -38,6 +40,9 @@ interface Account {
   /** performance.now() just before the latest send's request, and its sequence number. */
   sentAt: number;
   seq: number;
+  /** performance.now() of the first arrival of the latest send's push on any of its sockets. */
+  firstAt: number;
+  firstSeq: number;
 }
 
 async function register(base: string, i: number): Promise<Account> {
@@ -64,6 +69,8 @@ async function register(base: string, i: number): Promise<Account> {
     token: body.accessToken,
     sentAt: 0,
     seq: 0,
+    firstAt: 0,
+    firstSeq: 0,
   };
 }
 
@@ -135,6 +142,7 @@ async function main() {
     );
 
     const delays: number[] = [];
+    const spreads: number[] = [];
     let late = 0;
     const seen = new Int32Array(sockets.length);
     sockets.forEach((socket, i) => {
@@ -148,6 +156,11 @@ async function main() {
         // Longer than the gap between this account's sends: it may belong to the previous send.
         if (delay > (ACCOUNTS / RATE) * 1000) late += 1;
         delays.push(delay);
+        if (account.firstSeq !== account.seq) {
+          account.firstSeq = account.seq;
+          account.firstAt = now;
+        }
+        spreads.push(now - account.firstAt);
       });
     });
     // The sign-up pushes have gone out: start from quiet windows.
@@ -163,6 +176,14 @@ async function main() {
     const t0 = performance.now();
     const total = Math.round(SECONDS * RATE);
     const inflight: Promise<void>[] = [];
+    let answered = 0;
+    const progress = setInterval(
+      () =>
+        console.log(
+          `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${inflight.length} sent, ${answered} answered, ${delays.length} pushes`,
+        ),
+      5000,
+    );
     for (let n = 0; n < total; n += 1) {
       const due = t0 + (n * 1000) / RATE;
       const wait = due - performance.now();
@@ -181,12 +202,14 @@ async function main() {
           });
           await res.body.dump();
           if (res.statusCode !== 202) errors += 1;
+          answered += 1;
           http.push(performance.now() - started);
         })(),
       );
     }
     await Promise.all(inflight);
     await sleep(2000); // the last pushes arrive
+    clearInterval(progress);
     const secs = (performance.now() - t0) / 1000;
     lag.disable();
     const serverCpu = cpuSeconds({ pid: children[0]!.pid! }) - server0;
@@ -196,12 +219,17 @@ async function main() {
     const expected = sockets.length * (total / ACCOUNTS);
     delays.sort((a, b) => a - b);
     http.sort((a, b) => a - b);
+    spreads.sort((a, b) => a - b);
     console.log(
       `${total} sends (${errors} refused), ${delays.length} pushes measured of ~${Math.round(expected)} expected` +
         (late ? `, ${late} later than an account's send interval` : ''),
     );
     console.log(
       `push delay: p50 ${ms(percentile(delays, 50))}, p99 ${ms(percentile(delays, 99))}, max ${ms(delays.at(-1) ?? 0)}`,
+    );
+    console.log(
+      `fan-out (a push's arrival after its first arrival on any of the account's sockets): ` +
+        `p50 ${ms(percentile(spreads, 50))}, p99 ${ms(percentile(spreads, 99))}, max ${ms(spreads.at(-1) ?? 0)}`,
     );
     console.log(
       `send HTTP latency: p50 ${ms(percentile(http, 50))}, p99 ${ms(percentile(http, 99))}; ` +

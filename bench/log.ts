@@ -9,15 +9,24 @@
  *   BENCH_LOG_MESSAGES=10000000 npm run bench:log       (the full size of issue #17)
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres npm run bench:log   (external PostgreSQL)
  *   BENCH_LOG_RUNS=30                                   (requests per case, default 20)
+ *   BENCH_LOG_ONLY=export                               (only the CSV exports: 7, 30, 90 and 180 days)
  */
 import pg from 'pg';
-import { embeddedDatabase, freshPostgres, percentile, signUp, startWren } from './lib/wren-process';
+import {
+  cpuSeconds,
+  embeddedDatabase,
+  freshPostgres,
+  percentile,
+  signUp,
+  startWren,
+} from './lib/wren-process';
 
 const N = Number(process.env.BENCH_LOG_MESSAGES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_LOG_RUNS ?? 20);
 const IDLE_SECONDS = Number(process.env.BENCH_LOG_IDLE_SECONDS ?? 20);
 const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
 const BASE_DB = process.env.BENCH_DATABASE_URL;
+const EXPORT_ONLY = process.env.BENCH_LOG_ONLY === 'export';
 
 /**
  * Seeds `count` messages for an account over the year before now, newest last: 100,000 distinct US
@@ -117,8 +126,10 @@ async function main() {
         `/api/sms/log?limit=50&status=rejected&from=${week(180)}&to=${week(173)}`,
       ],
     ];
-    console.log(`\n${RUNS} requests per case, account of ${N.toLocaleString()} messages`);
-    console.log('case'.padEnd(34) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'rows'.padStart(7));
+    if (EXPORT_ONLY) cases.length = 0;
+    else console.log(`\n${RUNS} requests per case, account of ${N.toLocaleString()} messages`);
+    if (cases.length)
+      console.log('case'.padEnd(34) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'rows'.padStart(7));
     for (const [name, path] of cases) {
       const r = await timed(base, a.headers, path);
       console.log(
@@ -129,8 +140,10 @@ async function main() {
       );
     }
 
-    for (const days of [7, 30, 90]) {
+    for (const days of [7, 30, 90, 180]) {
       const t = performance.now();
+      const cpu0 = cpuSeconds({ pid: wren.pid! });
+      const pg0 = db.postgresCpu();
       const res = await fetch(`${base}/api/sms/log/export.csv?from=${week(180)}&to=${week(180 - days)}`, {
         headers: a.headers,
       });
@@ -144,10 +157,14 @@ async function main() {
       }
       const s = (performance.now() - t) / 1000;
       const rows = lines - 1;
+      const serverCpu = cpuSeconds({ pid: wren.pid! }) - cpu0;
+      const postgresCpu = db.postgresCpu() - pg0;
       console.log(
-        `CSV export ${days} days: ${rows.toLocaleString()} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString()} rows/s`,
+        `CSV export ${days} days: ${rows.toLocaleString()} rows in ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString()} rows/s` +
+          ` = ${((s * 1e6) / rows).toFixed(2)} µs/row (CPU per row: Wren ${((serverCpu * 1e6) / rows).toFixed(2)} µs, PostgreSQL ${((postgresCpu * 1e6) / rows).toFixed(2)} µs)`,
       );
     }
+    if (EXPORT_ONLY) return;
 
     // Idle: no traffic, the worker's maintenance passes keep running on their schedule.
     const cpu0 = db.postgresCpu();
