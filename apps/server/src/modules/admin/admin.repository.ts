@@ -48,14 +48,17 @@ export async function searchAccounts(
     const pattern = `%${likeEscape(f.q.toLowerCase())}%`;
     // A phone search only when the text looks like a phone number (digits, spaces, + - ( ) .).
     const digits = /^[\d\s+().-]+$/.test(f.q) ? f.q.replace(/[^\d]/g, '') : '';
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`lower(a.name)`, 'like', pattern),
-        eb.exists(
+    // The matching accounts first (each LIKE on its pg_trgm index, 0013_admin_search.sql), then the
+    // page of them: a correlated EXISTS per account would read every user row.
+    q = q.where('a.id', 'in', (eb) =>
+      eb
+        .selectFrom('accounts as na')
+        .select('na.id as id')
+        .where(sql<boolean>`lower(na.name) LIKE ${pattern}`)
+        .unionAll(
           eb
             .selectFrom('users as su')
-            .select(sql`1`.as('one'))
-            .whereRef('su.account_id', '=', 'a.id')
+            .select('su.account_id as id')
             .where((w) =>
               w.or([
                 w(sql`lower(su.username)`, 'like', pattern),
@@ -64,7 +67,6 @@ export async function searchAccounts(
               ]),
             ),
         ),
-      ]),
     );
   }
   if (f.status === 'locked') q = q.where('a.locked_at', 'is not', null);
