@@ -13,6 +13,7 @@ export * from './inbound';
 export * from './otp';
 export * from './api-keys';
 export * from './v1';
+export * from './v1-contacts';
 export * from './webhooks';
 export * from './campaigns';
 export * from './admin';

@@ -39,10 +39,16 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** /v1 requests per minute for an API key that sets no limit of its own (per API node). */
   API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** CSV exports of the SMS log one account may stream at once (per API node). */
+  EXPORT_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(2),
+  /** CSV exports of the SMS log one API node streams at once (each holds one of its 10 database connections). */
+  EXPORT_MAX_PER_NODE: z.coerce.number().int().min(1).max(1000).default(4),
   /** How long a delivery webhook receiver has to answer. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** First retry delay of a failed webhook; each retry doubles it (with jitter) for up to 24 h. */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+  /** Webhooks may go to loopback and private addresses (development and tests only; SSRF guard off). */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Register by an emailed link (reveals nothing about existing accounts); default: on when SMTP_URL is set. */
   REGISTRATION_CONFIRM: bool.optional(),
   /** ALTCHA proof-of-work on register and forgot-password; `false` turns it off (tests). */
@@ -130,8 +136,12 @@ export interface Config {
   mailFrom: string;
   authRateLimitPerMinute: number;
   apiKeyRateLimitPerMinute: number;
+  /** Concurrent SMS log exports: per account, and per node. */
+  exportMaxPerAccount: number;
+  exportMaxPerNode: number;
   webhookTimeoutMs: number;
   webhookRetryBaseMs: number;
+  webhookAllowPrivate: boolean;
   /** Registration answers the same for any input and finishes through an emailed link. */
   registrationConfirm: boolean;
   /** ALTCHA proof-of-work required on register and forgot-password. */
@@ -359,8 +369,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
+    exportMaxPerAccount: e.EXPORT_MAX_PER_ACCOUNT,
+    exportMaxPerNode: e.EXPORT_MAX_PER_NODE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     registrationConfirm: e.REGISTRATION_CONFIRM ?? Boolean(e.SMTP_URL),
     captcha: e.CAPTCHA,
     captchaCost: e.CAPTCHA_COST,

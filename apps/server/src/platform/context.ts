@@ -53,6 +53,7 @@ export function createContext(
     clock,
     logger,
     defaultRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
+    allowPrivateWebhooks: config.webhookAllowPrivate,
   });
   const guard = createAuthGuard(
     (token) => auth.authenticate(token),
@@ -102,6 +103,7 @@ export function createContext(
     logger,
     timeoutMs: config.webhookTimeoutMs,
     retryBaseMs: config.webhookRetryBaseMs,
+    allowPrivate: config.webhookAllowPrivate,
   });
   return {
     config,

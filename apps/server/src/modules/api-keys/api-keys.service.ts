@@ -20,6 +20,7 @@ import { ApiKeyError } from './api-key-error';
 import * as repo from './api-keys.repository';
 import { canonicalEntry, compileAllowlist } from './ip-allowlist';
 import { displayPrefix, hashSecret, looksLikeKey, newSecret, prefixOf, sameHash } from './key-secret';
+import { assertWebhookUrl } from '../webhooks/url-guard';
 import { createRateLimiter, type RateDecision } from './rate-limiter';
 
 /** How long a node trusts a key it looked up: a revoke or rotate elsewhere is seen within this. */
@@ -98,6 +99,8 @@ export function createApiKeysService(deps: {
   clock: Clock;
   logger: Logger;
   defaultRateLimitPerMinute: number;
+  /** WEBHOOK_ALLOW_PRIVATE: a key's webhook URL may name a private or loopback address. */
+  allowPrivateWebhooks?: boolean;
 }) {
   const { db, clock } = deps;
   const now = () => nowMs(clock);
@@ -146,6 +149,7 @@ export function createApiKeysService(deps: {
     async create(input: { accountId: string; userId: string; body: ApiKeyInput }): Promise<ApiKeyCreated> {
       const body = parseInput(apiKeyInputSchema, input.body);
       checkExpiry(body.expiresAt);
+      assertWebhookUrl('webhookUrl', body.webhookUrl, deps.allowPrivateWebhooks ?? false);
       const { secret, prefix, hash } = newSecret();
       const row = await repo.insertKey(db, {
         account_id: input.accountId,
@@ -184,6 +188,7 @@ export function createApiKeysService(deps: {
         throw new AppError(ErrorCode.CONFLICT, 'This key is revoked; create a new key instead');
       }
       if (body.expiresAt !== undefined) checkExpiry(body.expiresAt);
+      assertWebhookUrl('webhookUrl', body.webhookUrl, deps.allowPrivateWebhooks ?? false);
       const row = await repo.updateKey(db, accountId, id, {
         ...(body.name !== undefined && { name: body.name }),
         ...(body.scopes !== undefined && { scopes: [...new Set(body.scopes)] }),

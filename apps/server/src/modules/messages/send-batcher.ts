@@ -12,7 +12,21 @@ export interface SendJob {
   note: string;
   totalMinor: number;
   rows: repo.NewMessage[];
+  /** Another module's records that must commit with this send, or not at all (see SendHook). */
+  hook?: SendHookCall;
 }
+
+/**
+ * Writes of another module that belong to a send (e.g. the /v1 API's message links and idempotency
+ * answer): run inside the send's transaction after its messages are inserted, once per commit for
+ * every accepted job that carries the same hook. If they fail, the whole batch rolls back and every
+ * caller in it gets the error: nothing is sent, so a retry cannot send twice.
+ */
+export interface SendHook<T> {
+  write(trx: Db, items: { rows: MessageRow[]; data: T }[]): Promise<void>;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type SendHookCall = { hook: SendHook<any>; data: unknown };
 
 interface Pending {
   job: SendJob;
@@ -81,7 +95,16 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
           trx,
           accepted.flatMap((p) => p.job.rows),
         );
-        return new Map(rows.map((r) => [r.id, r]));
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const hooks = new Map<SendHook<unknown>, { rows: MessageRow[]; data: unknown }[]>();
+        for (const p of accepted) {
+          if (!p.job.hook) continue;
+          const items = hooks.get(p.job.hook.hook) ?? [];
+          items.push({ rows: p.job.rows.map((r) => byId.get(r.id)!), data: p.job.hook.data });
+          hooks.set(p.job.hook.hook, items);
+        }
+        for (const [hook, items] of hooks) await hook.write(trx, items);
+        return byId;
       });
       for (const p of batch) {
         const o = outcome.get(p);

@@ -11,6 +11,42 @@ const KEY_RULE = /^[\x21-\x7e]{1,255}$/;
 export interface StoredResponse {
   status: number;
   body: unknown;
+  /** The answer was already stored with the work it answers (in the same transaction). */
+  stored?: boolean;
+}
+
+/** The pending record a run owns: its writes that answer the request must name it (a fence). */
+export interface IdempotencyClaim {
+  accountId: string;
+  key: string;
+  createdAt: Date;
+}
+
+/** A pending record older than this has lost its request (a crashed node): a retry takes it over. */
+const ABANDONED_MS = 120_000;
+
+/**
+ * Stores the answers of claimed requests inside the transaction of the work they answer (the send's):
+ * a commit means the answer is stored, a rollback that nothing happened. A claim that was taken over
+ * (its record replaced) fails the transaction, so only one of the two requests can send.
+ */
+export async function storeAnswers(
+  trx: Db,
+  answers: { claim: IdempotencyClaim; status: number; body: unknown }[],
+) {
+  if (answers.length === 0) return;
+  const { rows } = await sql<{ key: string }>`
+    UPDATE idempotency_keys k
+       SET response_status = v.status, response_body = v.body
+      FROM unnest(${answers.map((a) => a.claim.accountId)}::uuid[], ${answers.map((a) => a.claim.key)}::text[],
+                  ${answers.map((a) => a.claim.createdAt)}::timestamptz[], ${answers.map((a) => a.status)}::int[],
+                  ${answers.map((a) => JSON.stringify(a.body))}::jsonb[]) AS v(account_id, key, created_at, status, body)
+     WHERE k.account_id = v.account_id AND k.key = v.key AND k.created_at = v.created_at
+       AND k.response_status IS NULL
+    RETURNING k.key`.execute(trx);
+  if (rows.length !== answers.length) {
+    throw new Error('An Idempotency-Key record was taken over by a retry; this request is not carried out');
+  }
 }
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
@@ -42,9 +78,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function idempotent(
   db: Db,
   input: { accountId: string; key: string | undefined; method: string; path: string; body: unknown },
-  run: () => Promise<StoredResponse>,
+  run: (claim: IdempotencyClaim | null) => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
-  if (input.key === undefined) return { ...(await run()), replayed: false };
+  if (input.key === undefined) return { ...(await run(null)), replayed: false };
   if (!KEY_RULE.test(input.key)) {
     throw new V1RequestError(
       'parameter_invalid',
@@ -67,26 +103,28 @@ export async function idempotent(
         response_body: null,
       })
       .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-      .returning('key')
+      .returning(['key', 'created_at'])
       .executeTakeFirst();
     if (inserted) {
+      const claim = { accountId: input.accountId, key: input.key, createdAt: inserted.created_at };
       let result: StoredResponse;
       try {
-        result = await run();
+        result = await run(claim);
       } catch (err) {
-        await forget(db, input.accountId, input.key);
+        await forget(db, claim);
         throw err;
       }
-      if (result.status >= 500) await forget(db, input.accountId, input.key);
-      else {
+      if (result.status >= 500) await forget(db, claim);
+      else if (!result.stored) {
         await db
           .updateTable('idempotency_keys')
           .set({ response_status: result.status, response_body: JSON.stringify(result.body) })
           .where('account_id', '=', input.accountId)
           .where('key', '=', input.key)
+          .where('created_at', '=', claim.createdAt)
           .execute();
       }
-      return { ...result, replayed: false };
+      return { status: result.status, body: result.body, replayed: false };
     }
     const row = await db
       .selectFrom('idempotency_keys')
@@ -96,7 +134,9 @@ export async function idempotent(
       .where('key', '=', input.key)
       .executeTakeFirst();
     if (!row) continue; // the first request failed and dropped it: try to be the first
-    if (row.stale) {
+    // Stale (24 h), or pending far longer than any request runs: its request died (its work, if
+    // any had committed, would have stored the answer with it), so this request takes it over.
+    if (row.stale || (row.response_status === null && Date.now() - row.created_at.getTime() > ABANDONED_MS)) {
       await db
         .deleteFrom('idempotency_keys')
         .where('account_id', '=', input.accountId)
@@ -126,11 +166,12 @@ export async function idempotent(
   }
 }
 
-async function forget(db: Db, accountId: string, key: string) {
+async function forget(db: Db, claim: IdempotencyClaim) {
   await db
     .deleteFrom('idempotency_keys')
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
+    .where('account_id', '=', claim.accountId)
+    .where('key', '=', claim.key)
+    .where('created_at', '=', claim.createdAt)
     .where('response_status', 'is', null)
     .execute();
 }

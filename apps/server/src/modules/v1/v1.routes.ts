@@ -12,6 +12,12 @@ import {
   v1MessageSchema,
   v1SendMessageSchema,
   v1SendResultSchema,
+  v1AddContactsResultSchema,
+  v1AddContactsSchema,
+  v1ContactListQuerySchema,
+  v1ContactListSchema,
+  v1GroupListSchema,
+  noContentSchema,
 } from '@wren/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,6 +27,7 @@ import { apiKey, PUBLIC } from '../../platform/http/route-auth';
 import { idempotent, IDEMPOTENCY_HEADER } from './idempotency';
 import { internalError, routeNotFound, toV1Error } from './v1-errors';
 import { createV1Service } from './v1.service';
+import { createV1ContactsService } from './v1-contacts';
 import { campaignsOf } from '../campaigns/campaigns.routes';
 
 /** Error responses every /v1 operation documents (the one error shape). */
@@ -51,7 +58,15 @@ const errorCodes = new WeakMap<FastifyRequest, string>();
 /** The public API: /v1 (API keys), its OpenAPI document and the interactive reference's script. */
 export function v1Routes(ctx: AppContext) {
   const { apiKeys, messages, ledger, webhooks } = ctx.services;
-  const v1 = createV1Service({ db: ctx.db, jobs: ctx.jobs, logger: ctx.logger, messages, ledger, webhooks });
+  const v1 = createV1Service({
+    db: ctx.db,
+    jobs: ctx.jobs,
+    logger: ctx.logger,
+    messages,
+    ledger,
+    webhooks,
+    defaultCountry: ctx.config.defaultCountry,
+  });
 
   return async (app: FastifyInstance) => {
     // The reference's script (loaded by the web app's /api/doc screen) is public like the document;
@@ -105,9 +120,10 @@ export function v1Routes(ctx: AppContext) {
             path: V1_API.messages,
             body: req.body,
           },
-          async () => {
+          async (claim) => {
             try {
-              return { status: 202, body: await v1.send(key, req.body) };
+              // With an Idempotency-Key, the answer is stored in the send's own transaction.
+              return { status: 202, body: await v1.send(key, req.body, claim), stored: claim !== null };
             } catch (err) {
               const mapped = toV1Error(err);
               if (!mapped || mapped.status >= 500) throw err;
@@ -237,6 +253,81 @@ export function v1Routes(ctx: AppContext) {
         },
       },
       async (req) => campaignsOf(ctx).get(req.apiKey!.accountId, req.params.id),
+    );
+
+    const contacts = createV1ContactsService({
+      db: ctx.db,
+      events: ctx.events,
+      contacts: ctx.services.contacts,
+      groups: ctx.services.groups,
+      defaultCountry: ctx.config.defaultCountry,
+    });
+
+    r.post(
+      '/contacts',
+      {
+        config: apiKey('contacts:write'),
+        schema: {
+          operationId: 'addContacts',
+          summary: 'Add contacts to a group',
+          description:
+            'Up to 1,000 contacts per request, stored with E.164 phones. Invalid phones and phones the group already has are reported and skipped (a retry adds nothing twice); a request without any valid phone is a 400.',
+          tags: ['Contacts'],
+          body: v1AddContactsSchema,
+          response: { 201: v1AddContactsResultSchema, ...errorResponses(404) },
+        },
+      },
+      async (req, reply) => reply.status(201).send(await contacts.add(req.apiKey!.accountId, req.body)),
+    );
+
+    r.get(
+      '/groups',
+      {
+        config: apiKey('contacts:write'),
+        schema: {
+          operationId: 'listGroups',
+          summary: 'List contact groups',
+          description: 'Every group of the account with its contact count, by name.',
+          tags: ['Contacts'],
+          response: { 200: v1GroupListSchema, ...errorResponses() },
+        },
+      },
+      async (req) => contacts.groups(req.apiKey!.accountId),
+    );
+
+    r.get(
+      '/groups/:id/contacts',
+      {
+        config: apiKey('contacts:write'),
+        schema: {
+          operationId: 'listGroupContacts',
+          summary: "List a group's contacts",
+          description: 'Newest first, keyset-paged: pass `nextCursor` as `cursor` for the next page.',
+          tags: ['Contacts'],
+          params: z.object({ id: z.uuid('No such group') }),
+          querystring: v1ContactListQuerySchema,
+          response: { 200: v1ContactListSchema, ...errorResponses(404) },
+        },
+      },
+      async (req) => contacts.list(req.apiKey!.accountId, req.params.id, req.query),
+    );
+
+    r.delete(
+      '/groups/:id/contacts/:contactId',
+      {
+        config: apiKey('contacts:write'),
+        schema: {
+          operationId: 'deleteGroupContact',
+          summary: 'Remove a contact from a group',
+          tags: ['Contacts'],
+          params: z.object({ id: z.uuid('No such group'), contactId: z.uuid('No such contact') }),
+          response: { 204: noContentSchema.describe('Removed'), ...errorResponses(404) },
+        },
+      },
+      async (req, reply) => {
+        await contacts.remove(req.apiKey!.accountId, req.params.id, req.params.contactId);
+        return reply.status(204).send();
+      },
     );
 
     app.get('/openapi.json', { config: PUBLIC, schema: { hide: true } }, async (_req, reply) =>

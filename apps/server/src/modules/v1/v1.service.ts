@@ -6,7 +6,11 @@ import type { ApiKeyPrincipal } from '../api-keys/api-keys.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { MessagesService } from '../messages/messages.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
-import { purgeIdempotencyKeys } from './idempotency';
+import { toE164 } from '../../shared/phone';
+import { toMessageDto } from '../messages/message-dto';
+import type { MessageRow } from '../messages/messages.repository';
+import type { SendHook } from '../messages/send-batcher';
+import { type IdempotencyClaim, purgeIdempotencyKeys, storeAnswers } from './idempotency';
 
 export function toV1Message(m: MessageDto, clientRef: string | null): V1Message {
   return {
@@ -37,44 +41,40 @@ interface LinkRow {
   notify_pending: boolean;
 }
 
-/**
- * Group commit for the api_messages rows of concurrent sends (one insert per batch), like the
- * message core's send batcher: every caller is answered after its own rows are committed.
- */
-function createLinkWriter(db: Db) {
-  const queue: { rows: LinkRow[]; done: (err?: unknown) => void }[] = [];
-  let running = false;
-  async function drain() {
-    running = true;
-    while (queue.length) {
-      const batch = queue.splice(0, 500);
-      const rows = batch.flatMap((b) => b.rows);
-      try {
-        for (let i = 0; i < rows.length; i += 5000) {
-          await db
-            .insertInto('api_messages')
-            .values(rows.slice(i, i + 5000))
-            .execute();
-        }
-        batch.forEach((b) => b.done());
-      } catch (err) {
-        batch.forEach((b) => b.done(err));
-      }
-    }
-    running = false;
-  }
-  return (rows: LinkRow[]) =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({
-        rows,
-        done: (err) =>
-          err
-            ? reject(err instanceof Error ? err : new Error('Could not store the API message links'))
-            : resolve(),
-      });
-      if (!running) void drain();
-    });
+/** What a /v1 send writes with its messages, in the send's own transaction. */
+interface SendRecord {
+  link: Omit<LinkRow, 'message_id'>;
+  /** The Idempotency-Key record to store the answer in (null: the request has no key). */
+  claim: IdempotencyClaim | null;
+  answer: (rows: MessageRow[]) => V1SendResult;
 }
+
+/**
+ * The /v1 send's records, written by the message core's send batcher inside the transaction that
+ * inserts and charges the messages (one insert and one update for every API send of the batch): a
+ * send is committed with its api_messages rows and its idempotency answer, or not at all. So an
+ * error after the send can no longer leave a sent message without its record, and a client's retry
+ * with the same Idempotency-Key replays the answer instead of sending again.
+ */
+const sendRecords: SendHook<SendRecord> = {
+  async write(trx, items) {
+    const links: LinkRow[] = items.flatMap((it) =>
+      it.rows.map((m) => ({ message_id: m.id, ...it.data.link })),
+    );
+    for (let i = 0; i < links.length; i += 5000) {
+      await trx
+        .insertInto('api_messages')
+        .values(links.slice(i, i + 5000))
+        .execute();
+    }
+    await storeAnswers(
+      trx,
+      items.flatMap((it) =>
+        it.data.claim ? [{ claim: it.data.claim, status: 202, body: it.data.answer(it.rows) }] : [],
+      ),
+    );
+  },
+};
 
 /** The public API's use cases, on the same services the web app uses. */
 export function createV1Service(deps: {
@@ -84,9 +84,9 @@ export function createV1Service(deps: {
   messages: MessagesService;
   ledger: LedgerService;
   webhooks: WebhooksService;
+  defaultCountry: string;
 }) {
   const { db } = deps;
-  const writeLinks = createLinkWriter(db);
   deps.jobs.every('v1.idempotency-purge', 3600, () => purgeIdempotencyKeys(db));
 
   async function clientRefs(ids: string[]) {
@@ -101,8 +101,28 @@ export function createV1Service(deps: {
 
   return {
     /** POST /v1/messages: the message core's sendSingle, plus the key, reference and callback. */
-    async send(key: ApiKeyPrincipal, body: V1SendMessage): Promise<V1SendResult> {
+    async send(
+      key: ApiKeyPrincipal,
+      body: V1SendMessage,
+      claim: IdempotencyClaim | null = null,
+    ): Promise<V1SendResult> {
+      deps.webhooks.checkUrl('callbackUrl', body.callbackUrl);
       const recipients = Array.isArray(body.to) ? body.to : [body.to];
+      const callbackUrl =
+        body.callbackUrl ?? key.webhookUrl ?? (await deps.webhooks.accountUrl(key.accountId));
+      const clientRef = body.clientRef ?? null;
+      // The answer as the send returns it, built from the inserted rows (the recipients the send
+      // skipped are the suppressed ones: every other refusal fails the whole send).
+      const answer = (rows: MessageRow[]): V1SendResult => {
+        const sent = new Set(rows.map((m) => m.recipient));
+        const asked = new Set(recipients.map((r) => toE164(r, deps.defaultCountry)));
+        return {
+          data: rows.map((m) => toV1Message(toMessageDto(m), clientRef)),
+          totalPriceMinor: rows.reduce((sum, m) => sum + m.price_minor, 0),
+          currency: rows[0]?.currency ?? '',
+          suppressed: [...asked].filter((r): r is string => r !== null && !sent.has(r)),
+        };
+      };
       const result = await deps.messages.sendSingle({
         recipients,
         text: body.text,
@@ -110,21 +130,23 @@ export function createV1Service(deps: {
         scheduleAt: body.scheduleAt,
         accountId: key.accountId,
         userId: key.userId,
+        hook: {
+          hook: sendRecords,
+          data: {
+            link: {
+              account_id: key.accountId,
+              api_key_id: key.keyId,
+              client_ref: clientRef,
+              callback_url: callbackUrl,
+              notify_pending: callbackUrl !== null,
+            },
+            claim,
+            answer,
+          } satisfies SendRecord,
+        },
       });
-      const callbackUrl =
-        body.callbackUrl ?? key.webhookUrl ?? (await deps.webhooks.accountUrl(key.accountId));
-      await writeLinks(
-        result.messages.map((m) => ({
-          message_id: m.id,
-          account_id: key.accountId,
-          api_key_id: key.keyId,
-          client_ref: body.clientRef ?? null,
-          callback_url: callbackUrl,
-          notify_pending: callbackUrl !== null,
-        })),
-      );
       return {
-        data: result.messages.map((m) => toV1Message(m, body.clientRef ?? null)),
+        data: result.messages.map((m) => toV1Message(m, clientRef)),
         totalPriceMinor: result.totalPriceMinor,
         currency: result.currency,
         suppressed: (result.suppressed ?? []).map((s) => s.recipient),

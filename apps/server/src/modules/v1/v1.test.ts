@@ -5,7 +5,9 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
+import { sql } from 'kysely';
 import { routeTable } from '../../platform/http/route-auth';
+import { until } from '../../realtime/test-client';
 
 let server: TestServer;
 let owner: ApiClient;
@@ -13,7 +15,13 @@ let other: ApiClient;
 
 beforeAll(async () => {
   server = await startServer(
-    { SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', WEBHOOK_RETRY_BASE_MS: '300' },
+    {
+      SIMULATOR_DELAY_MS: '20',
+      SIMULATOR_MIX: 'DELIVRD=100',
+      WEBHOOK_RETRY_BASE_MS: '300',
+      // The receivers of these tests listen on 127.0.0.1 (the SSRF guard is tested in v1-safety.test.ts).
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
     { worker: true },
   );
   owner = server.client();
@@ -556,7 +564,7 @@ describe('OTP API with keys (scope otp)', () => {
 describe('malformed input on /v1 (with a valid key)', () => {
   it('never a 5xx, always the one error shape', async () => {
     const { secret } = await createKey(owner, {
-      scopes: ['sms:send', 'sms:read', 'balance:read', 'otp'],
+      scopes: ['sms:send', 'sms:read', 'balance:read', 'otp', 'contacts:write'],
       rateLimitPerMinute: 100_000,
     });
     const routes = routeTable(server.app).filter((r) => r.access === 'apikey' && r.method !== 'HEAD');
@@ -603,3 +611,217 @@ describe('malformed input on /v1 (with a valid key)', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('a send and its API records commit together', () => {
+  it('a failure storing the API record sends nothing (5xx); the retry with the same key sends once', async () => {
+    const { db } = server.ctx;
+    // While test_block_api names an account, storing its API message records fails.
+    await sql`CREATE TABLE test_block_api (account_id uuid)`.execute(db);
+    await sql
+      .raw(
+        `CREATE FUNCTION test_block_api() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+           IF EXISTS (SELECT 1 FROM test_block_api WHERE account_id = NEW.account_id) THEN
+             RAISE EXCEPTION 'api records blocked by the test';
+           END IF;
+           RETURN NEW;
+         END $$`,
+      )
+      .execute(db);
+    await sql`CREATE TRIGGER test_block_api BEFORE INSERT ON api_messages
+              FOR EACH ROW EXECUTE FUNCTION test_block_api()`.execute(db);
+    const c = server.client();
+    const { user } = await c.register();
+    const { secret } = await createKey(c);
+    const balance = async () => (await v1(secret, 'GET', '/v1/balance')).body.balanceMinor as number;
+    const before = await balance();
+    await sql`INSERT INTO test_block_api VALUES (${user.accountId})`.execute(db);
+    const body = { to: ['+14155550175', '+14155550176'], text: 'atomic send', clientRef: 'tx-1' };
+    const headers = { 'idempotency-key': 'atomic-1' };
+
+    const failed = await v1(secret, 'POST', '/v1/messages', body, headers);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(failed.body).toEqual({
+      error: { type: 'api_error', code: 'internal_error', message: expect.stringMatching(/Idempotency-Key/) },
+    });
+    expect(await messageCount('atomic send')).toBe(0);
+    expect(await balance()).toBe(before); // not charged either
+    const record = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('account_id', '=', user.accountId)
+      .execute();
+    expect(record).toEqual([]);
+
+    await sql`DELETE FROM test_block_api`.execute(db);
+    const retried = await v1(secret, 'POST', '/v1/messages', body, headers);
+    expect(retried.status).toBe(202);
+    expect(retried.body.data).toHaveLength(2);
+    const again = await v1(secret, 'POST', '/v1/messages', body, headers);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retried.body);
+    expect(await messageCount('atomic send')).toBe(2); // two recipients, once each
+    const links = await db
+      .selectFrom('api_messages')
+      .select(['message_id', 'client_ref'])
+      .where('account_id', '=', user.accountId)
+      .execute();
+    expect(links.map((l) => l.message_id).sort()).toEqual(
+      retried.body.data.map((m: { id: string }) => m.id).sort(),
+    );
+    expect(await balance()).toBe(before - retried.body.totalPriceMinor);
+  });
+});
+
+describe('/v1 contacts (scope contacts:write)', () => {
+  it('adds (E.164, reports invalid and duplicates), lists groups and contacts (keyset), removes', async () => {
+    const c = server.client();
+    await c.register();
+    const group = await c.post('/api/groups', { name: 'API customers' });
+    expect(group.status).toBe(201);
+    const groupId = group.body.id as string;
+    const { secret } = await createKey(c, { scopes: ['contacts:write'] });
+
+    const added = await v1(secret, 'POST', '/v1/contacts', {
+      groupId,
+      contacts: [
+        { phone: '(415) 555-0120', name: 'Ada', fields: { plan: 'gold' } },
+        { phone: '+14155550121' },
+        { phone: '+1 415 555 0121', name: 'Again' },
+        { phone: 'not a phone' },
+      ],
+    });
+    expect(added.status).toBe(201);
+    expect(added.body.data).toEqual([
+      expect.objectContaining({ phone: '+14155550120', name: 'Ada', fields: { plan: 'gold' }, groupId }),
+      expect.objectContaining({ phone: '+14155550121', name: '' }),
+    ]);
+    expect(added.body.duplicates).toEqual(['+14155550121']);
+    expect(added.body.invalid).toEqual([{ index: 3, phone: 'not a phone', message: expect.any(String) }]);
+    // A retry adds nothing twice.
+    const retry = await v1(secret, 'POST', '/v1/contacts', {
+      groupId,
+      contacts: [{ phone: '+14155550120' }, { phone: '+14155550121' }],
+    });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ data: [], duplicates: ['+14155550120', '+14155550121'], invalid: [] });
+    // Nothing valid: a 400 naming the first bad entry; too many: a 400 on contacts.
+    const none = await v1(secret, 'POST', '/v1/contacts', {
+      groupId,
+      contacts: [{ phone: 'x' }, { phone: '12' }],
+    });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatchObject({ code: 'parameter_invalid', param: 'contacts.0.phone' });
+    const tooMany = await v1(secret, 'POST', '/v1/contacts', {
+      groupId,
+      contacts: Array.from({ length: 1001 }, (_, i) => ({ phone: `+1415556${String(i).padStart(4, '0')}` })),
+    });
+    expect([tooMany.status, tooMany.body.error.param]).toEqual([400, 'contacts']);
+
+    const groups = await v1(secret, 'GET', '/v1/groups');
+    expect(groups.status).toBe(200);
+    expect(groups.body.data).toEqual([expect.objectContaining({ id: groupId, contactCount: 2 })]);
+    const page1 = await v1(secret, 'GET', `/v1/groups/${groupId}/contacts?limit=1`);
+    expect(page1.body.data).toHaveLength(1);
+    expect(page1.body.nextCursor).toEqual(expect.any(String));
+    const page2 = await v1(
+      secret,
+      'GET',
+      `/v1/groups/${groupId}/contacts?limit=1&cursor=${page1.body.nextCursor}`,
+    );
+    expect(page2.body.data).toHaveLength(1);
+    expect(page2.body.nextCursor).toBeNull();
+    const ids = [page1.body.data[0].id, page2.body.data[0].id];
+    expect(new Set(ids).size).toBe(2);
+
+    // Another account's key: 404 on the group and its contacts; its own group list is empty.
+    const theirs = await createKey(other, { scopes: ['contacts:write'] });
+    const stranger = [
+      await v1(theirs.secret, 'POST', '/v1/contacts', { groupId, contacts: [{ phone: '+14155550122' }] }),
+      await v1(theirs.secret, 'GET', `/v1/groups/${groupId}/contacts`),
+      await v1(theirs.secret, 'DELETE', `/v1/groups/${groupId}/contacts/${ids[0]}`),
+    ];
+    expect(stranger.map((r) => [r.status, r.body.error.code])).toEqual(Array(3).fill([404, 'not_found']));
+    expect(JSON.stringify((await v1(theirs.secret, 'GET', '/v1/groups')).body)).not.toContain(groupId);
+    // A key without the scope: 403 everywhere.
+    const noScope = await createKey(c, { scopes: ['sms:send'] });
+    const denied = [
+      await v1(noScope.secret, 'POST', '/v1/contacts', { groupId, contacts: [{ phone: '+14155550122' }] }),
+      await v1(noScope.secret, 'GET', '/v1/groups'),
+      await v1(noScope.secret, 'GET', `/v1/groups/${groupId}/contacts`),
+      await v1(noScope.secret, 'DELETE', `/v1/groups/${groupId}/contacts/${ids[0]}`),
+    ];
+    expect(denied.map((r) => [r.status, r.body.error.code])).toEqual(Array(4).fill([403, 'scope_missing']));
+
+    const removed = await v1(secret, 'DELETE', `/v1/groups/${groupId}/contacts/${ids[0]}`);
+    expect(removed.status).toBe(204);
+    expect((await v1(secret, 'DELETE', `/v1/groups/${groupId}/contacts/${ids[0]}`)).status).toBe(404);
+    expect((await v1(secret, 'GET', '/v1/groups')).body.data[0].contactCount).toBe(1);
+    expect(
+      (await v1(secret, 'GET', `/v1/groups/${groupId}/contacts`)).body.data.map((x: { id: string }) => x.id),
+    ).toEqual([ids[1]]);
+  });
+});
+
+describe('final-status webhooks for every message of an account with a webhook URL', () => {
+  it('a web single send reaches the account URL as a signed message.status event, once; no URL, no event', async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (ch) => (body += ch));
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const c = server.client();
+      await c.register();
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/status`;
+      const set = await c.request('PUT', '/api/developer/webhook', { webhookUrl: url });
+      expect(set.status).toBe(200);
+      const single = await c.post('/api/sms/single', { recipients: ['+14155550177'], text: 'web hook' });
+      expect(single.status).toBe(202);
+      const id = single.body.messages[0].id as string;
+      await until(() => received.length >= 1, 30_000, 'the status event');
+      await new Promise((r) => setTimeout(r, 2500)); // later sweeps do not send it again
+      expect(received).toHaveLength(1);
+      const event = new Webhook(set.body.webhookSecret).verify(received[0]!.body, received[0]!.headers);
+      expect(event).toMatchObject({
+        type: 'message.status',
+        data: { id, status: 'delivered', to: '+14155550177', clientRef: null, campaignId: null },
+      });
+      expect(received[0]!.headers['webhook-id']).toBe(`evt_${id}`);
+      // An account without a URL queues nothing.
+      const quiet = server.client();
+      const { user } = await quiet.register();
+      await quiet.post('/api/sms/single', { recipients: ['+14155550178'], text: 'no hook' });
+      await sleepUntilFinal('no hook');
+      const queued = await server.ctx.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('account_id', '=', user.accountId)
+        .execute();
+      expect(queued).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  }, 60_000);
+});
+
+async function sleepUntilFinal(text: string) {
+  await until(
+    async () => {
+      const row = await server.ctx.db
+        .selectFrom('messages')
+        .select('done_at')
+        .where('body', '=', text)
+        .executeTakeFirst();
+      return Boolean(row?.done_at);
+    },
+    30_000,
+    `"${text}" to finish`,
+  );
+  await new Promise((r) => setTimeout(r, 1500)); // a sweep or two after it
+}

@@ -211,3 +211,40 @@ export async function listAttempts(db: Db, deliveryId: string) {
     .orderBy('id')
     .execute();
 }
+
+/**
+ * Messages queued by the status trigger (0015) for the account webhook URL: claimed (deleted) with
+ * their final status and the account's current URL, in one statement. Messages whose account has
+ * since removed its URL are dropped.
+ */
+export async function claimStatusOutbox(trx: Db, limit: number) {
+  const { rows } = await sql<{
+    message_id: string;
+    account_id: string;
+    url: string | null;
+    campaign_id: string | null;
+    recipient: string;
+    sender: string;
+    status: string;
+    error: string | null;
+    segments: number;
+    price_minor: number;
+    currency: string;
+    done_at: Date | null;
+  }>`
+    WITH due AS (
+      SELECT message_id FROM webhook_status_outbox
+       ORDER BY queued_at
+       LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED),
+    taken AS (
+      DELETE FROM webhook_status_outbox o USING due
+       WHERE o.message_id = due.message_id
+   RETURNING o.message_id, o.account_id)
+    SELECT t.message_id, t.account_id, s.url, m.campaign_id, m.recipient, m.sender, m.status, m.error,
+           m.segments, m.price_minor, m.currency, m.done_at
+      FROM taken t
+      JOIN messages m ON m.id = t.message_id
+      LEFT JOIN webhook_settings s ON s.account_id = t.account_id`.execute(trx);
+  return rows;
+}

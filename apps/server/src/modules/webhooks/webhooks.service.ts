@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { ApiKeyDto, WebhookDeliveryDto } from '@wren/contracts';
 import { Webhook } from 'standardwebhooks';
 import { type Db, transact } from '../../platform/db';
@@ -6,6 +8,7 @@ import { notFound } from '../../platform/errors';
 import type { Jobs } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
 import * as repo from './webhooks.repository';
+import { assertWebhookUrl, BlockedAddressError, guardedLookup, webhookUrlProblem } from './url-guard';
 
 export const WEBHOOK_SWEEP_JOB = 'webhooks.sweep';
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
@@ -31,6 +34,41 @@ export function toDeliveryDto(r: repo.DeliveryRow): WebhookDeliveryDto {
   };
 }
 
+/** The `message.status` event of a message that reached a final status. */
+function statusEvent(
+  m: {
+    message_id: string;
+    recipient: string;
+    sender: string;
+    status: string;
+    error: string | null;
+    segments: number;
+    price_minor: number;
+    currency: string;
+    client_ref: string | null;
+    done_at: Date | null;
+  },
+  extra: { campaignId?: string | null } = {},
+) {
+  return {
+    type: 'message.status',
+    timestamp: (m.done_at ?? new Date()).toISOString(),
+    data: {
+      id: m.message_id,
+      to: m.recipient,
+      from: m.sender,
+      status: m.status,
+      error: m.error,
+      segments: m.segments,
+      priceMinor: m.price_minor,
+      currency: m.currency,
+      clientRef: m.client_ref,
+      doneAt: m.done_at ? m.done_at.toISOString() : null,
+      ...extra,
+    },
+  };
+}
+
 /** Exponential backoff with full jitter around the doubling delay: base·2^(n-1)·[0.5, 1.5), capped. */
 export function retryDelayMs(attempt: number, baseMs: number, random = Math.random) {
   const exp = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), MAX_DELAY_MS);
@@ -49,10 +87,59 @@ export function createWebhooksService(deps: {
   logger: Logger;
   timeoutMs: number;
   retryBaseMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE: deliver to private and loopback addresses (development, tests). */
+  allowPrivate: boolean;
 }) {
   const { db } = deps;
   const logger = deps.logger.child({ module: 'webhooks' });
   const urlCache = new Map<string, { url: string | null; until: number }>();
+  const lookup = guardedLookup(deps.allowPrivate);
+
+  /**
+   * POSTs a body with node:http(s) and the guarded lookup: a host name is connected to only at an
+   * address that was checked; a literal IP host is checked here (a socket does not look it up).
+   * No redirects are followed; the answer's body is drained and dropped.
+   */
+  function postJson(raw: string, body: string, headers: Record<string, string>) {
+    return new Promise<{ status: number }>((resolve, reject) => {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return reject(new BlockedAddressError('Refused: not a valid URL'));
+      }
+      // Literal addresses are checked here; a name is checked at connect time by the lookup.
+      const problem = webhookUrlProblem(raw, deps.allowPrivate, false);
+      if (problem) return reject(new BlockedAddressError(`Refused: ${problem}`));
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+          lookup: lookup as never,
+          timeout: deps.timeoutMs,
+          signal: AbortSignal.timeout(deps.timeoutMs),
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })));
+      req.on('error', (err) =>
+        reject(
+          err.name === 'AbortError' ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err,
+        ),
+      );
+      req.end(body);
+    });
+  }
 
   async function attempt(
     d: repo.DeliveryRow & { secret: string | null },
@@ -67,28 +154,23 @@ export function createWebhooksService(deps: {
       const body = JSON.stringify(d.payload);
       const at = new Date();
       const signature = new Webhook(d.secret).sign(d.id, at, body);
-      const res = await fetch(d.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Wren-Webhooks/1',
-          'webhook-id': d.id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(deps.timeoutMs),
+      const res = await postJson(d.url, body, {
+        'user-agent': 'Wren-Webhooks/1',
+        'webhook-id': d.id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
       });
       statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
       if (res.status < 200 || res.status >= 300) error = `The receiver answered HTTP ${res.status}`;
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      error =
-        e.name === 'TimeoutError'
-          ? `No answer within ${deps.timeoutMs} ms`
-          : `Could not connect: ${e.cause?.code ?? e.message}`.slice(0, 300);
+      const e = err as NodeJS.ErrnoException;
+      error = (
+        e instanceof BlockedAddressError
+          ? e.message
+          : e.name === 'TimeoutError'
+            ? `No answer within ${deps.timeoutMs} ms`
+            : `Could not connect: ${e.code ?? e.message}`
+      ).slice(0, 300);
     }
     const latencyMs = Math.round(performance.now() - started);
     const ok = error === null;
@@ -108,6 +190,10 @@ export function createWebhooksService(deps: {
   }
 
   const service = {
+    /** Refuses a callback URL a send names (SSRF guard): a 400 naming `field`. */
+    checkUrl: (field: string, url: string | null | undefined) =>
+      assertWebhookUrl(field, url, deps.allowPrivate),
+
     /** The account's settings, created with a fresh secret on first use. */
     async settings(accountId: string) {
       return (
@@ -126,6 +212,7 @@ export function createWebhooksService(deps: {
     },
 
     async setUrl(accountId: string, url: string | null) {
+      assertWebhookUrl('webhookUrl', url, deps.allowPrivate);
       await service.settings(accountId);
       await db
         .updateTable('webhook_settings')
@@ -166,23 +253,36 @@ export function createWebhooksService(deps: {
               api_key_id: m.api_key_id,
               event_type: 'message.status',
               url: m.callback_url,
-              payload: JSON.stringify({
-                type: 'message.status',
-                timestamp: (m.done_at ?? new Date()).toISOString(),
-                data: {
-                  id: m.message_id,
-                  to: m.recipient,
-                  from: m.sender,
-                  status: m.status,
-                  error: m.error,
-                  segments: m.segments,
-                  priceMinor: m.price_minor,
-                  currency: m.currency,
-                  clientRef: m.client_ref,
-                  doneAt: m.done_at ? m.done_at.toISOString() : null,
-                },
-              }),
+              payload: JSON.stringify(statusEvent(m)),
             })),
+          );
+          return done.length;
+        });
+        made += n;
+        if (n < 500) break;
+      }
+      // Every other message of an account with a webhook URL (web sends, campaigns), queued by trigger.
+      for (;;) {
+        const n = await transact(db, async (trx) => {
+          const done = await repo.claimStatusOutbox(trx, 500);
+          await repo.insertDeliveries(
+            trx,
+            done.flatMap((m) =>
+              m.url
+                ? [
+                    {
+                      id: `evt_${m.message_id}`,
+                      account_id: m.account_id,
+                      api_key_id: null,
+                      event_type: 'message.status',
+                      url: m.url,
+                      payload: JSON.stringify(
+                        statusEvent({ ...m, client_ref: null }, { campaignId: m.campaign_id }),
+                      ),
+                    },
+                  ]
+                : [],
+            ),
           );
           return done.length;
         });
