@@ -278,6 +278,10 @@ const MATRIX: Record<string, Case> = {
   'GET /v1/balance': 'own',
   'POST /v1/campaigns': 'own',
   'GET /v1/campaigns/:id': 'own',
+  'POST /v1/contacts': 'own',
+  'GET /v1/groups': 'own',
+  'GET /v1/groups/:id/contacts': 'own',
+  'DELETE /v1/groups/:id/contacts/:contactId': 'own',
   // The API reference viewer's own page and document copies (signed-in users; no account data).
   'GET /v1/reference': 'own',
   'GET /v1/reference/': 'own',
