@@ -19,6 +19,7 @@ import { adminRoutes } from './admin.routes';
 import { createAdminService } from './admin.service';
 import { createRatePlansService } from './rate-plans.service';
 import { createSystemService } from './system.service';
+import { startPricingSync } from './pricing-sync';
 import { REPORT_INTERVAL_MS } from './worker-reporter';
 
 /** Admins' sockets on this node join this room; SystemStatusUpdated goes to it. */
@@ -34,13 +35,22 @@ const hubSocketsOf = (app: FastifyInstance) => () =>
  */
 export async function registerAdmin(app: FastifyInstance, ctx: AppContext) {
   const { db, logger } = ctx;
+  // Price changes take effect at once on every node (pricing-sync.ts), not after the 60 s cache.
+  const invalidatePricing = () => ctx.services.pricing.invalidate();
+  const pricingSync = startPricingSync({
+    databaseUrl: ctx.database.kind === 'postgres' ? ctx.config.databaseUrl : undefined,
+    logger,
+    invalidate: invalidatePricing,
+  });
+  app.addHook('onClose', () => pricingSync.close());
   const admin = createAdminService({
     db,
     events: ctx.events,
     ledger: ctx.services.ledger,
     allowOverdraft: ctx.config.adminAllowOverdraft,
+    invalidatePricing,
   });
-  const ratePlans = createRatePlansService({ db });
+  const ratePlans = createRatePlansService({ db, invalidatePricing });
   const system = createSystemService({ db, dataDir: ctx.config.dataDir, hubSockets: hubSocketsOf(app) });
   const metrics = createMetrics({ db, logger, hubSockets: hubSocketsOf(app) });
   registerMetrics(app, metrics, ctx.config.metricsToken);

@@ -21,6 +21,7 @@ import * as audit from '../audit/audit.repository';
 import { format, type LedgerService } from '../ledger/ledger.service';
 import * as ledgerRepo from '../ledger/ledger.repository';
 import * as repo from './admin.repository';
+import { pricingChanged } from './pricing-sync';
 
 /** The operator acting, for the audit log. */
 export interface Operator {
@@ -35,6 +36,8 @@ interface Deps {
   ledger: LedgerService;
   /** ADMIN_ALLOW_OVERDRAFT */
   allowOverdraft: boolean;
+  /** Drops this node's price cache (pricing.invalidate); other nodes hear of it by NOTIFY. */
+  invalidatePricing?: () => void;
 }
 
 const accountCursor = z.object({ t: cursorTime, id: cursorId });
@@ -313,6 +316,7 @@ export function createAdminService(deps: Deps) {
           .set({ rate_plan_id: input.ratePlanId })
           .where('id', '=', acc.id)
           .execute();
+        await pricingChanged(trx, deps.invalidatePricing ?? (() => undefined));
         await audit.recordAudit(trx, {
           accountId: acc.id,
           userId: null,

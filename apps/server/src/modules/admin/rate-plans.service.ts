@@ -16,6 +16,7 @@ import { AppError, notFound } from '../../platform/errors';
 import { CSV_BOM, csvLine, majorUnits, unguardCell } from '../../shared/csv';
 import { isUniqueViolation } from '../../shared/unique-violation';
 import { recordAudit } from '../audit/audit.repository';
+import { pricingChanged } from './pricing-sync';
 import type { Operator } from './admin.service';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -78,10 +79,12 @@ const toPrice = (r: { prefix: string; price_minor: number }): PriceDto => ({
 
 interface Deps {
   db: Db;
+  /** Drops this node's price cache (pricing.invalidate); other nodes hear of it by NOTIFY. */
+  invalidatePricing?: () => void;
 }
 
 /** Rate plans for operators: prices per destination prefix, longest match wins. */
-export function createRatePlansService({ db }: Deps) {
+export function createRatePlansService({ db, invalidatePricing = () => undefined }: Deps) {
   async function summaries(id?: string): Promise<RatePlanSummary[]> {
     let q = db
       .selectFrom('rate_plans as p')
@@ -264,6 +267,7 @@ export function createRatePlansService({ db }: Deps) {
           .where('is_default', '=', true)
           .execute();
         await trx.updateTable('rate_plans').set({ is_default: true }).where('id', '=', plan.id).execute();
+        await pricingChanged(trx, invalidatePricing);
         await audit(
           trx,
           input.op,
@@ -296,6 +300,7 @@ export function createRatePlansService({ db }: Deps) {
           );
         }
         await trx.deleteFrom('rate_plans').where('id', '=', plan.id).execute();
+        await pricingChanged(trx, invalidatePricing);
         await audit(trx, input.op, 'admin.rate_plan_deleted', `Deleted rate plan "${plan.name}"`, plan.id);
       });
     },
@@ -316,6 +321,7 @@ export function createRatePlansService({ db }: Deps) {
       await transact(db, async (trx) => {
         const plan = await lockPlan(trx, input.id);
         await writePrices(trx, plan.id, input.prices, true);
+        await pricingChanged(trx, invalidatePricing);
         await audit(
           trx,
           input.op,
@@ -385,6 +391,7 @@ export function createRatePlansService({ db }: Deps) {
       await transact(db, async (trx) => {
         await lockPlan(trx, plan.id);
         await writePrices(trx, plan.id, prices, input.mode === 'replace');
+        await pricingChanged(trx, invalidatePricing);
         await audit(
           trx,
           input.op,

@@ -59,6 +59,15 @@ export function createPricingService(db: Db) {
   const perSegment = (plan: Plan, to: string) => plan.prices.find((p) => to.startsWith(p.prefix))?.priceMinor;
 
   return {
+    /**
+     * Forgets every cached plan and account plan: an operator changed prices or an assignment
+     * (admin/pricing-sync.ts calls it on every node when such a change commits).
+     */
+    invalidate() {
+      cache.clear();
+      accounts.clear();
+    },
+
     async ratePlan(accountId: string): Promise<RatePlanDto> {
       const plan = await planFor(accountId);
       return {
