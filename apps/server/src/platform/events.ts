@@ -9,8 +9,10 @@ export interface DomainEvents {
   'template.changed': { accountId: string };
   /** Messages of an account changed status (coalesced per flush, not one event per message). */
   'messages.changed': { accountId: string; campaignIds: string[] };
-  /** New messages are ready to send: wakes the dispatcher at once instead of at its next poll. */
-  /** Messages are ready to send; `priority` (the most urgent among them) lets a busy worker make room. */
+  /**
+   * New messages are ready to send: wakes the dispatcher at once instead of at its next poll;
+   * `priority` (the most urgent among them) lets a busy worker make room for them.
+   */
   'messages.queued': { priority?: number };
   'campaign.changed': { accountId: string; campaignId: string };
   /** An inbound SMS was stored for the account. */

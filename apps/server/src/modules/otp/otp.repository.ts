@@ -230,49 +230,57 @@ export async function findVerification(db: Db, serviceId: string, id: string) {
 }
 
 /**
- * A check's lookup in one round trip: the caller's service (code type) and the verification named by
- * id, or the number's latest. No row: no such service for this account.
+ * A check's first (and, for a wrong code, only) round trip: the caller's service (its code type), the
+ * verification named by id or the number's latest, and, when that one is pending, in time, has
+ * attempts left and the code is in the service's format, one attempt taken from it (atomically: the
+ * row lock serialises parallel guesses, and a guess past the limit takes nothing). No row: no such
+ * service for this account. `taken_*` are null when no attempt was taken; `v_*` are as the statement
+ * found them.
  */
-export async function findForCheck(
+export async function takeCheckAttempt(
   db: Db,
-  accountId: string,
-  serviceId: string,
-  target: { id: string } | { recipient: string },
+  input: {
+    accountId: string;
+    serviceId: string;
+    target: { id: string } | { recipient: string };
+    /** Which formats the given code is in. */
+    format: { numeric: boolean; alphanumeric: boolean };
+    now: Date;
+  },
 ) {
+  const { target, format } = input;
   const { rows } = await sql<{
     code_type: 'numeric' | 'alphanumeric';
     account_id: string;
     v_id: string | null;
     v_status: OtpVerificationRow['status'] | null;
     v_expires_at: Date | null;
+    taken_hash: Buffer | null;
+    taken_attempts: number | null;
+    taken_max_attempts: number | null;
   }>`
-    SELECT s.code_type, s.account_id, v.id AS v_id, v.status AS v_status, v.expires_at AS v_expires_at
-      FROM otp_services s
-      LEFT JOIN LATERAL (
+    WITH s AS (
+      SELECT id, code_type, account_id FROM otp_services
+       WHERE id = ${input.serviceId}::uuid AND account_id = ${input.accountId}::uuid),
+    v AS (
+      SELECT o.id, o.status, o.expires_at FROM s, LATERAL (
         SELECT id, status, expires_at FROM otp_verifications
          WHERE service_id = s.id AND status <> 'blocked'
            AND ${'id' in target ? sql`id = ${target.id}::uuid` : sql`recipient = ${target.recipient}`}
          ORDER BY created_at DESC, (status = 'pending') DESC
-         LIMIT 1
-      ) v ON true
-     WHERE s.id = ${serviceId}::uuid AND s.account_id = ${accountId}::uuid`.execute(db);
+         LIMIT 1) o),
+    t AS (
+      UPDATE otp_verifications o SET attempts = o.attempts + 1
+        FROM v, s
+       WHERE o.id = v.id AND o.status = 'pending' AND o.attempts < o.max_attempts
+         AND o.expires_at > ${input.now}
+         AND CASE s.code_type WHEN 'numeric' THEN ${format.numeric}::boolean
+                              ELSE ${format.alphanumeric}::boolean END
+   RETURNING o.code_hash, o.attempts, o.max_attempts)
+    SELECT s.code_type, s.account_id, v.id AS v_id, v.status AS v_status, v.expires_at AS v_expires_at,
+           t.code_hash AS taken_hash, t.attempts AS taken_attempts, t.max_attempts AS taken_max_attempts
+      FROM s LEFT JOIN v ON true LEFT JOIN t ON true`.execute(db);
   return rows[0];
-}
-
-/**
- * Takes one attempt atomically: counts it only while the code is pending, unexpired and has
- * attempts left (the row lock serialises parallel checks), and returns the keyed hash to compare.
- */
-export async function takeAttempt(db: Db, id: string, now: Date) {
-  return db
-    .updateTable('otp_verifications')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where(sql<boolean>`attempts < max_attempts`)
-    .where('expires_at', '>', now)
-    .returning(['code_hash', 'attempts', 'max_attempts'])
-    .executeTakeFirst();
 }
 
 /** Moves a pending verification to another status; returns false if it was no longer pending. */

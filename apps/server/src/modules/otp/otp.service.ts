@@ -530,10 +530,20 @@ export function createOtpService(deps: Deps) {
       code: string;
     }): Promise<OtpCheckResult> {
       const target = input.id ? { id: input.id } : { recipient: parseNumber(input.to ?? '', 'to').e164 };
-      const found = await repo.findForCheck(db, input.accountId, input.serviceId, target);
+      const upper = input.code.toUpperCase();
+      const now = clock.now();
+      // One round trip finds the service and code and takes an attempt, only when the code is in the
+      // service's format (a malformed code costs no attempt).
+      const found = await repo.takeCheckAttempt(db, {
+        accountId: input.accountId,
+        serviceId: input.serviceId,
+        target,
+        format: { numeric: /^[0-9]+$/.test(input.code), alphanumeric: /^[A-Z0-9]+$/.test(upper) },
+        now,
+      });
       if (!found) throw serviceNotFound();
       const svc = { id: input.serviceId, account_id: found.account_id, code_type: found.code_type };
-      const code = svc.code_type === 'alphanumeric' ? input.code.toUpperCase() : input.code;
+      const code = svc.code_type === 'alphanumeric' ? upper : input.code;
       if (svc.code_type === 'numeric' && !/^[0-9]+$/.test(code))
         throw new FieldError({ code: ['The code has digits only'] });
       if (svc.code_type === 'alphanumeric' && !/^[A-Z0-9]+$/.test(code))
@@ -545,15 +555,22 @@ export function createOtpService(deps: Deps) {
         );
       }
       const v = { id: found.v_id, status: found.v_status, expires_at: found.v_expires_at };
-      const now = clock.now();
       const done = (status: OtpCheckResult['status'], message: string, attemptsLeft?: number) => {
         changed(svc.account_id, svc.id);
         return { id: v.id, status, message, ...(attemptsLeft === undefined ? {} : { attemptsLeft }) };
       };
-      const taken = await repo.takeAttempt(db, v.id, now);
+      const taken =
+        found.taken_attempts === null || found.taken_max_attempts === null
+          ? null
+          : {
+              code_hash: found.taken_hash,
+              attempts: found.taken_attempts,
+              max_attempts: found.taken_max_attempts,
+            };
       if (!taken) {
-        // Not pending any more, or out of time or attempts: read what it is now.
-        const current = (await repo.findVerification(db, svc.id, v.id)) ?? v;
+        // Not pending any more, or out of time or attempts: read what it is now (a parallel check
+        // may have changed it since the statement's snapshot).
+        const current = v.status === 'pending' ? ((await repo.findVerification(db, svc.id, v.id)) ?? v) : v;
         switch (current.status) {
           case 'approved':
             throw new AppError(ErrorCode.CONFLICT, 'This code was already used; request a new one');
