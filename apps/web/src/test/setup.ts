@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
+
+// A form test types with userEvent, key by key: seconds on a loaded 2-core CI machine, where vitest's
+// default 5 s ran out (CI: the register form's password test). Slow is not wrong here.
+vi.setConfig({ testTimeout: 30_000 });
 
 // Mantine reads these browser APIs, which jsdom does not provide.
 Object.defineProperty(window, 'matchMedia', {
@@ -28,7 +32,7 @@ window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
 window.scrollTo = () => {};
 
 // Page chunks are transformed on first import, which can take a moment in a cold run.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
