@@ -197,5 +197,22 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
     status() {
       return connections.map((c) => c.status());
     },
+
+    async pauseConnection(name) {
+      const c = connections.find((x) => x.name === name);
+      if (!c) return false;
+      c.close(`connection ${name} is paused by an operator`);
+      const deadline = Date.now() + (opts.drainMs ?? 2000);
+      while (c.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await Promise.all(c.sessions.map((b) => b.stop(opts.unbindTimeoutMs ?? 1000)));
+      return true;
+    },
+
+    async resumeConnection(name) {
+      const c = connections.find((x) => x.name === name);
+      if (!c || stopping) return false;
+      await c.start();
+      return true;
+    },
   };
 }

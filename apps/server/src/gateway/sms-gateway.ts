@@ -104,4 +104,12 @@ export interface SmsGateway {
   onReceipt(handler: (receipt: DeliveryReceipt) => Promise<void>): void;
   onMo(handler: (mo: MobileOriginated) => Promise<void>): void;
   status(): ConnectionStatus[];
+  /**
+   * An operator's pause of one connection (admin console): refuse its new submits, let those in
+   * flight be answered, then unbind its sessions and stay unbound until resumeConnection.
+   * False when no connection has that name.
+   */
+  pauseConnection?(name: string): Promise<boolean>;
+  /** Binds a paused connection again. */
+  resumeConnection?(name: string): Promise<boolean>;
 }

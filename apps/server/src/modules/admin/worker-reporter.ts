@@ -59,12 +59,16 @@ interface ConnectionInfo {
 
 /**
  * Wraps the worker's gateway: submits routed to a connection an operator paused answer `retry`
- * (the message stays queued; binds stay up so receipts and MO still arrive), and accepted submits
- * are counted per connection for the TPS figure.
+ * (the message stays queued), the paused connection's sessions are unbound once the submits in
+ * flight on it are answered and bound again on resume (`sync`; the SMSC holds receipts and MO for
+ * a receiver that is not bound, as SMSCs do), and accepted submits are counted per connection for
+ * the TPS figure.
  */
 export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]) {
   const route = createRouter(connections.map((c) => ({ cfg: c })));
   const paused = new Set<string>();
+  /** Connections this wrapper has unbound (pauseConnection done). */
+  const unbound = new Set<string>();
   const accepted = new Map<string, number>();
   const submitted = minuteCounter();
   const delivered = minuteCounter();
@@ -105,6 +109,18 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
   return {
     gateway,
     paused,
+    /** Unbinds newly paused connections and binds resumed ones, one at a time. */
+    async sync() {
+      for (const c of connections) {
+        if (paused.has(c.name) && !unbound.has(c.name) && inner.pauseConnection) {
+          unbound.add(c.name);
+          await inner.pauseConnection(c.name);
+        } else if (!paused.has(c.name) && unbound.has(c.name) && inner.resumeConnection) {
+          unbound.delete(c.name);
+          await inner.resumeConnection(c.name);
+        }
+      }
+    },
     /** Accepted submits per connection since the last call. */
     takeCounts() {
       const out = new Map(accepted);
@@ -145,6 +161,7 @@ export function startWorkerReporter(opts: {
     const controls = await db.selectFrom('smsc_connection_controls').select(['name', 'paused']).execute();
     pausable.paused.clear();
     for (const c of controls) if (c.paused) pausable.paused.add(c.name);
+    await pausable.sync();
     const now = Date.now();
     const seconds = Math.max(0.001, (now - last) / 1000);
     last = now;

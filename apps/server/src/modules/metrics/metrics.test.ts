@@ -106,7 +106,11 @@ describe('GET /metrics', () => {
     expect(status.database.ok).toBe(true);
     expect(status.disk.totalBytes).toBeGreaterThan(0);
 
-    // A paused connection keeps messages queued until it is resumed.
+    // A paused connection unbinds (counted on the simulator's side) and keeps messages queued until
+    // it is resumed, when it binds again.
+    const sim = server.worker!.simulator!;
+    const before = sim.stats();
+    expect(before.boundSessions).toBe(2);
     expect(
       (await admin.post('/api/admin/system/connections/simulator/pause', { reason: 'maintenance' })).status,
     ).toBe(200);
@@ -116,6 +120,14 @@ describe('GET /metrics', () => {
         interval: 200,
       })
       .toBe(true);
+    await expect.poll(() => sim.stats().boundSessions, { timeout: 10_000, interval: 100 }).toBe(0);
+    expect(sim.stats().unbinds).toBe(before.unbinds + 2);
+    await expect
+      .poll(async () => (await admin.get(ADMIN_API.system)).body.connections[0].bound, {
+        timeout: 10_000,
+        interval: 200,
+      })
+      .toBe(0);
     const held = await user.post('/api/sms/single', { recipients: ['+14155550103'], text: 'held' });
     expect(held.status).toBe(202);
     await new Promise((r) => setTimeout(r, 1500));
@@ -128,6 +140,8 @@ describe('GET /metrics', () => {
     const heldRow = heldId ? log.find((m) => m.id === heldId) : log[0];
     expect(heldRow?.status).toBe('queued');
     expect((await admin.post('/api/admin/system/connections/simulator/resume', {})).status).toBe(200);
+    await expect.poll(() => sim.stats().boundSessions, { timeout: 10_000, interval: 100 }).toBe(2);
+    expect(sim.stats().binds).toBe(before.binds + 2);
     await expect
       .poll(
         async () =>
