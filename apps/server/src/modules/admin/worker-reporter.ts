@@ -2,7 +2,7 @@ import { createRouter } from '../../gateway/smpp-gateway';
 import type { ConnectionStatus, SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
 import type { Db } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
-import { countFinal, observeSubmitSeconds } from '../metrics/metrics';
+import { countFinal, observeSubmitSeconds, workerTotals, type WorkerTotals } from '../metrics/metrics';
 
 /** Final receipt stats and the message status each ends in. */
 const FINAL_STATS: Record<string, string> = {
@@ -46,6 +46,8 @@ export interface WorkerReport {
   /** Final receipts per minute: delivered (DELIVRD) and failed (every other final stat). */
   deliveredPerMinute?: Record<string, number>;
   failedPerMinute?: Record<string, number>;
+  /** This process's in-memory metric totals, for every node's /metrics (wren_worker_*). */
+  totals?: WorkerTotals;
 }
 
 const minuteOf = (ms: number) => new Date(Math.floor(ms / 60_000) * 60_000).toISOString();
@@ -174,6 +176,7 @@ export function startWorkerReporter(opts: {
         paused: pausable.paused.has(c.name),
       })),
       ...pausable.perMinute(),
+      totals: await workerTotals(),
     };
     await db
       .insertInto('worker_heartbeats')

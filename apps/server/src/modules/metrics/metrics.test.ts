@@ -82,6 +82,41 @@ describe('GET /metrics', () => {
     expect(text).toContain('wren_webhook_attempts_total');
   });
 
+  it("an API-only node shows every live worker's submit and receipt figures, labelled by worker", async () => {
+    const web = await startServer({ METRICS_TOKEN: TOKEN }, { databaseUrl: server.databaseUrl });
+    try {
+      const sent = await user.post('/api/sms/single', { recipients: ['+14155550111'], text: 'web node' });
+      expect(sent.status).toBe(202);
+      const workerId = (
+        await server.ctx.db.selectFrom('worker_heartbeats').select('worker_id').executeTakeFirstOrThrow()
+      ).worker_id;
+      const w = `worker="${workerId}"`;
+      // The worker's heartbeat carries its totals, including this message's delivery receipt.
+      await expect
+        .poll(
+          async () => {
+            const res = await fetch(`${web.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+            return value(await res.text(), `wren_worker_receipts_final_total{${w},status="delivered"}`) ?? 0;
+          },
+          { timeout: 15_000, interval: 250 },
+        )
+        .toBeGreaterThanOrEqual(1);
+      const text = await (
+        await fetch(`${web.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      ).text();
+      expect(text).toContain('# TYPE wren_worker_smpp_submit_seconds histogram');
+      expect(value(text, `wren_worker_smpp_submit_seconds_count{${w}}`)).toBeGreaterThanOrEqual(1);
+      expect(value(text, `wren_worker_smpp_submit_seconds_bucket{${w},le="+Inf"}`)).toBe(
+        value(text, `wren_worker_smpp_submit_seconds_count{${w}}`),
+      );
+      expect(value(text, `wren_worker_heartbeat_age_seconds{${w},role="all"}`)).toBeLessThan(10);
+      // The in-process families say where the figures of an API-only node are.
+      expect(text).toMatch(/# HELP wren_smpp_submit_seconds .*see wren_worker_smpp_submit_seconds/);
+    } finally {
+      await web.close();
+    }
+  });
+
   it('shows the same binds and the submits of this minute on the admin system status', async () => {
     const admin = server.client();
     const reg = await admin.register();

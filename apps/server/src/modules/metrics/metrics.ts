@@ -17,7 +17,7 @@ export const METRICS_PATH = '/metrics';
  */
 const smppSubmitSeconds = new Histogram({
   name: 'wren_smpp_submit_seconds',
-  help: 'SMPP submit round trip (submit_sm to submit_sm_resp) of accepted submits',
+  help: "SMPP submit round trip (submit_sm to submit_sm_resp) of accepted submits by this process's own workers (none on an API-only node: see wren_worker_smpp_submit_seconds)",
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [],
 });
@@ -30,11 +30,81 @@ export const observeSubmitSeconds = (seconds: number) => smppSubmitSeconds.obser
  */
 const messagesFinal = new Counter({
   name: 'wren_messages_final_total',
-  help: 'Messages that reached a final status, by status (receipts per part, from the workers of this process; other final statuses from their events)',
+  help: 'Messages that reached a final status, by status (receipts per part from the workers of this process only, none on an API-only node: see wren_worker_receipts_final_total; other final statuses from their events, on every node)',
   labelNames: ['status'] as const,
   registers: [],
 });
 export const countFinal = (status: string) => messagesFinal.inc({ status });
+
+/**
+ * What this process's workers counted in memory (submit round trips, final receipts), as totals
+ * since the process started. Each worker writes them into its heartbeat row (worker_heartbeats), so
+ * every node's /metrics shows every live worker's figures as `wren_worker_*`, labelled by worker:
+ * an API-only node sees them too.
+ */
+export interface WorkerTotals {
+  receiptsFinal: Record<string, number>;
+  submitSeconds: { buckets: Record<string, number>; sum: number; count: number };
+}
+
+export async function workerTotals(): Promise<WorkerTotals> {
+  const finals = await messagesFinal.get();
+  const hist = await smppSubmitSeconds.get();
+  const buckets: Record<string, number> = {};
+  let sum = 0;
+  let count = 0;
+  for (const v of hist.values) {
+    if (v.metricName?.endsWith('_bucket')) buckets[String(v.labels.le)] = v.value;
+    else if (v.metricName?.endsWith('_sum')) sum = v.value;
+    else if (v.metricName?.endsWith('_count')) count = v.value;
+  }
+  return {
+    receiptsFinal: Object.fromEntries(finals.values.map((v) => [String(v.labels.status), v.value])),
+    submitSeconds: { buckets, sum, count },
+  };
+}
+
+const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/** The `wren_worker_*` families from the live workers' heartbeat rows, in the exposition format. */
+export function workerTotalsText(
+  rows: { worker: string; role: string; ageSeconds: number; totals?: WorkerTotals }[],
+) {
+  const out: string[] = [];
+  const w = (worker: string) => `worker="${escapeLabel(worker)}"`;
+  out.push(
+    '# HELP wren_worker_heartbeat_age_seconds Seconds since each live worker last wrote its heartbeat',
+  );
+  out.push('# TYPE wren_worker_heartbeat_age_seconds gauge');
+  for (const r of rows) {
+    out.push(
+      `wren_worker_heartbeat_age_seconds{${w(r.worker)},role="${escapeLabel(r.role)}"} ${r.ageSeconds}`,
+    );
+  }
+  out.push(
+    '# HELP wren_worker_receipts_final_total Final delivery receipts stored by each worker since it started, by status (from its heartbeat)',
+  );
+  out.push('# TYPE wren_worker_receipts_final_total counter');
+  for (const r of rows) {
+    for (const [status, n] of Object.entries(r.totals?.receiptsFinal ?? {})) {
+      out.push(`wren_worker_receipts_final_total{${w(r.worker)},status="${escapeLabel(status)}"} ${n}`);
+    }
+  }
+  out.push(
+    '# HELP wren_worker_smpp_submit_seconds SMPP submit round trip (submit_sm to submit_sm_resp) of accepted submits, by worker (from its heartbeat)',
+  );
+  out.push('# TYPE wren_worker_smpp_submit_seconds histogram');
+  for (const r of rows) {
+    const h = r.totals?.submitSeconds;
+    if (!h) continue;
+    for (const [le, n] of Object.entries(h.buckets)) {
+      out.push(`wren_worker_smpp_submit_seconds_bucket{${w(r.worker)},le="${escapeLabel(le)}"} ${n}`);
+    }
+    out.push(`wren_worker_smpp_submit_seconds_sum{${w(r.worker)}} ${h.sum}`);
+    out.push(`wren_worker_smpp_submit_seconds_count{${w(r.worker)}} ${h.count}`);
+  }
+  return `${out.join('\n')}\n`;
+}
 
 /** Final statuses written with an event row (receipts write status 'receipt'; the happy path none). */
 const FINAL = ['undelivered', 'expired', 'rejected', 'failed', 'canceled', 'unknown'];
@@ -192,6 +262,21 @@ export function createMetrics(deps: { db: Db; logger: Logger; hubSockets: () => 
       );
     return queueRead;
   }
+  /** Every live worker's heartbeat (age and the totals it reported), for the wren_worker_* families. */
+  async function workers() {
+    const r = await sql<{ worker_id: string; role: string; age: number; status: WorkerReport | null }>`
+      SELECT worker_id, role, extract(epoch FROM now() - heartbeat_at)::float8 AS age, status
+        FROM worker_heartbeats WHERE heartbeat_at > now() - interval '10 seconds' ORDER BY worker_id`.execute(
+      db,
+    );
+    return r.rows.map((row) => ({
+      worker: row.worker_id,
+      role: row.role,
+      ageSeconds: Math.max(0, Math.round(Number(row.age) * 1000) / 1000),
+      totals: row.status?.totals,
+    }));
+  }
+
   let bindsRead: Promise<{ worker: string; name: string; bound: number; inFlight: number }[]> | null = null;
   function binds() {
     bindsRead ??= db
@@ -224,7 +309,13 @@ export function createMetrics(deps: { db: Db; logger: Logger; hubSockets: () => 
       await countNew().catch((err: unknown) =>
         deps.logger.warn({ err }, 'metrics: counting new events failed'),
       );
-      return { contentType: registry.contentType, body: await registry.metrics() };
+      const fromWorkers = await workers()
+        .then(workerTotalsText)
+        .catch((err: unknown) => {
+          deps.logger.warn({ err }, 'metrics: reading worker heartbeats failed');
+          return '';
+        });
+      return { contentType: registry.contentType, body: (await registry.metrics()) + fromWorkers };
     },
   };
 }
