@@ -268,6 +268,20 @@ describe('messages per second', () => {
       expect(new Date(s.created_at).getTime()).toBeGreaterThanOrEqual(new Date(s.next_attempt_at).getTime());
     }
 
+    // A campaign of the same account continues the pace when its messages are queued.
+    const camp = await slow.c.post('/api/campaigns', {
+      kind: 'bulk',
+      text: 'Paced campaign',
+      numbers: us(3, 5300).join('\n'),
+    });
+    expect(camp.status, JSON.stringify(camp.body)).toBe(202);
+    await until(async () => (await due(slow.accountId)).length === 23, 15_000, 'campaign queued');
+    const withCampaign = await due(slow.accountId);
+    for (let i = 1; i < withCampaign.length; i++) {
+      expect(withCampaign[i]! - withCampaign[i - 1]!).toBeGreaterThanOrEqual(1000);
+    }
+    slowDue.push(...withCampaign.slice(20));
+
     const more = await slow.c.post('/api/sms/single', { recipients: us(1, 5200), text: 'Later' });
     expect(more.status).toBe(202);
     const after = await due(slow.accountId);
