@@ -15,7 +15,12 @@ let hookUrl = '';
 const received: string[] = [];
 
 before(async () => {
-  server = await startServer({ SIMULATOR_MIX: 'DELIVRD=100', SIMULATOR_DELAY_MS: '100' });
+  // The webhook receiver of this spec listens on 127.0.0.1 (the SSRF guard is off for it).
+  server = await startServer({
+    SIMULATOR_MIX: 'DELIVRD=100',
+    SIMULATOR_DELAY_MS: '100',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
   browser = await launchBrowser();
   user = await registerViaApi(server.baseUrl);
   receiver = createServer((req, res) => {
@@ -154,6 +159,12 @@ describe('API keys', () => {
       const reference = page.getByTestId('api-reference');
       await reference.getByText('Send an SMS').first().waitFor({ timeout: 90_000 });
       await settled(page);
+      // No AI chat or MCP generator, and the reference scrolls in its own frame: the page is no
+      // taller than the window plus the footer (it was ~8,700 px of mostly empty space).
+      assert.equal(await page.getByText(/Ask AI/).count(), 0);
+      assert.equal(await page.getByText(/Generate MCP/).count(), 0);
+      const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+      assert.ok(pageHeight < VIEWPORT.height + 200, `page height ${pageHeight}`);
       await screenshot(page, `api-${colorScheme}-doc`);
 
       await page.goto('/profile/api-detail');

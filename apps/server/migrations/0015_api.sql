@@ -34,3 +34,13 @@ CREATE TRIGGER messages_status_webhook_on_insert AFTER INSERT ON messages
   FOR EACH ROW
   WHEN (NEW.done_at IS NOT NULL)
   EXECUTE FUNCTION queue_status_webhook();
+
+-- Rate limits across API nodes: requests per key per one-minute window, summed over the nodes. Each
+-- node adds its new requests every fraction of a second (one batched upsert) and reads the total
+-- back; windows older than a few minutes are deleted. No foreign key: a key's windows simply expire.
+CREATE TABLE api_key_rate_windows (
+  api_key_id uuid NOT NULL,
+  window_start timestamptz(3) NOT NULL,
+  requests integer NOT NULL,
+  PRIMARY KEY (api_key_id, window_start)
+);

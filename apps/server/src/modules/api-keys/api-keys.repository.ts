@@ -145,3 +145,43 @@ export async function lastCall(db: Db, accountId: string) {
     .limit(1)
     .executeTakeFirst();
 }
+
+/**
+ * The shared per-key rate-limit counter (0015): adds each window's new requests (rows with a delta)
+ * and reads the others (delta 0: windows this node serves but had no new request for); returns the
+ * cluster totals of all of them.
+ */
+export async function addRateWindows(db: Db, rows: { keyId: string; start: Date; delta: number }[]) {
+  const adds = rows.filter((r) => r.delta > 0);
+  const reads = rows.filter((r) => r.delta === 0);
+  const out: { api_key_id: string; window_start: Date; requests: number }[] = [];
+  if (adds.length) {
+    const res = await sql<{ api_key_id: string; window_start: Date; requests: number }>`
+      INSERT INTO api_key_rate_windows AS w (api_key_id, window_start, requests)
+      SELECT * FROM unnest(${adds.map((r) => r.keyId)}::uuid[], ${adds.map((r) => r.start)}::timestamptz[],
+                           ${adds.map((r) => r.delta)}::int[])
+      ON CONFLICT (api_key_id, window_start) DO UPDATE SET requests = w.requests + excluded.requests
+      RETURNING api_key_id, window_start, requests`.execute(db);
+    out.push(...res.rows);
+  }
+  if (reads.length) {
+    const res = await sql<{ api_key_id: string; window_start: Date; requests: number }>`
+      SELECT w.api_key_id, w.window_start, w.requests
+        FROM unnest(${reads.map((r) => r.keyId)}::uuid[], ${reads.map((r) => r.start)}::timestamptz[]) AS v(k, s)
+        JOIN api_key_rate_windows w ON w.api_key_id = v.k AND w.window_start = v.s`.execute(db);
+    out.push(...res.rows);
+  }
+  return out.map((r) => ({ keyId: r.api_key_id, start: r.window_start, total: r.requests }));
+}
+
+export async function readRateWindow(db: Db, keyId: string, start: Date) {
+  const { rows } = await sql<{ requests: number }>`
+    SELECT requests FROM api_key_rate_windows WHERE api_key_id = ${keyId} AND window_start = ${start}`.execute(
+    db,
+  );
+  return rows[0]?.requests ?? 0;
+}
+
+export async function purgeRateWindows(db: Db) {
+  await sql`DELETE FROM api_key_rate_windows WHERE window_start < now() - interval '5 minutes'`.execute(db);
+}

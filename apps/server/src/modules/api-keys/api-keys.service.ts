@@ -21,11 +21,13 @@ import * as repo from './api-keys.repository';
 import { canonicalEntry, compileAllowlist } from './ip-allowlist';
 import { displayPrefix, hashSecret, looksLikeKey, newSecret, prefixOf, sameHash } from './key-secret';
 import { assertWebhookUrl } from '../webhooks/url-guard';
-import { createRateLimiter, type RateDecision } from './rate-limiter';
+import { createRateLimiter, type RateDecision, type SharedCounter } from './rate-limiter';
 
 /** How long a node trusts a key it looked up: a revoke or rotate elsewhere is seen within this. */
 export const KEY_CACHE_MS = 5_000;
 const FLUSH_MS = 5_000;
+/** How often a node shares its rate-limit counts (the cluster-wide overshoot is bounded by it). */
+const RATE_SYNC_MS = 250;
 
 /** The caller behind a /v1 request. */
 export interface ApiKeyPrincipal {
@@ -106,6 +108,11 @@ export function createApiKeysService(deps: {
   const now = () => nowMs(clock);
   const cache = new Map<string, CachedKey>();
   const limiter = createRateLimiter(now);
+  let ratePurgedAt = 0;
+  const counter: SharedCounter = {
+    add: (rows) => repo.addRateWindows(db, rows),
+    read: (keyId, start) => repo.readRateWindow(db, keyId, start),
+  };
 
   // Usage counters, flushed every FLUSH_MS (and on close).
   let usage = new Map<string, repo.UsageDelta>();
@@ -291,6 +298,12 @@ export function createApiKeysService(deps: {
         service.recordUsage(row.id, 403, 'scope_missing', ip);
         throw new ApiKeyError('scope_missing', `This key lacks the "${scope}" scope`);
       }
+      // Once per key and minute on this node: the other nodes' count so far (rate-limiter.ts).
+      if (limiter.needsPrime(row.id)) {
+        await limiter.prime(row.id, counter).catch((err: unknown) => {
+          deps.logger.warn({ err }, 'rate-limit counter unavailable; limiting on this node only');
+        });
+      }
       const rate = limiter.take(row.id, row.rate_limit_per_minute ?? deps.defaultRateLimitPerMinute);
       if (!rate.allowed) {
         service.recordUsage(row.id, 429, 'rate_limited', ip);
@@ -350,10 +363,26 @@ export function createApiKeysService(deps: {
     startFlushing() {
       const timer = setInterval(() => void service.flushUsage(), FLUSH_MS);
       timer.unref();
+      const rateTimer = setInterval(() => void service.syncRateLimits(), RATE_SYNC_MS);
+      rateTimer.unref();
       return async () => {
         clearInterval(timer);
+        clearInterval(rateTimer);
         await service.flushUsage();
       };
+    },
+
+    /** Shares this node's rate-limit counts with the cluster (every RATE_SYNC_MS once started). */
+    async syncRateLimits() {
+      try {
+        await limiter.sync(counter);
+        if (now() - ratePurgedAt > 60_000) {
+          ratePurgedAt = now();
+          await repo.purgeRateWindows(db);
+        }
+      } catch (err) {
+        deps.logger.warn({ err }, 'rate-limit counter sync failed; retried at the next interval');
+      }
     },
 
     async lastCall(accountId: string) {

@@ -241,6 +241,35 @@ describe('/v1', () => {
     expect(seen[3]!.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
   });
 
+  it('the rate limit holds across API nodes (a shared per-minute counter)', async () => {
+    const node2 = await startServer({}, { databaseUrl: server.databaseUrl });
+    try {
+      const { key, secret } = await createKey(owner, { rateLimitPerMinute: 10 });
+      // All of it inside one minute window: start a fresh window when less than 30 s are left.
+      const left = 60_000 - (Date.now() % 60_000);
+      if (left < 30_000) await new Promise((r) => setTimeout(r, left + 300));
+      const at = (url: string) =>
+        fetch(`${url}/v1/balance`, { headers: { authorization: `Bearer ${secret}` } });
+      for (let i = 0; i < 6; i++) expect((await at(server.url)).status).toBe(200);
+      const shared = async () =>
+        (
+          await server.ctx.db
+            .selectFrom('api_key_rate_windows')
+            .select('requests')
+            .where('api_key_id', '=', key.id)
+            .executeTakeFirst()
+        )?.requests ?? 0;
+      await until(async () => (await shared()) === 6, 10_000, 'node 1 to share its count');
+      // Node 2 knows the 6 before its first request: 4 more are allowed there, not 10.
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await at(node2.url)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+      await until(async () => (await shared()) === 10, 10_000, 'node 2 to share its count');
+    } finally {
+      await node2.close();
+    }
+  });
+
   it('validation errors use the one error shape with param', async () => {
     const { secret } = await createKey(owner);
     const bad = await v1(secret, 'POST', '/v1/messages', { to: [], text: 'x' });

@@ -88,6 +88,9 @@ export default function ApiDocPage() {
           customCss: CONTRAST_CSS,
           showDeveloperTools: 'never',
           telemetry: false,
+          // No "Ask AI" chat (it would send the document to a third party) and no MCP generator.
+          agent: { disabled: true },
+          mcp: { disabled: true },
           hideClientButton: true,
           defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
           hiddenClients: {
@@ -157,8 +160,20 @@ export default function ApiDocPage() {
           Reload the page to try again. The OpenAPI document itself is at <Code>/v1/openapi.json</Code>.
         </Alert>
       )}
-      <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-        <div ref={host} data-testid="api-reference" />
+      {/* The reference scrolls inside a viewport-high frame: its sidebar stays in view, and the
+          sections it renders lazily never leave an empty page-long area below the footer. */}
+      <Paper
+        withBorder
+        radius="md"
+        style={{ overflow: 'hidden', display: state === 'error' ? 'none' : undefined }}
+      >
+        <div
+          ref={host}
+          data-testid="api-reference"
+          tabIndex={0}
+          aria-label="API reference"
+          style={{ height: 'max(480px, calc(100dvh - 260px))', overflowY: 'auto', position: 'relative' }}
+        />
       </Paper>
     </Stack>
   );
