@@ -110,6 +110,8 @@ export const adminAccountDetailSchema = adminAccountSummarySchema.extend({
   lockedAt: z.string().nullable(),
   lockedReason: z.string().nullable(),
   limits: accountLimitsSchema,
+  /** Messages counted against the daily cap this UTC day (null: no cap). */
+  acceptedToday: z.number().int().nullable(),
   users: z.array(adminUserSchema),
 });
 export type AdminAccountDetail = z.infer<typeof adminAccountDetailSchema>;

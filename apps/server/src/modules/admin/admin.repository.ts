@@ -167,3 +167,11 @@ export async function accountOfUsername(db: Db, username: string) {
     )
     .executeTakeFirst();
 }
+
+/** Messages counted against the account's daily cap this UTC day (account_send_counters; 0: none yet). */
+export async function acceptedToday(db: Db, accountId: string) {
+  const r = await sql<{ n: number }>`
+    SELECT accepted AS n FROM account_send_counters
+     WHERE account_id = ${accountId}::uuid AND day = (now() AT TIME ZONE 'UTC')::date`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}

@@ -113,6 +113,7 @@ export function createAdminService(deps: Deps) {
     async accountDetail(id: string): Promise<AdminAccountDetail> {
       const row = await account(id);
       const users = await repo.accountUsers(db, id);
+      const acceptedToday = row.daily_cap === null ? null : await repo.acceptedToday(db, id);
       return {
         ...toSummary(row),
         lockedAt: iso(row.locked_at),
@@ -122,6 +123,7 @@ export function createAdminService(deps: Deps) {
           dailyCap: row.daily_cap,
           allowedCountries: row.allowed_countries,
         },
+        acceptedToday,
         users: users.map((u) => ({
           id: u.id,
           username: u.username,

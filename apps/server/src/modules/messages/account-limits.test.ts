@@ -161,6 +161,8 @@ describe('daily cap', () => {
     expect(full.status).toBe(429);
     expect(full.body.message).toMatch(/0 remain today/);
     expect(await messageCount(accountId)).toBe(5);
+    const detail = await admin.get(ADMIN_API.account.replace(':id', accountId));
+    expect(detail.body).toMatchObject({ acceptedToday: 5, limits: { dailyCap: 5 } });
 
     // Another account is not limited by it.
     const other = await account();

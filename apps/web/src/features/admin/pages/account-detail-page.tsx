@@ -311,6 +311,7 @@ function PlanAndLimitsCard({ account }: { account: AdminAccountDetail }) {
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <NumberInput
             label="Messages per second"
+            description="Sends are paced to this rate; other accounts are not slowed"
             placeholder="No limit"
             min={1}
             max={10000}
@@ -320,6 +321,11 @@ function PlanAndLimitsCard({ account }: { account: AdminAccountDetail }) {
           />
           <NumberInput
             label="Daily cap (messages)"
+            description={
+              account.acceptedToday === null
+                ? 'Messages accepted per UTC day; a larger send is refused'
+                : `${account.acceptedToday.toLocaleString()} of ${(account.limits.dailyCap ?? 0).toLocaleString()} used today (UTC)`
+            }
             placeholder="No cap"
             min={0}
             allowDecimal={false}
@@ -329,7 +335,7 @@ function PlanAndLimitsCard({ account }: { account: AdminAccountDetail }) {
         </SimpleGrid>
         <TagsInput
           label="Allowed countries"
-          description="Two-letter codes; leave empty to allow every country"
+          description="Two-letter codes; sends to other countries are refused. Leave empty to allow every country"
           placeholder="GB, US…"
           value={countries}
           onChange={(v) => setCountries(v.map((c) => c.trim().toUpperCase()))}

@@ -273,7 +273,7 @@ function Body({ s }: { s: SystemStatus }) {
           <Text size="sm">
             {target?.paused
               ? `Resume sending through ${target?.name}? Messages waiting for it go out again.`
-              : `Pause ${target?.name}? New messages routed to it wait in the queue (until they expire); its binds stay up so receipts still arrive.`}
+              : `Pause ${target?.name}? New messages routed to it wait in the queue (until they expire); once the submits in flight are answered its binds are unbound. The SMSC keeps receipts until it is resumed.`}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setTarget(null)} data-autofocus>
