@@ -20,9 +20,9 @@ export const OPENAPI_INFO = {
       ([code, [status, , meaning]]) => `| \`${code}\` | ${status} | ${meaning} |`,
     ),
     '',
-    'Rate limits per key: `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers on every answer; `429` with `Retry-After` when exceeded.',
+    'Rate limits per key and minute, counted across all of our servers: `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers on every answer; `429` with `Retry-After` when exceeded.',
     '',
-    'Delivery webhooks follow the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`), signed with your account secret (Profile → API detail).',
+    "Delivery webhooks follow the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`), signed with your account secret (Profile → API detail). A `message.status` event is sent for the final status of every message: to the request's `callbackUrl`, else the key's URL, else the account URL (which also receives web and campaign messages, and `message.inbound` events). Webhook URLs must be public http(s) addresses without credentials: private, loopback and link-local addresses are refused, also when a name resolves to one at delivery.",
   ].join('\n'),
 };
 

@@ -174,7 +174,7 @@ export default function ApiDetailPage() {
           <Group align="flex-end" gap="xs" wrap="nowrap">
             <TextInput
               label="Account webhook URL"
-              description="Receives inbound messages, and final statuses of API messages whose key and request name no URL"
+              description="Receives inbound messages and the final status of every message (web, campaigns, and API sends whose key and request name no URL). A public http(s) address."
               placeholder="https://example.com/wren/webhook"
               value={urlValue}
               onChange={(e) => setUrl(e.currentTarget.value)}
