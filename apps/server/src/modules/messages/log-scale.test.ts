@@ -1,3 +1,4 @@
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -5,6 +6,7 @@ import { insertTestMessage } from '../../../test/messaging';
 import { encodeCursor } from './message-dto';
 import { logQuery, type LogFilter } from './messages.repository';
 import { transition } from './status.repository';
+import { until } from '../../realtime/test-client';
 
 /**
  * The SMS log at a size where the planner must choose (issue #17): 200,000 messages for one account
@@ -15,6 +17,7 @@ const N = 200_000;
 let server: TestServer;
 let accountId: string;
 let token: string;
+let otherToken: string;
 
 async function seed(account: string, count: number) {
   await sql`
@@ -35,13 +38,15 @@ async function seed(account: string, count: number) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // Two exports per node here (default 4), so the node's cap is met with one account's big export.
+  server = await startServer({ EXPORT_MAX_PER_NODE: '2' });
   const c = server.client();
   const { user } = await c.register();
   accountId = user.accountId;
   token = c.accessToken!;
   const other = server.client();
   const { user: otherUser } = await other.register();
+  otherToken = other.accessToken!;
   await seed(accountId, N);
   await seed(otherUser.accountId, N / 10);
   await sql`VACUUM (ANALYZE) messages`.execute(server.ctx.db);
@@ -194,6 +199,84 @@ describe('SMS log export at scale', () => {
     ).toBe(true);
     expect(lines[1]).toContain(
       `,${String(shown!.submittedAt)},${String(shown!.doneAt)},${String(shown!.id)}`,
+    );
+  });
+
+  it('caps running exports: a third for one account, or one over the node cap, is 429 with Retry-After', async () => {
+    const url = `${server.url}/api/sms/log/export.csv`;
+    // One connection per request: no keep-alive connection is left for the server's close to wait on.
+    const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}`, connection: 'close' } });
+    const held: IncomingMessage[] = [];
+    /**
+     * Starts an export (200) and holds it after its first chunk, unread: 200,000 rows do not fit the
+     * socket buffers. Destroying it closes the connection, as a browser tab that goes away does.
+     */
+    const hold = (t: string) =>
+      new Promise<IncomingMessage>((resolve, reject) => {
+        const req = httpGet(url, auth(t), (res) => {
+          held.push(res);
+          if (res.statusCode !== 200) reject(new Error(`export: ${res.statusCode}`));
+          res.once('data', () => {
+            res.pause();
+            resolve(res);
+          });
+        });
+        req.on('error', reject);
+      });
+    const refused = async (t: string) => {
+      const res = await fetch(url, auth(t));
+      const body = (await res.json()) as { code: string; message: string };
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), ...body };
+    };
+    try {
+      const first = await hold(token);
+      await hold(token);
+      expect(await refused(token)).toEqual({
+        status: 429,
+        retryAfter: '10',
+        code: 'RATE_LIMITED',
+        message:
+          '2 exports are already running for your account. Please wait for one to finish, then try again.',
+      });
+      // Another account has none running, but this node's two slots are taken.
+      expect(await refused(otherToken)).toEqual({
+        status: 429,
+        retryAfter: '10',
+        code: 'RATE_LIMITED',
+        message: 'The server is busy with other exports. Please try again in a few seconds.',
+      });
+
+      // A client that goes away frees its slot: the other account's export then runs to its end.
+      first.destroy();
+      let res: Response | undefined;
+      await until(
+        async () => {
+          res = await fetch(url, auth(otherToken));
+          if (res.status === 200) return true;
+          await res.body?.cancel();
+          return false;
+        },
+        15_000,
+        'a freed export slot',
+      );
+      const lines = (await res!.text()).trim().split('\r\n');
+      expect(lines).toHaveLength(N / 10 + 1);
+      // A finished export frees its slot too: the account holding one export may start a second.
+      await hold(token);
+    } finally {
+      for (const r of held) r.destroy();
+    }
+    // Every export the client left closed its cursor and returned its connection.
+    await until(
+      async () => {
+        const { rows } = await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND query LIKE 'FETCH FORWARD%'
+             AND state <> 'idle'`.execute(server.ctx.db);
+        return rows[0]!.n === 0;
+      },
+      15_000,
+      'the left exports to end their transactions',
     );
   });
 });

@@ -1,7 +1,8 @@
-import type { MessageDto, MessageStatus } from '@wren/contracts';
+import type { MessageStatus } from '@wren/contracts';
 import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
 import { type PgElementType, type Db, insertUnnest } from '../../platform/db';
+import type { SmsLogCsvRow } from './sms-log-csv';
 
 export type MessageRow = Selectable<MessagesTable>;
 
@@ -165,22 +166,21 @@ export async function listLog(db: Db, f: LogFilter & { limit: number }): Promise
  * The whole filtered log (an export) from ONE server-side cursor on a connection held for the
  * stream: one snapshot, one plan, no re-seek per page. Yields batches of `batchSize` rows. Closing
  * the generator early (the client went away) closes the cursor and returns the connection. Rows come
- * as the log's DTO.
+ * as the CSV's columns of the log's DTO (SmsLogCsvRow).
  */
 export async function* streamLog(
   db: Db,
   f: Omit<LogFilter, 'after' | 'limit'>,
-  batchSize = 5000,
-): AsyncGenerator<MessageDto[]> {
-  // The log's DTO straight from SQL (times as ISO text, as toISOString writes them): no Date parsing
-  // and re-formatting per row, and none of the columns an export does not show.
+  batchSize = 10_000,
+): AsyncGenerator<SmsLogCsvRow[]> {
+  // The CSV's columns straight from SQL (times as ISO text, as toISOString writes them): no Date
+  // parsing and re-formatting per row, and none of the columns an export does not show.
   const iso = (column: string) =>
     sql<string | null>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const query = logQuery(db, f)
     .clearSelect()
     .select([
       'm.id',
-      'm.campaign_id as campaignId',
       'm.recipient',
       'm.sender',
       'm.body as text',
@@ -190,10 +190,8 @@ export async function* streamLog(
       'm.currency',
       sql<MessageStatus>`m.status`.as('status'),
       'm.error',
-      iso('m.scheduled_at').as('scheduledAt'),
       sql<string>`${iso('m.created_at')}`.as('createdAt'),
       iso('m.submitted_at').as('submittedAt'),
-      iso('m.receipt_due_at').as('receiptDueAt'),
       iso('m.done_at').as('doneAt'),
     ])
     .compile();
@@ -217,7 +215,7 @@ export async function* streamLog(
       );
       const size = Math.max(1, Math.floor(batchSize));
       const fetchBatch = () => {
-        const p = conn.executeQuery<MessageDto>(
+        const p = conn.executeQuery<SmsLogCsvRow>(
           CompiledQuery.raw(`FETCH FORWARD ${size} FROM sms_log_export`),
         );
         p.catch(() => undefined); // awaited below; a fetch left pending by an early close must not go unhandled

@@ -15,11 +15,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
-import { CSV_BOM } from '../../shared/csv';
-import { smsLogCsvHeader, smsLogCsvRows } from './sms-log-csv';
+import { CSV_BOM, csvDownloadHeaders } from '../../shared/csv';
+import { ExportSlots } from './export-slots';
+import { smsLogCsvHeader, smsLogCsvRows, type SmsLogCsvRow } from './sms-log-csv';
 
 export function messagesRoutes(ctx: AppContext) {
   const { messages, pricing, ledger } = ctx.services;
+  // Running exports on this node (each streams from a cursor on a connection of its own).
+  const exports = new ExportSlots({
+    perAccount: ctx.config.exportMaxPerAccount,
+    perNode: ctx.config.exportMaxPerNode,
+  });
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -50,23 +56,37 @@ export function messagesRoutes(ctx: AppContext) {
         },
       },
       async (req, reply) => {
-        const pages = messages.exportLog(authOf(req).accountId, req.query)[Symbol.asyncIterator]();
+        const accountId = authOf(req).accountId;
+        const release = exports.acquire(accountId);
+        // The slot is freed when the response ends: finished, failed, or the client went away.
+        reply.raw.once('close', release);
+        const pages = messages.exportLog(accountId, req.query)[Symbol.asyncIterator]();
         // The first page is read before the status line goes out: a filter the database refuses is
         // a 4xx from the error handler, not a 200 whose connection drops midway.
-        const first = await pages.next();
+        let first: IteratorResult<SmsLogCsvRow[]>;
+        try {
+          first = await pages.next();
+        } catch (err) {
+          release();
+          throw err;
+        }
         async function* csv() {
-          yield CSV_BOM + smsLogCsvHeader();
-          for (let page = first; !page.done; page = await pages.next()) {
-            const items = page.value;
-            if (items.length === 0) continue;
-            yield smsLogCsvRows(items);
+          try {
+            yield CSV_BOM + smsLogCsvHeader();
+            for (let page = first; !page.done; page = await pages.next()) {
+              const items = page.value;
+              if (items.length === 0) continue;
+              yield smsLogCsvRows(items);
+            }
+          } finally {
+            release();
+            // A client that went away leaves the rows unread: close the cursor and return its
+            // connection (a manual loop does not close the iterator as for-await would).
+            await pages.return?.(undefined);
           }
         }
         const stamp = new Date().toISOString().slice(0, 10);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="sms-log-${stamp}.csv"`)
-          .send(Readable.from(csv()));
+        return reply.headers(csvDownloadHeaders(`sms-log-${stamp}.csv`)).send(Readable.from(csv()));
       },
     );
 
