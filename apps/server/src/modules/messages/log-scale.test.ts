@@ -7,6 +7,7 @@ import { encodeCursor } from './message-dto';
 import { logQuery, type LogFilter } from './messages.repository';
 import { transition } from './status.repository';
 import { until } from '../../realtime/test-client';
+import { insertCampaign } from '../dashboard/test-fixtures';
 
 /**
  * The SMS log at a size where the planner must choose (issue #17): 200,000 messages for one account
@@ -18,6 +19,8 @@ let server: TestServer;
 let accountId: string;
 let token: string;
 let otherToken: string;
+/** A campaign of about 2,000 of the account's messages (1 %), spread over the year. */
+let campaignId: string;
 
 async function seed(account: string, count: number) {
   await sql`
@@ -49,6 +52,9 @@ beforeAll(async () => {
   otherToken = other.accessToken!;
   await seed(accountId, N);
   await seed(otherUser.accountId, N / 10);
+  campaignId = (await insertCampaign(server.ctx.db, accountId)).id;
+  await sql`UPDATE messages SET campaign_id = ${campaignId}::uuid
+             WHERE account_id = ${accountId}::uuid AND recipient LIKE '%07'`.execute(server.ctx.db);
   await sql`VACUUM (ANALYZE) messages`.execute(server.ctx.db);
   await sql`ANALYZE message_outcomes`.execute(server.ctx.db);
 }, 180_000);
@@ -85,6 +91,19 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
     const page = await get(`/api/sms/log?limit=50&cursor=${encodeCursor(deep!)}`);
     expect(page.status).toBe(200);
     expect(page.body.items.map((m) => m.id)).toEqual(expected.slice(0, 50).map((r) => r.id));
+  });
+
+  it("a campaign's page seeks on the campaign index with the keyset in its Index Cond", async () => {
+    const [deep, ...expected] = await rowAt(1000, sql`campaign_id = ${campaignId}::uuid`);
+    expect(expected).toHaveLength(50);
+    const text = await plan({ campaignId, after: { createdAt: deep!.created_at, id: deep!.id } });
+    expect(text).toMatch(/messages_campaign_keyset_idx/);
+    expect(text).toMatch(/Index Cond: .*campaign_id = .*ROW\(created_at, id\) < ROW\(/);
+    expect(text).not.toMatch(/Filter: .*created_at/);
+
+    const page = await get(`/api/sms/log?limit=50&campaignId=${campaignId}&cursor=${encodeCursor(deep!)}`);
+    expect(page.status).toBe(200);
+    expect(page.body.items.map((m) => m.id)).toEqual(expected.map((r) => r.id));
   });
 
   it('a date range is an Index Cond on the log index, with the keyset', async () => {
