@@ -7,19 +7,37 @@
  *   npm run bench:web [-- runs]
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { REPO_ROOT } from '../e2e/lib/paths';
+import { REPO_ROOT, WEB_DIST } from '../e2e/lib/paths';
 import { startServer } from '../e2e/lib/server';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const VIEWPORT = { width: 1366, height: 900 };
 
 interface Sample {
+  /** Brotli bytes on the wire (the browser asks for br, gzip). */
   jsBytes: number;
+  /** The same files as gzip -9 (the precompressed .gz copies the server sends to a gzip-only client). */
+  jsGzip: number;
   jsFiles: number;
   jsRaw: number;
   lcp: number;
+  /** Where the time before LCP goes (ms from navigation start). */
+  ttfb: number;
+  fcp: number;
+  /** The last JS file fetched before LCP finished arriving. */
+  jsDone: number;
+  /** The first API call started, and the last one before LCP ended. */
+  apiStart: number;
+  apiDone: number;
+  lcpElement: string;
   files: (readonly [string, number])[];
+  /** Every request of the load: start and end (ms), path. */
+  timeline: (readonly [number, number, string])[];
 }
 
 const median = (xs: number[]) => {
@@ -76,6 +94,23 @@ async function signUp(page: Page): Promise<void> {
   }, login.json);
 }
 
+/** gzip -9 bytes of these built files (their .gz copy, or compressed here when it has none). */
+function gzipBytes(files: string[]): number {
+  let total = 0;
+  for (const file of files) {
+    const full = path.join(WEB_DIST, file);
+    total += existsSync(`${full}.gz`)
+      ? statSync(`${full}.gz`).size
+      : gzipSync(readFileSync(full), { level: 9 }).length;
+  }
+  return total;
+}
+
+const p95 = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]!;
+};
+
 async function coldLoad(browser: Browser, baseURL: string, storageState: string): Promise<Sample> {
   const context = await browser.newContext({
     baseURL,
@@ -86,8 +121,15 @@ async function coldLoad(browser: Browser, baseURL: string, storageState: string)
   await page.addInitScript(() => {
     const g: Globals = globalThis;
     g.__lcp = 0;
+    g.__lcpElement = '';
     new g.PerformanceObserver((list: Globals) => {
-      for (const entry of list.getEntries()) g.__lcp = entry.startTime;
+      for (const entry of list.getEntries()) {
+        g.__lcp = entry.startTime;
+        const el = entry.element;
+        g.__lcpElement = el
+          ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${String(el.textContent ?? '').slice(0, 40)}"`
+          : '(removed)';
+      }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
   });
   await page.goto('/dashboard', { waitUntil: 'networkidle' });
@@ -97,24 +139,44 @@ async function coldLoad(browser: Browser, baseURL: string, storageState: string)
   // LCP is final once the user interacts; read it after the page has settled.
   const sample = await page.evaluate(() => {
     const g: Globals = globalThis;
-    const js: { name: string; encodedBodySize: number; decodedBodySize: number }[] = g.performance
-      .getEntriesByType('resource')
-      .filter((e: { name: string }) => /\.m?js(\?|$)/.test(e.name));
+    type Entry = {
+      name: string;
+      startTime: number;
+      responseEnd: number;
+      encodedBodySize: number;
+      decodedBodySize: number;
+    };
+    const resources: Entry[] = g.performance.getEntriesByType('resource');
+    const js = resources.filter((e) => /\.m?js(\?|$)/.test(e.name));
+    const lcp = g.__lcp as number;
+    const api = resources.filter((e) => new URL(e.name).pathname.startsWith('/api/'));
+    const nav = g.performance.getEntriesByType('navigation')[0];
+    const fcp = g.performance.getEntriesByName('first-contentful-paint')[0];
     return {
       jsBytes: js.reduce((n, e) => n + e.encodedBodySize, 0),
       jsRaw: js.reduce((n, e) => n + e.decodedBodySize, 0),
       jsFiles: js.length,
       files: js.map((e) => [new URL(e.name).pathname, e.encodedBodySize] as const),
-      lcp: g.__lcp as number,
+      timeline: resources.map((e) => [e.startTime, e.responseEnd, new URL(e.name).pathname] as const),
+      lcp,
+      lcpElement: g.__lcpElement as string,
+      ttfb: nav ? nav.responseStart : 0,
+      fcp: fcp ? fcp.startTime : 0,
+      jsDone: Math.max(0, ...js.filter((e) => e.responseEnd <= lcp).map((e) => e.responseEnd)),
+      apiStart: Math.min(...api.map((e) => e.startTime)),
+      apiDone: Math.max(0, ...api.filter((e) => e.responseEnd <= lcp).map((e) => e.responseEnd)),
     };
   });
   await context.close();
-  return sample;
+  return { ...sample, jsGzip: gzipBytes(sample.files.map(([file]) => file)) };
 }
 
 async function main() {
-  console.log('Building apps/web…');
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (process.env.BENCH_NO_BUILD) console.log('Using the existing apps/web/dist (BENCH_NO_BUILD).');
+  else {
+    console.log('Building apps/web…');
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  }
   const server = await startServer({
     SIMULATOR_MIX: 'DELIVRD=100',
     SIMULATOR_DELAY_MS: '100',
@@ -150,8 +212,16 @@ async function main() {
     for (let i = 0; i < RUNS; i++) samples.push(await coldLoad(browser, server.baseUrl, storageState));
     for (const [i, s] of samples.entries()) {
       console.log(
-        `run ${i + 1}: ${s.jsFiles} JS files, ${s.jsBytes.toLocaleString('en-US')} B transferred (${s.jsRaw.toLocaleString('en-US')} B decoded), LCP ${Math.round(s.lcp)} ms`,
+        `run ${i + 1}: ${s.jsFiles} JS files, ${s.jsBytes.toLocaleString('en-US')} B br (${s.jsGzip.toLocaleString('en-US')} B gzip, ${s.jsRaw.toLocaleString('en-US')} B decoded), LCP ${Math.round(s.lcp)} ms` +
+          ` (TTFB ${Math.round(s.ttfb)}, FCP ${Math.round(s.fcp)}, JS in ${Math.round(s.jsDone)}, API ${Math.round(s.apiStart)}–${Math.round(s.apiDone)}; LCP element ${s.lcpElement})`,
       );
+    }
+    if (process.env.BENCH_TIMELINE) {
+      for (const [start, end, file] of samples[0]!.timeline) {
+        console.log(
+          `${Math.round(start).toString().padStart(6)} – ${Math.round(end).toString().padEnd(6)} ${file}`,
+        );
+      }
     }
     if (process.env.BENCH_FILES) {
       for (const [file, size] of [...samples[0]!.files].sort((a, b) => b[1] - a[1])) {
@@ -159,9 +229,14 @@ async function main() {
       }
     }
     const bytes = median(samples.map((s) => s.jsBytes));
+    const gzip = median(samples.map((s) => s.jsGzip));
+    const lcps = samples.map((s) => s.lcp);
     console.log(
-      `\ncold /dashboard: JS ${bytes.toLocaleString('en-US')} B transferred (${(bytes / 1024).toFixed(1)} KB) in ${median(samples.map((s) => s.jsFiles))} files, ` +
-        `${median(samples.map((s) => s.jsRaw)).toLocaleString('en-US')} B decoded; LCP median ${Math.round(median(samples.map((s) => s.lcp)))} ms (${RUNS} runs)`,
+      `\ncold /dashboard: JS ${(gzip / 1024).toFixed(1)} KB gzip (${gzip.toLocaleString('en-US')} B), ${(bytes / 1024).toFixed(1)} KB brotli as transferred (${bytes.toLocaleString('en-US')} B) in ${median(samples.map((s) => s.jsFiles))} files, ` +
+        `${median(samples.map((s) => s.jsRaw)).toLocaleString('en-US')} B decoded; LCP median ${Math.round(median(lcps))} ms, p95 ${Math.round(p95(lcps))} ms (${RUNS} runs); ` +
+        `load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
     );
   } finally {
     await browser.close();

@@ -1,11 +1,29 @@
-import { Burger, Group } from '@mantine/core';
-import { EventsMenu } from '@/features/account-events/components/events-menu';
+import { ActionIcon, Burger, Group } from '@mantine/core';
+import { Deferred } from '@/components/deferred';
+import { IconBell } from '@/components/icons';
 import { useHubConnection } from '@/lib/hub';
 import { ConnectionBadge } from '@/lib/hub/connection-badge';
 import { useSignOut } from '../use-sign-out';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { Brand } from './sidebar';
 import { UserMenu } from './user-menu';
+
+/**
+ * The notifications menu (features/account-events): its bell shows at once, its popover's code
+ * loads when the pointer or keyboard focus reaches the bell; a click before that opens it on arrival.
+ */
+function NotificationsMenu() {
+  return (
+    <Deferred
+      load={() => import('@/features/account-events/components/events-menu').then((m) => m.EventsMenu)}
+      replayClick
+    >
+      <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications" aria-expanded={false}>
+        <IconBell />
+      </ActionIcon>
+    </Deferred>
+  );
+}
 
 interface HeaderProps {
   /** On a phone the sidebar is a drawer; elsewhere it folds to icons. */
@@ -35,7 +53,7 @@ export function Header({ isMobile, menuOpen, onToggleMenu }: HeaderProps) {
       <Group gap={4} wrap="nowrap">
         <ConnectionBadge />
         <ColorSchemeToggle />
-        <EventsMenu />
+        <NotificationsMenu />
         <UserMenu />
       </Group>
     </Group>

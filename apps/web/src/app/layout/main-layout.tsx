@@ -1,4 +1,5 @@
-import { AppShell, Drawer, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { AppShell, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Outlet } from 'react-router';
 import { useRouteTitle } from '../route-handle';
@@ -7,6 +8,9 @@ import { Footer } from './footer';
 import { Header } from './header';
 import { Brand, Sidebar } from './sidebar';
 import classes from './main-layout.module.css';
+
+/** The phone's drawer menu: its code (Mantine's Drawer, focus trap, scroll lock) loads on phones only. */
+const MobileMenu = lazy(() => import('./mobile-menu'));
 
 /** Below 768 px the sidebar is a drawer (Mantine's `sm` breakpoint is 48em). */
 export const MOBILE_QUERY = '(max-width: 47.99em)';
@@ -43,18 +47,11 @@ export function MainLayout() {
         <Sidebar folded={folded} />
       </AppShell.Navbar>
 
-      <Drawer
-        id="mobile-menu"
-        opened={isMobile && drawerOpen}
-        onClose={drawer.close}
-        size={280}
-        padding={0}
-        title={<Brand />}
-        classNames={{ header: classes.drawerHeader }}
-        closeButtonProps={{ 'aria-label': 'Close menu' }}
-      >
-        <Sidebar onNavigate={drawer.close} />
-      </Drawer>
+      {isMobile && (
+        <Suspense fallback={null}>
+          <MobileMenu opened={drawerOpen} onClose={drawer.close} />
+        </Suspense>
+      )}
 
       <AppShell.Main className={classes.main}>
         <div id="main-content" className={classes.content} tabIndex={-1}>

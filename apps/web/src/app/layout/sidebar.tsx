@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Box, Divider, Group, NavLink, ScrollArea, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Box, Divider, Group, NavLink, ScrollArea, Text, ThemeIcon } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { useCurrentUser } from '@/lib/use-session';
@@ -41,6 +41,9 @@ export function Brand({ folded = false }: { folded?: boolean }) {
   );
 }
 
+/** The folded sidebar's tooltips: their code loads only once the sidebar is folded. */
+const SidebarTooltip = lazy(() => import('./sidebar-tooltip'));
+
 function LinkItem({
   item,
   folded,
@@ -67,9 +70,9 @@ function LinkItem({
   );
   if (!folded) return link;
   return (
-    <Tooltip label={item.label} position="right" withArrow>
-      {link}
-    </Tooltip>
+    <Suspense fallback={link}>
+      <SidebarTooltip label={item.label}>{link}</SidebarTooltip>
+    </Suspense>
   );
 }
 
