@@ -2,14 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chunksOf, COLD_DASHBOARD_ROOTS, gzipSize, readManifest } from '../../build/cold-load';
 
 /**
- * The size budget of the first load: the entry script of dist/index.html and the chunks it
- * modulepreloads, gzip level 9 (what `npm run -w @wren/web size` prints). Raise it only on purpose.
+ * The size budget of a cold /dashboard: every JS file the browser loads for it (the entry, the app,
+ * the signed-in layout, the page, and all their static imports, as the build manifest lists them),
+ * gzip level 9. `npm run bench:web` measures the same files in Chromium (235.6 KB gzip, 56 files,
+ * on 2026-11-24). The issue's goal is 200 KB; until it is met this budget only stops growth. Lower
+ * it as the first load shrinks; raise it only on purpose.
  */
-const INITIAL_JS_BUDGET_GZIP = 170 * 1024;
+const COLD_DASHBOARD_BUDGET_GZIP = 240 * 1024;
 
 const WEB_DIR = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(WEB_DIR, 'dist');
@@ -58,20 +61,21 @@ function initialScripts(html: string): string[] {
 }
 
 describe('bundle budget', () => {
-  it(`initial JS (entry + modulepreloads) stays within ${INITIAL_JS_BUDGET_GZIP / 1024} KB gzip`, () => {
+  it(`a cold /dashboard loads at most ${COLD_DASHBOARD_BUDGET_GZIP / 1024} KB gzip of JS`, () => {
     const dist = currentBuild();
     const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-    const files = initialScripts(html);
-    expect(files.length).toBeGreaterThan(0);
-    const sizes = files.map((file) => ({
-      file,
-      gzip: gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length,
-    }));
+    const files = chunksOf(readManifest(dist), COLD_DASHBOARD_ROOTS);
+    // The manifest's entry is the script index.html runs.
+    for (const entry of initialScripts(html)) expect(files).toContain(entry);
+    const sizes = files.map((file) => ({ file, gzip: gzipSize(dist, file) })).sort((a, b) => b.gzip - a.gzip);
     const total = sizes.reduce((n, s) => n + s.gzip, 0);
     const report = sizes.map((s) => `${(s.gzip / 1024).toFixed(1)} KB ${s.file}`).join('\n');
-    expect(total, `initial JS ${(total / 1024).toFixed(1)} KB gzip:\n${report}`).toBeLessThanOrEqual(
-      INITIAL_JS_BUDGET_GZIP,
-    );
+    expect(
+      total,
+      `cold /dashboard JS ${(total / 1024).toFixed(1)} KB gzip in ${files.length} files:\n${report}`,
+    ).toBeLessThanOrEqual(COLD_DASHBOARD_BUDGET_GZIP);
+    // The floating parts of the header (menus, popovers, tooltips) load on first use only.
+    expect(files.filter((file) => /floating-ui|Popover|Tooltip|Menu-/.test(file))).toEqual([]);
     // The precompressed copies the server sends are there for every initial script but the tiny
     // ones (build/precompress.ts skips files under 1 KB: a copy saves less than its headers cost).
     for (const file of files) {
