@@ -10,8 +10,9 @@
  * first arrival of the same push on any of the account's sockets) is the hub's delivery alone.
  *
  *   npm run bench:hub -- [sockets=10000] [seconds=30] [sends/s=60] [accounts=40]
- *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres (default: local wren/wren)
- *   BENCH_DB=embedded      Wren's default embedded PostgreSQL instead
+ *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres  an external PostgreSQL
+ *   (default: a native PostgreSQL cluster the bench starts itself, given to Wren as DATABASE_URL;
+ *   the hub uses its PostgreSQL adapter only with DATABASE_URL, never on Wren's own embedded one)
  *
  * Prints the sockets reached (the process's file limit caps them), the push delay p50/p99/max, the
  * sends' HTTP latency, this client's event-loop delay (a loaded client inflates the figures), and
@@ -22,15 +23,18 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { Pool } from 'undici';
-import { cpuSeconds, embeddedDatabase, freshPostgres, percentile, startWren } from './lib/wren-process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres } from '@wren/server/src/platform/embedded-postgres';
+import { cpuSeconds, freshPostgres, percentile, startWren } from './lib/wren-process';
 
 const SOCKETS = Number(process.argv[2] ?? 10_000);
 const SECONDS = Number(process.argv[3] ?? 30);
 const RATE = Number(process.argv[4] ?? 60);
 const ACCOUNTS = Number(process.argv[5] ?? 40);
 const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
-const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://wren:wren@127.0.0.1:5432/postgres';
-const EMBEDDED = process.env.BENCH_DB === 'embedded';
+const BASE_DB = process.env.BENCH_DATABASE_URL;
 /** Sockets opening at once while connecting them (each costs a token check on the server). */
 const CONNECT_CONCURRENCY = 100;
 
@@ -91,15 +95,35 @@ function connect(base: string, token: string): Promise<Socket> {
   });
 }
 
+/** A native PostgreSQL cluster for this run (Wren's embedded binaries), removed afterwards. */
+async function ownCluster() {
+  const root = mkdtempSync(path.join(tmpdir(), 'wren-bench-hub-'));
+  const cluster = await startEmbeddedPostgres({ root, database: 'wren' });
+  const url = cluster.url('wren');
+  return {
+    url,
+    env: { DATABASE_URL: url },
+    /** This cluster alone: its postmaster (with exited backends) and live children. */
+    postgresCpu: () => {
+      const postmaster = Number(readFileSync(path.join(root, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      return cpuSeconds({ pid: postmaster }) + cpuSeconds({ parent: postmaster });
+    },
+    drop: async () => {
+      await cluster.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 async function main() {
   console.log(
     `hub benchmark: ${SOCKETS} sockets over ${ACCOUNTS} accounts, ${RATE} sends/s for ${SECONDS} s, ` +
-      `${EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL'}, one Wren process`,
+      `${BASE_DB ? 'external PostgreSQL' : 'a PostgreSQL cluster of its own'} as DATABASE_URL, one Wren process`,
   );
-  const db = EMBEDDED ? embeddedDatabase() : await freshPostgres(baseDb, `wren_bench_hub_${process.pid}`);
+  const db = BASE_DB ? await freshPostgres(BASE_DB, `wren_bench_hub_${process.pid}`) : await ownCluster();
   const children: ChildProcess[] = [];
   const sockets: Socket[] = [];
   try {
