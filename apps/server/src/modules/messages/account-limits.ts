@@ -157,11 +157,21 @@ export async function admit(
   return { day: row.today, dueAt };
 }
 
-/** Admits in a transaction of its own (for a send whose rows are written elsewhere); see release. */
+/**
+ * Admits in a transaction of its own (for a send whose rows are written elsewhere); see release.
+ * Its commit does not wait for the WAL flush (synchronous_commit off): every send of the account
+ * queues on the counter row until the holder commits, so a flush under the lock would cap a limited
+ * account at one send per fsync. Nothing is lost by it: the send's own (synchronous) commit comes
+ * later in the WAL and flushes it too; a crash before that loses only the count of a send that was
+ * never stored.
+ */
 export async function admitNow(db: Db, accountId: string, limits: AccountLimits, n: number, paced: boolean) {
   // Most accounts have no limits: no transaction (two round trips per send) for nothing to count.
   if (limits.dailyCap === null && (!paced || limits.maxPerSecond === null)) return null;
-  return transact(db, (trx) => admit(trx, accountId, limits, n, { paced }));
+  return transact(db, async (trx) => {
+    await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+    return admit(trx, accountId, limits, n, { paced });
+  });
 }
 
 /** Gives back what admitNow counted when the send was then refused (balance, database error). */
