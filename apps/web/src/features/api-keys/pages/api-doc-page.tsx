@@ -171,6 +171,7 @@ export default function ApiDocPage() {
           ref={host}
           data-testid="api-reference"
           tabIndex={0}
+          role="region"
           aria-label="API reference"
           style={{ height: 'max(480px, calc(100dvh - 260px))', overflowY: 'auto', position: 'relative' }}
         />
