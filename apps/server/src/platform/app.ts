@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { registerAdmin } from '../modules/admin/admin.module';
+import { startQueueWakePublisher } from '../modules/messages/queue-wake';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
@@ -108,6 +109,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Background jobs (platform/jobs.ts): this node sends them, and works them unless it is `api` only.
   await ctx.jobs.start();
   app.addHook('onClose', () => ctx.jobs.stop());
+  // An API-only node announces queued messages to the worker nodes (modules/messages/queue-wake.ts).
+  if (ctx.config.role === 'api' && ctx.config.databaseUrl) {
+    const off = startQueueWakePublisher(ctx);
+    app.addHook('onClose', async () => off());
+  }
 
   await registerWebApp(app, ctx.config.webDist);
   attachHub(app, ctx); // Socket.IO at /hub on the same HTTP server (realtime/hub.ts)

@@ -96,6 +96,7 @@ const envSchema = z.object({
   SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).default(300),
   SIMULATOR_MIX: z.string().default('DELIVRD=92,UNDELIV=5,EXPIRED=2,REJECTD=1'),
   DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
+  DISPATCH_IDLE_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(200),
   LEASE_SECONDS: z.coerce.number().int().min(5).default(60),
   SENDER_ID_APPROVAL: z.enum(['manual', 'auto']).default('manual'),
   /** Operators may take a balance below zero with an adjustment whose reason says "overdraft". */
@@ -173,6 +174,8 @@ export interface Config {
     flapWarnAfter: number;
   };
   dispatchBatch: number;
+  /** How often an idle dispatcher looks for due messages it was not told about. */
+  dispatchIdlePollMs: number;
   leaseSeconds: number;
   /** `manual`: an admin approves sender IDs; `auto`: approved on request. */
   senderIdApproval: 'manual' | 'auto';
@@ -402,6 +405,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       flapWarnAfter: e.SMSC_FLAP_WARN_AFTER,
     },
     dispatchBatch: e.DISPATCH_BATCH,
+    dispatchIdlePollMs: e.DISPATCH_IDLE_POLL_MS,
     leaseSeconds: e.LEASE_SECONDS,
     senderIdApproval: e.SENDER_ID_APPROVAL,
     adminAllowOverdraft: e.ADMIN_ALLOW_OVERDRAFT,

@@ -3,6 +3,7 @@ import { createSmppGateway } from '../gateway/smpp-gateway';
 import type { SmsGateway } from '../gateway/sms-gateway';
 import { pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
 import { createDispatcher } from '../modules/messages/dispatcher';
+import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from './config';
 import type { AppContext } from './context';
 import { registerWorkerJobs } from './worker-jobs';
@@ -67,6 +68,8 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     workerId,
   });
   dispatcher.start();
+  // Messages queued on API-only nodes wake this dispatcher at once (modules/messages/queue-wake.ts).
+  const queueWake = listenQueueWake({ databaseUrl: config.databaseUrl, logger, wake: dispatcher.wake });
   // The maintenance pass and the parked-receipt sweep run as pg-boss jobs (worker-jobs.ts).
   await ctx.jobs.start();
   const offJobs = registerWorkerJobs(ctx.jobs, {
@@ -83,6 +86,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     stop: async () => {
       offJobs();
       await reporter.stop();
+      await queueWake.close();
       await dispatcher.stop();
       await gateway.stop();
       await dlr.drain();

@@ -20,7 +20,6 @@ const FLUSH_SIZE = 300;
 /** Most outcomes settled in one transaction; a longer backlog is settled in several. */
 const FLUSH_MAX = 2000;
 const FLUSH_RETRY_MS = 1000;
-const IDLE_POLL_MS = 200;
 /** OTP and single sends (priority ≤ this) may use the share of the dispatch batch kept from bulk. */
 const URGENT_PRIORITY = 1;
 /** While bulk fills its share, a worker looks for urgent messages at least this often. */
@@ -86,6 +85,8 @@ function sortOutcomes(
 export function createDispatcher(deps: Deps) {
   const { db, gateway, config, logger, workerId } = deps;
   const maxInFlight = config.dispatchBatch;
+  /** Without a wake (queued event, flush), an idle dispatcher still looks this often (due times, retries). */
+  const idlePollMs = config.dispatchIdlePollMs;
   /**
    * A fifth of the batch is kept from bulk, so an OTP or single send queued behind a campaign's drain
    * is claimed at once instead of after the next flush of bulk outcomes.
@@ -125,18 +126,23 @@ export function createDispatcher(deps: Deps) {
   const pending: { m: Claimed; outcome: SubmitOutcome }[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
-  let wake: (() => void) | null = null;
+  let wakeSleeper: (() => void) | null = null;
   let loopDone: Promise<void> = Promise.resolve();
   const unsubscribe: (() => void)[] = [];
 
   const nudge = () => {
-    wake?.();
-    wake = null;
+    wakeSleeper?.();
+    wakeSleeper = null;
+  };
+  /** Messages were queued (here, or on an API node that announced them): claim now. */
+  const wake = (priority?: number) => {
+    if ((priority ?? Infinity) <= URGENT_PRIORITY) urgentHint = true;
+    nudge();
   };
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const t = setTimeout(resolve, ms);
-      wake = () => {
+      wakeSleeper = () => {
         clearTimeout(t);
         resolve();
       };
@@ -414,7 +420,7 @@ export function createDispatcher(deps: Deps) {
         }
         for (const m of claimed) submit(m);
         if (claimed.length === 0)
-          await sleep(room > 0 ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, URGENT_PROBE_MS));
+          await sleep(room > 0 ? idlePollMs : Math.min(idlePollMs, URGENT_PROBE_MS));
         else if (unsettled >= maxInFlight) await sleep(5);
       } catch (err) {
         if (!running) break;
@@ -428,12 +434,7 @@ export function createDispatcher(deps: Deps) {
     start() {
       if (running) return;
       running = true;
-      unsubscribe.push(
-        deps.events.subscribe('messages.queued', (e) => {
-          if ((e.priority ?? Infinity) <= URGENT_PRIORITY) urgentHint = true;
-          nudge();
-        }),
-      );
+      unsubscribe.push(deps.events.subscribe('messages.queued', (e) => wake(e.priority)));
       startReclaimTimer();
       loopDone = loop();
     },
@@ -462,6 +463,7 @@ export function createDispatcher(deps: Deps) {
     maintenance,
     /** Runs the lease reclaim now (it also runs on this worker's own timer). */
     reclaimLeases,
+    wake,
     stats: () => ({ inFlight, unsettled, bulkUnsettled, pending: pending.length }),
   };
 }
