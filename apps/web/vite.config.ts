@@ -64,6 +64,12 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
               priority: 2,
             },
+            // The live-update hub's library, loaded with its first connection (lib/hub/lazy-socket.ts).
+            {
+              name: 'socket.io',
+              test: /[\\/]node_modules[\\/](socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)[\\/]/,
+              priority: 1,
+            },
             // Positioning for menus, popovers and tooltips, which load on first use: kept apart, or
             // the bundler would pack it into a shared chunk of the first load.
             {

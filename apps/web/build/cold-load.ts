@@ -2,6 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+/**
+ * The size budget of a cold /dashboard, gzip level 9: every JS file the browser loads for it.
+ * `npm run bench:web` measured 236.1 KB gzip in 57 files on 2026-11-24. The issue's goal is 200 KB;
+ * until it is met this budget only stops growth. Lower it as the first load shrinks; raise it only
+ * on purpose. Checked by apps/web/src/test/bundle-budget.test.ts (from the build manifest) and
+ * e2e/specs/bundle-budget.spec.ts (in Chromium, that the manifest's list is what a browser loads).
+ */
+export const COLD_DASHBOARD_BUDGET_GZIP = 240 * 1024;
+
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
   file: string;
@@ -20,6 +29,23 @@ export const COLD_DASHBOARD_ROOTS = [
   'src/app/layout/main-layout.tsx',
   'src/features/dashboard/pages/dashboard-page.tsx',
 ];
+
+/**
+ * What a cold /dashboard loads by dynamic import while it starts, matched on a chunk's manifest key
+ * or file: the live-update hub's library (vite.config.ts's `socket.io` chunk), which loads with the
+ * hub's first connection (lib/hub/lazy-socket.ts).
+ */
+export const COLD_DASHBOARD_LAZY = [/socket\.io/];
+
+/** Every JS file of a cold /dashboard: the roots, the lazy loads, and their static imports. */
+export function coldDashboardChunks(manifest: Record<string, ManifestChunk>): string[] {
+  const lazy = Object.keys(manifest).filter((key) =>
+    COLD_DASHBOARD_LAZY.some((re) => re.test(key) || re.test(manifest[key].file)),
+  );
+  if (lazy.length !== COLD_DASHBOARD_LAZY.length)
+    throw new Error('a lazy root of /dashboard is not in the manifest');
+  return chunksOf(manifest, [...COLD_DASHBOARD_ROOTS, ...lazy]);
+}
 
 export function readManifest(dist: string): Record<string, ManifestChunk> {
   return JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { notifications } from '@mantine/notifications';
 import { HUB_PATH } from '@wren/contracts';
-import { io } from 'socket.io-client';
 import { refreshSession } from '../http/client';
 import { queryClient } from '../query-client';
 import { getAccessToken } from '../session';
@@ -9,6 +8,7 @@ import { showToast, toast } from '../toast';
 import { campaignCalls } from './hub-campaign';
 import { createHubClient, type HubCloseReason, type HubSnapshot, type HubSocketFactory } from './hub-client';
 import { attachHubSync } from './hub-sync';
+import { lazySocketFactory } from './lazy-socket';
 
 export {
   HubState,
@@ -24,15 +24,21 @@ export const HUB_CONNECTING_MESSAGE = 'Connecting to server...';
 export const HUB_CONNECTED_MESSAGE = 'Connected to server!';
 export const HUB_CONNECTED_PLACEMENT = { position: 'top-center', timeOutMs: 2000 } as const;
 
-/** Socket.IO on this origin at /hub; reconnection is driven by the hub client, not the library. */
-export const socketIoFactory: HubSocketFactory = ({ token }) =>
-  io({
-    path: HUB_PATH,
-    auth: { token },
-    reconnection: false,
-    transports: ['websocket'],
-    forceNew: true,
-  });
+/**
+ * Socket.IO on this origin at /hub; reconnection is driven by the hub client, not the library. The
+ * library loads with the first connection (lazy-socket.ts), not with the page.
+ */
+export const socketIoFactory: HubSocketFactory = lazySocketFactory(async () => {
+  const { io } = await import('socket.io-client');
+  return ({ token }) =>
+    io({
+      path: HUB_PATH,
+      auth: { token },
+      reconnection: false,
+      transports: ['websocket'],
+      forceNew: true,
+    });
+});
 
 let connectingToast: string | null = null;
 
