@@ -94,6 +94,20 @@ export interface WebhookAttemptsTable {
   replay: Generated<boolean>;
 }
 
+/** Requests per key per one-minute window, summed over the API nodes (0015). */
+export interface ApiKeyRateWindowsTable {
+  api_key_id: string;
+  window_start: Timestamp;
+  requests: number;
+}
+
+/** Messages (not sent through /v1) whose final status is due to the account webhook URL (0015). */
+export interface WebhookStatusOutboxTable {
+  message_id: string;
+  account_id: string;
+  queued_at: Generated<Date>;
+}
+
 export interface ApiTables {
   api_keys: ApiKeysTable;
   api_key_usage: ApiKeyUsageTable;
@@ -103,4 +117,6 @@ export interface ApiTables {
   webhook_settings: WebhookSettingsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  api_key_rate_windows: ApiKeyRateWindowsTable;
+  webhook_status_outbox: WebhookStatusOutboxTable;
 }
