@@ -143,16 +143,6 @@ export async function lockRange(trx: Db, serviceId: string, rangePrefix: string)
   );
 }
 
-export async function activeBlock(trx: Db, serviceId: string, rangePrefix: string, now: Date) {
-  return trx
-    .selectFrom('otp_blocked_ranges')
-    .selectAll()
-    .where('service_id', '=', serviceId)
-    .where('range_prefix', '=', rangePrefix)
-    .where('blocked_until', '>', now)
-    .executeTakeFirst();
-}
-
 export async function blockRange(
   trx: Db,
   b: { serviceId: string; rangePrefix: string; reason: string; at: Date; until: Date },
@@ -177,29 +167,51 @@ export async function blockRange(
 }
 
 /** Times of the codes sent to a number since `since`, newest first (blocked sends excluded). */
-export async function recentSends(trx: Db, serviceId: string, recipient: string, since: Date) {
-  const rows = await trx
-    .selectFrom('otp_verifications')
-    .select('created_at')
-    .where('service_id', '=', serviceId)
-    .where('recipient', '=', recipient)
-    .where('created_at', '>', since)
-    .where('status', '<>', 'blocked')
-    .orderBy('created_at', 'desc')
-    .execute();
-  return rows.map((r) => r.created_at);
-}
-
-export async function countRangeSends(trx: Db, serviceId: string, rangePrefix: string, since: Date) {
-  const row = await trx
-    .selectFrom('otp_verifications')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('service_id', '=', serviceId)
-    .where('range_prefix', '=', rangePrefix)
-    .where('status', '<>', 'blocked')
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return row.n;
+/**
+ * What the send guards read, in one round trip (after lockRange, so the range's concurrent sends
+ * are settled): the range's active block, this number's sends since `sendSince` (newest first),
+ * and the range's sends since `rangeSince`. Blocked attempts never count.
+ */
+export async function sendGuardState(
+  trx: Db,
+  q: {
+    serviceId: string;
+    rangePrefix: string;
+    recipient: string;
+    now: Date;
+    sendSince: Date;
+    rangeSince: Date;
+  },
+) {
+  const { rows } = await sql<{
+    block_reason: string | null;
+    blocked_until: Date | null;
+    recent: Date[];
+    in_range: number;
+  }>`
+    SELECT b.reason AS block_reason, b.blocked_until,
+           ARRAY(SELECT created_at FROM otp_verifications
+                  WHERE service_id = ${q.serviceId}::uuid AND recipient = ${q.recipient}
+                    AND created_at > ${q.sendSince} AND status <> 'blocked'
+                  ORDER BY created_at DESC) AS recent,
+           (SELECT count(*)::int FROM otp_verifications
+             WHERE service_id = ${q.serviceId}::uuid AND range_prefix = ${q.rangePrefix}
+               AND status <> 'blocked' AND created_at > ${q.rangeSince}) AS in_range
+      FROM (SELECT 1) one
+      LEFT JOIN LATERAL (
+        SELECT reason, blocked_until FROM otp_blocked_ranges
+         WHERE service_id = ${q.serviceId}::uuid AND range_prefix = ${q.rangePrefix}
+           AND blocked_until > ${q.now}
+         LIMIT 1) b ON true`.execute(trx);
+  const r = rows[0];
+  return {
+    block:
+      r.block_reason !== null && r.blocked_until
+        ? { reason: r.block_reason, blocked_until: r.blocked_until }
+        : null,
+    recent: r.recent.map((d) => new Date(d)),
+    inRange: r.in_range,
+  };
 }
 
 /** A new code replaces the number's pending one. */

@@ -389,7 +389,15 @@ export function createOtpService(deps: Deps) {
 
       const outcome = await transact(db, async (trx): Promise<Outcome> => {
         await repo.lockRange(trx, svc.id, range);
-        const block = await repo.activeBlock(trx, svc.id, range, now);
+        const guard = await repo.sendGuardState(trx, {
+          serviceId: svc.id,
+          rangePrefix: range,
+          recipient: e164,
+          now,
+          sendSince: new Date(now.getTime() - windowMs),
+          rangeSince: new Date(now.getTime() - svc.velocity_window_minutes * 60_000),
+        });
+        const block = guard.block;
         if (block) {
           return {
             ok: false,
@@ -401,7 +409,7 @@ export function createOtpService(deps: Deps) {
             ),
           };
         }
-        const recent = await repo.recentSends(trx, svc.id, e164, new Date(now.getTime() - windowMs));
+        const recent = guard.recent;
         const last = recent[0];
         if (last && now.getTime() - last.getTime() < cooldownMs) {
           const at = new Date(last.getTime() + cooldownMs);
@@ -426,12 +434,7 @@ export function createOtpService(deps: Deps) {
             ),
           };
         }
-        const inRange = await repo.countRangeSends(
-          trx,
-          svc.id,
-          range,
-          new Date(now.getTime() - svc.velocity_window_minutes * 60_000),
-        );
+        const inRange = guard.inRange;
         if (inRange >= svc.velocity_max_sends) {
           const until = new Date(now.getTime() + VELOCITY_BLOCK_MINUTES * 60_000);
           const reason = `SMS pumping guard: more than ${plural(svc.velocity_max_sends, 'send')} to ${maskRange(range, svc.velocity_range_digits)} in ${plural(svc.velocity_window_minutes, 'minute')}`;
