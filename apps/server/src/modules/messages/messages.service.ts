@@ -41,6 +41,12 @@ interface Deps {
 }
 
 export const PRIORITY = { otp: 0, single: 1, bulk: 2 } as const;
+
+/** A settled promise's value, or its error thrown. */
+function settled<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
+}
 const MAX_SCHEDULE_MS = 366 * 86_400_000;
 
 export function createMessagesService(deps: Deps) {
@@ -117,13 +123,21 @@ export function createMessagesService(deps: Deps) {
         });
       }
       const scheduledAt = parseSchedule(input.scheduleAt);
-      const screened = await screenSuppressed(input.accountId, normaliseRecipients(input.recipients));
+      const normalised = normaliseRecipients(input.recipients);
+      // Three independent lookups at once (a send waits for one round trip, not three); their errors
+      // are still reported in this order.
+      const [screenedR, limitsR, senderR] = await Promise.allSettled([
+        screenSuppressed(input.accountId, normalised),
+        // The operator's per-account limits (account-limits.ts): countries now, cap and pace below.
+        limitsOf.loadLimits(db, input.accountId),
+        deps.resolveSender({ accountId: input.accountId, value: input.senderId }),
+      ]);
+      const screened = settled(screenedR);
       const recipients = screened.allowed;
-      // The operator's per-account limits (account-limits.ts): countries now, cap and pace below.
-      const limits = await limitsOf.loadLimits(db, input.accountId);
+      const limits = settled(limitsR);
       const outside = limitsOf.outsideCountries(limits, recipients);
       if (outside.length) throw new FieldError({ recipients: [limitsOf.countriesMessage(limits, outside)] });
-      const sender = await deps.resolveSender({ accountId: input.accountId, value: input.senderId });
+      const sender = settled(senderR);
       const quote = await deps.pricing.quote(input.accountId, recipients, info.segments);
       const start = scheduledAt ?? new Date();
       const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
