@@ -225,12 +225,16 @@ describe('Operator console', () => {
       .getByRole('button', { name: 'Pause' })
       .click();
     await card.getByText('Paused').waitFor({ timeout: 5000 });
+    // Paused, the connection's sessions are unbound (not down: the operator did it).
+    await card.getByTestId('connection-state').getByText('Unbound').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'admin-system-paused');
     await card.getByRole('button', { name: 'Resume' }).click();
     await page
       .getByRole('dialog', { name: 'Resume connection' })
       .getByRole('button', { name: 'Resume' })
       .click();
     await card.getByText('Paused').waitFor({ state: 'detached', timeout: 5000 });
+    await card.getByTestId('connection-state').getByText('Up').waitFor({ timeout: 15_000 });
     await context.close();
   });
 

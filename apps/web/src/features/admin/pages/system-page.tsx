@@ -25,15 +25,22 @@ import { bytes, ErrorBlock, LoadingBlock, SectionHeader, When } from '../compone
 
 const LANE_LABELS: Record<string, string> = { otp: 'OTP', single: 'Single', bulk: 'Bulk' };
 
-/** Up: every bind bound; degraded: some; down: none. */
+/** Up: every bind bound; degraded: some; down: none; unbound: none, as an operator paused it. */
 export function connectionState(c: Pick<ConnectionStatusDto, 'bound' | 'binds' | 'paused'>) {
+  if (c.bound === 0 && c.paused) return { label: 'Unbound', color: 'gray' };
   if (c.bound === 0) return { label: 'Down', color: 'red' };
   if (c.bound < c.binds) return { label: 'Degraded', color: 'yellow' };
   return { label: 'Up', color: 'green' };
 }
 
 const sessionColor = (state: string) =>
-  state === 'bound' ? 'green' : state === 'binding' || state === 'connecting' ? 'yellow' : 'red';
+  state === 'bound'
+    ? 'green'
+    : state === 'binding' || state === 'connecting'
+      ? 'yellow'
+      : state === 'stopped' || state === 'unbinding'
+        ? 'gray'
+        : 'red';
 
 function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () => void }) {
   const state = connectionState(c);
