@@ -115,6 +115,14 @@ export function toCampaignDto(row: repo.CampaignRow): CampaignDto {
   };
 }
 
+export interface AcceptOptions {
+  /**
+   * Writes of the caller that must commit with the campaign or not at all (the /v1 API's
+   * Idempotency-Key answer): run at the end of its transaction with the answer it will return.
+   */
+  withinTransaction?: (trx: Db, accepted: CampaignAccepted) => Promise<void>;
+}
+
 export function createCampaignsService(deps: Deps) {
   const { db, config, events, ledger, logger } = deps;
   const scanDeps = {
@@ -165,6 +173,7 @@ export function createCampaignsService(deps: Deps) {
   /** Accepts a campaign: every recipient stored, priced and debited in ONE transaction. */
   async function accept(
     input: CreateCampaignInput & { accountId: string; userId: string | null; resendOf?: string },
+    opts: AcceptOptions = {},
   ): Promise<CampaignAccepted> {
     const scheduledAt = parseSchedule(input.scheduleAt);
     checkTimezone(input.timezone);
@@ -252,11 +261,23 @@ export function createCampaignsService(deps: Deps) {
         .execute();
       if (input.uploadId) await trx.deleteFrom('campaign_uploads').where('id', '=', input.uploadId).execute();
       afterCommit(trx, () => changed(input.accountId, id));
-      return { balanceMinor: debit.balanceMinor };
+      let accepted: CampaignAccepted | null = null;
+      if (opts.withinTransaction) {
+        const row = await repo.findCampaign(trx, input.accountId, id);
+        if (!row) throw new Error('campaign vanished inside its own transaction');
+        accepted = { campaign: toCampaignDto(row), balanceMinor: debit.balanceMinor };
+        await opts.withinTransaction(trx, accepted);
+      }
+      return { balanceMinor: debit.balanceMinor, accepted };
     });
     if (!scheduledAt)
       void materialise(id).catch((err: unknown) => logger.warn({ err }, 'materialise failed'));
-    return { campaign: toCampaignDto(await get(input.accountId, id)), balanceMinor: result.balanceMinor };
+    return (
+      result.accepted ?? {
+        campaign: toCampaignDto(await get(input.accountId, id)),
+        balanceMinor: result.balanceMinor,
+      }
+    );
   }
 
   /**
@@ -505,8 +526,11 @@ export function createCampaignsService(deps: Deps) {
       return all;
     },
 
-    async create(input: CreateCampaignInput & { accountId: string; userId: string | null }) {
-      return accept(input);
+    async create(
+      input: CreateCampaignInput & { accountId: string; userId: string | null },
+      opts: AcceptOptions = {},
+    ) {
+      return accept(input, opts);
     },
 
     async list(accountId: string, q: CampaignListQuery): Promise<CampaignPage> {

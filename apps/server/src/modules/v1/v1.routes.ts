@@ -24,7 +24,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { apiKey, PUBLIC } from '../../platform/http/route-auth';
-import { idempotent, IDEMPOTENCY_HEADER } from './idempotency';
+import { idempotent, IDEMPOTENCY_HEADER, storeAnswers } from './idempotency';
 import { internalError, routeNotFound, toV1Error } from './v1-errors';
 import { createV1Service } from './v1.service';
 import { createV1ContactsService } from './v1-contacts';
@@ -211,21 +211,30 @@ export function v1Routes(ctx: AppContext) {
             path: V1_API.campaigns,
             body: b,
           },
-          async () => {
+          async (claim) => {
             try {
-              const accepted = await campaignsOf(ctx).create({
-                kind: 'bulk',
-                name: b.name,
-                numbers: b.to.join('\n'),
-                groupIds: b.groupIds,
-                text: b.text,
-                senderId: b.from,
-                scheduleAt: b.scheduleAt,
-                ratePerMinute: b.ratePerMinute,
-                accountId: key.accountId,
-                userId: key.userId,
-              });
-              return { status: 202, body: accepted };
+              const accepted = await campaignsOf(ctx).create(
+                {
+                  kind: 'bulk',
+                  name: b.name,
+                  numbers: b.to.join('\n'),
+                  groupIds: b.groupIds,
+                  text: b.text,
+                  senderId: b.from,
+                  scheduleAt: b.scheduleAt,
+                  ratePerMinute: b.ratePerMinute,
+                  accountId: key.accountId,
+                  userId: key.userId,
+                },
+                // The Idempotency-Key answer commits with the campaign: a failure after the commit
+                // cannot lead a retry to create it twice.
+                claim
+                  ? {
+                      withinTransaction: (trx, body) => storeAnswers(trx, [{ claim, status: 202, body }]),
+                    }
+                  : {},
+              );
+              return { status: 202, body: accepted, stored: claim !== null };
             } catch (err) {
               const mapped = toV1Error(err);
               if (!mapped || mapped.status >= 500) throw err;

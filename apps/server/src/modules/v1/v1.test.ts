@@ -702,6 +702,52 @@ describe('a send and its API records commit together', () => {
   });
 });
 
+describe('a campaign and its Idempotency-Key answer commit together', () => {
+  it('a failure storing the answer creates nothing (5xx); the retry with the same key creates it once', async () => {
+    const { db } = server.ctx;
+    // While test_block_idem names an account, storing its Idempotency-Key answers fails.
+    await sql`CREATE TABLE test_block_idem (account_id uuid)`.execute(db);
+    await sql
+      .raw(
+        `CREATE FUNCTION test_block_idem() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+           IF NEW.response_status IS NOT NULL
+              AND EXISTS (SELECT 1 FROM test_block_idem WHERE account_id = NEW.account_id) THEN
+             RAISE EXCEPTION 'answers blocked by the test';
+           END IF;
+           RETURN NEW;
+         END $$`,
+      )
+      .execute(db);
+    await sql`CREATE TRIGGER test_block_idem BEFORE UPDATE ON idempotency_keys
+              FOR EACH ROW EXECUTE FUNCTION test_block_idem()`.execute(db);
+    const c = server.client();
+    const { user } = await c.register();
+    const { secret } = await createKey(c, { scopes: ['campaigns:write', 'balance:read'] });
+    const balance = async () => (await v1(secret, 'GET', '/v1/balance')).body.balanceMinor as number;
+    const campaigns = async () =>
+      (await db.selectFrom('campaigns').select('id').where('account_id', '=', user.accountId).execute())
+        .length;
+    const before = await balance();
+    await sql`INSERT INTO test_block_idem VALUES (${user.accountId})`.execute(db);
+    const body = { to: ['+14155550177', '+14155550178'], text: 'atomic campaign' };
+    const headers = { 'idempotency-key': 'atomic-campaign-1' };
+
+    const failed = await v1(secret, 'POST', '/v1/campaigns', body, headers);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await campaigns()).toBe(0);
+    expect(await balance()).toBe(before);
+
+    await sql`DELETE FROM test_block_idem`.execute(db);
+    const retried = await v1(secret, 'POST', '/v1/campaigns', body, headers);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(202);
+    const again = await v1(secret, 'POST', '/v1/campaigns', body, headers);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retried.body);
+    expect(await campaigns()).toBe(1);
+  });
+});
+
 describe('/v1 contacts (scope contacts:write)', () => {
   it('adds (E.164, reports invalid and duplicates), lists groups and contacts (keyset), removes', async () => {
     const c = server.client();
