@@ -40,7 +40,8 @@ export function listenChannel(opts: {
 
   async function connect(): Promise<void> {
     if (closed || !opts.databaseUrl) return;
-    const c = new pg.Client({ connectionString: opts.databaseUrl });
+    // A connect that hangs must not hang close(): it gives up and is retried.
+    const c = new pg.Client({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 5000 });
     client = c;
     let dropped = false;
     const drop = (err?: unknown) => {
@@ -78,10 +79,11 @@ export function listenChannel(opts: {
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      await ready.catch(() => undefined);
+      // End the client first (a connect in progress fails at once), then let connect() finish.
       const c = client;
       client = null;
       if (c) await c.end().catch(() => undefined);
+      await ready.catch(() => undefined);
     },
   };
 }
