@@ -16,6 +16,8 @@ import { REPO_ROOT, WEB_DIST } from '../e2e/lib/paths';
 import { startServer } from '../e2e/lib/server';
 
 const RUNS = Number(process.argv[2] ?? 5);
+/** Another build to serve and measure (e.g. an older commit's apps/web/dist, for a before/after). */
+const DIST = process.env.BENCH_WEB_DIST ?? WEB_DIST;
 const VIEWPORT = { width: 1366, height: 900 };
 
 interface Sample {
@@ -98,7 +100,7 @@ async function signUp(page: Page): Promise<void> {
 function gzipBytes(files: string[]): number {
   let total = 0;
   for (const file of files) {
-    const full = path.join(WEB_DIST, file);
+    const full = path.join(DIST, file);
     total += existsSync(`${full}.gz`)
       ? statSync(`${full}.gz`).size
       : gzipSync(readFileSync(full), { level: 9 }).length;
@@ -172,7 +174,8 @@ async function coldLoad(browser: Browser, baseURL: string, storageState: string)
 }
 
 async function main() {
-  if (process.env.BENCH_NO_BUILD) console.log('Using the existing apps/web/dist (BENCH_NO_BUILD).');
+  if (process.env.BENCH_WEB_DIST) console.log(`Serving ${DIST} (BENCH_WEB_DIST).`);
+  else if (process.env.BENCH_NO_BUILD) console.log('Using the existing apps/web/dist (BENCH_NO_BUILD).');
   else {
     console.log('Building apps/web…');
     execFileSync('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
@@ -181,6 +184,7 @@ async function main() {
     SIMULATOR_MIX: 'DELIVRD=100',
     SIMULATOR_DELAY_MS: '100',
     CAPTCHA: 'false',
+    WEB_DIST: DIST,
   });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
