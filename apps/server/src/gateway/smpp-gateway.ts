@@ -153,13 +153,14 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
   }
 
   return {
-    async start() {
+    async start(startOpts) {
       const wait = opts.startWaitMs ?? 5000;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)));
-      await Promise.race([Promise.all(connections.map((c) => c.start())), timeout]);
+      const active = connections.filter((c) => !startOpts?.paused?.has(c.name));
+      await Promise.race([Promise.all(active.map((c) => c.start())), timeout]);
       clearTimeout(timer);
-      const down = connections.filter((c) => c.bound === 0).map((c) => c.name);
+      const down = active.filter((c) => c.bound === 0).map((c) => c.name);
       if (down.length > 0) log.warn({ connections: down }, 'SMPP connections not bound yet; retrying');
     },
 

@@ -92,7 +92,8 @@ export interface ConnectionStatus {
 }
 
 export interface SmsGateway {
-  start(): Promise<void>;
+  /** Binds every connection, except those named in `paused` (an operator paused them: bound on resume). */
+  start(opts?: { paused?: ReadonlySet<string> }): Promise<void>;
   /** Unbinds and closes; in-flight submits resolve (as 'unknown' if unanswered). */
   stop(): Promise<void>;
   submit(sms: OutboundSms): Promise<SubmitOutcome>;

@@ -1,7 +1,7 @@
 import { parseMix, startSmsc, type SmscHandle } from '@wren/smsc-simulator';
 import { createSmppGateway } from '../gateway/smpp-gateway';
 import type { SmsGateway } from '../gateway/sms-gateway';
-import { pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
+import { loadPauses, pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
 import { createDispatcher } from '../modules/messages/dispatcher';
 import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from './config';
@@ -56,6 +56,8 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   gateway.onMo(async (mo) => {
     await ctx.services.inbound.receive(mo);
   });
+  // A connection an operator paused stays unbound through a restart (bound on resume).
+  await loadPauses(ctx.db, pausable);
   await gateway.start();
 
   const dispatcher = createDispatcher({

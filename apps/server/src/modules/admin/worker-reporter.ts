@@ -76,7 +76,11 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
   const delivered = minuteCounter();
   const failed = minuteCounter();
   const gateway: SmsGateway = {
-    start: () => inner.start(),
+    // Connections paused before the start (`paused`, filled by the caller) are never bound.
+    start: async () => {
+      for (const name of paused) unbound.add(name);
+      await inner.start({ paused });
+    },
     stop: () => inner.stop(),
     // Counted once stored (the handler resolved): the SMSC's final word on each part.
     onReceipt: (h) =>
@@ -144,6 +148,13 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
  * the operator pauses in `smsc_connection_controls`. The admin system status reads them, so API
  * nodes show every worker's binds.
  */
+/** Reads the operator's pauses into the wrapper (before its gateway starts, and at each report). */
+export async function loadPauses(db: Db, pausable: ReturnType<typeof pausableGateway>) {
+  const controls = await db.selectFrom('smsc_connection_controls').select(['name', 'paused']).execute();
+  pausable.paused.clear();
+  for (const c of controls) if (c.paused) pausable.paused.add(c.name);
+}
+
 export function startWorkerReporter(opts: {
   db: Db;
   logger: Logger;
@@ -160,9 +171,7 @@ export function startWorkerReporter(opts: {
   let running: Promise<void> | null = null;
 
   async function tick() {
-    const controls = await db.selectFrom('smsc_connection_controls').select(['name', 'paused']).execute();
-    pausable.paused.clear();
-    for (const c of controls) if (c.paused) pausable.paused.add(c.name);
+    await loadPauses(db, pausable);
     await pausable.sync();
     const now = Date.now();
     const seconds = Math.max(0.001, (now - last) / 1000);

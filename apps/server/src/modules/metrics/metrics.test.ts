@@ -189,5 +189,18 @@ describe('GET /metrics', () => {
       )
       .toBe('delivered');
     expect((await admin.post('/api/admin/system/connections/nope/pause', {})).status).toBe(404);
+
+    // A worker that starts while the connection is paused never binds it; a resume does.
+    expect(
+      (await admin.post('/api/admin/system/connections/simulator/pause', { reason: 'restart' })).status,
+    ).toBe(200);
+    await expect.poll(() => sim.stats().boundSessions, { timeout: 10_000, interval: 100 }).toBe(0);
+    const restarted = await server.restartWorker();
+    const fresh = restarted.simulator!;
+    expect(fresh.stats()).toMatchObject({ binds: 0, boundSessions: 0 });
+    await new Promise((r) => setTimeout(r, 1500)); // a report or two: still not bound
+    expect(fresh.stats().binds).toBe(0);
+    expect((await admin.post('/api/admin/system/connections/simulator/resume', {})).status).toBe(200);
+    await expect.poll(() => fresh.stats().boundSessions, { timeout: 10_000, interval: 100 }).toBe(2);
   });
 });
