@@ -23,6 +23,7 @@ import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
 import { readUpload } from '../../platform/http/upload';
 import { csvDownloadHeaders, CSV_BOM, csvLine } from '../../shared/csv';
+import { exportSlotsOf, sendCsvExport } from '../messages/export-slots';
 import { smsLogCsvHeader, smsLogCsvRows } from '../messages/sms-log-csv';
 import { createCampaignsService, type CampaignsService } from './campaigns.service';
 
@@ -144,19 +145,16 @@ export function campaignsRoutes(ctx: AppContext) {
         },
       },
       async (req, reply) => {
-        const pages = campaigns
-          .exportMessages(authOf(req).accountId, req.params.id, req.query.status)
-          [Symbol.asyncIterator]();
-        const first = await pages.next();
-        async function* csv() {
-          yield CSV_BOM + smsLogCsvHeader();
-          for (let page = first; !page.done; page = await pages.next()) {
-            if (page.value.length) yield smsLogCsvRows(page.value);
-          }
-        }
-        return reply
-          .headers(csvDownloadHeaders(`campaign-${req.params.id.slice(0, 8)}.csv`))
-          .send(Readable.from(csv()));
+        const accountId = authOf(req).accountId;
+        // Under the same per-account and per-node export caps as the SMS log's export.
+        return sendCsvExport(reply, {
+          slots: exportSlotsOf(ctx),
+          accountId,
+          fileName: `campaign-${req.params.id.slice(0, 8)}.csv`,
+          pages: campaigns.exportMessages(accountId, req.params.id, req.query.status),
+          header: smsLogCsvHeader(),
+          rows: smsLogCsvRows,
+        });
       },
     );
 

@@ -1,5 +1,9 @@
+import { Readable } from 'node:stream';
 import { ErrorCode } from '@wren/contracts';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
+import { CSV_BOM, csvDownloadHeaders } from '../../shared/csv';
 
 /** Seconds a refused export is told to wait (a large export takes seconds). */
 export const EXPORT_RETRY_AFTER_SECONDS = 10;
@@ -51,4 +55,61 @@ export class ExportSlots {
   count(accountId?: string): number {
     return accountId === undefined ? this.total : (this.running.get(accountId) ?? 0);
   }
+}
+
+/** One set of export slots per node (its context): the SMS log's and campaigns' exports share it. */
+const slotsOfNode = new WeakMap<AppContext, ExportSlots>();
+export function exportSlotsOf(ctx: AppContext): ExportSlots {
+  let slots = slotsOfNode.get(ctx);
+  if (!slots) {
+    slots = new ExportSlots({
+      perAccount: ctx.config.exportMaxPerAccount,
+      perNode: ctx.config.exportMaxPerNode,
+    });
+    slotsOfNode.set(ctx, slots);
+  }
+  return slots;
+}
+
+/**
+ * Streams a CSV download from pages of rows under an export slot of the account (429 when none is
+ * free). The first page is read before the status line goes out, so a filter the database refuses
+ * is a 4xx from the error handler, not a 200 whose connection drops midway. The slot is freed when
+ * the response ends (finished, failed, or the client went away), and the pages are closed then too:
+ * a cursor left unread returns its connection.
+ */
+export async function sendCsvExport<T>(
+  reply: FastifyReply,
+  opts: {
+    slots: ExportSlots;
+    accountId: string;
+    fileName: string;
+    pages: AsyncIterable<T[]>;
+    header: string;
+    rows: (items: T[]) => string;
+  },
+) {
+  const release = opts.slots.acquire(opts.accountId);
+  reply.raw.once('close', release);
+  const pages = opts.pages[Symbol.asyncIterator]();
+  let first: IteratorResult<T[]>;
+  try {
+    first = await pages.next();
+  } catch (err) {
+    release();
+    throw err;
+  }
+  async function* csv() {
+    try {
+      yield CSV_BOM + opts.header;
+      for (let page = first; !page.done; page = await pages.next()) {
+        if (page.value.length > 0) yield opts.rows(page.value);
+      }
+    } finally {
+      release();
+      // A manual loop does not close the iterator as for-await would.
+      await pages.return?.(undefined);
+    }
+  }
+  return reply.headers(csvDownloadHeaders(opts.fileName)).send(Readable.from(csv()));
 }

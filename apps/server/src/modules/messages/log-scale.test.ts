@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -257,6 +258,13 @@ describe('SMS log export at scale', () => {
         message:
           '2 exports are already running for your account. Please wait for one to finish, then try again.',
       });
+      // A campaign's export counts against the same slots.
+      const campaignExport = await fetch(
+        `${server.url}/api/campaigns/${randomUUID()}/messages/export.csv`,
+        auth(token),
+      );
+      expect(campaignExport.status).toBe(429);
+      await campaignExport.body?.cancel();
       // Another account has none running, but this node's two slots are taken.
       expect(await refused(otherToken)).toEqual({
         status: 429,

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   balanceSchema,
   fileResponse,
@@ -15,17 +14,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { authOf } from '../../platform/http/auth-guard';
-import { CSV_BOM, csvDownloadHeaders } from '../../shared/csv';
-import { ExportSlots } from './export-slots';
-import { smsLogCsvHeader, smsLogCsvRows, type SmsLogCsvRow } from './sms-log-csv';
+import { exportSlotsOf, sendCsvExport } from './export-slots';
+import { smsLogCsvHeader, smsLogCsvRows } from './sms-log-csv';
 
 export function messagesRoutes(ctx: AppContext) {
   const { messages, pricing, ledger } = ctx.services;
   // Running exports on this node (each streams from a cursor on a connection of its own).
-  const exports = new ExportSlots({
-    perAccount: ctx.config.exportMaxPerAccount,
-    perNode: ctx.config.exportMaxPerNode,
-  });
+  const exports = exportSlotsOf(ctx);
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -57,36 +52,14 @@ export function messagesRoutes(ctx: AppContext) {
       },
       async (req, reply) => {
         const accountId = authOf(req).accountId;
-        const release = exports.acquire(accountId);
-        // The slot is freed when the response ends: finished, failed, or the client went away.
-        reply.raw.once('close', release);
-        const pages = messages.exportLog(accountId, req.query)[Symbol.asyncIterator]();
-        // The first page is read before the status line goes out: a filter the database refuses is
-        // a 4xx from the error handler, not a 200 whose connection drops midway.
-        let first: IteratorResult<SmsLogCsvRow[]>;
-        try {
-          first = await pages.next();
-        } catch (err) {
-          release();
-          throw err;
-        }
-        async function* csv() {
-          try {
-            yield CSV_BOM + smsLogCsvHeader();
-            for (let page = first; !page.done; page = await pages.next()) {
-              const items = page.value;
-              if (items.length === 0) continue;
-              yield smsLogCsvRows(items);
-            }
-          } finally {
-            release();
-            // A client that went away leaves the rows unread: close the cursor and return its
-            // connection (a manual loop does not close the iterator as for-await would).
-            await pages.return?.(undefined);
-          }
-        }
-        const stamp = new Date().toISOString().slice(0, 10);
-        return reply.headers(csvDownloadHeaders(`sms-log-${stamp}.csv`)).send(Readable.from(csv()));
+        return sendCsvExport(reply, {
+          slots: exports,
+          accountId,
+          fileName: `sms-log-${new Date().toISOString().slice(0, 10)}.csv`,
+          pages: messages.exportLog(accountId, req.query),
+          header: smsLogCsvHeader(),
+          rows: smsLogCsvRows,
+        });
       },
     );
 
