@@ -111,7 +111,7 @@ export async function backlog(trx: Db, campaignId: string) {
   return Number(res.rows[0]?.n ?? 0);
 }
 
-/** Counts by message status (messages_campaign_idx). */
+/** Counts by message status (messages_campaign_keyset_idx). */
 export async function statusCounts(db: Db, campaignId: string) {
   const res = await sql<{ status: string; n: string }>`
     SELECT status, count(*) AS n FROM messages WHERE campaign_id = ${campaignId}::uuid GROUP BY status`.execute(

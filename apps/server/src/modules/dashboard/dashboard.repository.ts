@@ -80,7 +80,7 @@ export async function findCampaign(db: Db, accountId: string, campaignId: string
     .executeTakeFirst();
 }
 
-/** Per status: the campaign's message count and price (uses messages_campaign_idx). */
+/** Per status: the campaign's message count and price (uses messages_campaign_keyset_idx). */
 export async function campaignStatusTotals(db: Db, accountId: string, campaignId: string) {
   return db
     .selectFrom('messages')
