@@ -30,23 +30,29 @@ export async function ensureSecrets(db: Db, rows: { accountId: string; secret: s
     .execute();
 }
 
+/** What a final-status event says of its message (both outboxes read these columns). */
+export interface FinishedMessage {
+  message_id: string;
+  recipient: string;
+  sender: string;
+  status: string;
+  error: string | null;
+  segments: number;
+  price_minor: number;
+  currency: string;
+  done_at: Date | null;
+}
+
 /** API messages whose final status is known and not yet turned into an event (claimed, locked). */
 export async function claimFinished(trx: Db, limit: number) {
-  const { rows } = await sql<{
-    message_id: string;
-    account_id: string;
-    api_key_id: string;
-    client_ref: string | null;
-    callback_url: string;
-    recipient: string;
-    sender: string;
-    status: string;
-    error: string | null;
-    segments: number;
-    price_minor: number;
-    currency: string;
-    done_at: Date | null;
-  }>`
+  const { rows } = await sql<
+    FinishedMessage & {
+      account_id: string;
+      api_key_id: string;
+      client_ref: string | null;
+      callback_url: string;
+    }
+  >`
     WITH due AS (
       SELECT a.message_id FROM api_messages a JOIN messages m ON m.id = a.message_id
        WHERE a.notify_pending AND m.status IN (${finals})
@@ -218,20 +224,9 @@ export async function listAttempts(db: Db, deliveryId: string) {
  * since removed its URL are dropped.
  */
 export async function claimStatusOutbox(trx: Db, limit: number) {
-  const { rows } = await sql<{
-    message_id: string;
-    account_id: string;
-    url: string | null;
-    campaign_id: string | null;
-    recipient: string;
-    sender: string;
-    status: string;
-    error: string | null;
-    segments: number;
-    price_minor: number;
-    currency: string;
-    done_at: Date | null;
-  }>`
+  const { rows } = await sql<
+    FinishedMessage & { account_id: string; url: string | null; campaign_id: string | null }
+  >`
     WITH due AS (
       SELECT message_id FROM webhook_status_outbox
        ORDER BY queued_at

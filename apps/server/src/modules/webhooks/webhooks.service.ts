@@ -36,18 +36,7 @@ export function toDeliveryDto(r: repo.DeliveryRow): WebhookDeliveryDto {
 
 /** The `message.status` event of a message that reached a final status. */
 function statusEvent(
-  m: {
-    message_id: string;
-    recipient: string;
-    sender: string;
-    status: string;
-    error: string | null;
-    segments: number;
-    price_minor: number;
-    currency: string;
-    client_ref: string | null;
-    done_at: Date | null;
-  },
+  m: repo.FinishedMessage & { client_ref: string | null },
   extra: { campaignId?: string | null } = {},
 ) {
   return {
