@@ -138,6 +138,14 @@ describe('dashboard', () => {
     expect(busyAtRequest.every((n) => n === 0)).toBe(true);
   });
 
+  it('says nothing about live updates while the first hub connection is being made', async () => {
+    vi.spyOn(hub, 'getSnapshot').mockReturnValue({ state: 'Connecting', connected: false });
+    serve(summary({ today: { delivered: 2 } }), [MESSAGE]);
+    renderPage();
+    expect(await screen.findByTestId('delivery-status')).toBeInTheDocument();
+    expect(screen.queryByText(/Live updates are paused/)).not.toBeInTheDocument();
+  });
+
   it('with the hub connected the figures come from its caches and follow every change, without a reload', async () => {
     vi.spyOn(hub, 'getSnapshot').mockReturnValue({ state: 'Connected', connected: true });
     const adapter = serve(summary(), [MESSAGE]);

@@ -1,4 +1,5 @@
 import { Alert, Grid, Stack, Text } from '@mantine/core';
+import { HubState, useHubState } from '@/lib/hub';
 import { useRecentMessages } from '../api/get-recent-messages';
 import { FALLBACK_POLL_MS } from '../api/query-keys';
 import { useLiveFigures } from '../api/use-live-figures';
@@ -14,6 +15,8 @@ import { StatCards } from '../components/stat-cards';
  */
 export default function DashboardPage() {
   const { connected, figures, error } = useLiveFigures();
+  // While the first connection is being made the figures come over HTTP as usual: nothing to say.
+  const connecting = useHubState().state === HubState.Connecting;
   const recent = useRecentMessages(connected);
   const isNewAccount = recent.data?.length === 0;
 
@@ -40,7 +43,7 @@ export default function DashboardPage() {
           <RecentActivityCard messages={recent.data} />
         </>
       )}
-      {!connected && (
+      {!connected && !connecting && (
         <Text size="xs" c="dimmed" ta="right">
           Live updates are paused; the figures refresh every {FALLBACK_POLL_MS / 1000} seconds.
         </Text>
