@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { ErrorCode } from '@wren/contracts';
 import { AppError } from '../../platform/errors';
@@ -106,7 +106,9 @@ export interface XlsxReadOptions {
  */
 export async function* xlsxRows(bytes: Uint8Array, opts: XlsxReadOptions = {}): AsyncGenerator<FileRow> {
   const source = Readable.from(slices(bytes, opts.progress));
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+  // Loaded on the first XLSX read, not at start: exceljs is about 22 MB of a node's memory.
+  const { default: excel } = await import('exceljs');
+  const reader = new excel.stream.xlsx.WorkbookReader(source, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
