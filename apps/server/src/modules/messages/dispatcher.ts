@@ -419,8 +419,7 @@ export function createDispatcher(deps: Deps) {
           if (claimed.length === urgentRoom) urgentHint = true;
         }
         for (const m of claimed) submit(m);
-        if (claimed.length === 0)
-          await sleep(room > 0 ? idlePollMs : Math.min(idlePollMs, URGENT_PROBE_MS));
+        if (claimed.length === 0) await sleep(room > 0 ? idlePollMs : Math.min(idlePollMs, URGENT_PROBE_MS));
         else if (unsettled >= maxInFlight) await sleep(5);
       } catch (err) {
         if (!running) break;
