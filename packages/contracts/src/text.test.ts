@@ -30,7 +30,9 @@ const isResponseSchema = (name: string) =>
     'sessionStatusSchema',
     'systemStatusSchema',
     'v1BalanceSchema',
+    'v1ContactSchema',
     'v1ErrorSchema',
+    'v1GroupSchema',
     'v1MessageSchema',
   ].includes(name);
 
