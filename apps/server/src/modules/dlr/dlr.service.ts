@@ -161,8 +161,14 @@ export function createDlrService(deps: Deps) {
       const r = k.receipt;
       if (k.parkedId === undefined && k.tries === 0) notations.observe(r.connection, 'receipt', [r.smscId]);
       const notation = notations.notationFor(r.connection);
+      // A provisional notation (digits only on both sides so far) is a guess: the ids may as well
+      // be hex answers with decimal receipts. It matches only when no other reading fits another
+      // open part too (pick() below refuses two candidates), so a receipt is never given to the
+      // message whose id happens to spell it in the other notation.
       const readings = notation
-        ? [notation]
+        ? notations.isSettled(r.connection)
+          ? [notation]
+          : [notation, ...notations.fallbackNotations(r.connection)]
         : k.parkedId !== undefined
           ? notations.fallbackNotations(r.connection)
           : [];

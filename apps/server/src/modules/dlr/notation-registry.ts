@@ -95,9 +95,16 @@ export function createNotationRegistry(deps: {
     fallbackNotations(connection: string): IdNotation[] {
       if (deps.settingOf(connection) !== 'auto' || decided.has(connection)) return [];
       const e = state(connection).evidence;
-      const cross: IdNotation =
-        e.submitHexLetters > 0 ? { submit: 'hex', receipt: 'dec' } : { submit: 'dec', receipt: 'hex' };
-      return [{ submit: 'string', receipt: 'string' }, cross];
+      const hexAnswers: IdNotation = { submit: 'hex', receipt: 'dec' };
+      const hexReceipts: IdNotation = { submit: 'dec', receipt: 'hex' };
+      // Letters on one side tell which side is hex; digits only so far leave both crossings open.
+      const crosses =
+        e.submitHexLetters > 0
+          ? [hexAnswers]
+          : e.receiptHexLetters > 0
+            ? [hexReceipts]
+            : [hexAnswers, hexReceipts];
+      return [{ submit: 'string', receipt: 'string' }, ...crosses];
     },
 
     /** True when the notation is configured or learned (not provisional). */

@@ -53,21 +53,29 @@ const dlr = () => server.ctx.services.dlr;
 const conn = () => `c-${randomUUID().slice(0, 8)}`;
 
 describe('receipt matching', () => {
-  it('matches sequential decimal ids exactly: receipt "16" never finishes the message whose id is hex for 16', async () => {
+  it('never crosses sequential decimal ids: until the notation is known, a receipt another reading fits is parked', async () => {
     const c = conn();
-    // Old code stored "22" also under "16" (0x22 = 34… and 22 read as hex), so receipts crossed.
+    // Digits only on both sides so far. Receipt "16" is message a's id ("16"), or the hex receipt
+    // of message b's decimal answer "22" (0x16), or the decimal receipt of message d's hex answer
+    // "10" (16 = 0x10). Old code stored "22" also under "16", so receipts crossed; the one rule now
+    // guesses none of them: the receipt waits (parked) for the connection's notation.
     const a = await sentMessage(c, ['16']);
     const b = await sentMessage(c, ['22']);
     const d = await sentMessage(c, ['10']);
     await dlr().handleReceipt(receipt(c, '16', 'UNDELIV', '005'));
-    expect(await message(a)).toMatchObject({ status: 'undelivered', smsc_stat: 'UNDELIV', smsc_err: '005' });
-    expect((await message(b)).status).toBe('sent');
-    expect((await message(d)).status).toBe('sent');
-    await dlr().handleReceipt(receipt(c, '22'));
-    await dlr().handleReceipt(receipt(c, '10'));
-    expect((await message(b)).status).toBe('delivered');
-    expect((await message(d)).status).toBe('delivered');
-    expect(await parked(c)).toEqual([]);
+    for (const m of [a, b, d]) expect((await message(m)).status).toBe('sent');
+    expect(await parked(c)).toEqual([
+      {
+        smsc_keys: expect.arrayContaining(['16']) as string[],
+        reason: 'ambiguous: 3 open parts have this id',
+        matched_at: null,
+      },
+    ]);
+    // A receipt only one open part fits is matched at once: "99" reads as itself, 0x99 = 153
+    // and 99 = 0x63, and only "99" is a part.
+    const e = await sentMessage(c, ['99']);
+    await dlr().handleReceipt(receipt(c, '99'));
+    expect((await message(e)).status).toBe('delivered');
   });
 
   it('parks a receipt that two open parts could own, with the reason, and guesses neither', async () => {
