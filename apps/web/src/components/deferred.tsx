@@ -29,16 +29,25 @@ interface DeferredProps {
 export function Deferred({ load, children, replayClick = false }: DeferredProps) {
   const [Loaded, setLoaded] = useState<ComponentType<DeferredComponentProps> | null>(null);
   const wrapper = useRef<HTMLSpanElement>(null);
-  const intent = useRef({ started: false, hovered: false, clicked: false, focused: false });
+  const intent = useRef({ started: false, hovered: false, clicked: false, focused: false, pressed: false });
+  /** Code that arrived while a button was pressed: swapped in after the click, not between down and up. */
+  const arrived = useRef<ComponentType<DeferredComponentProps> | null>(null);
+
+  const swapIn = (component: ComponentType<DeferredComponentProps>) => {
+    const active = document.activeElement;
+    intent.current.focused = !!active && !!wrapper.current?.contains(active);
+    setLoaded(() => component);
+  };
 
   const start = () => {
     if (intent.current.started) return;
     intent.current.started = true;
     load().then(
       (component) => {
-        const active = document.activeElement;
-        intent.current.focused = !!active && !!wrapper.current?.contains(active);
-        setLoaded(() => component);
+        // Replacing the button between pointerdown and pointerup would lose the click (it would
+        // land on no button): wait for the press to end.
+        if (intent.current.pressed) arrived.current = component;
+        else swapIn(component);
       },
       () => {
         intent.current.started = false; // a later hover or focus tries again
@@ -67,6 +76,23 @@ export function Deferred({ load, children, replayClick = false }: DeferredProps)
         intent.current.hovered = false;
       }}
       onFocus={start}
+      onPointerDown={() => {
+        intent.current.pressed = true;
+        // The press ends wherever the pointer is released; the click (if any) follows the release
+        // in the same task, so the swap waits one more turn.
+        const release = () => {
+          window.removeEventListener('pointerup', release, true);
+          window.removeEventListener('pointercancel', release, true);
+          intent.current.pressed = false;
+          setTimeout(() => {
+            const component = arrived.current;
+            arrived.current = null;
+            if (component && !intent.current.pressed) swapIn(component);
+          }, 0);
+        };
+        window.addEventListener('pointerup', release, true);
+        window.addEventListener('pointercancel', release, true);
+      }}
       onClick={() => {
         if (Loaded) return;
         intent.current.clicked = true;
