@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -106,4 +107,28 @@ export async function startServer(
     },
   };
   return server;
+}
+
+/**
+ * Starts `wren start --role worker` as a separate process on a test server's database (for tests
+ * that kill a worker -9), talking to the SMSC at `smscPort`; `env` adds or overrides settings.
+ */
+export function spawnWorkerProcess(server: TestServer, smscPort: number, env: Record<string, string> = {}) {
+  const serverRoot = path.resolve(import.meta.dirname, '..');
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'], {
+    cwd: serverRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: server.databaseUrl,
+      SMSC_HOST: '127.0.0.1',
+      SMSC_PORT: String(smscPort),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: TEST_JWT_SECRET,
+      DATA_DIR: path.join(server.dataDir, 'child'),
+      ...env,
+    },
+    stdio: 'ignore',
+  });
 }

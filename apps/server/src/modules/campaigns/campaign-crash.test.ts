@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSmsc, type SmscHandle } from '@wren/smsc-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, TEST_JWT_SECRET, type TestServer } from '../../../test/harness';
+import { spawnWorkerProcess, startServer, type TestServer } from '../../../test/harness';
 import { expectInvariants } from '../../../test/messaging';
 import { campaignsOf } from './campaigns.routes';
 
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /**
  * The child worker's SMPP window (one bind) and its dispatch batch: a worker holds at most
  * DISPATCH_BATCH claims whose outcome is not stored (unanswered, or answered and not yet flushed), so
@@ -55,23 +51,10 @@ describe('campaign worker crash (PostgreSQL)', () => {
     const id = res.body.campaign.id as string;
     const svc = campaignsOf(server.ctx);
 
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'], {
-      cwd: serverRoot,
-      env: {
-        ...process.env,
-        DATABASE_URL: server.databaseUrl,
-        SMSC_HOST: '127.0.0.1',
-        SMSC_PORT: String(sim.port),
-        SMSC_WINDOW: String(WINDOW),
-        DISPATCH_BATCH: String(WINDOW),
-        LEASE_SECONDS: '5',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET: TEST_JWT_SECRET,
-        DATA_DIR: path.join(server.dataDir, 'child'),
-      },
-      stdio: 'ignore',
+    const child = spawnWorkerProcess(server, sim.port, {
+      SMSC_WINDOW: String(WINDOW),
+      DISPATCH_BATCH: String(WINDOW),
+      LEASE_SECONDS: '5',
     });
     // Kill it once it has sent a third of the campaign.
     const deadline = Date.now() + 60_000;

@@ -1,13 +1,8 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSmsc, type SmscHandle } from '@wren/smsc-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, TEST_JWT_SECRET, type TestServer } from '../../../test/harness';
+import { spawnWorkerProcess, startServer, type TestServer } from '../../../test/harness';
 import { faultFamily } from '../../../test/fault-summary';
 import { expectInvariants, waitForFinal } from '../../../test/messaging';
-
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 // A second process shares the test server's PostgreSQL database.
 const family = faultFamily('worker kill -9 mid-batch');
@@ -44,26 +39,7 @@ describe('worker crash', () => {
 
         // The SMSC goes silent, so the worker holds every message in flight when it dies.
         sim.setOptions({ halfOpen: true });
-        const child = spawn(
-          process.execPath,
-          ['--import', 'tsx', 'src/main.ts', 'start', '--role', 'worker'],
-          {
-            cwd: serverRoot,
-            env: {
-              ...process.env,
-              DATABASE_URL: server.databaseUrl,
-              SMSC_HOST: '127.0.0.1',
-              SMSC_PORT: String(sim.port),
-              LEASE_SECONDS: '5',
-              PORT: '0',
-              HOST: '127.0.0.1',
-              LOG_LEVEL: 'warn',
-              JWT_SECRET: TEST_JWT_SECRET,
-              DATA_DIR: path.join(server.dataDir, 'child'),
-            },
-            stdio: 'ignore',
-          },
-        );
+        const child = spawnWorkerProcess(server, sim.port, { LEASE_SECONDS: '5' });
         const deadline = Date.now() + 20_000;
         for (;;) {
           const rows = await server.ctx.db
