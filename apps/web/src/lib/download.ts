@@ -1,5 +1,4 @@
-import type { AxiosRequestConfig } from 'axios';
-import { http } from './http/client';
+import { http, type RequestOptions } from './http/client';
 
 /** The file name of a Content-Disposition header (RFC 6266: `filename*` wins), or the fallback. */
 export function fileNameFrom(disposition: string | null | undefined, fallback: string): string {
@@ -41,11 +40,10 @@ export function saveBlob(blob: Blob, fileName: string): void {
 export async function downloadFile(
   url: string,
   fallbackName: string,
-  config: Omit<AxiosRequestConfig, 'responseType'> = {},
+  config: Omit<RequestOptions, 'responseType'> = {},
 ): Promise<string> {
   const response = await http.get<Blob>(url, { ...config, responseType: 'blob' });
-  const header = response.headers['content-disposition'] as string | undefined;
-  const fileName = fileNameFrom(header, fallbackName);
+  const fileName = fileNameFrom(response.headers.get('content-disposition'), fallbackName);
   saveBlob(response.data, fileName);
   return fileName;
 }

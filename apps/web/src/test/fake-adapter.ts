@@ -1,10 +1,4 @@
-import {
-  AxiosError,
-  AxiosHeaders,
-  type AxiosAdapter,
-  type AxiosResponse,
-  type InternalAxiosRequestConfig,
-} from 'axios';
+import type { RawResponse, RequestConfig, Transport } from '@/lib/http/client';
 
 /** What the fake server answers; status 0 means the network failed (no response). */
 export interface FakeReply {
@@ -15,36 +9,31 @@ export interface FakeReply {
   delay?: number;
 }
 
-export type FakeHandler = (config: InternalAxiosRequestConfig) => FakeReply | Promise<FakeReply>;
+export type FakeHandler = (config: RequestConfig) => FakeReply | Promise<FakeReply>;
 
-export interface FakeAdapter extends AxiosAdapter {
-  calls: InternalAxiosRequestConfig[];
+export interface FakeAdapter extends Transport {
+  calls: RequestConfig[];
 }
 
-/** An axios transport that answers from a handler, settling like the real adapters do. */
+/**
+ * A transport that answers from a handler, as the real one does: every HTTP status is a response
+ * (the client decides what rejects); no response (status 0) throws like a failed fetch; an aborted
+ * signal throws its reason.
+ */
 export function fakeAdapter(handler: FakeHandler): FakeAdapter {
-  const calls: InternalAxiosRequestConfig[] = [];
-  const adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+  const calls: RequestConfig[] = [];
+  const adapter = async (config: RequestConfig): Promise<RawResponse> => {
     calls.push(config);
     const reply = await handler(config);
     if (reply.delay) await new Promise((resolve) => setTimeout(resolve, reply.delay));
-    if (reply.status === 0) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
-    const response: AxiosResponse = {
-      data: reply.data ?? '',
-      status: reply.status,
-      statusText: '',
-      headers: new AxiosHeaders(reply.headers),
-      config,
-      request: {},
-    };
-    if (reply.status >= 200 && reply.status < 300) return response;
-    const code = reply.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST;
-    throw new AxiosError(`Request failed with status code ${reply.status}`, code, config, {}, response);
+    config.signal?.throwIfAborted();
+    if (reply.status === 0) throw new TypeError('Failed to fetch');
+    return { status: reply.status, headers: new Headers(reply.headers), data: reply.data ?? '' };
   };
   return Object.assign(adapter, { calls });
 }
 
 /** The JSON body a request was sent with. */
-export function bodyOf(config: InternalAxiosRequestConfig): unknown {
+export function bodyOf(config: RequestConfig): unknown {
   return typeof config.data === 'string' ? JSON.parse(config.data) : config.data;
 }

@@ -1,7 +1,13 @@
-import { AxiosHeaders, type AxiosError } from 'axios';
-
 export const MSG_FORBIDDEN = 'You do not have permission to send this request';
 export const MSG_UNREACHABLE = 'Unable to contact remote server, check your internet connection';
+export const MSG_CANCELED = 'The request was canceled';
+
+/** What came back from the server: enough to build the error catalogue's message. */
+export interface ErrorResponse {
+  status: number;
+  headers: { get(name: string): string | null | undefined };
+  data: unknown;
+}
 
 /** The error every HTTP call rejects with: a user-facing message (SPEC.md §8) plus details. */
 export class HttpError extends Error {
@@ -58,14 +64,11 @@ export function decodeHeader(value: string): string {
   }
 }
 
-/** The error catalogue of SPEC.md §8, in its order of precedence. */
-export function errorMessage(error: AxiosError): string {
-  const response = error.response;
+/** The error catalogue of SPEC.md §8, in its order of precedence. No response: `undefined`. */
+export function errorMessage(response: ErrorResponse | undefined): string {
   const status = response?.status ?? 0;
   if (status === 403) return MSG_FORBIDDEN;
-  const header = response
-    ? AxiosHeaders.from(response.headers as AxiosHeaders).get('application-error')
-    : null;
+  const header = response?.headers.get('application-error');
   if (typeof header === 'string' && header) return decodeHeader(header);
   if (!response || status === 0) return MSG_UNREACHABLE;
   const joined = Object.values(fieldErrorsOf(response.data))
@@ -76,16 +79,13 @@ export function errorMessage(error: AxiosError): string {
   return rawBody(response.data) || `Request failed with status ${status}`;
 }
 
-export function toHttpError(error: AxiosError): HttpError {
-  const body = error.response?.data as { code?: unknown } | undefined;
+/** The HttpError for a failed call: its response, or `undefined` when none came (`cause` says why). */
+export function toHttpError(response: ErrorResponse | undefined, cause?: unknown): HttpError {
+  const body = response?.data as { code?: unknown } | undefined;
   const code = body && typeof body === 'object' && typeof body.code === 'string' ? body.code : undefined;
-  return new HttpError(
-    errorMessage(error),
-    error.response?.status ?? 0,
-    code,
-    fieldErrorsOf(error.response?.data),
-    { cause: error },
-  );
+  return new HttpError(errorMessage(response), response?.status ?? 0, code, fieldErrorsOf(response?.data), {
+    cause,
+  });
 }
 
 /** A user-facing message for anything a call may throw. */
