@@ -27,6 +27,8 @@ import {
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const PORT = 4100 + Math.floor(Math.random() * 90) * 3;
 const DRAIN_TIMEOUT_MS = Number(process.env.BENCH_DRAIN_TIMEOUT_MS ?? 10 * 60_000);
+/** BENCH_DRAIN=0 measures acceptance only (no drain, no single sends alongside). */
+const DRAIN = process.env.BENCH_DRAIN !== '0';
 
 /** N distinct valid US numbers: 10 area codes × exchanges 201–299 × 10,000 lines. */
 const AREA = [212, 646, 718, 917, 347, 415, 310, 312, 617, 202];
@@ -210,6 +212,11 @@ async function main() {
     );
 
     // --- drain the bulk campaign, with single sends alongside ---------------------------------------
+    if (!DRAIN) {
+      console.log('\ndrain: skipped (BENCH_DRAIN=0)');
+      await client.end();
+      return;
+    }
     await post(`/api/campaigns/${campaign.id}/reschedule`, {
       scheduleAt: new Date(Date.now() + 6_000).toISOString(),
     });

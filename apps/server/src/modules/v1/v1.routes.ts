@@ -1,4 +1,3 @@
-import scalar from '@scalar/fastify-api-reference';
 import {
   campaignDtoSchema,
   campaignAcceptedSchema,
@@ -24,6 +23,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { apiKey, PUBLIC } from '../../platform/http/route-auth';
+import { registerLazyApiReference } from '../../platform/http/api-reference';
 import { idempotent, IDEMPOTENCY_HEADER, storeAnswers } from './idempotency';
 import { internalError, routeNotFound, toV1Error } from './v1-errors';
 import { createV1Service } from './v1.service';
@@ -74,7 +74,8 @@ export function v1Routes(ctx: AppContext) {
     app.addHook('onRoute', (route) => {
       if (route.url === '/v1/reference/js/scalar.js') route.config = { ...route.config, auth: 'public' };
     });
-    await app.register(scalar, { routePrefix: '/reference' });
+    // Loaded on its first request (about 48 MB of memory): platform/http/api-reference.ts.
+    registerLazyApiReference(app, '/reference');
 
     app.setErrorHandler((err, req, reply) => {
       const mapped = toV1Error(err);
