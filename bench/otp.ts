@@ -238,6 +238,15 @@ async function main() {
     await client.query('ANALYZE otp_verifications');
     const latencies: number[] = [];
     const statuses = new Map<string, number>();
+    const xacts = async () => {
+      // Backends report their counts about once a second: wait for them before reading.
+      await sleep(1_500);
+      const r = await client.query<{ n: string }>(
+        'SELECT sum(xact_commit + xact_rollback)::text AS n FROM pg_stat_database',
+      );
+      return Number(r.rows[0]!.n);
+    };
+    const x0 = await xacts();
     const cw0 = cpuSeconds({ pid: wrenPid });
     const cp0 = db.postgresCpu();
     const c0 = performance.now();
@@ -265,11 +274,15 @@ async function main() {
     const span = (performance.now() - c0) / 1000;
     const checkCpuWren = cpuSeconds({ pid: wrenPid }) - cw0;
     const checkCpuPg = db.postgresCpu() - cp0;
+    const checkXacts = (await xacts()) - x0;
     const bulkLeft = await queuedBulk();
     console.log(`\nPhase 2: check at ${CHECK_RATE} req/s`);
     console.log(`  ${checks} checks in ${span.toFixed(1)} s = ${(checks / span).toFixed(0)} req/s achieved`);
     console.log(`  results: ${[...statuses].map(([k, n]) => `${k}=${n}`).join(' ')}`);
     console.log(`  check latency (from the scheduled time): ${summary(latencies)}`);
+    console.log(
+      `  database transactions per check (every backend, the bench's own reads included): ${(checkXacts / checks).toFixed(2)}`,
+    );
     console.log(
       `  CPU per check: Wren ${((checkCpuWren * 1e6) / checks).toFixed(0)} µs, PostgreSQL ${((checkCpuPg * 1e6) / checks).toFixed(0)} µs` +
         (bulkLeft > 0

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, sql, type Insertable } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../db/schema';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { createStatementCache, prepareRepeatedStatements, type StatementCache } from './statement-cache';
 
 export type Db = Kysely<DB>;
 
@@ -28,17 +29,20 @@ export const EMBEDDED_DATABASE = 'wren';
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
+  /** Repeated statements as named prepared statements (default true); off behind a pooler without them. */
+  databasePrepare?: boolean;
   /** PostgreSQL's own log lines (embedded only). */
   onPostgresLog?: (line: string) => void;
 }): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  const statements = opts.databasePrepare === false ? null : createStatementCache();
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, 10, statements);
   const cluster = await startEmbeddedPostgres({
     root: path.resolve(opts.dataDir),
     database: EMBEDDED_DATABASE,
     log: opts.onPostgresLog,
   });
   try {
-    const database = await openPostgres(cluster.url(EMBEDDED_DATABASE));
+    const database = await openPostgres(cluster.url(EMBEDDED_DATABASE), 10, statements);
     return {
       ...database,
       kind: 'embedded',
@@ -56,7 +60,11 @@ export async function openDatabase(opts: {
   }
 }
 
-export async function openPostgres(url: string, max = 10): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  max = 10,
+  statements: StatementCache | null = createStatementCache(),
+): Promise<Database> {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -68,7 +76,11 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
   // A checked-out client (a transaction between statements) has no pool listener: when the server
   // ends its connection (restart, admin shutdown) pg emits 'error' on the client itself, which
   // without a listener is an uncaught exception that ends the process. Its queries fail on their own.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // Statements Wren repeats are parsed and planned once per connection (statement-cache.ts).
+    if (statements) prepareRepeatedStatements(client, statements);
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
