@@ -123,7 +123,11 @@ export function logQuery(db: Db, f: LogFilter) {
   let q = db.selectFrom('messages as m').selectAll('m');
   if (viaOutcomes) {
     q = q
-      .innerJoin('message_outcomes as o', 'o.id', 'm.id')
+      // created_at too (the outcome row's copy of it): the join prunes to the message's month (0016)
+      // instead of probing every monthly partition for each outcome.
+      .innerJoin('message_outcomes as o', (j) =>
+        j.onRef('o.id', '=', 'm.id').onRef('o.created_at', '=', 'm.created_at'),
+      )
       .where('o.account_id', '=', f.accountId)
       .where('o.status', '=', f.status!);
   }
