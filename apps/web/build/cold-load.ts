@@ -21,11 +21,13 @@ interface ManifestChunk {
 
 /**
  * The source modules whose chunks a cold /dashboard loads: the entry (index.html), and what
- * src/main.tsx imports at once for that address (the app, the signed-in layout, the page).
+ * src/main.tsx imports at once for that address (the app, the session check, the signed-in layout,
+ * the page).
  */
 export const COLD_DASHBOARD_ROOTS = [
   'index.html',
   'src/app/render.tsx',
+  'src/app/session-check.ts',
   'src/app/layout/main-layout.tsx',
   'src/features/dashboard/pages/dashboard-page.tsx',
 ];
