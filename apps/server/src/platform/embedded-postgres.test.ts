@@ -107,6 +107,18 @@ describe('embedded PostgreSQL', () => {
     expect(Number(info!.version)).toBeGreaterThanOrEqual(180000);
     expect(info!.listen).toBe('127.0.0.1');
     expect(info!.lower).toBe('école');
+    // Wren's own connections use the Unix socket in the cluster's directory (no server address);
+    // TCP on loopback still answers, with the password.
+    expect(first.url('wren')).toContain(`?host=${encodeURIComponent(paths.cluster)}`);
+    const [viaSocket] = await query<{ addr: string | null }>(
+      first.url('wren'),
+      'SELECT inet_server_addr() AS addr',
+    );
+    expect(viaSocket!.addr).toBeNull();
+    const tcpUrl = first.url('wren').replace(/\?host=.*$/, '');
+    const [viaTcp] = await query<{ addr: string | null }>(tcpUrl, 'SELECT inet_server_addr() AS addr');
+    expect(viaTcp!.addr).toBe('127.0.0.1');
+    await expect(query(first.url('wren').replace(password, 'wrong'), 'SELECT 1')).rejects.toThrow();
     await expect(query(first.url('wren').replace(password, 'wrong'), 'SELECT 1')).rejects.toThrow(
       /password authentication failed/,
     );
