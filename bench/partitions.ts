@@ -162,6 +162,21 @@ async function main() {
         for (let i = 0; i < RUNS; i++) await explain(client, c.sql(table), c.args(pick(c.k)), t, c.rollback);
         out[table] = t;
       }
+      // As the server runs them: a named prepared statement (platform/statement-cache.ts), whose
+      // generic plan PostgreSQL keeps after five executions; wall time of the statement alone.
+      const prepared: Record<string, number[]> = {};
+      for (const table of ['bench_messages_flat', 'messages']) {
+        const name = `bench_${table}_${cases.indexOf(c)}`;
+        const wall: number[] = [];
+        for (let i = 0; i < RUNS + 10; i++) {
+          if (c.rollback) await client.query('BEGIN');
+          const t = performance.now();
+          await client.query({ name, text: c.sql(table), values: c.args(pick(c.k)) });
+          if (i >= 10) wall.push((performance.now() - t) * 1000);
+          if (c.rollback) await client.query('ROLLBACK');
+        }
+        prepared[table] = wall;
+      }
       const flat = out.bench_messages_flat!;
       const part = out.messages!;
       const med = (xs: number[]) =>
@@ -175,6 +190,9 @@ async function main() {
       console.log(`  partitioned    planning ${fmt(part.planning)} | execution ${fmt(part.execution)}`);
       console.log(
         `  partitioned − unpartitioned (median planning + execution): ${extra.toFixed(0)} µs per statement`,
+      );
+      console.log(
+        `  prepared (generic plan), round trip: unpartitioned ${fmt(prepared.bench_messages_flat!)} | partitioned ${fmt(prepared.messages!)}`,
       );
     }
   } finally {
