@@ -30,6 +30,8 @@ export interface OtpTables {
     recipient: string;
     range_prefix: string;
     code_hash: Buffer | null;
+    /** HMAC of `<service id>:<E.164>:<code>` (0017): decides a check by number in one statement. */
+    recipient_code_hash: Buffer | null;
     status: 'pending' | 'approved' | 'expired' | 'max_attempts_reached' | 'canceled' | 'blocked';
     attempts: Generated<number>;
     max_attempts: number;

@@ -257,10 +257,20 @@ export async function takeCheckAttempt(
     target: { id: string } | { recipient: string };
     /** Which formats the given code is in. */
     format: { numeric: boolean; alphanumeric: boolean };
+    /**
+     * The given code's hash for the target's column: `code_hash` (HMAC of `<id>:<code>`) for a check
+     * by id, `recipient_code_hash` (HMAC of `<service id>:<E.164>:<code>`) for one by number.
+     */
+    given: Buffer;
     now: Date;
   },
 ) {
-  const { target, format } = input;
+  const { target, format, given, now } = input;
+  const byId = 'id' in target;
+  // Whether the row's hash for this target is known (rows sent before 0017 have no recipient hash:
+  // those are compared in Wren), and whether the given code is the code.
+  const decidable = byId ? sql`o.code_hash IS NOT NULL` : sql`o.recipient_code_hash IS NOT NULL`;
+  const match = byId ? sql`o.code_hash = ${given}` : sql`o.recipient_code_hash = ${given}`;
   const { rows } = await sql<{
     code_type: 'numeric' | 'alphanumeric';
     account_id: string;
@@ -270,6 +280,9 @@ export async function takeCheckAttempt(
     taken_hash: Buffer | null;
     taken_attempts: number | null;
     taken_max_attempts: number | null;
+    taken_status: OtpVerificationRow['status'] | null;
+    taken_decided: boolean | null;
+    taken_matched: boolean | null;
   }>`
     WITH s AS (
       SELECT id, code_type, account_id FROM otp_services
@@ -278,19 +291,30 @@ export async function takeCheckAttempt(
       SELECT o.id, o.status, o.expires_at FROM s, LATERAL (
         SELECT id, status, expires_at FROM otp_verifications
          WHERE service_id = s.id AND status <> 'blocked'
-           AND ${'id' in target ? sql`id = ${target.id}::uuid` : sql`recipient = ${target.recipient}`}
+           AND ${byId ? sql`id = ${target.id}::uuid` : sql`recipient = ${target.recipient}`}
          ORDER BY created_at DESC, (status = 'pending') DESC
          LIMIT 1) o),
     t AS (
-      UPDATE otp_verifications o SET attempts = o.attempts + 1
+      -- One statement takes the attempt and, where the hash decides, settles it: a right code is
+      -- approved, the last wrong one ends the verification. (Equality of keyed hashes leaks nothing
+      -- an attacker could use: they cannot compute the hashes without the key.)
+      UPDATE otp_verifications o SET
+             attempts = o.attempts + 1,
+             status = CASE WHEN NOT (${decidable}) THEN o.status
+                           WHEN ${match} THEN 'approved'
+                           WHEN o.attempts + 1 >= o.max_attempts THEN 'max_attempts_reached'
+                           ELSE o.status END,
+             approved_at = CASE WHEN (${decidable}) AND ${match} THEN ${now} ELSE o.approved_at END
         FROM v, s
        WHERE o.id = v.id AND o.status = 'pending' AND o.attempts < o.max_attempts
-         AND o.expires_at > ${input.now}
+         AND o.expires_at > ${now}
          AND CASE s.code_type WHEN 'numeric' THEN ${format.numeric}::boolean
                               ELSE ${format.alphanumeric}::boolean END
-   RETURNING o.code_hash, o.attempts, o.max_attempts)
+   RETURNING o.code_hash, o.attempts, o.max_attempts, o.status,
+             (${decidable}) AS decided, coalesce(${match}, false) AS matched)
     SELECT s.code_type, s.account_id, v.id AS v_id, v.status AS v_status, v.expires_at AS v_expires_at,
-           t.code_hash AS taken_hash, t.attempts AS taken_attempts, t.max_attempts AS taken_max_attempts
+           t.code_hash AS taken_hash, t.attempts AS taken_attempts, t.max_attempts AS taken_max_attempts,
+           t.status AS taken_status, t.decided AS taken_decided, t.matched AS taken_matched
       FROM s LEFT JOIN v ON true LEFT JOIN t ON true`.execute(db);
   return rows[0];
 }

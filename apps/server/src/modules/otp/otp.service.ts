@@ -125,6 +125,9 @@ export function createOtpService(deps: Deps) {
   const codeKey = createHmac('sha256', config.jwtSecret).update('wren otp code hmac v1').digest();
   const hashCode = (verificationId: string, code: string) =>
     createHmac('sha256', codeKey).update(`${verificationId}:${code}`).digest();
+  /** The same code bound to the service and number instead (0017): known before the row is found. */
+  const hashRecipientCode = (serviceId: string, e164: string, code: string) =>
+    createHmac('sha256', codeKey).update(`${serviceId}:${e164}:${code}`).digest();
   const changed = (accountId: string, serviceId: string) =>
     events.publish('otp.changed', { accountId, serviceId });
 
@@ -494,6 +497,7 @@ export function createOtpService(deps: Deps) {
           recipient: e164,
           range_prefix: range,
           code_hash: hashCode(id, code),
+          recipient_code_hash: hashRecipientCode(svc.id, e164, code),
           status: 'pending',
           max_attempts: svc.max_attempts,
           message_id: messageId,
@@ -532,16 +536,23 @@ export function createOtpService(deps: Deps) {
       id?: string;
       code: string;
     }): Promise<OtpCheckResult> {
-      const target = input.id ? { id: input.id } : { recipient: parseNumber(input.to ?? '', 'to').e164 };
+      const target: { id: string } | { recipient: string } = input.id
+        ? { id: input.id }
+        : { recipient: parseNumber(input.to ?? '', 'to').e164 };
       const upper = input.code.toUpperCase();
       const now = clock.now();
       // One round trip finds the service and code and takes an attempt, only when the code is in the
-      // service's format (a malformed code costs no attempt).
+      // service's format (a malformed code costs no attempt), and decides it. In the service's format
+      // `upper` is the code as sent (digits are their own upper case), so its hash is known up front.
       const found = await repo.takeCheckAttempt(db, {
         accountId: input.accountId,
         serviceId: input.serviceId,
         target,
         format: { numeric: /^[0-9]+$/.test(input.code), alphanumeric: /^[A-Z0-9]+$/.test(upper) },
+        given:
+          'id' in target
+            ? hashCode(target.id, upper)
+            : hashRecipientCode(input.serviceId, target.recipient, upper),
         now,
       });
       if (!found) throw serviceNotFound();
@@ -592,6 +603,15 @@ export function createOtpService(deps: Deps) {
             return done('max_attempts_reached', 'Too many wrong codes; request a new one', 0);
         }
       }
+      if (found.taken_decided) {
+        // Decided in the statement (a right code approved, the last wrong one ended it).
+        if (found.taken_matched) return done('approved', 'The code is correct');
+        const left = taken.max_attempts - taken.attempts;
+        if (found.taken_status === 'max_attempts_reached' || left <= 0)
+          return done('max_attempts_reached', 'Wrong code, and no attempts are left; request a new one', 0);
+        return done('pending', `Wrong code: ${plural(left, 'attempt')} left`, left);
+      }
+      // A verification sent before 0017, checked by number: compared here.
       const expected = taken.code_hash;
       const given = hashCode(v.id, code);
       const match = expected !== null && expected.length === given.length && timingSafeEqual(expected, given);

@@ -180,6 +180,78 @@ describe('OTP services', () => {
     expect(right.body.status).toBe('max_attempts_reached');
   });
 
+  it('a check by number decides in the statement that takes the attempt; codes sent before 0017 still check', async () => {
+    const svc = await createService({ maxAttempts: 3, resendCooldownSeconds: 0 });
+    const to = '+14155550151';
+    const send = await c.post(`/v1/otp/${svc.id}/send`, { to });
+    const code = codeIn((await smsOf(send.body.messageId)).body);
+    const wrongCode = (k: number) => String((Number(code) + k) % 1_000_000).padStart(6, '0');
+    const row = () =>
+      server.ctx.db
+        .selectFrom('otp_verifications')
+        .select(['attempts', 'status', 'approved_at', 'code_hash', 'recipient_code_hash'])
+        .where('id', '=', send.body.id)
+        .executeTakeFirstOrThrow();
+    // Two keyed hashes, neither of them the code: by id, and by service and number.
+    const stored = await row();
+    expect(stored.recipient_code_hash?.length).toBe(32);
+    expect(stored.recipient_code_hash?.equals(stored.code_hash!)).toBe(false);
+
+    // Two wrong codes, then the right one on the last attempt: approved (a right code wins the last try).
+    expect((await c.post(`/v1/otp/${svc.id}/check`, { to, code: wrongCode(1) })).body).toMatchObject({
+      status: 'pending',
+      attemptsLeft: 2,
+    });
+    expect((await c.post(`/v1/otp/${svc.id}/check`, { to, code: wrongCode(2) })).body).toMatchObject({
+      status: 'pending',
+      attemptsLeft: 1,
+    });
+    const ok = await c.post(`/v1/otp/${svc.id}/check`, { to, code });
+    expect(ok.body).toMatchObject({ id: send.body.id, status: 'approved' });
+    const approved = await row();
+    expect(approved).toMatchObject({ attempts: 3, status: 'approved' });
+    expect(approved.approved_at).not.toBeNull();
+
+    // The last wrong code ends the verification in the same statement.
+    clock.advance(1000);
+    const second = await c.post(`/v1/otp/${svc.id}/send`, { to });
+    const code2 = codeIn((await smsOf(second.body.messageId)).body);
+    const wrong2 = (k: number) => String((Number(code2) + k) % 1_000_000).padStart(6, '0');
+    const parallel = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((k) => c.post(`/v1/otp/${svc.id}/check`, { to, code: wrong2(k) })),
+    );
+    expect(parallel.filter((r) => r.body.status === 'pending')).toHaveLength(2);
+    expect(parallel.filter((r) => r.body.status === 'max_attempts_reached')).toHaveLength(4);
+    const ended = await server.ctx.db
+      .selectFrom('otp_verifications')
+      .select(['attempts', 'status'])
+      .where('id', '=', second.body.id)
+      .executeTakeFirstOrThrow();
+    expect(ended).toEqual({ attempts: 3, status: 'max_attempts_reached' });
+    expect((await c.post(`/v1/otp/${svc.id}/check`, { to, code: code2 })).body.status).toBe(
+      'max_attempts_reached',
+    );
+
+    // A code sent before 0017 has no number-bound hash: checked by number, it is compared in Wren.
+    clock.advance(1000);
+    const legacy = await c.post(`/v1/otp/${svc.id}/send`, { to });
+    const code3 = codeIn((await smsOf(legacy.body.messageId)).body);
+    await server.ctx.db
+      .updateTable('otp_verifications')
+      .set({ recipient_code_hash: null })
+      .where('id', '=', legacy.body.id)
+      .execute();
+    const wrong3 = String((Number(code3) + 1) % 1_000_000).padStart(6, '0');
+    expect((await c.post(`/v1/otp/${svc.id}/check`, { to, code: wrong3 })).body).toMatchObject({
+      status: 'pending',
+      attemptsLeft: 2,
+    });
+    expect((await c.post(`/v1/otp/${svc.id}/check`, { to, code: code3 })).body).toMatchObject({
+      id: legacy.body.id,
+      status: 'approved',
+    });
+  });
+
   it('an expired code is refused as expired', async () => {
     const svc = await createService({ ttlMinutes: 2 });
     const send = await c.post(`/v1/otp/${svc.id}/send`, { to: '+14155550144' });
