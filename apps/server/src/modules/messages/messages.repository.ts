@@ -123,18 +123,16 @@ export function logQuery(db: Db, f: LogFilter) {
   let q = db.selectFrom('messages as m').selectAll('m');
   if (viaOutcomes) {
     q = q
-      // created_at too (the outcome row's copy of it): the join prunes to the message's month (0016)
-      // instead of probing every monthly partition for each outcome.
-      .innerJoin('message_outcomes as o', (j) =>
-        j.onRef('o.id', '=', 'm.id').onRef('o.created_at', '=', 'm.created_at'),
-      )
+      .innerJoin('message_outcomes as o', 'o.id', 'm.id')
       .where('o.account_id', '=', f.accountId)
       .where('o.status', '=', f.status!);
   }
   q = q.where('m.account_id', '=', f.accountId);
   if (f.from) q = q.where(sql<boolean>`${createdAt} >= ${f.from}::timestamptz`);
   if (f.to) q = q.where(sql<boolean>`${createdAt} < ${f.to}::timestamptz`);
-  if (f.status) q = q.where('m.status', '=', f.status);
+  // An outcome row is the message's status already (final statuses never change): repeating it on
+  // `m` made the planner expect almost no rows and hash-join a scan of every monthly partition (0016).
+  if (f.status && !viaOutcomes) q = q.where('m.status', '=', f.status);
   if (f.status && QUEUE_STATUSES.includes(f.status)) {
     q = q.where('m.id', 'in', (eb) => eb.selectFrom('send_queue').select('send_queue.message_id'));
   }
