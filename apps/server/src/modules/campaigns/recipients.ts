@@ -15,13 +15,13 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
-import { normaliseContactPhone } from '../contacts/contact-phone';
 import { unguardCell } from '../contacts/csv';
 import { csvRows, xlsxRows, type FileRow } from '../contacts/import-rows';
 import { checkXlsxZip } from '../contacts/import-zip-guard';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './campaigns.repository';
+import { normalisePhone } from './e164';
 
 /** Recipients screened and priced together (one suppression query, one quote). */
 export const SCAN_BATCH = 5000;
@@ -331,7 +331,7 @@ export async function scanRecipients(
   for (const source of sources) {
     for await (const c of source) {
       const raw = unguardCell(c.raw.trim());
-      const e164 = raw ? normaliseContactPhone(raw, deps.defaultCountry) : null;
+      const e164 = raw ? normalisePhone(raw, deps.defaultCountry) : null;
       let text: string | null = null;
       let vals: string | null = null;
       let problem: string | null = null;
