@@ -3,7 +3,7 @@ import { createSmppGateway } from '../gateway/smpp-gateway';
 import type { SmsGateway } from '../gateway/sms-gateway';
 import { loadPauses, pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
 import { createDispatcher } from '../modules/messages/dispatcher';
-import { ensurePartitions, registerPartitionJobs } from '../modules/messages/partitions';
+import { ensurePartitionsAtBoot, registerPartitionJobs } from '../modules/messages/partitions';
 import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from './config';
 import type { AppContext } from './context';
@@ -63,7 +63,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
 
   // This month's and the next months' partitions of `messages` exist before anything is sent
   // (modules/messages/partitions.ts; the daily pass keeps them ahead and applies retention).
-  await ensurePartitions(ctx.db, ctx.clock.now());
+  await ensurePartitionsAtBoot(ctx.db, ctx.clock.now(), logger);
 
   const dispatcher = createDispatcher({
     db: ctx.db,

@@ -11,11 +11,13 @@ import { loadConfig } from '../../platform/config';
 import type { Db } from '../../platform/db';
 import { openPostgres } from '../../platform/db';
 import { migrate, MIGRATIONS_DIR } from '../../platform/migrate';
+import { until } from '../../realtime/test-client';
 import {
   applyRetention,
   ensurePartitions,
   listMonthPartitions,
   monthStart,
+  PARTITIONS_JOB,
   partitionName,
 } from './partitions';
 
@@ -289,6 +291,37 @@ describe('messages partitioned by month', () => {
     expect((await c.get(`/api/sms/log/${waiting}`)).status).toBe(404);
     expect(await ledgerOf(user.accountId)).toEqual(ledgerBefore);
   }, 60_000);
+
+  it('a worker started with MESSAGE_RETENTION_MONTHS applies it through its partition job', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const old = monthStart(new Date(), -30);
+    await ensurePartitions(db, old, 0);
+    const id = await insertAt(user.accountId, new Date(old.getTime() + DAY));
+    expect(await partitionOf(id)).toBe(partitionName(old));
+    // A second node on the same database, its worker configured to keep 12 months.
+    const node = await startServer(
+      { MESSAGE_RETENTION_MONTHS: '12', SIMULATOR_DELAY_MS: '20' },
+      { worker: true, databaseUrl: server.databaseUrl },
+    );
+    try {
+      await until(async () => (await partitionOf(id)) === null, 30_000, 'the retention job');
+      expect((await listMonthPartitions(db)).map((p) => p.name)).not.toContain(partitionName(old));
+      expect((await c.get(`/api/sms/log/${id}`)).status).toBe(404);
+      // The job has finished (not only dropped the month) before the node stops.
+      await until(
+        async () =>
+          (
+            await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job
+                                      WHERE name = ${PARTITIONS_JOB} AND state = 'completed'`.execute(db)
+          ).rows[0]!.n > 0,
+        30_000,
+        'the job to complete',
+      );
+    } finally {
+      await node.close();
+    }
+  }, 90_000);
 
   it('MESSAGE_RETENTION_MONTHS: unset keeps all; a whole number of months ≥ 1, else a clear startup error', () => {
     const base = {

@@ -72,6 +72,10 @@ export async function ensurePartitions(db: Db, now: Date, ahead = MONTHS_AHEAD):
     const to = monthStart(now, k + 1);
     const name = partitionName(from);
     const made = await db.transaction().execute(async (trx) => {
+      // Attaching takes a short exclusive lock on the default partition: a long reader of `messages`
+      // (an export's cursor) makes this month wait for the next pass (rows meanwhile go to the
+      // default partition) rather than queue every other statement behind the lock.
+      await sql`SET LOCAL lock_timeout = '5s'`.execute(trx);
       await sql`SELECT pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
       const { rows } = await sql<{ exists: boolean }>`
         SELECT to_regclass(${name}) IS NOT NULL AS exists`.execute(trx);
@@ -101,6 +105,19 @@ export async function ensurePartitions(db: Db, now: Date, ahead = MONTHS_AHEAD):
     if (made) created.push(name);
   }
   return created;
+}
+
+/** {@link ensurePartitions} at worker boot: a failure (a lock not granted in time) is logged, not fatal. */
+export async function ensurePartitionsAtBoot(db: Db, now: Date, logger: Logger): Promise<void> {
+  try {
+    const created = await ensurePartitions(db, now);
+    if (created.length > 0) logger.info({ created }, 'message partitions created');
+  } catch (err) {
+    logger.warn(
+      { err },
+      'message partitions not created now (the daily pass retries; rows go to the default partition)',
+    );
+  }
 }
 
 export interface RetentionReport {
