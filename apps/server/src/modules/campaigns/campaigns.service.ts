@@ -187,12 +187,26 @@ export function createCampaignsService(deps: Deps) {
     const outside: ReturnType<typeof limitsOf.outsideCountries> = [];
     const result = await transact(db, async (trx) => {
       await trx.insertInto('campaigns').values({ id, account_id: input.accountId, kind, name }).execute();
+      // Recipients are written while the next ones are read: one INSERT at a time runs on the
+      // transaction's connection (PostgreSQL's core) while the scan goes on (this process's core).
       let seq = 0;
       let pending: Recipient[] = [];
-      const write = async (rows: Recipient[]) => {
-        await repo.insertRecipients(trx, id, seq, rows);
-        seq += rows.length;
+      let writing: Promise<void> | null = null;
+      let writeError: unknown = null;
+      const settle = async () => {
+        if (writing) await writing;
+        writing = null;
+        if (writeError) throw writeError;
       };
+      const write = async (rows: Recipient[]) => {
+        await settle();
+        const first = seq;
+        seq += rows.length;
+        writing = repo.insertRecipients(trx, id, first, rows).catch((err: unknown) => {
+          writeError = err ?? new Error('storing the recipients failed');
+        });
+      };
+      const restricted = limits.allowedCountries !== null;
       const scan = await scanRecipients(
         { ...scanDeps, db: trx },
         {
@@ -206,21 +220,24 @@ export function createCampaignsService(deps: Deps) {
           resendOf: input.resendOf,
         },
         async (batch) => {
-          outside.push(
-            ...limitsOf.outsideCountries(
-              limits,
-              batch.map((r) => `+${r.phone}`),
-            ),
-          );
-          pending.push(...batch);
+          if (restricted) {
+            outside.push(
+              ...limitsOf.outsideCountries(
+                limits,
+                batch.map((r) => `+${r.phone}`),
+              ),
+            );
+          }
+          for (const r of batch) pending.push(r);
           if (pending.length >= RECIPIENT_BATCH) {
             const rows = pending;
             pending = [];
             await write(rows);
           }
         },
-      );
+      ).finally(() => writing);
       await write(pending);
+      await settle();
       const body = input.resendOf && kind === 'personalised' ? '{{message}}' : input.text;
       if (outside.length)
         throw new AppError(ErrorCode.UNPROCESSABLE, limitsOf.countriesMessage(limits, outside));

@@ -92,7 +92,7 @@ export function splitPasted(text: string): string[] {
     .filter(Boolean);
 }
 
-async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): AsyncGenerator<Candidate> {
+async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): AsyncGenerator<Candidate[]> {
   if (groupIds.length === 0) return;
   const found = await db
     .selectFrom('contact_groups')
@@ -113,7 +113,7 @@ async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): 
         .orderBy('phone')
         .limit(10_000)
         .execute();
-      for (const r of rows) yield { row: null, raw: r.phone };
+      yield rows.map((r): Candidate => ({ row: null, raw: r.phone }));
       const last = rows[rows.length - 1];
       if (!last || rows.length < 10_000) break;
       after = last.phone;
@@ -121,8 +121,11 @@ async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): 
   }
 }
 
-/** The rows of a stored upload (the header row excluded). */
-export async function* uploadRows(upload: repo.UploadRow): AsyncGenerator<FileRow> {
+/** Rows handed to the scan at a time (one async step per batch, not per row). */
+const ROW_BATCH = 1000;
+
+/** The rows of a stored upload (the header row excluded), in batches of up to ROW_BATCH. */
+export async function* uploadRows(upload: repo.UploadRow): AsyncGenerator<FileRow[]> {
   let rows: AsyncGenerator<FileRow>;
   if (upload.file_type === 'xlsx') {
     await checkXlsxZip(Buffer.from(upload.file));
@@ -132,17 +135,23 @@ export async function* uploadRows(upload: repo.UploadRow): AsyncGenerator<FileRo
     rows = csvRows(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, upload.delimiter ?? ',');
   }
   let first = true;
+  let batch: FileRow[] = [];
   for await (const r of rows) {
     if (first && upload.has_header) {
       first = false;
       continue;
     }
     first = false;
-    yield r;
+    batch.push(r);
+    if (batch.length >= ROW_BATCH) {
+      yield batch;
+      batch = [];
+    }
   }
+  if (batch.length) yield batch;
 }
 
-async function* resendCandidates(db: Db, accountId: string, campaignId: string): AsyncGenerator<Candidate> {
+async function* resendCandidates(db: Db, accountId: string, campaignId: string): AsyncGenerator<Candidate[]> {
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const rows = await sql<{ id: string; recipient: string; body: string }>`
@@ -151,7 +160,7 @@ async function* resendCandidates(db: Db, accountId: string, campaignId: string):
          AND status IN ('undelivered', 'expired', 'rejected', 'failed', 'unknown')
          AND id > ${after}::uuid
        ORDER BY id LIMIT 10000`.execute(db);
-    for (const r of rows.rows) yield { row: null, raw: r.recipient, body: r.body };
+    yield rows.rows.map((r): Candidate => ({ row: null, raw: r.recipient, body: r.body }));
     const last = rows.rows[rows.rows.length - 1];
     if (!last || rows.rows.length < 10_000) return;
     after = last.id;
@@ -310,77 +319,78 @@ export async function scanRecipients(
     await sink?.(out);
   };
 
-  const sources: AsyncGenerator<Candidate>[] = [];
+  const sources: AsyncGenerator<Candidate[]>[] = [];
   if (src.resendOf) sources.push(resendCandidates(db, src.accountId, src.resendOf));
   sources.push(groupCandidates(db, src.accountId, src.groupIds));
   sources.push(
     (async function* () {
-      let row = 0;
-      for (const raw of pasted) yield { row: ++row, raw };
+      yield pasted.map((raw, i): Candidate => ({ row: i + 1, raw }));
     })(),
   );
   if (upload) {
     sources.push(
       (async function* () {
-        for await (const r of uploadRows(upload))
-          yield { row: r.row, raw: r.cells[phoneIndex] ?? '', cells: r.cells };
+        for await (const rows of uploadRows(upload))
+          yield rows.map((r): Candidate => ({ row: r.row, raw: r.cells[phoneIndex] ?? '', cells: r.cells }));
       })(),
     );
   }
 
   for (const source of sources) {
-    for await (const c of source) {
-      const raw = unguardCell(c.raw.trim());
-      const e164 = raw ? normalisePhone(raw, deps.defaultCountry) : null;
-      let text: string | null = null;
-      let vals: string | null = null;
-      let problem: string | null = null;
-      let info: Info | null = null;
-      if (!e164) problem = raw ? 'Not a valid phone number' : 'No phone number';
-      if (c.body !== undefined && personalised) {
-        text = c.body;
-        vals = c.body;
-      } else if (personalised && c.cells) {
-        const values = columnIndex.map((i) => unguardCell((c.cells![i] ?? '').trim()));
-        const empty = columns.filter((_, i) => !values[i]);
-        if (!problem && empty.length)
-          problem = `Missing value for ${empty.map((e) => `{{${e}}}`).join(', ')}`;
-        if (!problem && values.some((v) => v.includes(VALUE_SEPARATOR)))
-          problem = 'A value holds a control character';
-        text = renderPersonalised(src.text, (name) => values[columns.indexOf(name)] ?? '');
-        vals = values.join(VALUE_SEPARATOR);
-        if (!problem && text.length > CAMPAIGN_MAX_TEXT)
-          problem = `The message is over ${CAMPAIGN_MAX_TEXT} characters`;
-        info = analyseSmsText(text);
-        if (!problem && info.segments > MAX_SEGMENTS) problem = `The message is over ${MAX_SEGMENTS} parts`;
-      }
-      if (problem) {
-        result.invalid += 1;
-        issue(c.row, raw, problem);
-        if (personalised && result.preview.length < CAMPAIGN_PREVIEW_ROWS) {
-          const shown = info ?? analyseSmsText(text ?? '');
-          result.preview.push({
-            row: c.row ?? 0,
-            recipient: e164,
-            text: text ?? '',
-            segments: shown.segments,
-            encoding: shown.encoding,
-            costMinor: 0,
-            problem,
-          });
+    for await (const candidates of source) {
+      for (const c of candidates) {
+        const raw = unguardCell(c.raw.trim());
+        const e164 = raw ? normalisePhone(raw, deps.defaultCountry) : null;
+        let text: string | null = null;
+        let vals: string | null = null;
+        let problem: string | null = null;
+        let info: Info | null = null;
+        if (!e164) problem = raw ? 'Not a valid phone number' : 'No phone number';
+        if (c.body !== undefined && personalised) {
+          text = c.body;
+          vals = c.body;
+        } else if (personalised && c.cells) {
+          const values = columnIndex.map((i) => unguardCell((c.cells![i] ?? '').trim()));
+          const empty = columns.filter((_, i) => !values[i]);
+          if (!problem && empty.length)
+            problem = `Missing value for ${empty.map((e) => `{{${e}}}`).join(', ')}`;
+          if (!problem && values.some((v) => v.includes(VALUE_SEPARATOR)))
+            problem = 'A value holds a control character';
+          text = renderPersonalised(src.text, (name) => values[columns.indexOf(name)] ?? '');
+          vals = values.join(VALUE_SEPARATOR);
+          if (!problem && text.length > CAMPAIGN_MAX_TEXT)
+            problem = `The message is over ${CAMPAIGN_MAX_TEXT} characters`;
+          info = analyseSmsText(text);
+          if (!problem && info.segments > MAX_SEGMENTS) problem = `The message is over ${MAX_SEGMENTS} parts`;
         }
-        continue;
+        if (problem) {
+          result.invalid += 1;
+          issue(c.row, raw, problem);
+          if (personalised && result.preview.length < CAMPAIGN_PREVIEW_ROWS) {
+            const shown = info ?? analyseSmsText(text ?? '');
+            result.preview.push({
+              row: c.row ?? 0,
+              recipient: e164,
+              text: text ?? '',
+              segments: shown.segments,
+              encoding: shown.encoding,
+              costMinor: 0,
+              problem,
+            });
+          }
+          continue;
+        }
+        const phone = Number(e164!.slice(1));
+        if (seen.has(phone)) {
+          result.duplicates += 1;
+          onIssue?.({ row: c.row, value: e164!, reason: 'Duplicate (already in the list)' });
+          continue;
+        }
+        seen.add(phone);
+        if (text !== null && !info) info = analyseSmsText(text);
+        batch.push({ c, e164: e164!, phone, text, info, vals });
+        if (batch.length >= SCAN_BATCH) await flush();
       }
-      const phone = Number(e164!.slice(1));
-      if (seen.has(phone)) {
-        result.duplicates += 1;
-        onIssue?.({ row: c.row, value: e164!, reason: 'Duplicate (already in the list)' });
-        continue;
-      }
-      seen.add(phone);
-      if (text !== null && !info) info = analyseSmsText(text);
-      batch.push({ c, e164: e164!, phone, text, info, vals });
-      if (batch.length >= SCAN_BATCH) await flush();
     }
   }
   await flush();
