@@ -10,11 +10,11 @@ import { until } from '../../realtime/test-client';
  * server sends that leases from the send queue.
  */
 let claims = 0;
-const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-(pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
-  this: pg.Client,
-  ...args: unknown[]
-) {
+const prototype = pg.Client.prototype as unknown as {
+  query: (this: pg.Client, ...args: unknown[]) => unknown;
+};
+const query = prototype.query;
+prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const first = args[0] as string | { text?: unknown } | undefined;
   // Kysely passes the text; a statement the statement cache has named arrives as a config object.
   const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
