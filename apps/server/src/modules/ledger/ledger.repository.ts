@@ -19,24 +19,6 @@ export async function lockAccount(trx: Db, accountId: string) {
     .executeTakeFirst();
 }
 
-export async function insertEntry(trx: Db, e: LedgerEntryInput & { currency: string }) {
-  return trx
-    .insertInto('ledger_entries')
-    .values({
-      account_id: e.accountId,
-      amount_minor: e.amountMinor,
-      currency: e.currency,
-      kind: e.kind,
-      reference: e.reference ?? null,
-      note: e.note ?? null,
-    })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'kind', 'reference']).where('reference', 'is not', null).doNothing(),
-    )
-    .returning(['id'])
-    .executeTakeFirst();
-}
-
 /** `INSERT INTO ledger_entries … SELECT * FROM unnest(…)` for these entries. */
 const entriesInsert = (entries: readonly LedgerEntryInput[], currency: string) =>
   insertUnnest(
@@ -59,11 +41,6 @@ const entriesInsert = (entries: readonly LedgerEntryInput[], currency: string) =
     })),
   );
 
-export async function insertEntries(trx: Db, entries: LedgerEntryInput[], currency: string) {
-  if (entries.length === 0) return;
-  await entriesInsert(entries, currency).execute(trx);
-}
-
 /**
  * Inserts entries whose (account, kind, reference) is new, in one statement; returns the ones
  * inserted (a reference already posted is skipped: refunds are applied exactly once).
@@ -76,6 +53,46 @@ export async function insertNewEntries(trx: Db, entries: LedgerEntryInput[], cur
   }>`${entriesInsert(entries, currency)} ON CONFLICT (account_id, kind, reference) WHERE reference IS NOT NULL DO NOTHING
     RETURNING reference, amount_minor`.execute(trx);
   return res.rows;
+}
+
+/**
+ * Appends entries and moves the cached balance by `delta` in one statement (the caller holds the
+ * account row lock and has decided the entries): one round trip where two were.
+ */
+export async function appendAndAddToBalance(
+  trx: Db,
+  accountId: string,
+  entries: LedgerEntryInput[],
+  currency: string,
+  delta: number,
+) {
+  const res = await sql<{ balance_minor: number }>`
+    WITH appended AS (${entriesInsert(entries, currency)})
+    UPDATE accounts SET balance_minor = balance_minor + ${delta}
+     WHERE id = ${accountId}::uuid
+    RETURNING balance_minor`.execute(trx);
+  const row = res.rows[0];
+  if (!row) throw new Error(`account ${accountId} vanished under its lock`);
+  return { balance_minor: Number(row.balance_minor) };
+}
+
+/**
+ * One posting: its entry unless (account, kind, reference) was posted already, and the balance
+ * moved by what was inserted, in one statement. `null` when the reference was posted before.
+ */
+export async function postEntry(trx: Db, e: LedgerEntryInput & { currency: string }) {
+  const res = await sql<{ balance_minor: number }>`
+    WITH posted AS (
+      INSERT INTO ledger_entries (account_id, amount_minor, currency, kind, reference, note)
+      VALUES (${e.accountId}::uuid, ${e.amountMinor}::bigint, ${e.currency}, ${e.kind}, ${e.reference ?? null}, ${e.note ?? null})
+      ON CONFLICT (account_id, kind, reference) WHERE reference IS NOT NULL DO NOTHING
+      RETURNING amount_minor)
+    UPDATE accounts a SET balance_minor = a.balance_minor + p.amount_minor
+      FROM posted p
+     WHERE a.id = ${e.accountId}::uuid
+    RETURNING a.balance_minor`.execute(trx);
+  const row = res.rows[0];
+  return row ? { balance_minor: Number(row.balance_minor) } : null;
 }
 
 export async function addToBalance(trx: Db, accountId: string, amountMinor: number) {

@@ -30,9 +30,9 @@ export function createLedgerService(events: EventBus) {
           `Insufficient balance: this costs ${format(-p.amountMinor, account.currency)} and your balance is ${format(account.balance_minor, account.currency)}.`,
         );
       }
-      const entry = await repo.insertEntry(trx, { ...p, currency: account.currency });
-      if (!entry) return { posted: false, balanceMinor: account.balance_minor };
-      const { balance_minor } = await repo.addToBalance(trx, p.accountId, p.amountMinor);
+      const moved = await repo.postEntry(trx, { ...p, currency: account.currency });
+      if (!moved) return { posted: false, balanceMinor: account.balance_minor };
+      const { balance_minor } = moved;
       afterCommit(trx, () => events.publish('balance.changed', { accountId: p.accountId }));
       return { posted: true, balanceMinor: balance_minor };
     },
@@ -96,8 +96,13 @@ export function createLedgerService(events: EventBus) {
         });
       }
       if (entries.length) {
-        await repo.insertEntries(trx, entries, account.currency);
-        await repo.addToBalance(trx, accountId, balance - account.balance_minor);
+        await repo.appendAndAddToBalance(
+          trx,
+          accountId,
+          entries,
+          account.currency,
+          balance - account.balance_minor,
+        );
         afterCommit(trx, () => events.publish('balance.changed', { accountId }));
       }
       return {
