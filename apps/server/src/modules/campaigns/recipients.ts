@@ -22,6 +22,7 @@ import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './campaigns.repository';
 import { normalisePhone } from './e164';
+import { PhoneSet } from './phone-set';
 
 /** Recipients screened and priced together (one suppression query, one quote). */
 export const SCAN_BATCH = 5000;
@@ -234,7 +235,7 @@ export async function scanRecipients(
     });
   }
 
-  const seen = new Set<number>();
+  const seen = new PhoneSet();
   const result: ScanResult = {
     recipients: 0,
     invalid: 0,
@@ -381,12 +382,11 @@ export async function scanRecipients(
           continue;
         }
         const phone = Number(e164!.slice(1));
-        if (seen.has(phone)) {
+        if (!seen.add(phone)) {
           result.duplicates += 1;
           onIssue?.({ row: c.row, value: e164!, reason: 'Duplicate (already in the list)' });
           continue;
         }
-        seen.add(phone);
         if (text !== null && !info) info = analyseSmsText(text);
         batch.push({ c, e164: e164!, phone, text, info, vals });
         if (batch.length >= SCAN_BATCH) await flush();
