@@ -31,31 +31,33 @@ export type NewMessage = {
   [K in keyof typeof NEW_MESSAGE_COLUMNS]-?: Exclude<Insertable<MessagesTable>[K], undefined>;
 };
 
-/** Stores new messages; those waiting to be sent (queued or scheduled) join the work queue. */
+/**
+ * Stores new messages; those waiting to be sent (queued or scheduled) join the work queue, in the
+ * same statement (send_queue has no foreign key to wait for): one round trip per send, not two.
+ */
 export async function insertMessages(trx: Db, rows: readonly NewMessage[]) {
   if (rows.length === 0) return [];
-  const { rows: out } =
-    await sql<MessageRow>`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)} RETURNING *`.execute(trx);
   const waiting = rows.filter((r) => r.status === 'queued' || r.status === 'scheduled');
-  if (waiting.length) {
-    await insertUnnest(
-      'send_queue',
-      {
-        message_id: 'uuid',
-        priority: 'smallint',
-        due_at: 'timestamptz',
-        scheduled: 'boolean',
-        validity_until: 'timestamptz',
-      },
-      waiting.map((r) => ({
-        message_id: r.id,
-        priority: r.priority,
-        due_at: r.status === 'scheduled' && r.scheduled_at ? r.scheduled_at : r.next_attempt_at,
-        scheduled: r.status === 'scheduled',
-        validity_until: r.validity_until,
-      })),
-    ).execute(trx);
-  }
+  const messagesInsert = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)} RETURNING *`;
+  if (waiting.length === 0) return (await sql<MessageRow>`${messagesInsert}`.execute(trx)).rows;
+  const queue = insertUnnest(
+    'send_queue',
+    {
+      message_id: 'uuid',
+      priority: 'smallint',
+      due_at: 'timestamptz',
+      scheduled: 'boolean',
+      validity_until: 'timestamptz',
+    },
+    waiting.map((r) => ({
+      message_id: r.id,
+      priority: r.priority,
+      due_at: r.status === 'scheduled' && r.scheduled_at ? r.scheduled_at : r.next_attempt_at,
+      scheduled: r.status === 'scheduled',
+      validity_until: r.validity_until,
+    })),
+  );
+  const { rows: out } = await sql<MessageRow>`WITH queued AS (${queue}) ${messagesInsert}`.execute(trx);
   return out;
 }
 
