@@ -223,16 +223,21 @@ async function main() {
       code: String(100_000 + ((i * 7919) % 900_000)),
     }));
     await client.query(
-      `INSERT INTO otp_verifications (id, service_id, account_id, recipient, range_prefix, code_hash, status,
-                                      max_attempts, created_at, expires_at)
-       SELECT id, $1, $2, r, left(r, length(r) - 3), decode(h, 'hex'), 'pending', 5, now(), now() + interval '1 hour'
-         FROM unnest($3::uuid[], $4::text[], $5::text[]) AS t(id, r, h)`,
+      `INSERT INTO otp_verifications (id, service_id, account_id, recipient, range_prefix, code_hash,
+                                      recipient_code_hash, status, max_attempts, created_at, expires_at)
+       SELECT id, $1, $2, r, left(r, length(r) - 3), decode(h, 'hex'), decode(rh, 'hex'), 'pending', 5, now(),
+              now() + interval '1 hour'
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) AS t(id, r, h, rh)`,
       [
         serviceId,
         session.accountId,
         seeded.map((s) => s.id),
         seeded.map((s) => s.to),
         seeded.map((s) => createHmac('sha256', codeKey).update(`${s.id}:${s.code}`).digest('hex')),
+        // As the server stores them since 0017: bound to the service and number too.
+        seeded.map((s) =>
+          createHmac('sha256', codeKey).update(`${serviceId}:${s.to}:${s.code}`).digest('hex'),
+        ),
       ],
     );
     await client.query('ANALYZE otp_verifications');
