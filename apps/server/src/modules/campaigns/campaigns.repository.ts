@@ -18,13 +18,59 @@ export async function insertUpload(db: Db, u: Omit<UploadRow, 'id' | 'created_at
   return db.insertInto('campaign_uploads').values(u).returning('id').executeTakeFirstOrThrow();
 }
 
-export async function findUpload(db: Db, accountId: string, id: string) {
+export type UploadInfo = Omit<UploadRow, 'file'>;
+
+/** An upload without its file (read it with uploadFile / uploadText). */
+export async function findUploadInfo(db: Db, accountId: string, id: string): Promise<UploadInfo | undefined> {
   return db
     .selectFrom('campaign_uploads')
-    .selectAll()
+    .select([
+      'id',
+      'account_id',
+      'file_name',
+      'file_type',
+      'delimiter',
+      'encoding',
+      'has_header',
+      'columns',
+      'row_count_guess',
+      'created_at',
+    ])
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+export async function uploadFile(db: Db, id: string): Promise<Uint8Array> {
+  const row = await db
+    .selectFrom('campaign_uploads')
+    .select('file')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return row.file;
+}
+
+/** Bytes of a stored file read at a time (PostgreSQL sends bytea as hex text: twice as many characters). */
+const FILE_SLICE = 4 * 1024 * 1024;
+
+/**
+ * A stored file decoded as text, read in slices: memory holds the text and one slice, not the
+ * whole file's hex text and its bytes as well (about 3× the file at once).
+ */
+export async function uploadText(db: Db, id: string, encoding: string, slice = FILE_SLICE): Promise<string> {
+  const decoder = new TextDecoder(encoding);
+  const parts: string[] = [];
+  for (let from = 1; ; from += slice) {
+    const res = await sql<{ part: Uint8Array | null; size: number }>`
+      SELECT substring(file FROM ${from}::int FOR ${slice}::int) AS part, octet_length(file) AS size
+        FROM campaign_uploads WHERE id = ${id}::uuid`.execute(db);
+    const row = res.rows[0];
+    if (!row || !row.part) throw new Error('the uploaded file is gone');
+    const last = from - 1 + slice >= row.size;
+    parts.push(decoder.decode(row.part, { stream: !last }));
+    if (last) break;
+  }
+  return parts.join('');
 }
 
 const campaignColumns = (db: Db) =>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -301,6 +302,48 @@ describe('personalised campaigns', () => {
       [`Hi ${long}, your code is B2`, 'Hi Ann, your code is A1', 'Hi Émile, your code is E5'].sort(),
     );
     await expectInvariants(server, user.accountId);
+  });
+});
+
+describe('XLSX recipients', () => {
+  it('accepts a personalised campaign from a workbook: each row stored with its values, invalid rows left out', async () => {
+    const c = server.client();
+    await c.register();
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('People');
+    sheet.addRow(['Phone', 'Name']);
+    sheet.addRow(['+14155550111', 'Ada']);
+    sheet.addRow([14155550112, 'Bob']); // a number cell, as spreadsheets store phone numbers
+    sheet.addRow(['not a phone', 'Cy']);
+    sheet.addRow(['+14155550111', 'Ada again']);
+    const bytes = new Uint8Array(await wb.xlsx.writeBuffer());
+    const up = await uploadFile(
+      c,
+      'people.xlsx',
+      bytes,
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body.fileType).toBe('xlsx');
+    const res = await c.post('/api/campaigns', {
+      kind: 'personalised',
+      uploadId: up.body.uploadId,
+      phoneColumn: 'Phone',
+      text: 'Hello {{Name}}',
+      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.campaign).toMatchObject({ recipients: 2, invalid: 1, duplicates: 1 });
+    const rows = await server.ctx.db
+      .selectFrom('campaign_recipients')
+      .select(['seq', 'phone', 'vals'])
+      .where('campaign_id', '=', res.body.campaign.id)
+      .orderBy('seq')
+      .execute();
+    expect(rows.map((r) => [String(r.phone), r.vals])).toEqual([
+      ['14155550111', 'Ada'],
+      ['14155550112', 'Bob'],
+    ]);
   });
 });
 

@@ -126,13 +126,14 @@ async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): 
 const ROW_BATCH = 1000;
 
 /** The rows of a stored upload (the header row excluded), in batches of up to ROW_BATCH. */
-export async function* uploadRows(upload: repo.UploadRow): AsyncGenerator<FileRow[]> {
+export async function* uploadRows(db: Db, upload: repo.UploadInfo): AsyncGenerator<FileRow[]> {
   let rows: AsyncGenerator<FileRow>;
   if (upload.file_type === 'xlsx') {
-    await checkXlsxZip(Buffer.from(upload.file));
-    rows = xlsxRows(upload.file);
+    const file = await repo.uploadFile(db, upload.id);
+    await checkXlsxZip(Buffer.from(file));
+    rows = xlsxRows(file);
   } else {
-    const text = new TextDecoder(upload.encoding ?? 'utf-8').decode(upload.file);
+    const text = await repo.uploadText(db, upload.id, upload.encoding ?? 'utf-8');
     rows = csvRows(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, upload.delimiter ?? ',');
   }
   let first = true;
@@ -182,7 +183,7 @@ export async function scanRecipients(
 ): Promise<ScanResult> {
   const { db } = deps;
   const personalised = src.kind === 'personalised';
-  const upload = src.uploadId ? await repo.findUpload(db, src.accountId, src.uploadId) : undefined;
+  const upload = src.uploadId ? await repo.findUploadInfo(db, src.accountId, src.uploadId) : undefined;
   if (src.uploadId && !upload) {
     throw new FieldError({ uploadId: ['The uploaded file is gone; upload it again'] });
   }
@@ -331,7 +332,7 @@ export async function scanRecipients(
   if (upload) {
     sources.push(
       (async function* () {
-        for await (const rows of uploadRows(upload))
+        for await (const rows of uploadRows(db, upload))
           yield rows.map((r): Candidate => ({ row: r.row, raw: r.cells[phoneIndex] ?? '', cells: r.cells }));
       })(),
     );
