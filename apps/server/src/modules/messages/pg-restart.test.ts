@@ -66,6 +66,8 @@ beforeAll(async () => {
   const relayPort = await relay.listen();
   const url = new URL(cluster.url('wren'));
   url.port = String(relayPort);
+  // Through the TCP relay, not the cluster's Unix socket: the relay is what the test cuts.
+  url.searchParams.delete('host');
   server = await startServer(
     { SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100', LEASE_SECONDS: '5' },
     { worker: true, databaseUrl: url.toString() },
