@@ -3,7 +3,6 @@ import { createSmppGateway } from '../gateway/smpp-gateway';
 import type { SmsGateway } from '../gateway/sms-gateway';
 import { loadPauses, pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
 import { createDispatcher } from '../modules/messages/dispatcher';
-import { ensurePartitionsAtBoot, registerPartitionJobs } from '../modules/messages/partitions';
 import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from './config';
 import type { AppContext } from './context';
@@ -61,10 +60,6 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   await loadPauses(ctx.db, pausable);
   await gateway.start();
 
-  // This month's and the next months' partitions of `messages` exist before anything is sent
-  // (modules/messages/partitions.ts; the daily pass keeps them ahead and applies retention).
-  await ensurePartitionsAtBoot(ctx.db, ctx.clock.now(), logger);
-
   const dispatcher = createDispatcher({
     db: ctx.db,
     gateway,
@@ -83,12 +78,6 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     maintenance: () => dispatcher.maintenance(),
     matchParked: () => dlr.matchParked(),
   });
-  const offPartitionJobs = registerPartitionJobs(ctx.jobs, {
-    db: ctx.db,
-    logger,
-    retentionMonths: config.messageRetentionMonths,
-    now: () => ctx.clock.now(),
-  });
 
   const reporter = startWorkerReporter({ db: ctx.db, logger, workerId, role: config.role, pausable });
 
@@ -98,7 +87,6 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     dispatcher,
     stop: async () => {
       offJobs();
-      offPartitionJobs();
       await reporter.stop();
       await queueWake.close();
       await dispatcher.stop();

@@ -132,9 +132,7 @@ export function logQuery(db: Db, f: LogFilter) {
   q = q.where('m.account_id', '=', f.accountId);
   if (f.from) q = q.where(sql<boolean>`${createdAt} >= ${f.from}::timestamptz`);
   if (f.to) q = q.where(sql<boolean>`${createdAt} < ${f.to}::timestamptz`);
-  // An outcome row is the message's status already (final statuses never change): repeating it on
-  // `m` made the planner expect almost no rows and hash-join a scan of every monthly partition (0016).
-  if (f.status && !viaOutcomes) q = q.where('m.status', '=', f.status);
+  if (f.status) q = q.where('m.status', '=', f.status);
   if (f.status && QUEUE_STATUSES.includes(f.status)) {
     q = q.where('m.id', 'in', (eb) => eb.selectFrom('send_queue').select('send_queue.message_id'));
   }
