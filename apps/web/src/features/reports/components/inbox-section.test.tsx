@@ -9,7 +9,7 @@ import { INBOUND_API, type InboundMessageDto, type SuppressionDto } from '@wren/
 import { http } from '@/lib/http/client';
 import { attachHubSync } from '@/lib/hub/hub-sync';
 import { fakeHub, flush } from '@/lib/hub/test/fake-hub';
-import { fakeAdapter, type FakeAdapter, type FakeHandler } from '@/test/fake-adapter';
+import { bodyOf, fakeAdapter, type FakeAdapter, type FakeHandler } from '@/test/fake-adapter';
 import { LogTabs } from './log-tabs';
 
 const mo = (id: string, over: Partial<InboundMessageDto> = {}): InboundMessageDto => ({
@@ -141,7 +141,7 @@ describe('Inbox tab', { timeout: 20_000 }, () => {
     renderTabs('/reports/sms-log?tab=inbox', (config) => {
       if (config.url === INBOUND_API.list) return { status: 200, data: { items: [], nextCursor: null } };
       if (config.url === INBOUND_API.suppressions && config.method === 'post') {
-        const { phone } = JSON.parse(String(config.data)) as { phone: string };
+        const { phone } = bodyOf(config) as { phone: string };
         if (phone === 'nope')
           return { status: 400, data: { errors: { phone: ['Not a valid phone number: nope'] } } };
         const added: SuppressionDto = {
