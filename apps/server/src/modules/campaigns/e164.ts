@@ -1,5 +1,5 @@
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
-import { unguardCell } from '../contacts/csv';
+import { normaliseContactPhone } from '../contacts/contact-phone';
 import { toE164 } from '../../shared/phone';
 
 /**
@@ -356,11 +356,5 @@ export function fastToE164(value: string, defaultCountry: string): string | null
  * without a "+" also tried as international.
  */
 export function normalisePhone(raw: string, defaultCountry: string): string | null {
-  const value = unguardCell(raw.trim());
-  if (!value) return null;
-  const e164 = fastToE164(value, defaultCountry);
-  if (e164) return e164;
-  const digits = value.replace(/[\s().-]/g, '');
-  if (/^\d{11,15}$/.test(digits)) return fastToE164(`+${digits}`, defaultCountry);
-  return null;
+  return normaliseContactPhone(raw, defaultCountry, fastToE164);
 }

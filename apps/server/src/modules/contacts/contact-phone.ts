@@ -6,12 +6,17 @@ import { unguardCell } from './csv';
  * account's default country unless they carry a country code; a long run of digits without a +
  * (as spreadsheets store international numbers) is also tried as international.
  */
-export function normaliseContactPhone(raw: string, defaultCountry: string): string | null {
+export function normaliseContactPhone(
+  raw: string,
+  defaultCountry: string,
+  /** The E.164 reading (campaigns pass their compiled-once equivalent, campaigns/e164.ts). */
+  read: (value: string, defaultCountry: string) => string | null = toE164,
+): string | null {
   const value = unguardCell(raw.trim());
   if (!value) return null;
-  const e164 = toE164(value, defaultCountry);
+  const e164 = read(value, defaultCountry);
   if (e164) return e164;
   const digits = value.replace(/[\s().-]/g, '');
-  if (/^\d{11,15}$/.test(digits)) return toE164(`+${digits}`, defaultCountry);
+  if (/^\d{11,15}$/.test(digits)) return read(`+${digits}`, defaultCountry);
   return null;
 }
