@@ -37,6 +37,10 @@ describe('dispatcher claims', () => {
     await c.register();
     const status = async (id: string) =>
       (await c.get(`/api/sms/log/${id}`)).body?.message?.status as string | undefined;
+    // Bound first: a send before the bind is answered "retry later", and a retry's due time is found
+    // by the idle poll only (which is 10 minutes here), not by a wake.
+    const sim = server.worker!.simulator!;
+    await until(() => sim.stats().boundSessions > 0, 20_000, 'the gateway bound');
     // Warm up (the first send after start may meet the loop mid-claim).
     const first = await c.post('/api/sms/single', { recipients: ['+14155550170'], text: 'warm up' });
     expect(first.status, JSON.stringify(first.body)).toBe(202);
