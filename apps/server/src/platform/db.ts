@@ -29,12 +29,12 @@ export const EMBEDDED_DATABASE = 'wren';
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
-  /** Repeated statements as named prepared statements (default true); off behind a pooler without them. */
+  /** Repeated statements as named prepared statements (DATABASE_PREPARE; default off). */
   databasePrepare?: boolean;
   /** PostgreSQL's own log lines (embedded only). */
   onPostgresLog?: (line: string) => void;
 }): Promise<Database> {
-  const statements = opts.databasePrepare === false ? null : createStatementCache();
+  const statements = opts.databasePrepare ? createStatementCache() : null;
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, 10, statements);
   const cluster = await startEmbeddedPostgres({
     root: path.resolve(opts.dataDir),
@@ -63,7 +63,7 @@ export async function openDatabase(opts: {
 export async function openPostgres(
   url: string,
   max = 10,
-  statements: StatementCache | null = createStatementCache(),
+  statements: StatementCache | null = null,
 ): Promise<Database> {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
