@@ -27,7 +27,7 @@ const envSchema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   RUN_JOBS: bool.optional(),
   /** Named prepared statements for repeated statements (platform/statement-cache.ts); off behind a pooler that lacks them. */
-  DATABASE_PREPARE: bool.default(false),
+  DATABASE_PREPARE: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: z.string().min(16, 'JWT_SECRET must be at least 16 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -122,7 +122,7 @@ export interface Config {
   hubAllowedOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
-  /** Repeated statements run as named prepared statements (DATABASE_PREPARE, default false). */
+  /** Repeated statements run as named prepared statements (DATABASE_PREPARE, default true). */
   databasePrepare: boolean;
   role: 'all' | 'api' | 'worker';
   /** `--role worker`: port of its /healthz and /readyz listener; 0 = no listener at all. */

@@ -29,12 +29,12 @@ export const EMBEDDED_DATABASE = 'wren';
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
-  /** Repeated statements as named prepared statements (DATABASE_PREPARE; default off). */
+  /** Repeated statements as named prepared statements (DATABASE_PREPARE; default on). */
   databasePrepare?: boolean;
   /** PostgreSQL's own log lines (embedded only). */
   onPostgresLog?: (line: string) => void;
 }): Promise<Database> {
-  const statements = opts.databasePrepare ? createStatementCache() : null;
+  const statements = opts.databasePrepare === false ? null : createStatementCache();
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, 10, statements);
   const cluster = await startEmbeddedPostgres({
     root: path.resolve(opts.dataDir),

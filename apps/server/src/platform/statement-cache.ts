@@ -4,9 +4,7 @@ import type pg from 'pg';
 /**
  * NAMED PREPARED STATEMENTS FOR THE STATEMENTS WREN REPEATS.
  *
- * Opt-in (DATABASE_PREPARE=true). It saves CPU (PostgreSQL per OTP check 822–932 → 414–510 µs), but
- * with it on `bench:otp`'s checks showed 140–170 ms stalls in 4 of 5 runs whose cause is not found
- * yet, so it is off by default.
+ * On by default; DATABASE_PREPARE=false turns it off (a connection pooler in transaction mode).
  *
  * Kysely sends every statement unnamed, so PostgreSQL parses and plans it on every execution. For
  * the hot statements that planning costs more than running them: the OTP check's one statement
