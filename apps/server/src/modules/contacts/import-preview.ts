@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors';
 import { unguardCell } from './csv';
 import { notAWorkbook, sniffImportFile } from './import-file';
 import { readHeader, suggestMapping } from './import-mapping';
-import { csvRows, detectDelimiter, xlsxRows, type FileRow } from './import-rows';
+import { csvRows, detectDelimiter, loadExcel, xlsxRows, type FileRow } from './import-rows';
 import { checkXlsxZip } from './import-zip-guard';
 
 /** XLSX rows counted exactly at upload; beyond this the count is estimated from bytes read. */
@@ -66,6 +66,7 @@ export async function previewImportFile(bytes: Buffer, defaultCountry: string): 
   } else {
     // Sizes, ratios and text runs first: a zip bomb is refused before any XML is parsed.
     await checkXlsxZip(bytes);
+    await loadExcel();
     head = [];
     let bytesRead = 0;
     let counted = 0;

@@ -92,6 +92,19 @@ export const XLSX_MAX_CELL_CHARS = 32_767;
 const overLimit = (what: string) =>
   new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `This workbook is too large to import (${what})`);
 
+let excelModule: Promise<typeof ExcelJS> | undefined;
+
+/**
+ * exceljs, loaded on the first XLSX read rather than at start (it is about 22 MB of a node's
+ * memory). Callers that turn a parse failure into "not a workbook" load it first, so a failure to
+ * load the library itself stays a server error instead of blaming the user's file.
+ */
+export function loadExcel(): Promise<typeof ExcelJS> {
+  excelModule ??= import('exceljs').then((m) => m.default);
+  excelModule.catch(() => (excelModule = undefined));
+  return excelModule;
+}
+
 export interface XlsxReadOptions {
   /** Reports how many of the file's bytes have been handed to the unzipper (for estimates). */
   progress?: (bytesRead: number) => void;
@@ -105,9 +118,8 @@ export interface XlsxReadOptions {
  * itself is checked before (import-zip-guard.ts), so no shared string or cell can be huge here.
  */
 export async function* xlsxRows(bytes: Uint8Array, opts: XlsxReadOptions = {}): AsyncGenerator<FileRow> {
+  const excel = await loadExcel();
   const source = Readable.from(slices(bytes, opts.progress));
-  // Loaded on the first XLSX read, not at start: exceljs is about 22 MB of a node's memory.
-  const { default: excel } = await import('exceljs');
   const reader = new excel.stream.xlsx.WorkbookReader(source, {
     worksheets: 'emit',
     sharedStrings: 'cache',
