@@ -17,27 +17,46 @@ const failures = []; // "file › test" of every failed test, repeated after the
 
 function run(cmd, args, { capture = false, env = {} } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
+    let err = '';
     child.stdout.on('data', (d) => {
       process.stdout.write(d);
       if (capture) out += d.toString();
     });
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+    child.stderr.on('data', (d) => {
+      process.stderr.write(d);
+      // The last 256 KB: enough for an unhandled-error report, bounded for a noisy run.
+      if (capture) err = (err + d.toString()).slice(-262_144);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
   });
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Vitest's "Unhandled Errors" report (error, stack, originating file), for the failure list. */
+function unhandledReport(text) {
+  const plain = text.replace(ANSI, '');
+  const at = plain.search(/Unhandled (Errors?|Rejection)/);
+  if (at < 0) return null;
+  return plain
+    .slice(at)
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !/^[⎯\s]+$/.test(l))
+    .slice(0, 40)
+    .join('\n    ');
 }
 
 async function vitest() {
   const dir = mkdtempSync(path.join(tmpdir(), 'wren-vitest-'));
   const json = path.join(dir, 'report.json');
-  const { code } = await run('npx', [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${json}`,
-    ...vitestArgs,
-  ]);
+  const { code, out, err } = await run(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...vitestArgs],
+    { capture: true },
+  );
+  const unhandled = unhandledReport(`${out}\n${err}`);
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
     totals.passed += r.numPassedTests;
@@ -49,6 +68,10 @@ async function vitest() {
       failures.push(
         `vitest exited with ${code} without a failed test (set-up or unhandled error; see above)`,
       );
+    }
+    if (code !== 0 && unhandled) {
+      // Repeated here: in a long log the report scrolls out of what is kept.
+      failures.push(unhandled);
     }
     for (const file of r.testResults ?? []) {
       const rel = path.relative(process.cwd(), file.name);
