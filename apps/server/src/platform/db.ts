@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type Insertable } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../db/schema';
+import { routeCopies } from './copy';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { createStatementCache, prepareRepeatedStatements, type StatementCache } from './statement-cache';
 
@@ -78,6 +79,8 @@ export async function openPostgres(
   // without a listener is an uncaught exception that ends the process. Its queries fail on their own.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
+    // copy.ts: a COPY statement travels through Kysely as a token this client turns into the COPY.
+    routeCopies(client);
     // Statements Wren repeats are parsed and planned once per connection (statement-cache.ts).
     if (statements) prepareRepeatedStatements(client, statements);
   });

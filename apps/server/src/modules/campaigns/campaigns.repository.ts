@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { CampaignTables } from '../../db/schema-campaigns';
+import { copyLines, copyText } from '../../platform/copy';
 import type { Db } from '../../platform/db';
 
 export type UploadRow = Selectable<CampaignTables['campaign_uploads']>;
@@ -124,7 +125,9 @@ export async function listCampaigns(db: Db, f: CampaignFilter): Promise<Campaign
   return q.orderBy('b.created_at', 'desc').orderBy('b.campaign_id', 'desc').limit(f.limit).execute();
 }
 
-/** Inserts a batch of recipients (one statement of arrays). */
+const RECIPIENT_COLUMNS = ['campaign_id', 'seq', 'phone', 'price_minor', 'segments', 'vals'];
+
+/** Stores a batch of recipients, numbered from `firstSeq` (one COPY). */
 export async function insertRecipients(
   trx: Db,
   campaignId: string,
@@ -132,12 +135,13 @@ export async function insertRecipients(
   rows: readonly { phone: number; priceMinor: number; segments: number; vals: string | null }[],
 ) {
   if (rows.length === 0) return;
-  await sql`
-    INSERT INTO campaign_recipients (campaign_id, seq, phone, price_minor, segments, vals)
-    SELECT ${campaignId}::uuid, s, p, pr, sg, v
-      FROM unnest(${rows.map((_, i) => firstSeq + i)}::int[], ${rows.map((r) => String(r.phone))}::bigint[],
-                  ${rows.map((r) => r.priceMinor)}::int[], ${rows.map((r) => r.segments)}::smallint[],
-                  ${rows.map((r) => r.vals)}::text[]) AS t(s, p, pr, sg, v)`.execute(trx);
+  const prefix = `${campaignId}\t`;
+  let lines = '';
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    lines += `${prefix}${firstSeq + i}\t${r.phone}\t${r.priceMinor}\t${r.segments}\t${copyText(r.vals)}\n`;
+  }
+  await copyLines(trx, 'campaign_recipients', RECIPIENT_COLUMNS, lines);
 }
 
 /** The campaign's messages still in the work queue (not leased unless `leased`). */
