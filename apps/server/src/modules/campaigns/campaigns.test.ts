@@ -303,6 +303,42 @@ describe('personalised campaigns', () => {
     );
     await expectInvariants(server, user.accountId);
   });
+  it('stores values with tabs, line breaks, backslashes and a literal \\N exactly; flags a value holding U+0000', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    // UTF-16 (as Excel saves "Unicode text"): the sniffing lets one control character through.
+    const text = [
+      'Phone,Name',
+      '+14155550121,"tab\there"',
+      '+14155550122,"two\nlines"',
+      '+14155550123,back\\slash \\N',
+      '+14155550124,nul\u0000here',
+    ].join('\n');
+    const file = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const up = await uploadFile(c, 'odd.csv', file);
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const res = await c.post('/api/campaigns', {
+      kind: 'personalised',
+      uploadId: up.body.uploadId,
+      phoneColumn: 'Phone',
+      text: 'Hi {{Name}}',
+      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.campaign).toMatchObject({ recipients: 3, invalid: 1 });
+    const rows = await server.ctx.db
+      .selectFrom('campaign_recipients')
+      .select(['phone', 'vals'])
+      .where('campaign_id', '=', res.body.campaign.id)
+      .orderBy('seq')
+      .execute();
+    expect(rows.map((r) => [String(r.phone), r.vals])).toEqual([
+      ['14155550121', 'tab\there'],
+      ['14155550122', 'two\nlines'],
+      ['14155550123', 'back\\slash \\N'],
+    ]);
+    expect(user).toBeTruthy();
+  });
 });
 
 describe('XLSX recipients', () => {

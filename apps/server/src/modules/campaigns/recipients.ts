@@ -356,7 +356,8 @@ export async function scanRecipients(
           const empty = columns.filter((_, i) => !values[i]);
           if (!problem && empty.length)
             problem = `Missing value for ${empty.map((e) => `{{${e}}}`).join(', ')}`;
-          if (!problem && values.some((v) => v.includes(VALUE_SEPARATOR)))
+          // U+001F separates stored values; PostgreSQL's text cannot hold U+0000.
+          if (!problem && values.some((v) => v.includes(VALUE_SEPARATOR) || v.includes('\u0000')))
             problem = 'A value holds a control character';
           text = renderPersonalised(src.text, (name) => values[columns.indexOf(name)] ?? '');
           vals = values.join(VALUE_SEPARATOR);
