@@ -54,6 +54,36 @@ describe('jobs runner (pg-boss)', () => {
     expect(seen.sort()).toEqual(['committed', 'plain']);
   });
 
+  it('settles quietly a job that ends after its database closed (no unhandled rejection)', async () => {
+    const server = await startServer({ ROLE: 'api' });
+    servers.push(server);
+    const database = await openPostgres(server.databaseUrl, 3);
+    const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
+    let started = false;
+    let finish: () => void = () => undefined;
+    jobs.register('test.outlives', async () => {
+      started = true;
+      await new Promise<void>((r) => (finish = r));
+    });
+    await jobs.start();
+    await jobs.send('test.outlives', {});
+    await until(() => started, 10_000, 'the job to start');
+    await database.close();
+    // pg-boss now completes the job on a destroyed database: the old executor answered its
+    // completion with no rows, and pg-boss's rows[0].count threw from a promise nobody awaits.
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      finish();
+      await new Promise((r) => setTimeout(r, 300));
+      await jobs.stop();
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    expect(rejections).toEqual([]);
+  });
+
   it('runs the worker passes as periodic jobs on one node at a time, with their cron schedules', async () => {
     const server = await startServer({ ROLE: 'api' });
     servers.push(server);

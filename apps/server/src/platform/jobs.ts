@@ -74,7 +74,10 @@ const executorOf = (db: Db): PgBoss.Db => ({
       // pg-boss can still settle a job it fetched just before the node stopped, after the database
       // has closed, from a promise nobody awaits (an unhandled rejection that would end the
       // process). Nothing is lost: the job stays active until it expires, then runs elsewhere.
-      if (err instanceof Error && err.message === 'driver has already been destroyed') return { rows: [] };
+      // pg-boss's settling commands (complete, fail, cancel, …) end in `SELECT COUNT(*) FROM results`
+      // and read rows[0].count: answer them with a count of 0, not an empty result that would throw.
+      if (err instanceof Error && err.message === 'driver has already been destroyed')
+        return { rows: /select\s+count\(\*\)\s+from\s+results\s*$/i.test(text) ? [{ count: '0' }] : [] };
       throw err;
     }
   },
