@@ -21,6 +21,7 @@ import {
 import { sql } from 'kysely';
 import type { Config } from '../../platform/config';
 import { type Db, afterCommit, transact } from '../../platform/db';
+import { withTightHeapGrowth } from '../../platform/heap-growth';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Jobs } from '../../platform/jobs';
@@ -482,7 +483,7 @@ export function createCampaignsService(deps: Deps) {
       if (input.bytes.length > config.importMaxBytes) {
         throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is too large');
       }
-      const p = await previewImportFile(input.bytes, config.defaultCountry);
+      const p = await withTightHeapGrowth(() => previewImportFile(input.bytes, config.defaultCountry));
       const fileName = input.fileName.trim().slice(0, 200) || `recipients.${p.fileType}`;
       const { id } = await repo.insertUpload(db, {
         account_id: input.accountId,

@@ -18,6 +18,7 @@ import { AppError, FieldError } from '../../platform/errors';
 import { unguardCell } from '../contacts/csv';
 import { csvRows, xlsxRows, type FileRow } from '../contacts/import-rows';
 import { checkXlsxZip } from '../contacts/import-zip-guard';
+import { withTightHeapGrowth } from '../../platform/heap-growth';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './campaigns.repository';
@@ -175,7 +176,17 @@ async function* resendCandidates(db: Db, accountId: string, campaignId: string):
  * (memory holds one batch and the set of numbers seen, never the file's rows). Bad input of the
  * issue is a 4xx: a placeholder without a column, a file without the phone column, no valid number.
  */
-export async function scanRecipients(
+export function scanRecipients(
+  deps: Deps,
+  src: ScanSource,
+  sink?: (batch: Recipient[]) => Promise<void>,
+  onIssue?: (issue: CampaignIssue) => void,
+): Promise<ScanResult> {
+  // A million rows make hundreds of megabytes of short-lived objects (platform/heap-growth.ts).
+  return withTightHeapGrowth(() => scan(deps, src, sink, onIssue));
+}
+
+async function scan(
   deps: Deps,
   src: ScanSource,
   sink?: (batch: Recipient[]) => Promise<void>,

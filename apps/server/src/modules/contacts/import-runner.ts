@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ContactImportOptions } from '../../db/schema-directory';
 import { type Db, transact } from '../../platform/db';
+import { withTightHeapGrowth } from '../../platform/heap-growth';
 import { normaliseContactPhone } from './contact-phone';
 import * as contactsRepo from './contacts.repository';
 import { unguardCell } from './csv';
@@ -144,7 +145,12 @@ async function writeBatch(db: Db, job: ImportJob, batch: Parsed[]): Promise<Impo
  * runner yields to the event loop so the server keeps answering. Stops between batches when
  * `signal` aborts.
  */
-export async function runImport(db: Db, job: ImportJob, signal: AbortSignal): Promise<ImportCounts> {
+export function runImport(db: Db, job: ImportJob, signal: AbortSignal): Promise<ImportCounts> {
+  // A large file makes hundreds of megabytes of short-lived objects (platform/heap-growth.ts).
+  return withTightHeapGrowth(() => importRows(db, job, signal));
+}
+
+async function importRows(db: Db, job: ImportJob, signal: AbortSignal): Promise<ImportCounts> {
   const total: ImportCounts = { processed: 0, inserted: 0, invalid: 0, duplicates: 0 };
   let batch: Parsed[] = [];
   let writing: Promise<void> = Promise.resolve();
