@@ -69,6 +69,30 @@ async function stored(accountId: string) {
   };
 }
 
+/** A personalised campaign from an upload (phone column "Phone"), scheduled an hour ahead. */
+async function schedulePersonalised(c: ApiClient, uploadId: string, text: string) {
+  const res = await c.post('/api/campaigns', {
+    kind: 'personalised',
+    uploadId,
+    phoneColumn: 'Phone',
+    text,
+    scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res;
+}
+
+/** A campaign's stored recipients in order, as [number, values]. */
+async function storedValues(campaignId: string) {
+  const rows = await server.ctx.db
+    .selectFrom('campaign_recipients')
+    .select(['phone', 'vals'])
+    .where('campaign_id', '=', campaignId)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => [String(r.phone), r.vals]);
+}
+
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -317,22 +341,9 @@ describe('personalised campaigns', () => {
     const file = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     const up = await uploadFile(c, 'odd.csv', file);
     expect(up.status, JSON.stringify(up.body)).toBe(201);
-    const res = await c.post('/api/campaigns', {
-      kind: 'personalised',
-      uploadId: up.body.uploadId,
-      phoneColumn: 'Phone',
-      text: 'Hi {{Name}}',
-      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const res = await schedulePersonalised(c, up.body.uploadId, 'Hi {{Name}}');
     expect(res.body.campaign).toMatchObject({ recipients: 3, invalid: 1 });
-    const rows = await server.ctx.db
-      .selectFrom('campaign_recipients')
-      .select(['phone', 'vals'])
-      .where('campaign_id', '=', res.body.campaign.id)
-      .orderBy('seq')
-      .execute();
-    expect(rows.map((r) => [String(r.phone), r.vals])).toEqual([
+    expect(await storedValues(res.body.campaign.id)).toEqual([
       ['14155550121', 'tab\there'],
       ['14155550122', 'two\nlines'],
       ['14155550123', 'back\\slash \\N'],
@@ -361,22 +372,9 @@ describe('XLSX recipients', () => {
     );
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     expect(up.body.fileType).toBe('xlsx');
-    const res = await c.post('/api/campaigns', {
-      kind: 'personalised',
-      uploadId: up.body.uploadId,
-      phoneColumn: 'Phone',
-      text: 'Hello {{Name}}',
-      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const res = await schedulePersonalised(c, up.body.uploadId, 'Hello {{Name}}');
     expect(res.body.campaign).toMatchObject({ recipients: 2, invalid: 1, duplicates: 1 });
-    const rows = await server.ctx.db
-      .selectFrom('campaign_recipients')
-      .select(['seq', 'phone', 'vals'])
-      .where('campaign_id', '=', res.body.campaign.id)
-      .orderBy('seq')
-      .execute();
-    expect(rows.map((r) => [String(r.phone), r.vals])).toEqual([
+    expect(await storedValues(res.body.campaign.id)).toEqual([
       ['14155550111', 'Ada'],
       ['14155550112', 'Bob'],
     ]);
