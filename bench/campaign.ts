@@ -226,12 +226,43 @@ async function main() {
     const dp0 = db.postgresCpu();
     const singles: string[] = [];
     let draining = true;
+    // BENCH_PG_SAMPLE: every 100 ms, statements running longer than 200 ms (and what they wait on),
+    // and the backends autovacuum runs, to find what holds up the lanes.
+    const sampler = process.env.BENCH_PG_SAMPLE
+      ? (async () => {
+          const seen = new Set<string>();
+          while (draining) {
+            const r = await client.query<{ pid: number; ms: number; wait: string | null; q: string }>(
+              `SELECT pid, extract(epoch FROM now() - query_start) * 1000 AS ms,
+                      wait_event_type || ':' || wait_event AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS q
+                 FROM pg_stat_activity
+                WHERE state = 'active' AND pid <> pg_backend_pid()
+                  AND (now() - query_start > interval '200 ms' OR backend_type = 'autovacuum worker')`,
+            );
+            for (const row of r.rows) {
+              const key = `${row.pid}:${row.q}`;
+              if (seen.has(key)) continue;
+              seen.add(key);
+              console.log(
+                `  [pg +${((performance.now() - d0) / 1000).toFixed(1)} s] ${Number(row.ms).toFixed(0)} ms ${row.wait ?? 'cpu'} ${row.q}`,
+              );
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        })()
+      : Promise.resolve();
     const singleLoop = (async () => {
       let i = 0;
       while (draining) {
+        const t = performance.now();
         const res = await post('/api/sms/single', { recipients: [phone(N + i)], text: `single ${i}` }).catch(
           () => null,
         );
+        const took = performance.now() - t;
+        if (process.env.BENCH_PG_SAMPLE && took > 200)
+          console.log(
+            `  [http +${((t - d0) / 1000).toFixed(1)} s] a single send's request took ${took.toFixed(0)} ms`,
+          );
         const id = (res?.messages as { id: string }[] | undefined)?.[0]?.id;
         if (id) singles.push(id);
         i += 1;
@@ -259,6 +290,7 @@ async function main() {
     }
     draining = false;
     await singleLoop;
+    await sampler;
     const span = await client.query<{ secs: number }>(
       `SELECT extract(epoch FROM max(submitted_at) - min(created_at))::float AS secs FROM messages WHERE campaign_id = $1`,
       [campaign.id],
