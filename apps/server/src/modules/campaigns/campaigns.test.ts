@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -382,6 +383,36 @@ describe('XLSX recipients', () => {
 });
 
 describe('campaign lifecycle', () => {
+  it('refreshes a live campaign’s counts every second, and a very large one’s less often', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 1_000);
+    const res = await c.post('/api/campaigns', {
+      numbers: ukMobiles(3).join('\n'),
+      text: 'Counts',
+      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const id = res.body.campaign.id as string;
+    const db = server.ctx.db;
+    // A paused campaign of `materialised` messages whose counts are `ageSeconds` old.
+    const counted = async (materialised: number, ageSeconds: number) => {
+      await sql`UPDATE bulk_campaigns SET status = 'paused', materialised = ${materialised}, stats = '{}'::jsonb,
+                       stats_at = now() - make_interval(secs => ${ageSeconds})
+                 WHERE campaign_id = ${id}::uuid`.execute(db);
+      await campaignsOf(server.ctx).tick();
+      const row = await sql<{ fresh: boolean }>`
+        SELECT stats_at > now() - interval '1 second' AS fresh FROM bulk_campaigns WHERE campaign_id = ${id}::uuid`.execute(
+        db,
+      );
+      return row.rows[0]?.fresh;
+    };
+    expect(await counted(3, 2)).toBe(true);
+    // 500,000 messages: every 5 s.
+    expect(await counted(500_000, 2)).toBe(false);
+    expect(await counted(500_000, 6)).toBe(true);
+  });
+
   it('schedules, reschedules, and cancels with the whole cost refunded exactly once', async () => {
     const c = server.client();
     const { user } = await c.register();
