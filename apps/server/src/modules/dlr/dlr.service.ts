@@ -173,7 +173,14 @@ export function createDlrService(deps: Deps) {
           ? notations.fallbackNotations(r.connection)
           : [];
       const keys = [...new Set(readings.flatMap((n) => receiptKey(r.smscId, n) ?? []))];
-      return { k, keys, readable: readings.length > 0 };
+      // While the notation is provisional, the other readings are only tried once the receipt has
+      // waited for its parts: a receipt that arrives before its own part is stored would otherwise
+      // find another message's open part under the other reading ("22" read as hex is 34) and give
+      // that message its outcome, leaving its own in `sent` for good (seen with sequential decimal
+      // ids when receipts outran the stored outcomes).
+      const own = notation ? (receiptKey(r.smscId, notation) ?? null) : null;
+      const early = own !== null && readings.length > 1 && Date.now() - k.since < WAIT_FOR_PARTS_MS;
+      return { k, keys, own, early, readable: readings.length > 0 };
     });
     const parts = await findParts(
       trx,
@@ -188,12 +195,15 @@ export function createDlrService(deps: Deps) {
 
     const matched: { k: Incoming; hit: Part }[] = [];
     const misses: Miss[] = [];
-    for (const { k, keys, readable } of keyed) {
+    for (const { k, keys, own, early, readable } of keyed) {
+      const partsOf = (key: string) => byKey.get(`${k.receipt.connection}\u0000${key}`) ?? [];
       const hit = !readable
         ? LEARNING
         : keys.length === 0
           ? 'the id does not fit the connection id notation'
-          : pick(keys.flatMap((key) => byKey.get(`${k.receipt.connection}\u0000${key}`) ?? []));
+          : early && own !== null && partsOf(own).length === 0
+            ? NO_PART
+            : pick(keys.flatMap(partsOf));
       if (typeof hit === 'string') misses.push({ k, reason: hit });
       else matched.push({ k, hit });
     }

@@ -134,6 +134,24 @@ describe('receipt matching', () => {
     ]);
   });
 
+  it('a receipt that outruns its own part waits for it rather than taking another reading’s part', async () => {
+    const c = conn();
+    // Sequential decimal ids: message b's part "34" is stored; message a's "22" is not yet (its
+    // submit_sm_resp is still being stored) when a's receipt comes. "22" read as hex is 34: the old
+    // code gave b a's outcome at once, and a stayed in `sent` for good.
+    const b = await sentMessage(c, ['34']);
+    const pending = dlr().handleReceipt(receipt(c, '22', 'UNDELIV', '005'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await message(b)).status).toBe('sent');
+    const a = await sentMessage(c, ['22']);
+    server.ctx.events.publish('parts.stored', { connection: c, smscIds: ['22'] });
+    await pending;
+    // Both readings now fit an open part: it is parked until the notation is known, never crossed.
+    expect((await message(b)).status).toBe('sent');
+    expect((await message(a)).status).toBe('sent');
+    expect((await parked(c)).map((p) => p.reason)).toEqual(['ambiguous: 2 open parts have this id']);
+  });
+
   it('waits for parts still being stored instead of parking, then matches', async () => {
     const c = conn();
     const pending = dlr().handleReceipt(receipt(c, 'abc123'));
