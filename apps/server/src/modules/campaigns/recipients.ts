@@ -176,14 +176,9 @@ async function* resendCandidates(db: Db, accountId: string, campaignId: string):
  * (memory holds one batch and the set of numbers seen, never the file's rows). Bad input of the
  * issue is a 4xx: a placeholder without a column, a file without the phone column, no valid number.
  */
-export function scanRecipients(
-  deps: Deps,
-  src: ScanSource,
-  sink?: (batch: Recipient[]) => Promise<void>,
-  onIssue?: (issue: CampaignIssue) => void,
-): Promise<ScanResult> {
+export function scanRecipients(...args: Parameters<typeof scan>): Promise<ScanResult> {
   // A million rows make hundreds of megabytes of short-lived objects (platform/heap-growth.ts).
-  return withTightHeapGrowth(() => scan(deps, src, sink, onIssue));
+  return withTightHeapGrowth(() => scan(...args));
 }
 
 async function scan(
