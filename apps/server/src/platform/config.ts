@@ -99,6 +99,16 @@ const envSchema = z.object({
   SIMULATOR_MIX: z.string().default('DELIVRD=92,UNDELIV=5,EXPIRED=2,REJECTD=1'),
   DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
   DISPATCH_IDLE_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(200),
+  // Unset or empty: keep every month. Else whole months older than this many are dropped (issue #17).
+  MESSAGE_RETENTION_MONTHS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ message: 'must be a whole number of months (1 or more), or unset to keep all' })
+      .int('must be a whole number of months (1 or more), or unset to keep all')
+      .min(1, 'must be a whole number of months (1 or more), or unset to keep all')
+      .max(1200)
+      .optional(),
+  ),
   LEASE_SECONDS: z.coerce.number().int().min(5).default(60),
   SENDER_ID_APPROVAL: z.enum(['manual', 'auto']).default('manual'),
   /** Operators may take a balance below zero with an adjustment whose reason says "overdraft". */
@@ -180,6 +190,8 @@ export interface Config {
   dispatchBatch: number;
   /** How often an idle dispatcher looks for due messages it was not told about. */
   dispatchIdlePollMs: number;
+  /** MESSAGE_RETENTION_MONTHS: months of messages kept (null: all); older months are dropped. */
+  messageRetentionMonths: number | null;
   leaseSeconds: number;
   /** `manual`: an admin approves sender IDs; `auto`: approved on request. */
   senderIdApproval: 'manual' | 'auto';
@@ -411,6 +423,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     dispatchBatch: e.DISPATCH_BATCH,
     dispatchIdlePollMs: e.DISPATCH_IDLE_POLL_MS,
+    messageRetentionMonths: e.MESSAGE_RETENTION_MONTHS ?? null,
     leaseSeconds: e.LEASE_SECONDS,
     senderIdApproval: e.SENDER_ID_APPROVAL,
     adminAllowOverdraft: e.ADMIN_ALLOW_OVERDRAFT,

@@ -3,6 +3,7 @@ import { createSmppGateway } from '../gateway/smpp-gateway';
 import type { SmsGateway } from '../gateway/sms-gateway';
 import { loadPauses, pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
 import { createDispatcher } from '../modules/messages/dispatcher';
+import { ensurePartitionsAtBoot, registerPartitionJobs } from '../modules/messages/partitions';
 import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from './config';
 import type { AppContext } from './context';
@@ -60,6 +61,11 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   await loadPauses(ctx.db, pausable);
   await gateway.start();
 
+  // This month's and the next months' partitions of `messages` exist before anything is sent
+  // (modules/messages/partitions.ts; the daily pass keeps them ahead and applies retention). Months
+  // follow the machine's clock, as message ids (UUIDv7) and created_at do, not the app's test clock.
+  await ensurePartitionsAtBoot(ctx.db, new Date(), logger);
+
   const dispatcher = createDispatcher({
     db: ctx.db,
     gateway,
@@ -78,6 +84,12 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     maintenance: () => dispatcher.maintenance(),
     matchParked: () => dlr.matchParked(),
   });
+  const offPartitionJobs = registerPartitionJobs(ctx.jobs, {
+    db: ctx.db,
+    logger,
+    retentionMonths: config.messageRetentionMonths,
+    now: () => new Date(),
+  });
 
   const reporter = startWorkerReporter({ db: ctx.db, logger, workerId, role: config.role, pausable });
 
@@ -87,6 +99,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     dispatcher,
     stop: async () => {
       offJobs();
+      offPartitionJobs();
       await reporter.stop();
       await queueWake.close();
       await dispatcher.stop();

@@ -44,6 +44,7 @@ import { transition } from '../messages/status.repository';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './campaigns.repository';
 import { scanRecipients, VALUE_SEPARATOR, type Recipient } from './recipients';
+import { newMessageId } from '../../shared/message-uuid';
 
 /** The materialiser's pass (pg-boss queue name) and its period. */
 export const CAMPAIGN_TICK_JOB = 'campaigns.materialise';
@@ -385,7 +386,7 @@ export function createCampaignsService(deps: Deps) {
                 });
           const encoding = r.vals === null ? camp.encoding : analyseSmsText(body).encoding;
           return {
-            id: randomUUID(),
+            id: newMessageId(),
             account_id: camp.account_id,
             campaign_id: id,
             user_id: camp.user_id,

@@ -24,6 +24,7 @@ import { createSendBatcher, type SendHookCall } from './send-batcher';
 import { transition } from './status.repository';
 import { customerHistory, messageHistory } from './message-history';
 import * as limitsOf from './account-limits';
+import { newMessageId } from '../../shared/message-uuid';
 
 /** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
 export type ResolveSender = (input: { accountId: string; value?: string }) => Promise<string>;
@@ -153,7 +154,7 @@ export function createMessagesService(deps: Deps) {
           totalMinor: quote.total,
           hook: input.hook,
           rows: recipients.map((to, i) => ({
-            id: randomUUID(),
+            id: newMessageId(),
             account_id: input.accountId,
             campaign_id: null,
             user_id: input.userId,

@@ -29,6 +29,7 @@ import * as limitsOf from '../messages/account-limits';
 import { PRIORITY, type ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './otp.repository';
+import { newMessageId } from '../../shared/message-uuid';
 
 declare module '../../platform/events' {
   interface DomainEvents {
@@ -377,7 +378,7 @@ export function createOtpService(deps: Deps) {
       const limits = await limitsOf.loadLimits(db, svc.account_id);
       limitsOf.assertCountries(limits, [e164]);
       const quote = await deps.pricing.quote(svc.account_id, [e164], info.segments);
-      const messageId = randomUUID();
+      const messageId = newMessageId();
       const expiresAt = new Date(now.getTime() + ttlMs);
       const cooldownMs = svc.resend_cooldown_seconds * 1000;
       const windowMs = svc.send_window_minutes * 60_000;
