@@ -11,6 +11,18 @@ const CLAIM_FROM = 'queued' satisfies FromOf<'sending'>;
  * storing the parts the SMSC accepted.
  */
 
+interface ClaimedMessage {
+  id: string;
+  account_id: string;
+  recipient: string;
+  sender: string;
+  body: string;
+  encoding: 'GSM-7' | 'UCS-2';
+  priority: number;
+  attempts: number;
+  validity_until: Date;
+}
+
 /** Claims up to `limit` ready messages, most urgent first; with `maxPriority`, only that urgent or more. */
 export async function claimBatch(
   db: Db,
@@ -19,18 +31,12 @@ export async function claimBatch(
   leaseSeconds: number,
   maxPriority?: number,
 ) {
-  const res = await sql<{
-    id: string;
-    account_id: string;
-    recipient: string;
-    sender: string;
-    body: string;
-    encoding: 'GSM-7' | 'UCS-2';
-    priority: number;
-    attempts: number;
-    validity_until: Date;
-  }>`
-    WITH leased AS (
+  // Two statements in one transaction (0018): the queue rows are leased first, then their messages
+  // are moved by id. A single UPDATE … FROM the leased rows cannot be pruned when it is planned, so
+  // it planned every monthly partition of `messages` (~1 ms more per claim with 28 months); by ids
+  // (an array parameter: never a generic plan) only the months of the claimed ids are planned.
+  return db.transaction().execute(async (trx) => {
+    const leased = await sql<{ message_id: string; attempts: number }>`
       UPDATE send_queue q
          SET leased_by = ${workerId}, lease_until = now() + make_interval(secs => ${leaseSeconds}),
              attempts = q.attempts + 1
@@ -41,15 +47,19 @@ export async function claimBatch(
                LIMIT ${limit}
                FOR UPDATE SKIP LOCKED) c
        WHERE q.message_id = c.message_id
-   RETURNING q.message_id, q.attempts)
-    UPDATE messages m
-       SET status = 'sending', attempts = l.attempts
-      FROM leased l
-     WHERE m.id = l.message_id AND m.status = ${sql.lit(CLAIM_FROM)}
- RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`.execute(
-    db,
-  );
-  return res.rows;
+   RETURNING q.message_id, q.attempts`.execute(trx);
+    if (leased.rows.length === 0) return [];
+    const ids = leased.rows.map((r) => r.message_id);
+    const res = await sql<ClaimedMessage>`
+      UPDATE messages m
+         SET status = 'sending', attempts = l.attempts
+        FROM unnest(${ids}::uuid[], ${leased.rows.map((r) => r.attempts)}::int[]) AS l(message_id, attempts)
+       WHERE m.id = l.message_id AND m.id = ANY(${ids}::uuid[]) AND m.status = ${sql.lit(CLAIM_FROM)}
+   RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`.execute(
+      trx,
+    );
+    return res.rows;
+  });
 }
 
 export async function insertParts(

@@ -207,7 +207,9 @@ async function keepReason(db: Db, table: string, cutoff: Date): Promise<string |
      LIMIT 1`.execute(db);
   const row = rows[0];
   if (!row) return null;
-  return FINAL.includes(row.status as (typeof FINAL)[number]) ? 'a row created after the cutoff' : `a ${row.status} message`;
+  return FINAL.includes(row.status as (typeof FINAL)[number])
+    ? 'a row created after the cutoff'
+    : `a ${row.status} message`;
 }
 
 /** Deletes the final rows created before the cutoff from one partition, walking it by id. */
@@ -307,21 +309,24 @@ export async function applyRetention(
       report.kept.push(p.name);
       continue;
     }
-    const detached = await db.transaction().execute(async (trx) => {
-      await sql`SET LOCAL lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
-      await sql`SELECT pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
-      await sql`ALTER TABLE messages DETACH PARTITION ${ident(p.name)}`.execute(trx);
-      // Under the detach's lock: nothing of it waits to be sent (the queue is small, its key indexed).
-      const { rows } = await sql<{ n: number }>`
+    const detached = await db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`SET LOCAL lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
+        await sql`SELECT pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
+        await sql`ALTER TABLE messages DETACH PARTITION ${ident(p.name)}`.execute(trx);
+        // Under the detach's lock: nothing of it waits to be sent (the queue is small, its key indexed).
+        const { rows } = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM send_queue q JOIN ${ident(p.name)} m ON m.id = q.message_id`.execute(
-        trx,
-      );
-      if ((rows[0]?.n ?? 0) > 0) throw new KeepMonth();
-      return true;
-    }).catch((err: unknown) => {
-      if (err instanceof KeepMonth) return false;
-      throw err;
-    });
+          trx,
+        );
+        if ((rows[0]?.n ?? 0) > 0) throw new KeepMonth();
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof KeepMonth) return false;
+        throw err;
+      });
     if (!detached) {
       report.kept.push(p.name);
       continue;

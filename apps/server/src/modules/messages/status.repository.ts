@@ -87,6 +87,11 @@ export async function transition<To extends MessageStatus>(
   if (typeof t.due === 'object') {
     conditions.push(sql`m.receipt_due_at < now()`);
   }
+  // The ids again as a plain condition on the partition key (0018): the join with the given rows
+  // cannot be pruned when planned, this can (an array parameter: never a generic plan, see
+  // statement-cache.ts), so only the months of these ids are planned and opened. Without it, 50 ids
+  // on 28 monthly partitions planned in ~1.2 ms and ran as a hash join over every partition (14 ms).
+  if (!t.due) conditions.push(sql`m.id = ANY(${rows.map((r) => r.id)}::uuid[])`);
 
   const res = await sql<Transitioned>`
     WITH moved AS (
@@ -152,5 +157,5 @@ export async function annotate(trx: Db, rows: readonly { id: string; error: stri
     UPDATE messages m SET error = v.error
       FROM (SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
                    unnest(${rows.map((r) => r.error)}::text[]) AS error) v
-     WHERE m.id = v.id`.execute(trx);
+     WHERE m.id = v.id AND m.id = ANY(${rows.map((r) => r.id)}::uuid[])`.execute(trx);
 }
