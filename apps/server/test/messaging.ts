@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { FINAL_STATUSES, type MessageStatus } from '@wren/contracts';
 import { expect } from 'vitest';
 import type { ApiClient } from './client';
 import type { TestServer } from './harness';
 import { insertMessages } from '../src/modules/messages/messages.repository';
+import { newMessageId } from '../src/shared/message-uuid';
 
 /** Waits until every given message of the account has a final status; returns them. */
 export async function waitForFinal(c: ApiClient, ids: string[], timeoutMs = 20_000) {
@@ -55,7 +55,7 @@ export async function insertTestMessage(
   server: TestServer,
   m: { accountId: string; status: MessageStatus; priority?: number; recipient?: string; segments?: number },
 ) {
-  const id = randomUUID();
+  const id = newMessageId();
   await insertMessages(server.ctx.db, [
     {
       id,

@@ -109,7 +109,7 @@ export async function ensurePartitions(db: Db, now: Date, ahead = MONTHS_AHEAD):
       const bound = `${name}_bound`;
       await sql`
         ALTER TABLE ${ident(name)} ADD CONSTRAINT ${ident(bound)}
-        CHECK (id IS NOT NULL AND id >= ${from}::uuid AND id < ${to}::uuid)`.execute(trx);
+        CHECK (id IS NOT NULL AND id >= ${sql.lit(from)}::uuid AND id < ${sql.lit(to)}::uuid)`.execute(trx);
       await sql`
         WITH moved AS (
           DELETE FROM ${ident(LEGACY_PARTITION)} WHERE id >= ${from}::uuid AND id < ${to}::uuid
@@ -118,7 +118,7 @@ export async function ensurePartitions(db: Db, now: Date, ahead = MONTHS_AHEAD):
       const excluded = `${LEGACY_PARTITION}_not_${name.slice('messages_'.length)}`;
       await sql`
         ALTER TABLE ${ident(LEGACY_PARTITION)} ADD CONSTRAINT ${ident(excluded)}
-        CHECK (id < ${from}::uuid OR id >= ${to}::uuid) NOT VALID`.execute(trx);
+        CHECK (id < ${sql.lit(from)}::uuid OR id >= ${sql.lit(to)}::uuid) NOT VALID`.execute(trx);
       await sql`ALTER TABLE ${ident(LEGACY_PARTITION)} VALIDATE CONSTRAINT ${ident(excluded)}`.execute(trx);
       await sql`
         ALTER TABLE messages ATTACH PARTITION ${ident(name)}
