@@ -63,9 +63,40 @@ afterAll(async () => {
   await server?.close();
 });
 
+/**
+ * The plan as text, read through the partitions (0018): each partition's index is named by the
+ * index of `messages` it belongs to, and the scans of empty partitions (the months ahead; nothing to
+ * seek in, the planner reads their zero pages) are left out with their lines.
+ */
 async function plan(f: Omit<LogFilter, 'accountId'>) {
   const rows = await logQuery(server.ctx.db, { accountId, limit: 51, ...f }).explain();
-  return rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+  const lines = rows.map((r) => String(r['QUERY PLAN']));
+  const { rows: parents } = await sql<{ child: string; parent: string }>`
+    SELECT c.relname AS child, p.relname AS parent
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+     WHERE p.relkind = 'I'`.execute(server.ctx.db);
+  // Statistics of beforeAll's VACUUM (ANALYZE): the months ahead hold no row.
+  const { rows: empty } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent = 'messages'::regclass AND c.reltuples <= 0`.execute(server.ctx.db);
+  const emptyNames = new Set(empty.map((e) => e.name));
+  const kept: string[] = [];
+  let skipDeeperThan = -1;
+  for (const line of lines) {
+    const depth = line.search(/\S/);
+    if (skipDeeperThan >= 0 && depth > skipDeeperThan) continue;
+    skipDeeperThan = -1;
+    const scan = /(?:Scan|Scan using \S+) on (messages_(?:p\d{6}|legacy))\b/.exec(line);
+    if (scan && emptyNames.has(scan[1]!)) {
+      skipDeeperThan = depth;
+      continue;
+    }
+    kept.push(line);
+  }
+  let text = kept.join('\n');
+  parents.sort((a, b) => b.child.length - a.child.length);
+  for (const { child, parent } of parents) text = text.split(child).join(parent);
+  return text;
 }
 
 /** The row at `offset` in the log's order, as the ground truth for a deep cursor. */
@@ -151,7 +182,9 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
 
   it('recipient exact and prefix (E.164) and text search use their indexes', async () => {
     const exact = await plan({ recipient: { exact: '+14155550123' } });
-    expect(exact).toMatch(/messages_log_recipient_idx/);
+    // Per partition, either recipient index (the planner's choice per partition).
+    expect(exact).toMatch(/messages_(log_)?recipient_idx/);
+    expect(exact).not.toMatch(/Seq Scan/);
     expect(exact).toMatch(/Index Cond: .*recipient = /);
     // A prefix is served by an index whichever the planner picks from its sample: a recipient index
     // (the account's log one, or the reply-matching one of 0006 that leads with the recipient), or

@@ -43,11 +43,13 @@ async function reads(): Promise<Reads> {
   await new Promise((r) => setTimeout(r, 1500));
   await sql`SELECT pg_stat_clear_snapshot()`.execute(server.ctx.db);
   const { rows } = await sql<{ relname: string; seq: string; idx: string }>`
-    SELECT relname, coalesce(seq_tup_read, 0) AS seq, coalesce(idx_tup_fetch, 0) AS idx
+    SELECT CASE WHEN relname ~ '^messages_' THEN 'messages' ELSE relname END AS relname,
+           sum(coalesce(seq_tup_read, 0)) AS seq, sum(coalesce(idx_tup_fetch, 0)) AS idx
       FROM pg_stat_user_tables
-     WHERE schemaname = 'public' AND relname IN ('messages', 'message_parts', 'parked_receipts')`.execute(
-    server.ctx.db,
-  );
+     -- messages: the sum over its partitions (0018; the partitioned parent counts nothing itself).
+     WHERE schemaname = 'public'
+       AND (relname IN ('message_parts', 'parked_receipts') OR relname ~ '^messages_(p[0-9]{6}|legacy)$')
+     GROUP BY 1`.execute(server.ctx.db);
   return Object.fromEntries(rows.map((r) => [r.relname, { seq: Number(r.seq), idx: Number(r.idx) }]));
 }
 

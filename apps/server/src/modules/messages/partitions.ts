@@ -225,7 +225,7 @@ async function deleteOldRows(db: Db, table: string, cutoff: Date): Promise<numbe
     const doomed = rows.filter((r) => r.doomed);
     await deleteMessages(db, table, doomed);
     deleted += doomed.length;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1].id;
   }
   return deleted;
 }
@@ -245,7 +245,7 @@ async function deleteOldLegacyRows(db: Db, cutoff: Date): Promise<number> {
     const doomed = rows.filter((r) => FINAL.includes(r.status as (typeof FINAL)[number]));
     await deleteMessages(db, LEGACY_PARTITION, doomed);
     deleted += doomed.length;
-    const last: DoomedRow = rows[rows.length - 1]!;
+    const last: DoomedRow = rows[rows.length - 1];
     after = { created_at: last.created_at, id: last.id };
     if (rows.length < BATCH) break;
   }
@@ -271,7 +271,7 @@ async function dropDetached(db: Db, table: string): Promise<void> {
        WHERE id > ${after}::uuid ORDER BY id LIMIT ${BATCH}`.execute(db);
     if (rows.length === 0) break;
     await db.transaction().execute((trx) => deleteDependants(trx, rows));
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1].id;
   }
   await sql`DROP TABLE ${ident(table)}`.execute(db);
 }
