@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { sampleSlowStatements } from './lib/pg-stats';
 import {
   cpuSeconds,
   embeddedDatabase,
@@ -226,30 +227,9 @@ async function main() {
     const dp0 = db.postgresCpu();
     const singles: string[] = [];
     let draining = true;
-    // BENCH_PG_SAMPLE: every 100 ms, statements running longer than 200 ms (and what they wait on),
-    // and the backends autovacuum runs, to find what holds up the lanes.
+    // BENCH_PG_SAMPLE: slow statements, autovacuum and checkpoints during the drain (pg-stats.ts).
     const sampler = process.env.BENCH_PG_SAMPLE
-      ? (async () => {
-          const seen = new Set<string>();
-          while (draining) {
-            const r = await client.query<{ pid: number; ms: number; wait: string | null; q: string }>(
-              `SELECT pid, extract(epoch FROM now() - query_start) * 1000 AS ms,
-                      wait_event_type || ':' || wait_event AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS q
-                 FROM pg_stat_activity
-                WHERE state = 'active' AND pid <> pg_backend_pid()
-                  AND (now() - query_start > interval '200 ms' OR backend_type = 'autovacuum worker')`,
-            );
-            for (const row of r.rows) {
-              const key = `${row.pid}:${row.q}`;
-              if (seen.has(key)) continue;
-              seen.add(key);
-              console.log(
-                `  [pg +${((performance.now() - d0) / 1000).toFixed(1)} s] ${Number(row.ms).toFixed(0)} ms ${row.wait ?? 'cpu'} ${row.q}`,
-              );
-            }
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        })()
+      ? sampleSlowStatements(client, d0, () => draining)
       : Promise.resolve();
     const singleLoop = (async () => {
       let i = 0;

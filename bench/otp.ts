@@ -16,6 +16,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import pg from 'pg';
+import { sampleSlowStatements } from './lib/pg-stats';
 import { startSmsc } from '@wren/smsc-simulator';
 import type { ChildProcess } from 'node:child_process';
 import {
@@ -256,6 +257,17 @@ async function main() {
     const cp0 = db.postgresCpu();
     const c0 = performance.now();
     const inflight: Promise<void>[] = [];
+    // BENCH_PG_SAMPLE: slow statements, autovacuum and checkpoints during the checks (pg-stats.ts),
+    // on a connection of its own, and each check over 50 ms with when it was due.
+    let checking = true;
+    const sampling = process.env.BENCH_PG_SAMPLE
+      ? (async () => {
+          const sampler = new pg.Client({ connectionString: db.url });
+          await sampler.connect();
+          await sampleSlowStatements(sampler, c0, () => checking);
+          await sampler.end();
+        })()
+      : Promise.resolve();
     for (let i = 0; i < checks; i++) {
       const due = c0 + (i * 1000) / CHECK_RATE;
       const wait = due - performance.now();
@@ -269,7 +281,10 @@ async function main() {
             to: s.to,
             code: right ? s.code : String((Number(s.code) + 1) % 1_000_000).padStart(6, '0'),
           });
-          latencies.push(performance.now() - due);
+          const took = performance.now() - due;
+          latencies.push(took);
+          if (process.env.BENCH_PG_SAMPLE && took > 50)
+            console.log(`  [http +${((due - c0) / 1000).toFixed(2)} s] a check took ${took.toFixed(0)} ms`);
           const key = r.status === 200 ? String(r.body.status) : `HTTP ${r.status}`;
           statuses.set(key, (statuses.get(key) ?? 0) + 1);
         })(),
@@ -277,6 +292,8 @@ async function main() {
     }
     await Promise.all(inflight);
     const span = (performance.now() - c0) / 1000;
+    checking = false;
+    await sampling;
     const checkCpuWren = cpuSeconds({ pid: wrenPid }) - cw0;
     const checkCpuPg = db.postgresCpu() - cp0;
     const checkXacts = (await xacts()) - x0;

@@ -56,3 +56,43 @@ export async function tableWrites(url: string) {
     },
   };
 }
+
+/**
+ * BENCH_PG_SAMPLE=<ms>: every 100 ms while `running()`, prints statements running longer than <ms>
+ * (200 when BENCH_PG_SAMPLE=1)
+ * (with what they wait on), the backends autovacuum runs, and each checkpoint as it starts and
+ * ends, stamped with seconds since `t0` (performance.now()), to find what holds up a run.
+ */
+export async function sampleSlowStatements(client: pg.Client, t0: number, running: () => boolean) {
+  const seen = new Set<string>();
+  const at = () => `+${((performance.now() - t0) / 1000).toFixed(1)} s`;
+  let checkpointing = false;
+  const slowMs = Number(process.env.BENCH_PG_SAMPLE) > 1 ? Number(process.env.BENCH_PG_SAMPLE) : 200;
+  while (running()) {
+    const r = await client.query<{ pid: number; ms: number; wait: string | null; q: string; type: string }>(
+      `SELECT pid, extract(epoch FROM now() - query_start) * 1000 AS ms, backend_type AS type,
+              wait_event_type || ':' || wait_event AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS q
+         FROM pg_stat_activity
+        WHERE (state = 'active' AND pid <> pg_backend_pid()
+               AND (now() - query_start > make_interval(secs => $1 / 1000.0)
+                    OR backend_type = 'autovacuum worker'))
+           OR (backend_type = 'checkpointer' AND wait_event IS DISTINCT FROM 'CheckpointerMain')`,
+      [slowMs],
+    );
+    const checkpointer = r.rows.find((row) => row.type === 'checkpointer');
+    if (!!checkpointer !== checkpointing) {
+      checkpointing = !checkpointing;
+      console.log(
+        `  [pg ${at()}] checkpoint ${checkpointing ? `running (${checkpointer?.wait ?? 'cpu'})` : 'done'}`,
+      );
+    }
+    for (const row of r.rows) {
+      if (row.type === 'checkpointer') continue;
+      const key = `${row.pid}:${row.q}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      console.log(`  [pg ${at()}] ${Number(row.ms).toFixed(0)} ms ${row.wait ?? 'cpu'} ${row.q}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

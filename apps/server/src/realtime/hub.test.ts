@@ -1,5 +1,6 @@
 import { MESSAGE_STATUSES, type HubAck } from '@wren/contracts';
 import { SignJWT } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TEST_JWT_SECRET, type TestServer } from '../../test/harness';
 import { insertCampaign, insertMessages } from '../modules/dashboard/test-fixtures';
@@ -38,6 +39,32 @@ async function signedIn() {
 }
 
 const zeros = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0]));
+
+describe('campaign counts at scale', () => {
+  it('counts a campaign of 100,000 messages once a second, however often it is asked', async () => {
+    const a = await signedIn();
+    const campaign = await insertCampaign(server.ctx.db, a.accountId);
+    await sql`INSERT INTO messages (account_id, campaign_id, recipient, sender, body, encoding, segments,
+                                    price_minor, currency, status, validity_until)
+              SELECT ${a.accountId}::uuid, ${campaign.id}::uuid, '+1415' || lpad(g::text, 7, '0'), 'Wren',
+                     'Hello', 'GSM-7', 1, 1, 'USD', 'sent', now() + interval '1 day'
+                FROM generate_series(1, 100000) g`.execute(server.ctx.db);
+    const sent = async () =>
+      ((await data(a.socket, 'GetCampaignDetail', campaign.id)) as { counts: Record<string, number> }).counts;
+    expect((await sent()).sent).toBe(100_000);
+    await sql`UPDATE messages SET status = 'delivered'
+               WHERE id IN (SELECT id FROM messages WHERE campaign_id = ${campaign.id}::uuid LIMIT 10)`.execute(
+      server.ctx.db,
+    );
+    // Asked again at once (each open screen asks after each push): the count just taken is shared.
+    expect((await sent()).sent).toBe(100_000);
+    const status = await data(a.socket, 'GetCampaignDeliveryStatus', campaign.id);
+    expect(status).toContainEqual({ status: 'delivered', count: 0 });
+    // A second later it is counted again.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await sent()).toMatchObject({ sent: 99_990, delivered: 10 });
+  });
+});
 
 describe('hub authentication', () => {
   it('refuses a missing, malformed, forged or expired token with exactly "Unauthorized"', async () => {

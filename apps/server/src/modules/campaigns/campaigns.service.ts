@@ -22,10 +22,17 @@ import { sql } from 'kysely';
 import type { Config } from '../../platform/config';
 import { type Db, afterCommit, transact } from '../../platform/db';
 import { withTightHeapGrowth } from '../../platform/heap-growth';
+import { sharedLoad } from '../../platform/shared-load';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Jobs } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
+import {
+  COUNTS_EVERY_MS,
+  COUNTS_SCALE_MESSAGES,
+  countsEveryMs,
+  countsHoldMs,
+} from '../../shared/counts-freshness';
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { previewImportFile } from '../contacts/import-preview';
 import type { FilterSuppressed } from '../inbound/inbound.service';
@@ -55,17 +62,6 @@ export const CAMPAIGN_WINDOW = 5000;
 const BULK_PRIORITY = 2;
 const RECIPIENT_BATCH = 20_000;
 const MAX_SCHEDULE_MS = 366 * 86_400_000;
-/**
- * How often a live campaign's counts are refreshed for the report: every second up to
- * STATS_SCALE_MESSAGES messages, then a second more per STATS_SCALE_MESSAGES. A refresh counts every
- * message of the campaign, so its cost grows with the campaign; at a 1M campaign a count every
- * second took PostgreSQL hundreds of milliseconds each time, for the whole drain. This keeps the
- * counting's share of the database about flat (one count of STATS_SCALE_MESSAGES rows a second).
- */
-const STATS_EVERY_MS = 1000;
-const STATS_SCALE_MESSAGES = 100_000;
-const statsEveryMs = (materialised: number) =>
-  STATS_EVERY_MS * Math.max(1, materialised / STATS_SCALE_MESSAGES);
 /** Failed outcomes, for the report's "failed" and resend-to-failed. */
 const FAILED: readonly MessageStatus[] = ['undelivered', 'expired', 'rejected', 'failed', 'unknown'];
 
@@ -163,6 +159,12 @@ export function createCampaignsService(deps: Deps) {
     }
   }
 
+  /** A campaign's minutes, counted once per countsHoldMs of its size however many screens ask. */
+  const timelines = sharedLoad(
+    (id: string) => repo.timeline(db, id),
+    (points) => countsHoldMs(points.reduce((n, p) => n + p.sent, 0)),
+  );
+
   const changed = (accountId: string, campaignId: string) =>
     events.publish('campaign.changed', { accountId, campaignId });
 
@@ -172,9 +174,9 @@ export function createCampaignsService(deps: Deps) {
     return row;
   }
 
-  /** Fresh counts for a campaign whose stored ones are older than STATS_EVERY_MS. */
+  /** Fresh counts for a campaign whose stored ones are older than countsEveryMs allows. */
   async function refreshStats(row: repo.CampaignRow) {
-    if (row.stats_at && Date.now() - new Date(row.stats_at).getTime() < statsEveryMs(row.materialised))
+    if (row.stats_at && Date.now() - new Date(row.stats_at).getTime() < countsEveryMs(row.materialised))
       return row;
     if (row.materialised === 0) return row;
     const stats = await repo.statusCounts(db, row.campaign_id);
@@ -445,7 +447,7 @@ export function createCampaignsService(deps: Deps) {
       SELECT campaign_id FROM bulk_campaigns
        WHERE (status IN ('sending', 'paused') OR finished_at > now() - interval '2 hours')
          AND (stats_at IS NULL OR stats_at < now() - make_interval(
-               secs => ${STATS_EVERY_MS / 1000} * greatest(1, materialised::float8 / ${STATS_SCALE_MESSAGES})))
+               secs => ${COUNTS_EVERY_MS / 1000} * greatest(1, materialised::float8 / ${COUNTS_SCALE_MESSAGES})))
        LIMIT 50`.execute(db);
     for (const { campaign_id } of stale.rows) {
       await repo.saveStats(db, campaign_id, await repo.statusCounts(db, campaign_id));
@@ -618,7 +620,7 @@ export function createCampaignsService(deps: Deps) {
 
     async timeline(accountId: string, id: string) {
       await get(accountId, id);
-      return repo.timeline(db, id);
+      return timelines(id);
     },
 
     pause: (accountId: string, id: string) =>

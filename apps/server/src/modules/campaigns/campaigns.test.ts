@@ -413,6 +413,37 @@ describe('campaign lifecycle', () => {
     expect(await counted(500_000, 6)).toBe(true);
   });
 
+  it('draws a 100,000-message campaign’s timeline once a second, however often it is asked', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 1_000);
+    const res = await c.post('/api/campaigns', {
+      numbers: ukMobiles(3).join('\n'),
+      text: 'Timeline',
+      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const id = res.body.campaign.id as string;
+    const db = server.ctx.db;
+    await sql`INSERT INTO messages (account_id, campaign_id, recipient, sender, body, encoding, segments,
+                                    price_minor, currency, status, validity_until, submitted_at)
+              SELECT ${user.accountId}::uuid, ${id}::uuid, '+4477' || lpad(g::text, 8, '0'), 'Wren', 'Hello',
+                     'GSM-7', 1, 1, 'USD', 'sent', now() + interval '1 day', now()
+                FROM generate_series(1, 100000) g`.execute(db);
+    const sent = async () => {
+      const t = await c.get(`/api/campaigns/${id}/timeline`);
+      expect(t.status).toBe(200);
+      return (t.body as { sent: number }[]).reduce((a, p) => a + p.sent, 0);
+    };
+    expect(await sent()).toBe(100_000);
+    await sql`UPDATE messages SET submitted_at = NULL
+               WHERE id IN (SELECT id FROM messages WHERE campaign_id = ${id}::uuid LIMIT 10)`.execute(db);
+    // Asked again at once (each open screen asks after each push): the minutes just drawn are shared.
+    expect(await sent()).toBe(100_000);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await sent()).toBe(99_990);
+  });
+
   it('schedules, reschedules, and cancels with the whole cost refunded exactly once', async () => {
     const c = server.client();
     const { user } = await c.register();

@@ -12,6 +12,8 @@ import {
   type StatusCounts,
 } from '@wren/contracts';
 import type { Db } from '../../platform/db';
+import { sharedLoad } from '../../platform/shared-load';
+import { countsHoldMs } from '../../shared/counts-freshness';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { UsersService } from '../users/users.service';
 import * as repo from './dashboard.repository';
@@ -93,11 +95,24 @@ export function createDashboardService(deps: { db: Db; ledger: LedgerService; us
     return series;
   }
 
+  /**
+   * Per status of a campaign: counted once per countsHoldMs of its size, shared by every caller
+   * (the hub's GetCampaignDetail and GetCampaignDeliveryStatus, asked by each open screen after
+   * each push).
+   */
+  const statusTotals = sharedLoad(
+    (key: string) => {
+      const [accountId = '', campaignId = ''] = key.split('|');
+      return repo.campaignStatusTotals(db, accountId, campaignId);
+    },
+    (rows) => countsHoldMs(rows.reduce((n, r) => n + Number(r.count), 0)),
+  );
+
   async function campaignTotals(accountId: string, campaignId: string) {
     if (!UUID.test(campaignId)) return null;
     const campaign = await repo.findCampaign(db, accountId, campaignId);
     if (!campaign) return null;
-    const rows = await repo.campaignStatusTotals(db, accountId, campaignId);
+    const rows = await statusTotals(`${accountId}|${campaignId}`);
     return { campaign, rows };
   }
 

@@ -130,7 +130,18 @@ export function createDispatcher(deps: Deps) {
   let loopDone: Promise<void> = Promise.resolve();
   const unsubscribe: (() => void)[] = [];
 
+  /** Announcements of new work (queued, requeued, promoted) so far: a claim notes it before it runs. */
+  let wakes = 0;
+  /** The loop sleeps until room is freed (its share is full), not until new work is announced. */
+  let sleepingForRoom = false;
   const nudge = () => {
+    wakes += 1;
+    wakeSleeper?.();
+    wakeSleeper = null;
+  };
+  /** Outcomes were stored, so claims have room again: wakes the loop only if it waits for room. */
+  const roomFreed = () => {
+    if (!sleepingForRoom) return;
     wakeSleeper?.();
     wakeSleeper = null;
   };
@@ -197,7 +208,7 @@ export function createDispatcher(deps: Deps) {
         await flush(batch);
         unsettled -= batch.length;
         bulkUnsettled -= batch.filter(({ m }) => isBulk(m)).length;
-        nudge();
+        roomFreed();
       } catch (err) {
         logger.error({ err, outcomes: batch.length }, 'dispatcher flush failed; will retry');
         pending.unshift(...batch);
@@ -399,13 +410,27 @@ export function createDispatcher(deps: Deps) {
     if (promoted.length || reclaimed.length) nudge();
   }
 
+  /** Sleeps `ms`, or until woken; not at all if new work was announced since `seen`. */
+  async function rest(ms: number, seen: number, forRoom: boolean) {
+    if (wakes !== seen) return;
+    sleepingForRoom = forRoom;
+    try {
+      await sleep(ms);
+    } finally {
+      sleepingForRoom = false;
+    }
+  }
+
   async function loop() {
     while (running) {
       try {
+        const seen = wakes;
         const room = Math.min(maxInFlight - unsettled, maxInFlight - urgentReserve - bulkUnsettled);
         let claimed: Claimed[] = [];
+        let asked = 0;
         if (room > 0) {
           // Most urgent first, so urgent messages take this room before bulk does.
+          asked = room;
           claimed = await q.claimBatch(db, workerId, room, config.leaseSeconds);
         } else if (
           maxInFlight > unsettled &&
@@ -419,8 +444,17 @@ export function createDispatcher(deps: Deps) {
           if (claimed.length === urgentRoom) urgentHint = true;
         }
         for (const m of claimed) submit(m);
-        if (claimed.length === 0) await sleep(room > 0 ? idlePollMs : Math.min(idlePollMs, URGENT_PROBE_MS));
-        else if (unsettled >= maxInFlight) await sleep(5);
+        if (room <= 0) {
+          // Bulk's share is full: wait for stored outcomes (or new urgent work, or the urgent probe).
+          await rest(Math.min(idlePollMs, URGENT_PROBE_MS), seen, true);
+        } else if (claimed.length < asked) {
+          // The queue had no more due messages: wait for new work to be announced, or the idle poll
+          // (due times, retries). Outcomes stored meanwhile do not wake it: at one message per
+          // request this saves a claim that would find nothing, for every message.
+          await rest(idlePollMs, seen, false);
+        } else if (unsettled >= maxInFlight) {
+          await rest(5, seen, true);
+        }
       } catch (err) {
         if (!running) break;
         logger.error({ err }, 'dispatcher loop error');

@@ -1,6 +1,6 @@
 /** The campaigns feature's public api: what other features may use (eslint blocks deeper imports). */
 export * from './api/campaigns';
-export { useBulkSmsPushes, useCampaignLive } from './api/live';
+export { hasOpenMessages, OPEN_CAMPAIGN_REFRESH_MS, useBulkSmsPushes, useCampaignLive } from './api/live';
 export { CampaignActions } from './components/campaign-actions';
 export { CampaignProgress, CampaignStatusBadge } from './components/campaign-status';
 export { RecipientsUpload } from './components/recipients-upload';

@@ -136,11 +136,13 @@ export function useCampaignMessages(id: string, filters: { status?: MessageStatu
   });
 }
 
-export const useCampaignTimeline = (id: string) =>
+/** The campaign's minutes; asked again every `refreshMs` too while `refreshMs` is set. */
+export const useCampaignTimeline = (id: string, refreshMs: number | false = false) =>
   useQuery({
     queryKey: campaignKeys.timeline(id),
     queryFn: async () =>
       (await http.get<CampaignTimeline>(campaignPath(CAMPAIGNS_API.timeline, id), { noOverlay: true })).data,
+    refetchInterval: refreshMs,
   });
 
 export type CampaignAction = 'pause' | 'resume' | 'cancel';

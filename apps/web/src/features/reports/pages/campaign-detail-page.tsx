@@ -38,6 +38,8 @@ import {
   CampaignProgress,
   CampaignStatusBadge,
   exportCampaign,
+  hasOpenMessages,
+  OPEN_CAMPAIGN_REFRESH_MS,
   useCampaign,
   useCampaignLive,
   useCampaignMessages,
@@ -104,7 +106,9 @@ export default function CampaignDetailPage() {
   const zone = user?.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone;
   const campaign = useCampaign(id);
   const live = useCampaignLive(id);
-  const timeline = useCampaignTimeline(id);
+  const liveDetail = live.data?.detail;
+  const openMessages = !!liveDetail && 'counts' in liveDetail && hasOpenMessages(liveDetail.counts);
+  const timeline = useCampaignTimeline(id, openMessages ? OPEN_CAMPAIGN_REFRESH_MS : false);
   const hub = useHubState();
   const [status, setStatus] = useState<MessageStatus | null>(null);
   const [search, setSearch] = useState('');
