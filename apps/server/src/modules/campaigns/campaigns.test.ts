@@ -382,18 +382,23 @@ describe('XLSX recipients', () => {
   });
 });
 
+/** A new account's campaign of 3 numbers, scheduled an hour ahead. */
+async function scheduledCampaign(text: string) {
+  const c = server.client();
+  const { user } = await c.register();
+  await topUp(user.accountId, 1_000);
+  const res = await c.post('/api/campaigns', {
+    numbers: ukMobiles(3).join('\n'),
+    text,
+    scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return { c, user, id: res.body.campaign.id as string };
+}
+
 describe('campaign lifecycle', () => {
   it('refreshes a live campaign’s counts every second, and a very large one’s less often', async () => {
-    const c = server.client();
-    const { user } = await c.register();
-    await topUp(user.accountId, 1_000);
-    const res = await c.post('/api/campaigns', {
-      numbers: ukMobiles(3).join('\n'),
-      text: 'Counts',
-      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const id = res.body.campaign.id as string;
+    const { id } = await scheduledCampaign('Counts');
     const db = server.ctx.db;
     // A paused campaign of `materialised` messages whose counts are `ageSeconds` old.
     const counted = async (materialised: number, ageSeconds: number) => {
@@ -414,16 +419,7 @@ describe('campaign lifecycle', () => {
   });
 
   it('draws a 100,000-message campaign’s timeline once a second, however often it is asked', async () => {
-    const c = server.client();
-    const { user } = await c.register();
-    await topUp(user.accountId, 1_000);
-    const res = await c.post('/api/campaigns', {
-      numbers: ukMobiles(3).join('\n'),
-      text: 'Timeline',
-      scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const id = res.body.campaign.id as string;
+    const { c, user, id } = await scheduledCampaign('Timeline');
     const db = server.ctx.db;
     await sql`INSERT INTO messages (account_id, campaign_id, recipient, sender, body, encoding, segments,
                                     price_minor, currency, status, validity_until, submitted_at)
