@@ -18,7 +18,8 @@ prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const first = args[0] as string | { text?: unknown } | undefined;
   // Kysely passes the text; a statement the statement cache has named arrives as a config object.
   const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
-  if (/WITH leased AS \(\s*UPDATE send_queue/.test(text)) claims += 1;
+  // A claim leases queue rows first (outcomes.repository.ts claimBatch), found or not.
+  if (/^\s*UPDATE send_queue q\s+SET leased_by\b/.test(text)) claims += 1;
   return query.apply(this, args);
 };
 
