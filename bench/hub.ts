@@ -166,11 +166,20 @@ async function main() {
     );
 
     const delays: number[] = [];
+    /** The delays by the 5-second slice of the run their send fell in (where a tail comes from). */
+    const slices: number[][] = Array.from({ length: Math.ceil(SECONDS / 5) }, () => []);
+    let t0 = 0;
     const spreads: number[] = [];
     let late = 0;
     const seen = new Int32Array(sockets.length);
+    /** Every push frame the sockets received while sending, by push name. */
+    const frames = new Map<string, number>();
+    let counting = false;
     sockets.forEach((socket, i) => {
       const account = accounts[owner[i]!]!;
+      socket.onAny((event: string) => {
+        if (counting) frames.set(event, (frames.get(event) ?? 0) + 1);
+      });
       socket.on('UserAccountUpdated', () => {
         const now = performance.now();
         // Only the first push per send counts; a trailing push (a later balance change) is not a delay.
@@ -180,6 +189,7 @@ async function main() {
         // Longer than the gap between this account's sends: it may belong to the previous send.
         if (delay > (ACCOUNTS / RATE) * 1000) late += 1;
         delays.push(delay);
+        slices[Math.floor((account.sentAt - t0) / 5000)]?.push(delay);
         if (account.firstSeq !== account.seq) {
           account.firstSeq = account.seq;
           account.firstAt = now;
@@ -197,7 +207,9 @@ async function main() {
     lag.enable();
     const server0 = cpuSeconds({ pid: children[0]!.pid! });
     const postgres0 = db.postgresCpu();
-    const t0 = performance.now();
+    const client0 = process.cpuUsage();
+    counting = true;
+    t0 = performance.now();
     const total = Math.round(SECONDS * RATE);
     const inflight: Promise<void>[] = [];
     let answered = 0;
@@ -234,7 +246,9 @@ async function main() {
     await Promise.all(inflight);
     await sleep(2000); // the last pushes arrive
     clearInterval(progress);
+    counting = false;
     const secs = (performance.now() - t0) / 1000;
+    const clientUsage = process.cpuUsage(client0);
     lag.disable();
     const serverCpu = cpuSeconds({ pid: children[0]!.pid! }) - server0;
     const postgresCpu = db.postgresCpu() - postgres0;
@@ -252,6 +266,18 @@ async function main() {
       `push delay: p50 ${ms(percentile(delays, 50))}, p99 ${ms(percentile(delays, 99))}, max ${ms(delays.at(-1) ?? 0)}`,
     );
     console.log(
+      `push delay p99 by 5 s of the run: ${slices
+        .map((d) =>
+          ms(
+            percentile(
+              d.sort((a, b) => a - b),
+              99,
+            ),
+          ),
+        )
+        .join(', ')}`,
+    );
+    console.log(
       `fan-out (a push's arrival after its first arrival on any of the account's sockets): ` +
         `p50 ${ms(percentile(spreads, 50))}, p99 ${ms(percentile(spreads, 99))}, max ${ms(spreads.at(-1) ?? 0)}`,
     );
@@ -261,7 +287,14 @@ async function main() {
     );
     console.log(
       `CPU over ${secs.toFixed(1)} s: Wren ${((serverCpu / secs) * 100).toFixed(0)}% of a core, ` +
-        `PostgreSQL ${((postgresCpu / secs) * 100).toFixed(0)}%; machine load average ${loadavg()[0]!.toFixed(1)}`,
+        `PostgreSQL ${((postgresCpu / secs) * 100).toFixed(0)}%, this client ` +
+        `${(((clientUsage.user + clientUsage.system) / 1e6 / secs) * 100).toFixed(0)}%; machine load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    const frameTotal = [...frames.values()].reduce((a, b) => a + b, 0);
+    console.log(
+      `push frames: ${Math.round(frameTotal / secs).toLocaleString()}/s over all sockets ` +
+        `(${[...frames].map(([name, n]) => `${name} ${(n / sockets.length / secs).toFixed(2)}`).join(', ')} per socket per second); ` +
+        `Wren CPU per frame ${((serverCpu * 1e6) / Math.max(1, frameTotal)).toFixed(1)} µs, per send ${((serverCpu * 1e3) / total).toFixed(1)} ms`,
     );
   } finally {
     for (const s of sockets) s.close();

@@ -28,6 +28,14 @@ export const HUB_TIMEOUT_MS = 30_000;
 /** At most one push per (account, event[, campaign id]) per window: leading and trailing edge. */
 export const HUB_PUSH_WINDOW_MS = 500;
 
+/**
+ * UserSmsDeliveryUpdated's window: the update coalescing delay of SPEC.md §9, after which clients
+ * reload delivery data (further pushes in it are ignored), so a push per 500 ms would only cost every
+ * open tab a frame. Every message changes several times (accepted, submitted, receipt): with the
+ * 500 ms window this push was most of the hub's frames (issue #17).
+ */
+export const HUB_DELIVERY_PUSH_WINDOW_MS = 3000;
+
 export const HUB_REQUESTS = [
   'GetAccountBalance',
   'GetDeliveryStatus',

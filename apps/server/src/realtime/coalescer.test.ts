@@ -54,4 +54,25 @@ describe('Coalescer', () => {
     vi.advanceTimersByTime(500);
     expect(errors).toHaveLength(1);
   });
+
+  it("keeps a key's own window, trailing windows included", () => {
+    const c = new Coalescer(500);
+    const fired: string[] = [];
+    c.run('slow', () => fired.push('s1'), 3000);
+    c.run('fast', () => fired.push('f1'));
+    c.run('slow', () => fired.push('s2'), 3000);
+    c.run('fast', () => fired.push('f2'));
+    vi.advanceTimersByTime(500);
+    expect(fired).toEqual(['s1', 'f1', 'f2']);
+    c.run('slow', () => fired.push('s3'), 3000);
+    vi.advanceTimersByTime(2499);
+    expect(fired).toEqual(['s1', 'f1', 'f2']);
+    vi.advanceTimersByTime(1);
+    expect(fired).toEqual(['s1', 'f1', 'f2', 's3']); // the latest call, at the end of its 3 s window
+    c.run('slow', () => fired.push('s4'), 3000); // inside the trailing 3 s window the trailing call opened
+    vi.advanceTimersByTime(2999);
+    expect(fired).toHaveLength(4);
+    vi.advanceTimersByTime(1);
+    expect(fired.at(-1)).toBe('s4');
+  });
 });

@@ -1,5 +1,6 @@
 interface Window {
   timer: NodeJS.Timeout;
+  windowMs: number;
   /** The latest call that arrived while the window was open; fired at its end. */
   pending: (() => void) | null;
 }
@@ -7,7 +8,8 @@ interface Window {
 /**
  * Keyed leading + trailing throttle: the first call for a key fires at once and opens a window;
  * calls inside the window collapse into one that fires when it ends (and opens the next window).
- * So a key fires at most once per window, and its last call is never lost.
+ * So a key fires at most once per window, and its last call is never lost. A key's window is the
+ * coalescer's, or the one its call names.
  */
 export class Coalescer {
   private readonly windows = new Map<string, Window>();
@@ -18,7 +20,7 @@ export class Coalescer {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
-  run(key: string, fire: () => void): void {
+  run(key: string, fire: () => void, windowMs = this.windowMs): void {
     if (this.closed) return;
     const open = this.windows.get(key);
     if (open) {
@@ -26,7 +28,7 @@ export class Coalescer {
       return;
     }
     this.fire(fire);
-    this.open(key);
+    this.open(key, windowMs);
   }
 
   /** Keys with an open window (for tests and metrics). */
@@ -40,10 +42,10 @@ export class Coalescer {
     this.windows.clear();
   }
 
-  private open(key: string) {
-    const timer = setTimeout(() => this.end(key), this.windowMs);
+  private open(key: string, windowMs: number) {
+    const timer = setTimeout(() => this.end(key), windowMs);
     timer.unref();
-    this.windows.set(key, { timer, pending: null });
+    this.windows.set(key, { timer, windowMs, pending: null });
   }
 
   private end(key: string) {
@@ -51,7 +53,7 @@ export class Coalescer {
     this.windows.delete(key);
     if (!w?.pending || this.closed) return;
     this.fire(w.pending);
-    this.open(key);
+    this.open(key, w.windowMs);
   }
 
   private fire(fn: () => void) {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
 import { waitForFinal } from '../../test/messaging';
-import { connectHub, data, pushesSettled, recordPushes, until, type HubClient } from './test-client';
+import { HUB_DELIVERY_PUSH_WINDOW_MS, HUB_PUSH_WINDOW_MS } from '@wren/contracts';
+import { connectHub, data, pushesSettled, recordPushes, sleep, until, type HubClient } from './test-client';
 
 let server: TestServer;
 const sockets: HubClient[] = [];
@@ -55,5 +56,33 @@ describe('hub with the message pipeline', () => {
     expect(rb.pushes).toEqual([]);
     expect(await data(socketB, 'GetAccountBalance')).toEqual({ balanceMinor: 500, currency: 'USD' });
     expect((await data(socketB, 'GetDeliveryStatus')).periods.today.delivered).toBe(0);
+  });
+
+  it("sends UserSmsDeliveryUpdated at most once per 3 s (the clients' reload delay), balance pushes per 500 ms", async () => {
+    const a = server.client();
+    const login = await a.register();
+    const socket = await connectHub(server.url, login.accessToken);
+    sockets.push(socket);
+    await pushesSettled(server.app); // the sign-up's pushes are out
+    const r = recordPushes(socket);
+
+    // Three sends 700 ms apart: each is a balance change outside the last one's 500 ms window, and
+    // each message changes three times (accepted, submitted, delivered) within the first 3 s.
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      if (i > 0) await sleep(HUB_PUSH_WINDOW_MS + 200);
+      const res = await a.post('/api/sms/single', { recipients: ['+14155550123'], text: `Window ${i}` });
+      expect(res.status).toBe(202);
+      ids.push(...res.body.messages.map((m: { id: string }) => m.id));
+    }
+    await waitForFinal(a, ids);
+    await pushesSettled(server.app);
+
+    expect(r.count('UserAccountUpdated')).toBe(3);
+    const delivery = r.pushes.filter((p) => p.event === 'UserSmsDeliveryUpdated').map((p) => p.at);
+    // The first change at once, every later one in a single trailing push when the window ends.
+    expect(delivery).toHaveLength(2);
+    expect(delivery[1]! - delivery[0]!).toBeGreaterThanOrEqual(HUB_DELIVERY_PUSH_WINDOW_MS - 100);
+    expect(HUB_DELIVERY_PUSH_WINDOW_MS).toBe(3000); // SPEC.md §9's update coalescing delay
   });
 });

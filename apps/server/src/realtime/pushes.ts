@@ -1,4 +1,9 @@
-import { HUB_PUSH_WINDOW_MS, type HubPush, type HubServerEvents } from '@wren/contracts';
+import {
+  HUB_DELIVERY_PUSH_WINDOW_MS,
+  HUB_PUSH_WINDOW_MS,
+  type HubPush,
+  type HubServerEvents,
+} from '@wren/contracts';
 import type { EventBus } from '../platform/events';
 import type { Logger } from '../platform/logger';
 import { Coalescer } from './coalescer';
@@ -15,6 +20,12 @@ export interface PushTarget {
   };
 }
 
+/** Coalescing windows: every push's, and UserSmsDeliveryUpdated's (HUB_DELIVERY_PUSH_WINDOW_MS). */
+export interface PushWindows {
+  defaultMs: number;
+  deliveryMs: number;
+}
+
 /**
  * Maps domain events to hub pushes, coalesced per (account, push[, campaign id]).
  *
@@ -27,12 +38,16 @@ export function mapEventsToPushes(
   io: PushTarget,
   events: EventBus,
   logger: Logger,
-  windowMs = HUB_PUSH_WINDOW_MS,
+  windows: PushWindows = { defaultMs: HUB_PUSH_WINDOW_MS, deliveryMs: HUB_DELIVERY_PUSH_WINDOW_MS },
 ) {
-  const coalescer = new Coalescer(windowMs, (err) => logger.warn({ err }, 'hub push failed'));
+  const coalescer = new Coalescer(windows.defaultMs, (err) => logger.warn({ err }, 'hub push failed'));
 
   const push = (accountId: string, event: Exclude<HubPush, 'BulkSmsUpdated' | 'OtpServiceUpdated'>) =>
-    coalescer.run(`${accountId}|${event}`, () => io.to(accountRoom(accountId)).emit(event));
+    coalescer.run(
+      `${accountId}|${event}`,
+      () => io.to(accountRoom(accountId)).emit(event),
+      event === 'UserSmsDeliveryUpdated' ? windows.deliveryMs : windows.defaultMs,
+    );
   const bulkSmsUpdated = (accountId: string, campaignId: string) =>
     coalescer.run(`${accountId}|BulkSmsUpdated|${campaignId}`, () =>
       io.to(accountRoom(accountId)).emit('BulkSmsUpdated', campaignId),

@@ -75,12 +75,14 @@ export async function data<T = any>(socket: HubClient, method: string, ...args: 
   return ack.data;
 }
 
-/** Every push a socket receives, in order, with its arguments. */
+/** Every push a socket receives, in order, with its arguments and arrival time (Date.now()). */
 export function recordPushes(socket: HubClient) {
-  const pushes: { event: string; args: unknown[] }[] = [];
+  const pushes: { event: string; args: unknown[]; at: number }[] = [];
   const errors: HubErrorPush[] = [];
   for (const event of HUB_PUSHES) {
-    (socket as unknown as Socket).on(event, (...args: unknown[]) => pushes.push({ event, args }));
+    (socket as unknown as Socket).on(event, (...args: unknown[]) =>
+      pushes.push({ event, args, at: Date.now() }),
+    );
   }
   socket.on('HubError', (e) => errors.push(e));
   return {
