@@ -99,6 +99,7 @@ const envSchema = z.object({
   SIMULATOR_MIX: z.string().default('DELIVRD=92,UNDELIV=5,EXPIRED=2,REJECTD=1'),
   DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
   DISPATCH_IDLE_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(200),
+  DISPATCH_IDLE_POLL_MAX_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
   // Unset or empty: keep every month. Else whole months older than this many are dropped (issue #17).
   MESSAGE_RETENTION_MONTHS: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -188,8 +189,13 @@ export interface Config {
     flapWarnAfter: number;
   };
   dispatchBatch: number;
-  /** How often an idle dispatcher looks for due messages it was not told about. */
+  /**
+   * How often an idle dispatcher looks for due messages it was not told about: after
+   * `dispatchIdlePollMs`, then twice as long after each look that found nothing, up to
+   * `dispatchIdlePollMaxMs` (issue #17: an idle worker's statements are most of PostgreSQL's idle CPU).
+   */
   dispatchIdlePollMs: number;
+  dispatchIdlePollMaxMs: number;
   /** MESSAGE_RETENTION_MONTHS: months of messages kept (null: all); older months are dropped. */
   messageRetentionMonths: number | null;
   leaseSeconds: number;
@@ -423,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     dispatchBatch: e.DISPATCH_BATCH,
     dispatchIdlePollMs: e.DISPATCH_IDLE_POLL_MS,
+    dispatchIdlePollMaxMs: Math.max(e.DISPATCH_IDLE_POLL_MS, e.DISPATCH_IDLE_POLL_MAX_MS),
     messageRetentionMonths: e.MESSAGE_RETENTION_MONTHS ?? null,
     leaseSeconds: e.LEASE_SECONDS,
     senderIdApproval: e.SENDER_ID_APPROVAL,

@@ -61,6 +61,9 @@ export async function openDatabase(opts: {
   }
 }
 
+/** How long an unused pooled connection stays open. */
+export const POOL_IDLE_TIMEOUT_MS = 10 * 60_000;
+
 export async function openPostgres(
   url: string,
   max = 10,
@@ -70,7 +73,11 @@ export async function openPostgres(
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
-  const pool = new pg.Pool({ connectionString: url, max, types });
+  // Connections stay open while idle (pg's default closes one after 10 s): a worker's periodic
+  // passes every second borrow two or three at once, and each one closed and opened again cost
+  // PostgreSQL a new backend, its catalog caches and the statement cache's prepares. That churn was
+  // most of an idle server's PostgreSQL CPU (issue #17).
+  const pool = new pg.Pool({ connectionString: url, max, types, idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS });
   // An idle client's connection can end under us (server restart, database dropped); the pool
   // replaces it. Without a listener that would be an uncaught error.
   pool.on('error', () => undefined);

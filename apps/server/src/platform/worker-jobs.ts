@@ -3,6 +3,12 @@ import type { Jobs } from './jobs';
 /** The maintenance pass of the message queue: scheduled → queued, lease reclaim, expiry (pg-boss queue name). */
 export const MAINTENANCE_JOB = 'messages.maintenance';
 export const MAINTENANCE_SECONDS = 1;
+/**
+ * How often the maintenance job also finalises messages past their validity or receipt deadline
+ * (deadlines of minutes to hours: ten seconds late is nothing; a second pass a second was most of an
+ * idle worker's statements).
+ */
+export const MAINTENANCE_DEADLINES_MS = 10_000;
 /** Matches parked delivery receipts (receipts that arrived before their parts were stored). */
 export const PARKED_SWEEP_JOB = 'dlr.parked-sweep';
 export const PARKED_SWEEP_SECONDS = 5;
@@ -13,10 +19,19 @@ export const PARKED_SWEEP_SECONDS = 5;
  */
 export function registerWorkerJobs(
   jobs: Jobs,
-  tasks: { maintenance(): Promise<void>; matchParked(): Promise<unknown> },
+  tasks: {
+    maintenance(pass: { reclaim: boolean; deadlines: boolean }): Promise<void>;
+    matchParked(): Promise<unknown>;
+  },
 ): () => void {
+  let deadlinesAt = 0;
   const off = [
-    jobs.every(MAINTENANCE_JOB, MAINTENANCE_SECONDS, () => tasks.maintenance()),
+    jobs.every(MAINTENANCE_JOB, MAINTENANCE_SECONDS, async () => {
+      const deadlines = Date.now() - deadlinesAt >= MAINTENANCE_DEADLINES_MS;
+      // Leases are reclaimed by every worker's own timer (dispatcher.ts), not by whoever holds this job.
+      await tasks.maintenance({ reclaim: false, deadlines });
+      if (deadlines) deadlinesAt = Date.now();
+    }),
     jobs.every(PARKED_SWEEP_JOB, PARKED_SWEEP_SECONDS, async () => {
       await tasks.matchParked();
     }),

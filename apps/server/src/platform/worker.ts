@@ -81,7 +81,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   // The maintenance pass and the parked-receipt sweep run as pg-boss jobs (worker-jobs.ts).
   await ctx.jobs.start();
   const offJobs = registerWorkerJobs(ctx.jobs, {
-    maintenance: () => dispatcher.maintenance(),
+    maintenance: (pass) => dispatcher.maintenance(pass),
     matchParked: () => dlr.matchParked(),
   });
   const offPartitionJobs = registerPartitionJobs(ctx.jobs, {

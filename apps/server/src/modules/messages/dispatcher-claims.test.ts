@@ -74,4 +74,35 @@ describe('dispatcher claims', () => {
     expect(claims - before).toBeGreaterThanOrEqual(n);
     expect(claims - before).toBeLessThanOrEqual(n + 8);
   });
+
+  it('an idle dispatcher backs off to a look per second (DISPATCH_IDLE_POLL_MAX_MS), and a send wakes it at once', async () => {
+    // Default polls: 200 ms, doubling after each look that finds nothing, up to 1 s.
+    const idle = await startServer({}, { worker: true });
+    try {
+      const c = idle.client();
+      await c.register();
+      const sim = idle.worker!.simulator!;
+      await until(() => sim.stats().boundSessions > 0, 20_000, 'the gateway bound');
+      await new Promise((r) => setTimeout(r, 3000)); // past the backoff's ramp (0.2 + 0.4 + 0.8 s)
+      const before = claims;
+      await new Promise((r) => setTimeout(r, 5000));
+      // About 5 looks (one a second), and at most 1 from the other server's 5 s poll. Before: 25.
+      expect(claims - before).toBeGreaterThanOrEqual(3);
+      expect(claims - before).toBeLessThanOrEqual(8);
+
+      // Backed off, a send is still claimed at once: its announcement wakes the loop.
+      const t0 = Date.now();
+      const res = await c.post('/api/sms/single', { recipients: ['+14155550190'], text: 'after idle' });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      const id = res.body.messages[0].id as string;
+      await until(
+        async () => (await c.get(`/api/sms/log/${id}`)).body?.message?.status !== 'queued',
+        5000,
+        'claimed',
+      );
+      expect(Date.now() - t0).toBeLessThan(900);
+    } finally {
+      await idle.close();
+    }
+  });
 });

@@ -85,8 +85,14 @@ function sortOutcomes(
 export function createDispatcher(deps: Deps) {
   const { db, gateway, config, logger, workerId } = deps;
   const maxInFlight = config.dispatchBatch;
-  /** Without a wake (queued event, flush), an idle dispatcher still looks this often (due times, retries). */
+  /**
+   * Without a wake (queued event, requeue), an idle dispatcher still looks this often (due times,
+   * announcements lost between nodes), backing off to the max while its looks find nothing.
+   */
   const idlePollMs = config.dispatchIdlePollMs;
+  const idlePollMaxMs = config.dispatchIdlePollMaxMs;
+  /** Looks in a row that found nothing (none since the last wake or claim). */
+  let emptyLooks = 0;
   /**
    * A fifth of the batch is kept from bulk, so an OTP or single send queued behind a campaign's drain
    * is claimed at once instead of after the next flush of bulk outcomes.
@@ -136,8 +142,16 @@ export function createDispatcher(deps: Deps) {
   let sleepingForRoom = false;
   const nudge = () => {
     wakes += 1;
+    emptyLooks = 0;
     wakeSleeper?.();
     wakeSleeper = null;
+  };
+  /** Wakes the loop when a message requeued with a due time is due: no idle poll has to find it. */
+  const nudgeIn = (ms: number) => {
+    const t = setTimeout(() => {
+      if (running) nudge();
+    }, ms);
+    t.unref();
   };
   /** Outcomes were stored, so claims have room again: wakes the loop only if it waits for room. */
   const roomFreed = () => {
@@ -270,6 +284,7 @@ export function createDispatcher(deps: Deps) {
         touched.push(...sent);
       }
       // Safe to send again later: back to the queue with backoff, or failed after too many tries.
+      let dueIn = Infinity;
       for (const { m, outcome } of sorted.retry) {
         if (m.attempts >= MAX_ATTEMPTS || m.validity_until.getTime() < Date.now()) {
           sorted.failed.push({ m, error: `Could not be sent: ${outcome.reason}` });
@@ -285,9 +300,12 @@ export function createDispatcher(deps: Deps) {
           rows: [m.id],
           retryInMs: Math.round(backoff),
         });
-        if (r.length)
+        if (r.length) {
           events.push({ message_id: m.id, status: 'queued', detail: `Will retry: ${outcome.reason}` });
+          dueIn = Math.min(dueIn, Math.round(backoff));
+        }
       }
+      if (dueIn < Infinity) afterCommit(trx, () => nudgeIn(dueIn));
       // Unanswered on a lane that resends: back to the queue at once (at-least-once, noted in history).
       for (const { m, reason } of sorted.resend) {
         if (m.attempts >= MAX_ATTEMPTS || m.validity_until.getTime() < Date.now()) {
@@ -304,6 +322,7 @@ export function createDispatcher(deps: Deps) {
             status: 'queued',
             detail: `No answer from the SMSC (${reason}); sent again — the handset may receive it twice`,
           });
+          afterCommit(trx, nudge);
         }
       }
       // Never (knowingly) submitted: failed or rejected, and refunded.
@@ -370,10 +389,22 @@ export function createDispatcher(deps: Deps) {
     reclaimTimer.unref();
   }
 
-  async function maintenance() {
+  /**
+   * The maintenance pass: scheduled messages whose time came are queued, expired leases reclaimed,
+   * and messages past their validity or receipt deadline finalised. The periodic job (every second,
+   * for scheduled sends) leaves out the reclaim, which every worker runs on its own timer, and does
+   * the deadlines only every MAINTENANCE_DEADLINES_MS: each left-out statement is one an idle worker
+   * no longer sends every second (issue #17). Called without options, it does everything.
+   */
+  async function maintenance(pass: { reclaim?: boolean; deadlines?: boolean } = {}) {
     const promoted = await transition(db, { to: 'queued', from: ['scheduled'], rows: [], due: 'scheduled' });
-    const reclaimed = await reclaimLeases();
+    const reclaimed = pass.reclaim === false ? [] : await reclaimLeases();
     const changed = [...promoted, ...reclaimed];
+    if (pass.deadlines === false) {
+      notifyChanged(deps.events, changed);
+      if (promoted.length || reclaimed.length) nudge();
+      return;
+    }
     const finals = await transact(db, async (trx) => {
       const expired = await transition(trx, {
         to: 'expired',
@@ -444,14 +475,17 @@ export function createDispatcher(deps: Deps) {
           if (claimed.length === urgentRoom) urgentHint = true;
         }
         for (const m of claimed) submit(m);
+        if (claimed.length > 0) emptyLooks = 0;
         if (room <= 0) {
           // Bulk's share is full: wait for stored outcomes (or new urgent work, or the urgent probe).
           await rest(Math.min(idlePollMs, URGENT_PROBE_MS), seen, true);
         } else if (claimed.length < asked) {
           // The queue had no more due messages: wait for new work to be announced, or the idle poll
           // (due times, retries). Outcomes stored meanwhile do not wake it: at one message per
-          // request this saves a claim that would find nothing, for every message.
-          await rest(idlePollMs, seen, false);
+          // request this saves a claim that would find nothing, for every message. Looks that find
+          // nothing back off: an idle worker costs PostgreSQL a look per second, not five.
+          if (claimed.length === 0) emptyLooks += 1;
+          await rest(Math.min(idlePollMaxMs, idlePollMs * 2 ** Math.max(0, emptyLooks - 1)), seen, false);
         } else if (unsettled >= maxInFlight) {
           await rest(5, seen, true);
         }

@@ -371,7 +371,8 @@ export function registerPartitionJobs(
       if (created.length > 0) deps.logger.info({ created }, 'message partitions created');
       await applyRetention(deps.db, deps.retentionMonths, deps.now(), deps.logger);
     },
-    { policy: 'stately', expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 300 },
+    // A daily job (and one sent at boot, fetched at once by this node): a poll a minute is plenty.
+    { policy: 'stately', expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 300, pollSeconds: 60 },
   );
   jobs.schedule(PARTITIONS_JOB, PARTITIONS_CRON);
   if (deps.retentionMonths !== null) {
