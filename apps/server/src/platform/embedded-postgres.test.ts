@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ROOT } from '../../test/pg-admin';
-import { embeddedPaths, startEmbeddedPostgres } from './embedded-postgres';
+import { DURABLE_WAL, embeddedPaths, startEmbeddedPostgres } from './embedded-postgres';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const roots: string[] = [];
@@ -107,6 +107,12 @@ describe('embedded PostgreSQL', () => {
     expect(Number(info!.version)).toBeGreaterThanOrEqual(180000);
     expect(info!.listen).toBe('127.0.0.1');
     expect(info!.lower).toBe('école');
+    // Durable: WAL segments kept to recycle, and room between checkpoints (DURABLE_WAL).
+    const [wal] = await query<{ min: string; max: string; fsync: string }>(
+      first.url('wren'),
+      `SELECT current_setting('min_wal_size') AS min, current_setting('max_wal_size') AS max, current_setting('fsync') AS fsync`,
+    );
+    expect(wal).toEqual({ min: DURABLE_WAL.min_wal_size, max: DURABLE_WAL.max_wal_size, fsync: 'on' });
     // Wren's own connections use the Unix socket in the cluster's directory (no server address);
     // TCP on loopback still answers, with the password.
     expect(first.url('wren')).toContain(`?host=${encodeURIComponent(paths.cluster)}`);

@@ -301,6 +301,16 @@ function run(cmd: string, args: string[], user: RunAs | undefined) {
 
 const cEnv = () => ({ ...process.env, LC_ALL: 'C', LANG: 'C' });
 
+/**
+ * WAL for a durable embedded cluster. A commit that needs a new 16 MB WAL segment while none is left
+ * to recycle waits for PostgreSQL to zero-fill it, and every other commit waits behind it: the OTP
+ * checks' 40–150 ms stalls (`IO:WalInitWrite`, then `LWLock:WALWrite`) after a large burst of
+ * writes. Keeping 1 GB of segments to recycle means a burst reuses allocated files; 4 GB between
+ * checkpoints means a campaign's drain is not one checkpoint after another (each one writes every
+ * page it touched again, whole, on its next change).
+ */
+export const DURABLE_WAL = { min_wal_size: '1GB', max_wal_size: '4GB' } as const;
+
 function spawnPostmaster(
   postgres: string,
   dir: string,
@@ -315,7 +325,7 @@ function spawnPostmaster(
     lc_messages: 'C',
     ...(test
       ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' }
-      : {}),
+      : DURABLE_WAL),
   };
   const args = ['-D', dir, '-p', String(port)];
   for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);
