@@ -77,7 +77,15 @@ export async function openPostgres(
   // passes every second borrow two or three at once, and each one closed and opened again cost
   // PostgreSQL a new backend, its catalog caches and the statement cache's prepares. That churn was
   // most of an idle server's PostgreSQL CPU (issue #17).
-  const pool = new pg.Pool({ connectionString: url, max, types, idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS });
+  // Idle connections do not keep the process alive (a command, or a test run, ends when its work
+  // does); a server stays up on its listener and closes the pool itself.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+    allowExitOnIdle: true,
+  });
   // An idle client's connection can end under us (server restart, database dropped); the pool
   // replaces it. Without a listener that would be an uncaught error.
   pool.on('error', () => undefined);
