@@ -129,14 +129,16 @@ const transitionValues = (receipt: boolean) => (ids: string[]) => [
 ];
 
 const claimSql = `
-    WITH leased AS (
+    WITH c AS MATERIALIZED (
+      SELECT message_id FROM send_queue
+       WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
+       ORDER BY priority, due_at
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED),
+    leased AS (
       UPDATE send_queue q
          SET leased_by = 'bench', lease_until = now() + make_interval(secs => 60), attempts = q.attempts + 1
-        FROM (SELECT message_id FROM send_queue
-               WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
-               ORDER BY priority, due_at
-               LIMIT $1
-               FOR UPDATE SKIP LOCKED) c
+        FROM c
        WHERE q.message_id = c.message_id
    RETURNING q.message_id, q.attempts)
     UPDATE messages m
@@ -147,13 +149,15 @@ const claimSql = `
 
 /** The claim in two statements: lease (ids returned), then the messages by those ids. */
 const leaseSql = `
+    WITH c AS MATERIALIZED (
+      SELECT message_id FROM send_queue
+       WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
+       ORDER BY priority, due_at
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED)
     UPDATE send_queue q
        SET leased_by = 'bench', lease_until = now() + make_interval(secs => 60), attempts = q.attempts + 1
-      FROM (SELECT message_id FROM send_queue
-             WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
-             ORDER BY priority, due_at
-             LIMIT $1
-             FOR UPDATE SKIP LOCKED) c
+      FROM c
      WHERE q.message_id = c.message_id
  RETURNING q.message_id, q.attempts`;
 const claimByIdsSql = `

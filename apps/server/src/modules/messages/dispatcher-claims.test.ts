@@ -19,7 +19,7 @@ prototype.query = function (this: pg.Client, ...args: unknown[]) {
   // Kysely passes the text; a statement the statement cache has named arrives as a config object.
   const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
   // A claim leases queue rows first (outcomes.repository.ts claimBatch), found or not.
-  if (/^\s*UPDATE send_queue q\s+SET leased_by\b/.test(text)) claims += 1;
+  if (/\bUPDATE send_queue q\s+SET leased_by\b/.test(text)) claims += 1;
   return query.apply(this, args);
 };
 
