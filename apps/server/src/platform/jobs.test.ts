@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
 import { until } from '../realtime/test-client';
@@ -122,6 +122,37 @@ describe('jobs runner (pg-boss)', () => {
         { name: PARKED_SWEEP_JOB, cron: '* * * * *' },
       ]),
     );
+  });
+
+  it('keeps a periodic pass that runs longer than its period going (no wait for the 30 s poll)', async () => {
+    const server = await startServer({ ROLE: 'api' });
+    servers.push(server);
+    const database = await openPostgres(server.databaseUrl, 3);
+    // pg-boss settles a job without awaiting it. Delaying that statement makes the race certain: the
+    // worker, asked for the next run during this one, fetches while this one is still active.
+    const db = new Proxy(database.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'executeQuery') return Reflect.get(target, prop, receiver) as unknown;
+        return async (query: CompiledQuery) => {
+          if (/SET completed_on = now\(\)/.test(query.sql)) await new Promise((r) => setTimeout(r, 300));
+          return target.executeQuery(query);
+        };
+      },
+    });
+    const jobs = createJobs({ database: { ...database, db }, logger: createLogger('silent'), work: true });
+    cleanup.push(async () => {
+      await jobs.stop();
+      await database.close();
+    });
+    const starts: number[] = [];
+    jobs.every('test.slow-pass', 1, async () => {
+      starts.push(Date.now());
+      await new Promise((r) => setTimeout(r, 1300));
+    });
+    await jobs.start();
+    await until(() => starts.length >= 5, 20_000, 'five runs of a 1.3 s pass every second');
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    expect(Math.max(...gaps), JSON.stringify(gaps)).toBeLessThan(2500);
   });
 
   it("a worker's maintenance pass runs as a pg-boss job", async () => {
