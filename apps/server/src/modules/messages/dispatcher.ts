@@ -37,26 +37,34 @@ interface Deps {
 
 type Claimed = Awaited<ReturnType<typeof q.claimBatch>>[number];
 type Accepted = Extract<SubmitOutcome, { kind: 'accepted' | 'unknown' }>;
+/** A gateway's answer for a claimed message, and when it came (epoch ms): the message's submit time. */
+interface Answered {
+  m: Claimed;
+  outcome: SubmitOutcome;
+  at: number;
+}
 
 /** Outcomes by what happens to the message, narrowed on `kind`. */
-function sortOutcomes(
-  batch: readonly { m: Claimed; outcome: SubmitOutcome }[],
-  policyOf: (connection: string) => ConnectionPolicy,
-) {
-  const accepted = new Map<string, { m: Claimed; outcome: Accepted }[]>();
+function sortOutcomes(batch: readonly Answered[], policyOf: (connection: string) => ConnectionPolicy) {
+  const accepted = new Map<string, { m: Claimed; outcome: Accepted; at: number }[]>();
+  const accept = (item: { m: Claimed; outcome: Accepted; at: number }) => {
+    const list = accepted.get(item.outcome.connection);
+    if (list) list.push(item);
+    else accepted.set(item.outcome.connection, [item]);
+  };
   const retry: { m: Claimed; outcome: Extract<SubmitOutcome, { kind: 'retry' }> }[] = [];
   /** Written but never answered, on a lane whose policy is to send again (possible duplicate). */
   const resend: { m: Claimed; reason: string }[] = [];
   const failed: { m: Claimed; error: string }[] = [];
   const rejected: { m: Claimed; error: string }[] = [];
-  for (const { m, outcome } of batch) {
+  for (const { m, outcome, at } of batch) {
     switch (outcome.kind) {
       case 'accepted':
-        accepted.set(outcome.connection, [...(accepted.get(outcome.connection) ?? []), { m, outcome }]);
+        accept({ m, outcome, at });
         break;
       case 'unknown':
         if (outcome.smscIds.length > 0) {
-          accepted.set(outcome.connection, [...(accepted.get(outcome.connection) ?? []), { m, outcome }]);
+          accept({ m, outcome, at });
         } else if (policyOf(outcome.connection).onUnanswered[laneOf(m.priority)] === 'resend') {
           resend.push({ m, reason: outcome.reason });
         } else {
@@ -129,7 +137,7 @@ export function createDispatcher(deps: Deps) {
   /** An urgent message may be waiting (a queued event said so); cleared by a claim that found all. */
   let urgentHint = false;
   let lastUrgentProbe = 0;
-  const pending: { m: Claimed; outcome: SubmitOutcome }[] = [];
+  const pending: Answered[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   let wakeSleeper: (() => void) | null = null;
@@ -193,7 +201,7 @@ export function createDispatcher(deps: Deps) {
       .then(
         (outcome) => {
           inFlight -= 1;
-          pending.push({ m, outcome });
+          pending.push({ m, outcome, at: Date.now() });
           if (pending.length >= FLUSH_SIZE) scheduleFlush(0);
           else scheduleFlush(FLUSH_MS);
         },
@@ -240,7 +248,7 @@ export function createDispatcher(deps: Deps) {
     return flushing;
   }
 
-  async function flush(batch: { m: Claimed; outcome: SubmitOutcome }[]) {
+  async function flush(batch: Answered[]) {
     if (batch.length === 0) return;
     const sorted = sortOutcomes(batch, policyOf);
     const stored: { connection: string; smscIds: string[] }[] = [];
@@ -254,7 +262,11 @@ export function createDispatcher(deps: Deps) {
           from: ['sending'],
           heldBy: workerId,
           connection,
-          rows: items.map(({ m }) => ({ id: m.id, receiptTimeoutMinutes: receiptTimeout(connection, m) })),
+          rows: items.map(({ m, at }) => ({
+            id: m.id,
+            receiptTimeoutMinutes: receiptTimeout(connection, m),
+            submittedAt: new Date(at),
+          })),
         });
         const ok = new Set(sent.map((s) => s.id));
         const mine = items.filter(({ m }) => ok.has(m.id));
@@ -462,7 +474,10 @@ export function createDispatcher(deps: Deps) {
         if (room > 0) {
           // Most urgent first, so urgent messages take this room before bulk does.
           asked = room;
-          claimed = await q.claimBatch(db, workerId, room, config.leaseSeconds);
+          // A look after looks that found nothing (an idle poll, no wake since) first asks whether
+          // anything is due, in one statement instead of the claim's three.
+          if (emptyLooks === 0 || (await q.anyDue(db)))
+            claimed = await q.claimBatch(db, workerId, room, config.leaseSeconds);
         } else if (
           maxInFlight > unsettled &&
           (urgentHint || Date.now() - lastUrgentProbe >= URGENT_PROBE_MS)

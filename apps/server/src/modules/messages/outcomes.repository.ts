@@ -68,6 +68,18 @@ export async function claimBatch(
   });
 }
 
+/**
+ * Whether any message waits to be claimed: one statement, where a claim that finds nothing is a
+ * transaction of three. An idle dispatcher's looks use it (issue #17: idle statements).
+ */
+export async function anyDue(db: Db) {
+  const res = await sql<{ due: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM send_queue WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()) AS due`.execute(
+    db,
+  );
+  return res.rows[0]?.due === true;
+}
+
 export async function insertParts(
   trx: Db,
   rows: { connection: string; smsc_key: string; message_id: string; part: number }[],

@@ -18,6 +18,8 @@ export interface TransitionRow {
   smscErr?: string | null;
   /** The raw final receipt. */
   receiptRaw?: string | null;
+  /** On `sent`: when the SMSC accepted it (default: now; never before the message was accepted). */
+  submittedAt?: Date | null;
   /** On `sent`: how long the message waits for its receipt before it ends as `unknown`. */
   receiptTimeoutMinutes?: number | null;
   error?: string | null;
@@ -71,7 +73,7 @@ export async function transition<To extends MessageStatus>(
     sql`receipt_due_at = COALESCE(now() + make_interval(mins => v.receipt_minutes), m.receipt_due_at)`,
     sql`error = COALESCE(v.error, m.error)`,
   ];
-  if (t.to === 'sent') sets.push(sql`submitted_at = now()`);
+  if (t.to === 'sent') sets.push(sql`submitted_at = GREATEST(m.created_at, LEAST(v.submitted_at, now()))`);
   if (final) sets.push(sql`done_at = now()`);
   if (t.connection) sets.push(sql`connection = ${t.connection}`);
   // Literals from the typed table (never user input).
@@ -107,7 +109,7 @@ export async function transition<To extends MessageStatus>(
 /** The messages a transition looks at: the rows given, or a sweep's (from the queue's indexes). */
 function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
   const none = sql`NULL::text AS smsc_stat, NULL::text AS smsc_err, NULL::text AS receipt_raw,
-                   NULL::int AS receipt_minutes,
+                   NULL::int AS receipt_minutes, NULL::timestamptz AS submitted_at,
                    ${t.error ?? null}::text AS error`;
   if (t.due === 'scheduled') {
     return sql`(SELECT message_id AS id, ${none} FROM send_queue WHERE scheduled AND due_at <= now()) v`;
@@ -131,6 +133,7 @@ function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
                      unnest(${rows.map((r) => r.smscErr ?? null)}::text[]) AS smsc_err,
                      unnest(${rows.map((r) => r.receiptRaw ?? null)}::text[]) AS receipt_raw,
                      unnest(${rows.map((r) => r.receiptTimeoutMinutes ?? null)}::int[]) AS receipt_minutes,
+                     unnest(${rows.map((r) => r.submittedAt ?? null)}::timestamptz[]) AS submitted_at,
                      unnest(${rows.map((r) => r.error ?? t.error ?? null)}::text[]) AS error) v`;
 }
 
