@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('an idle worker', () => {
-  it('sends PostgreSQL at most 34 statements a second', async () => {
+  it('sends PostgreSQL at most 24 statements a second', async () => {
     await until(() => server.worker!.simulator!.stats().boundSessions > 0, 20_000, 'the gateway bound');
     await new Promise((r) => setTimeout(r, 4000)); // start-up passes and the dispatcher's back-off ramp
     counting = true;
@@ -48,8 +48,10 @@ describe('an idle worker', () => {
         top.map(([k, n]) => `  ${(n / seconds).toFixed(2)}/s  ${k}`).join('\n'),
     );
     // Before issue #17's cuts: about 41 a second (a dispatcher look every 200 ms, each a transaction,
-    // and pg-boss asking every second for each periodic pass, most finding nothing).
-    expect(total / seconds).toBeLessThanOrEqual(34);
+    // and pg-boss asking every second for each periodic pass, most finding nothing); then 31.6 with
+    // a chain of its own for each every-second pass and a transaction for every look that found
+    // nothing; 18.5 since they share one chain and an idle look is a one-statement probe.
+    expect(total / seconds).toBeLessThanOrEqual(24);
   });
 
   it('keeps the connections a burst opened while they idle', async () => {

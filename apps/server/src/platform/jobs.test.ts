@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
 import { until } from '../realtime/test-client';
 import { openPostgres, type Database } from './db';
-import { createJobs, type Jobs } from './jobs';
+import { createJobs, EVERY_SECOND_PASSES, type Jobs } from './jobs';
 import { createLogger } from './logger';
 import { MAINTENANCE_JOB, PARKED_SWEEP_JOB, registerWorkerJobs } from './worker-jobs';
 
@@ -116,12 +116,62 @@ describe('jobs runner (pg-boss)', () => {
 
     await until(() => calls.maintenance >= 3 && calls.sweep >= 1, 15_000, 'maintenance passes');
     expect(calls.maxActive).toBe(1);
-    expect(await schedules(server.ctx.db)).toEqual(
+    const crons = await schedules(server.ctx.db);
+    expect(crons).toEqual(
       expect.arrayContaining([
-        { name: MAINTENANCE_JOB, cron: '* * * * *' },
+        { name: EVERY_SECOND_PASSES, cron: '* * * * *' },
         { name: PARKED_SWEEP_JOB, cron: '* * * * *' },
       ]),
     );
+    // Maintenance runs in the shared chain of the every-second passes, not a chain of its own.
+    expect(crons.map((c) => c.name)).not.toContain(MAINTENANCE_JOB);
+  });
+
+  it('runs the passes of a group in one chain, each failure on its own', async () => {
+    const server = await startServer({ ROLE: 'api' });
+    servers.push(server);
+    const database = await openPostgres(server.databaseUrl, 3);
+    const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
+    cleanup.push(async () => {
+      await jobs.stop();
+      await database.close();
+    });
+    const calls = { failing: 0, healthy: 0 };
+    jobs.every(
+      'test.failing-pass',
+      1,
+      async () => {
+        calls.failing += 1;
+        throw new Error('this pass fails every time');
+      },
+      { group: 'test.group' },
+    );
+    const offHealthy = jobs.every(
+      'test.healthy-pass',
+      1,
+      async () => {
+        calls.healthy += 1;
+      },
+      { group: 'test.group' },
+    );
+    expect(() => jobs.every('test.other-period', 5, async () => undefined, { group: 'test.group' })).toThrow(
+      /every 1 s/,
+    );
+    await jobs.start();
+    await until(() => calls.healthy >= 3, 15_000, 'three runs of the healthy pass');
+    expect(calls.failing).toBeGreaterThanOrEqual(3);
+    // One chain: jobs of the group's queue only, none of its passes' own.
+    const queues = await sql<{ name: string; n: number }>`
+      SELECT name, count(*)::int AS n FROM pgboss.job WHERE name LIKE 'test.%' GROUP BY name`.execute(
+      server.ctx.db,
+    );
+    expect(queues.rows.map((r) => r.name)).toEqual(['test.group']);
+    // A pass that leaves the group runs no more; the others go on.
+    offHealthy();
+    const healthy = calls.healthy;
+    const failing = calls.failing;
+    await until(() => calls.failing >= failing + 2, 15_000, 'the group goes on');
+    expect(calls.healthy).toBeLessThanOrEqual(healthy + 1);
   });
 
   it('keeps a periodic pass that runs longer than its period going (no wait for the 30 s poll)', async () => {
@@ -167,7 +217,7 @@ describe('jobs runner (pg-boss)', () => {
     };
     await until(() => runs >= 2, 10_000, 'maintenance through pg-boss');
     const jobs = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${MAINTENANCE_JOB} AND state = 'completed'`.execute(
+      SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${EVERY_SECOND_PASSES} AND state = 'completed'`.execute(
       server.ctx.db,
     );
     expect(jobs.rows[0].n).toBeGreaterThanOrEqual(1);

@@ -31,6 +31,19 @@ export interface QueueOptions {
   policy?: 'standard' | 'stately';
 }
 
+export interface PeriodicOptions {
+  /**
+   * Shares one chain with the other passes of this group (all of one period): a run of the chain
+   * runs them side by side, each failure logged on its own. For short database passes: a chain of
+   * its own costs PostgreSQL a send, a fetch and a completion per run, most of an idle worker's
+   * statements (issue #17). Not for a pass that waits on the outside world (webhook deliveries).
+   */
+  group?: string;
+}
+
+/** The group of the short database passes that run every second (maintenance, campaigns, webhook sweep). */
+export const EVERY_SECOND_PASSES = 'passes.every-second';
+
 export interface Jobs {
   /** Whether this node runs handlers (else it only sends). */
   readonly working: boolean;
@@ -40,7 +53,12 @@ export interface Jobs {
    * Runs `run` about every `seconds` on one node at a time (a chain of delayed jobs on a `stately`
    * queue, re-seeded every minute by a cron schedule should the chain break).
    */
-  every(name: string, seconds: number, run: (job: JobContext) => Promise<void>): () => void;
+  every(
+    name: string,
+    seconds: number,
+    run: (job: JobContext) => Promise<void>,
+    options?: PeriodicOptions,
+  ): () => void;
   /** A cron schedule (minute resolution) for a registered queue; kept in the database, run once cluster-wide. */
   schedule(name: string, cron: string): void;
   /** Queues a job; with `trx`, inside that transaction (it exists only if the transaction commits). */
@@ -185,6 +203,58 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
     askWhenDue(name, periods.get(name) ?? 1);
   };
 
+  /** Chains shared by several passes (PeriodicOptions.group): their period and passes. */
+  const groups = new Map<
+    string,
+    { seconds: number; passes: Map<string, (job: JobContext) => Promise<void>>; off: () => void }
+  >();
+  /** Passes that run in a group: a chain of their own an older version left is unscheduled at start. */
+  const grouped = new Set<string>();
+
+  const joinGroup = (
+    group: string,
+    name: string,
+    seconds: number,
+    run: (job: JobContext) => Promise<void>,
+  ) => {
+    let g = groups.get(group);
+    if (!g) {
+      const passes = new Map<string, (job: JobContext) => Promise<void>>();
+      const off = jobs.every(group, seconds, async (job) => {
+        await Promise.all(
+          [...passes].map(async ([pass, f]) => {
+            try {
+              await f(job);
+            } catch (err) {
+              logger.error({ err, pass }, 'periodic pass failed');
+            }
+          }),
+        );
+      });
+      g = { seconds, passes, off };
+      groups.set(group, g);
+    } else if (g.seconds !== seconds) {
+      throw new Error(`periodic group ${group} runs every ${g.seconds} s, not every ${seconds} s`);
+    }
+    g.passes.set(name, run);
+    grouped.add(name);
+    if (state === 'started' && opts.work) void unscheduleOwnChain(name);
+    const joined = g;
+    return () => {
+      if (joined.passes.get(name) !== run) return;
+      joined.passes.delete(name);
+      grouped.delete(name);
+      if (joined.passes.size === 0 && groups.get(group) === joined) {
+        groups.delete(group);
+        joined.off();
+      }
+    };
+  };
+
+  /** The cron re-seeding a pass's own chain (from before it joined a group) would queue jobs nobody works. */
+  const unscheduleOwnChain = (name: string) =>
+    boss.unschedule(name).catch((err: unknown) => logger.warn({ err, name }, 'unschedule failed'));
+
   const whenReady = async (name: string) => {
     await registrations.get(name)?.ready;
   };
@@ -207,7 +277,8 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
       }
       return unregister(r);
     },
-    every(name, seconds, run) {
+    every(name, seconds, run, options = {}) {
+      if (options.group) return joinGroup(options.group, name, seconds, run);
       const off = jobs.register(
         name,
         async (_data, job) => {
@@ -272,6 +343,7 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
         state = 'started';
         for (const r of registrations.values()) await (r.ready = activate(r));
         if (opts.work) {
+          for (const name of grouped) await unscheduleOwnChain(name);
           for (const [name, cron] of schedules) await boss.schedule(name, cron);
           for (const name of seeds) await seed(name);
         }

@@ -1,4 +1,4 @@
-import type { Jobs } from './jobs';
+import { EVERY_SECOND_PASSES, type Jobs } from './jobs';
 
 /** The maintenance pass of the message queue: scheduled → queued, lease reclaim, expiry (pg-boss queue name). */
 export const MAINTENANCE_JOB = 'messages.maintenance';
@@ -26,12 +26,17 @@ export function registerWorkerJobs(
 ): () => void {
   let deadlinesAt = 0;
   const off = [
-    jobs.every(MAINTENANCE_JOB, MAINTENANCE_SECONDS, async () => {
-      const deadlines = Date.now() - deadlinesAt >= MAINTENANCE_DEADLINES_MS;
-      // Leases are reclaimed by every worker's own timer (dispatcher.ts), not by whoever holds this job.
-      await tasks.maintenance({ reclaim: false, deadlines });
-      if (deadlines) deadlinesAt = Date.now();
-    }),
+    jobs.every(
+      MAINTENANCE_JOB,
+      MAINTENANCE_SECONDS,
+      async () => {
+        const deadlines = Date.now() - deadlinesAt >= MAINTENANCE_DEADLINES_MS;
+        // Leases are reclaimed by every worker's own timer (dispatcher.ts), not by whoever holds this job.
+        await tasks.maintenance({ reclaim: false, deadlines });
+        if (deadlines) deadlinesAt = Date.now();
+      },
+      { group: EVERY_SECOND_PASSES },
+    ),
     jobs.every(PARKED_SWEEP_JOB, PARKED_SWEEP_SECONDS, async () => {
       await tasks.matchParked();
     }),

@@ -25,7 +25,7 @@ import { withTightHeapGrowth } from '../../platform/heap-growth';
 import { sharedLoad } from '../../platform/shared-load';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
-import type { Jobs } from '../../platform/jobs';
+import { EVERY_SECOND_PASSES, type Jobs } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
 import {
   COUNTS_EVERY_MS,
@@ -460,7 +460,7 @@ export function createCampaignsService(deps: Deps) {
   let timer: NodeJS.Timeout | null = null;
   let ticking = false;
   if (deps.jobs.working) {
-    deps.jobs.every(CAMPAIGN_TICK_JOB, CAMPAIGN_TICK_SECONDS, () => tick());
+    deps.jobs.every(CAMPAIGN_TICK_JOB, CAMPAIGN_TICK_SECONDS, () => tick(), { group: EVERY_SECOND_PASSES });
   } else {
     timer = setInterval(() => {
       if (ticking) return;

@@ -43,6 +43,17 @@ export interface FinishedMessage {
   done_at: Date | null;
 }
 
+/**
+ * Whether the sweep has anything to claim: API messages waiting to be notified, statuses in the
+ * outbox. One statement, where each claim that finds nothing is a transaction of three (issue #17).
+ */
+export async function sweepPending(db: Db) {
+  const res = await sql<{ finished: boolean; outbox: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM api_messages WHERE notify_pending) AS finished,
+           EXISTS (SELECT 1 FROM webhook_status_outbox) AS outbox`.execute(db);
+  return res.rows[0] ?? { finished: true, outbox: true };
+}
+
 /** API messages whose final status is known and not yet turned into an event (claimed, locked). */
 export async function claimFinished(trx: Db, limit: number) {
   const { rows } = await sql<

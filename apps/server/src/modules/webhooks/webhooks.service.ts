@@ -5,7 +5,7 @@ import type { ApiKeyDto, WebhookDeliveryDto } from '@wren/contracts';
 import { Webhook } from 'standardwebhooks';
 import { type Db, transact } from '../../platform/db';
 import { notFound } from '../../platform/errors';
-import type { Jobs } from '../../platform/jobs';
+import { EVERY_SECOND_PASSES, type Jobs } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
 import * as repo from './webhooks.repository';
 import { assertWebhookUrl, BlockedAddressError, guardedLookup, webhookUrlProblem } from './url-guard';
@@ -224,7 +224,8 @@ export function createWebhooksService(deps: {
     /** Turns newly final API messages and new inbound messages into deliveries. Returns how many. */
     async sweep(): Promise<number> {
       let made = 0;
-      for (;;) {
+      const pending = await repo.sweepPending(db);
+      while (pending.finished) {
         const n = await transact(db, async (trx) => {
           const done = await repo.claimFinished(trx, 500);
           await repo.ensureSecrets(
@@ -251,7 +252,7 @@ export function createWebhooksService(deps: {
         if (n < 500) break;
       }
       // Every other message of an account with a webhook URL (web sends, campaigns), queued by trigger.
-      for (;;) {
+      while (pending.outbox) {
         const n = await transact(db, async (trx) => {
           const done = await repo.claimStatusOutbox(trx, 500);
           await repo.insertDeliveries(
@@ -348,9 +349,14 @@ export function createWebhooksService(deps: {
     /** Registers the sweep and delivery passes (run on nodes that work jobs). */
     start() {
       const off = [
-        deps.jobs.every(WEBHOOK_SWEEP_JOB, 1, async () => {
-          await service.sweep();
-        }),
+        deps.jobs.every(
+          WEBHOOK_SWEEP_JOB,
+          1,
+          async () => {
+            await service.sweep();
+          },
+          { group: EVERY_SECOND_PASSES },
+        ),
         deps.jobs.every(WEBHOOK_DELIVER_JOB, 1, async () => {
           await service.deliverDue();
         }),
