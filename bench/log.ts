@@ -10,6 +10,7 @@
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres npm run bench:log   (external PostgreSQL)
  *   BENCH_LOG_RUNS=30                                   (requests per case, default 20)
  *   BENCH_LOG_ONLY=export                               (only the CSV exports: 7, 30, 90 and 180 days)
+ *   BENCH_LOG_KEEP=1 with BENCH_DATABASE_URL            (keeps the seeded database for EXPLAIN; prints its URL)
  */
 import pg from 'pg';
 import {
@@ -206,7 +207,8 @@ async function main() {
     await client.end().catch(() => undefined);
     wren.kill('SIGTERM');
     await new Promise((r) => wren.once('exit', r));
-    await db.drop();
+    if (process.env.BENCH_LOG_KEEP && BASE_DB) console.log(`\nkept the seeded database: ${db.url}`);
+    else await db.drop();
   }
 }
 
