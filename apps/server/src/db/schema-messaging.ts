@@ -58,6 +58,8 @@ export interface MessagingTables {
     attempts: Generated<number>;
     leased_by: string | null;
     lease_until: NullableTimestamp;
+    /** The campaign of a bulk message (0019: the materialiser counts a campaign's waiting rows by it). */
+    campaign_id: string | null;
   };
   /** The uncommon final statuses of messages, for the SMS log's status filter (0008, filled by trigger). */
   message_outcomes: { account_id: string; status: string; created_at: Date; id: string };

@@ -147,8 +147,8 @@ export async function insertRecipients(
 /** The campaign's messages still in the work queue (not leased unless `leased`). */
 export async function queuedMessageIds(trx: Db, campaignId: string, opts: { unleasedOnly: boolean }) {
   const res = await sql<{ id: string }>`
-    SELECT q.message_id AS id FROM send_queue q JOIN messages m ON m.id = q.message_id
-     WHERE m.campaign_id = ${campaignId}::uuid ${opts.unleasedOnly ? sql`AND q.leased_by IS NULL` : sql``}`.execute(
+    SELECT q.message_id AS id FROM send_queue q
+     WHERE q.campaign_id = ${campaignId}::uuid ${opts.unleasedOnly ? sql`AND q.leased_by IS NULL` : sql``}`.execute(
     trx,
   );
   return res.rows.map((r) => r.id);
@@ -156,8 +156,7 @@ export async function queuedMessageIds(trx: Db, campaignId: string, opts: { unle
 
 export async function backlog(trx: Db, campaignId: string) {
   const res = await sql<{ n: string }>`
-    SELECT count(*) AS n FROM send_queue q JOIN messages m ON m.id = q.message_id
-     WHERE m.campaign_id = ${campaignId}::uuid`.execute(trx);
+    SELECT count(*) AS n FROM send_queue WHERE campaign_id = ${campaignId}::uuid`.execute(trx);
   return Number(res.rows[0]?.n ?? 0);
 }
 

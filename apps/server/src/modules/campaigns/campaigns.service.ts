@@ -630,9 +630,9 @@ export function createCampaignsService(deps: Deps) {
         );
         // Its messages still waiting step out of the queue's ready set until it resumes.
         await sql`UPDATE send_queue q SET scheduled = true, due_at = 'infinity'
-                    FROM messages m
-                   WHERE m.id = q.message_id AND m.campaign_id = ${id}::uuid
-                     AND q.leased_by IS NULL AND NOT q.scheduled`.execute(trx);
+                   WHERE q.campaign_id = ${id}::uuid AND q.leased_by IS NULL AND NOT q.scheduled`.execute(
+          trx,
+        );
       }),
 
     resume: (accountId: string, id: string) =>
@@ -640,9 +640,7 @@ export function createCampaignsService(deps: Deps) {
         await sql`UPDATE bulk_campaigns SET status = 'sending', paced_at = now(), updated_at = now()
                    WHERE campaign_id = ${id}::uuid`.execute(trx);
         await sql`UPDATE send_queue q SET scheduled = false, due_at = now()
-                    FROM messages m
-                   WHERE m.id = q.message_id AND m.campaign_id = ${id}::uuid
-                     AND q.scheduled AND q.due_at = 'infinity'`.execute(trx);
+                   WHERE q.campaign_id = ${id}::uuid AND q.scheduled AND q.due_at = 'infinity'`.execute(trx);
         afterCommit(trx, () => events.publish('messages.queued', {}));
       }),
 

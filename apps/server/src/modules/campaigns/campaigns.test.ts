@@ -501,6 +501,15 @@ describe('campaign lifecycle', () => {
     const paused = await c.post(`/api/campaigns/${id}/pause`);
     expect(paused.body.status).toBe('paused');
     const materialised = paused.body.materialised;
+    // Its queued messages carry the campaign in the work queue (0019), and none of them is ready now.
+    const queue = await sql<{ tagged: number; ready: number; total: number }>`
+      SELECT count(*) FILTER (WHERE q.campaign_id = m.campaign_id)::int AS tagged,
+             count(*) FILTER (WHERE q.leased_by IS NULL AND NOT q.scheduled)::int AS ready,
+             count(*)::int AS total
+        FROM send_queue q JOIN messages m ON m.id = q.message_id
+       WHERE m.campaign_id = ${id}::uuid`.execute(server.ctx.db);
+    expect(queue.rows[0]!.tagged).toBe(queue.rows[0]!.total);
+    expect(queue.rows[0]!.ready).toBe(0);
     await new Promise((r) => setTimeout(r, 1200));
     await svc.tick();
     expect((await c.get(`/api/campaigns/${id}`)).body.materialised).toBe(materialised);

@@ -48,9 +48,11 @@ export async function insertMessages(trx: Db, rows: readonly NewMessage[]) {
       due_at: 'timestamptz',
       scheduled: 'boolean',
       validity_until: 'timestamptz',
+      campaign_id: 'uuid',
     },
     waiting.map((r) => ({
       message_id: r.id,
+      campaign_id: r.campaign_id,
       priority: r.priority,
       due_at: r.status === 'scheduled' && r.scheduled_at ? r.scheduled_at : r.next_attempt_at,
       scheduled: r.status === 'scheduled',
