@@ -208,8 +208,6 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
     string,
     { seconds: number; passes: Map<string, (job: JobContext) => Promise<void>>; off: () => void }
   >();
-  /** Passes that run in a group: a chain of their own an older version left is unscheduled at start. */
-  const grouped = new Set<string>();
 
   const joinGroup = (
     group: string,
@@ -237,13 +235,11 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
       throw new Error(`periodic group ${group} runs every ${g.seconds} s, not every ${seconds} s`);
     }
     g.passes.set(name, run);
-    grouped.add(name);
     if (state === 'started' && opts.work) void unscheduleOwnChain(name);
     const joined = g;
     return () => {
       if (joined.passes.get(name) !== run) return;
       joined.passes.delete(name);
-      grouped.delete(name);
       if (joined.passes.size === 0 && groups.get(group) === joined) {
         groups.delete(group);
         joined.off();
@@ -343,7 +339,8 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
         state = 'started';
         for (const r of registrations.values()) await (r.ready = activate(r));
         if (opts.work) {
-          for (const name of grouped) await unscheduleOwnChain(name);
+          // A chain of their own that an older version left for grouped passes.
+          for (const g of groups.values()) for (const name of g.passes.keys()) await unscheduleOwnChain(name);
           for (const [name, cron] of schedules) await boss.schedule(name, cron);
           for (const name of seeds) await seed(name);
         }
