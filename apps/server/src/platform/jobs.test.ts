@@ -205,6 +205,52 @@ describe('jobs runner (pg-boss)', () => {
     expect(Math.max(...gaps), JSON.stringify(gaps)).toBeLessThan(2500);
   });
 
+  it('stops only once a job fetched during shutdown has run and settled, before the database closes', async () => {
+    const server = await startServer({ ROLE: 'api' });
+    servers.push(server);
+    const database = await openPostgres(server.databaseUrl, 3);
+    // Each fetch of the chain's queue that found a job is held 600 ms on its way back from
+    // PostgreSQL, so one is in flight when the node is told to stop, and returns its job after
+    // pg-boss has stopped.
+    let fetching: (() => void) | null = null;
+    const db = new Proxy(database.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'executeQuery') return Reflect.get(target, prop, receiver) as unknown;
+        return async (query: CompiledQuery) => {
+          const result = await target.executeQuery(query);
+          if (
+            /SET\s+state = 'active'/.test(query.sql) &&
+            query.parameters.includes('test.stopping-pass') &&
+            result.rows.length > 0
+          ) {
+            fetching?.();
+            await new Promise((r) => setTimeout(r, 600));
+          }
+          return result;
+        };
+      },
+    });
+    const jobs = createJobs({ database: { ...database, db }, logger: createLogger('silent'), work: true });
+    let closed = false;
+    let runs = 0;
+    const afterClose: number[] = [];
+    jobs.every('test.stopping-pass', 1, async () => {
+      runs += 1;
+      if (closed) afterClose.push(runs);
+      await sql`SELECT pg_sleep(0.05)`.execute(database.db);
+    });
+    await jobs.start();
+    await until(() => runs >= 1, 15_000, 'a first run');
+    await new Promise<void>((resolve) => (fetching = resolve));
+    await jobs.stop();
+    const settled = runs;
+    await database.close();
+    closed = true;
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(afterClose).toEqual([]);
+    expect(runs).toBe(settled);
+  });
+
   it("a worker's maintenance pass runs as a pg-boss job", async () => {
     const server = await startServer({ SIMULATOR_DELAY_MS: '20' }, { worker: true });
     servers.push(server);

@@ -83,29 +83,42 @@ interface Registration {
 }
 
 /** pg-boss's SQL through a Kysely connection (the app's pool, or a transaction). */
-const executorOf = (db: Db): PgBoss.Db => ({
+const executorOf = (db: Db, underway?: Set<Promise<unknown>>): PgBoss.Db => ({
   executeSql: async (text, values) => {
+    if (!underway) return runSql(db, text, values);
+    const run = runSql(db, text, values);
+    underway.add(run);
     try {
-      const { rows } = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows };
-    } catch (err) {
-      // pg-boss can still settle a job it fetched just before the node stopped, after the database
-      // has closed, from a promise nobody awaits (an unhandled rejection that would end the
-      // process). Nothing is lost: the job stays active until it expires, then runs elsewhere.
-      // pg-boss's settling commands (complete, fail, cancel, …) end in `SELECT COUNT(*) FROM results`
-      // and read rows[0].count: answer them with a count of 0, not an empty result that would throw.
-      if (err instanceof Error && err.message === 'driver has already been destroyed')
-        return { rows: /select\s+count\(\*\)\s+from\s+results\s*$/i.test(text) ? [{ count: '0' }] : [] };
-      throw err;
+      return await run;
+    } finally {
+      underway.delete(run);
     }
   },
 });
 
+async function runSql(db: Db, text: string, values: unknown[] | undefined) {
+  try {
+    const { rows } = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+    return { rows };
+  } catch (err) {
+    // pg-boss can still settle a job it fetched just before the node stopped, after the database
+    // has closed, from a promise nobody awaits (an unhandled rejection that would end the
+    // process). Nothing is lost: the job stays active until it expires, then runs elsewhere.
+    // pg-boss's settling commands (complete, fail, cancel, …) end in `SELECT COUNT(*) FROM results`
+    // and read rows[0].count: answer them with a count of 0, not an empty result that would throw.
+    if (err instanceof Error && err.message === 'driver has already been destroyed')
+      return { rows: /select\s+count\(\*\)\s+from\s+results\s*$/i.test(text) ? [{ count: '0' }] : [] };
+    throw err;
+  }
+}
+
 /** The jobs runner of a node; `work`: this node runs handlers (Config.runJobs), else it only sends. */
 export function createJobs(opts: { database: Database; logger: Logger; work: boolean }): Jobs {
   const logger = opts.logger.child({ module: 'jobs' });
+  /** pg-boss's statements and the handler runs in progress on this node (`stop` waits for them). */
+  const underway = new Set<Promise<unknown>>();
   const boss = new PgBoss({
-    db: executorOf(opts.database.db),
+    db: executorOf(opts.database.db, underway),
     // The periodic passes complete thousands of jobs an hour: completed jobs move to the archive
     // after 10 minutes (below 60 s pg-boss disables cron) and leave it after 12 hours.
     archiveCompletedAfterSeconds: 600,
@@ -150,7 +163,15 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
       r.name,
       { pollingIntervalSeconds: o.pollSeconds ?? 1, batchSize: 1 },
       async (jobs) => {
-        for (const job of jobs) await r.handler(job.data, { id: job.id, signal: controller.signal });
+        const run = (async () => {
+          for (const job of jobs) await r.handler(job.data, { id: job.id, signal: controller.signal });
+        })();
+        underway.add(run);
+        try {
+          await run;
+        } finally {
+          underway.delete(run);
+        }
       },
     );
   }
@@ -356,6 +377,19 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
         }
         controller.abort();
         await boss.stop({ graceful: true, wait: true, close: false, timeout: 15_000 });
+        // pg-boss waits for the jobs its workers hold, not for a fetch still in flight: that fetch
+        // returns its job after pg-boss has stopped, and the run would meet a closed database
+        // (bench:campaign logged "driver has already been destroyed" from the campaign tick at
+        // shutdown). So the node also waits for its own statements and runs to settle.
+        const deadline = Date.now() + 15_000;
+        while (underway.size > 0 && Date.now() < deadline) {
+          await Promise.race([
+            Promise.allSettled([...underway]),
+            new Promise((resolve) => setTimeout(resolve, deadline - Date.now()).unref()),
+          ]);
+          // A run's completion is a statement pg-boss starts after the run returns.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         state = 'idle';
       })()),
   };

@@ -268,8 +268,20 @@ describe('bulk campaigns', () => {
     expect(poor.body.message).toMatch(/Insufficient balance/);
 
     expect(await stored(user.accountId)).toEqual({ campaigns: 0, recipients: 0, messages: 0, debits: 0 });
+    // The 200 recipients of the refused send were written before the debit failed: the rollback took
+    // them too (recipients have no foreign key to campaigns, so nothing else would).
+    const orphans = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM campaign_recipients r
+       WHERE NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.id = r.campaign_id)`.execute(server.ctx.db);
+    expect(orphans.rows[0]!.n).toBe(0);
     expect(await balance(c)).toBe(before);
     await expectInvariants(server, user.accountId);
+  });
+
+  it('stores recipients with no per-row trigger (a foreign key check cost 2.5 µs of each 1M-row COPY)', async () => {
+    const triggers = await sql<{ tgname: string }>`
+      SELECT tgname FROM pg_trigger WHERE tgrelid = 'campaign_recipients'::regclass`.execute(server.ctx.db);
+    expect(triggers.rows).toEqual([]);
   });
 });
 
