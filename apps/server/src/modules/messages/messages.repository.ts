@@ -120,11 +120,35 @@ const QUEUE_STATUSES: readonly string[] = ['scheduled', 'queued', 'sending'];
  */
 export function logQuery(db: Db, f: LogFilter) {
   const viaOutcomes = f.status !== undefined && OUTCOME_STATUSES.includes(f.status);
+  // A page of an uncommon final status, filtered by nothing but time: its ids are the first rows of
+  // message_outcomes' index, so they are chosen there (a LIMIT in a subquery), then fetched by id.
+  // Joined instead, the planner prices each probe as if it searched every monthly partition (it
+  // cannot foresee run-time pruning), expects a costly walk to fill the page and starts two parallel
+  // workers: 8 ms of set-up for a page that takes 0.3 ms (bench:log, 10M messages, p50 12.9 ms).
+  const idsFirst =
+    viaOutcomes && f.limit !== undefined && !f.recipient && !f.sender && !f.text && !f.campaignId;
   // The table whose (created_at, id) carries the order and the keyset.
-  const k = viaOutcomes ? 'o' : 'm';
+  const k = viaOutcomes && !idsFirst ? 'o' : 'm';
   const createdAt = sql.ref(`${k}.created_at`);
   const id = sql.ref(`${k}.id`);
   let q = db.selectFrom('messages as m').selectAll('m');
+  if (idsFirst) {
+    let ids = db
+      .selectFrom('message_outcomes as o')
+      .select('o.id')
+      .where('o.account_id', '=', f.accountId)
+      .where('o.status', '=', f.status!);
+    if (f.from) ids = ids.where('o.created_at', '>=', f.from);
+    if (f.to) ids = ids.where('o.created_at', '<', f.to);
+    if (f.after) {
+      ids = ids.where(
+        sql<boolean>`(o.created_at, o.id) < (${f.after.createdAt}::timestamptz, ${f.after.id}::uuid)`,
+      );
+    }
+    ids = ids.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit!);
+    q = q.where('m.id', 'in', ids).where('m.account_id', '=', f.accountId).where('m.status', '=', f.status!);
+    return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(f.limit!);
+  }
   if (viaOutcomes) {
     q = q
       .innerJoin('message_outcomes as o', 'o.id', 'm.id')

@@ -285,7 +285,7 @@ export default function CampaignDetailPage() {
       {(c.invalid > 0 || c.duplicates > 0 || c.suppressed > 0 || c.refundedMinor > 0) && (
         <Text size="sm" c="dimmed">
           Not sent at acceptance: {c.invalid.toLocaleString()} invalid, {c.duplicates.toLocaleString()}{' '}
-          duplicates, {c.suppressed.toLocaleString()} opted out.
+          {c.duplicates === 1 ? 'duplicate' : 'duplicates'}, {c.suppressed.toLocaleString()} opted out.
           {c.refundedMinor > 0 && ` Refunded at cancel: ${formatMoney(c.refundedMinor, c.currency)}.`}
         </Text>
       )}
