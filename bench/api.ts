@@ -81,7 +81,13 @@ async function main() {
     const hello = await startHello(helloPort!);
     children.push(hello);
     const wren = await startWren(
-      { ...db.env, TRIAL_BALANCE_MINOR: String(1_000_000_000), SIMULATOR_DELAY_MS: '50' },
+      {
+        ...db.env,
+        TRIAL_BALANCE_MINOR: String(1_000_000_000),
+        SIMULATOR_DELAY_MS: '50',
+        // BENCH_ROLE=api: an API node alone (no dispatcher), to split acceptance from sending.
+        ...(process.env.BENCH_ROLE ? { ROLE: process.env.BENCH_ROLE } : {}),
+      },
       wrenPort!,
     );
     children.push(wren);
@@ -118,6 +124,7 @@ async function main() {
     console.log(`  hello-world CPU: ${fmt((helloCpu * 1e6) / N)} µs/request`);
 
     const wrenCpu0 = cpuSeconds({ pid: wren.pid! });
+    const pgCpu0 = db.postgresCpu();
     const one = report(
       'POST /v1/messages, 1 recipient',
       await runLoad(base, N, CONCURRENCY, (i) => ({
@@ -128,8 +135,10 @@ async function main() {
       })),
     );
     const wrenCpu = cpuSeconds({ pid: wren.pid! }) - wrenCpu0;
+    const pgCpu = db.postgresCpu() - pgCpu0;
     console.log(
-      `  Wren process CPU (API + dispatcher + simulator): ${fmt((wrenCpu * 1e6) / N)} µs/request; ` +
+      `  Wren process CPU (API${process.env.BENCH_ROLE === 'api' ? ' only' : ' + dispatcher + simulator'}): ${fmt((wrenCpu * 1e6) / N)} µs/request, ` +
+        `PostgreSQL ${fmt((pgCpu * 1e6) / N)} µs/request; ` +
         `ratio to hello-world: ${(one.perS / h.perS).toFixed(3)} (${fmt(one.perS)} / ${fmt(h.perS)} req/s)`,
     );
     console.log(
@@ -148,6 +157,8 @@ async function main() {
     );
     console.log(`  /v1 vs the browser API's send: ${(one.perS / web.perS).toFixed(2)}× the throughput`);
 
+    const bulkCpuW0 = cpuSeconds({ pid: wren.pid! });
+    const bulkCpuP0 = db.postgresCpu();
     const bulk = report(
       'POST /v1/messages, 100 recipients',
       await runLoad(base, BULK_REQUESTS, Math.min(CONCURRENCY, 16), (i) => ({
@@ -160,6 +171,11 @@ async function main() {
         }),
       })),
       100,
+    );
+    const bulkRecipients = BULK_REQUESTS * 100;
+    console.log(
+      `  CPU per recipient: Wren ${fmt(((cpuSeconds({ pid: wren.pid! }) - bulkCpuW0) * 1e6) / bulkRecipients, 1)} µs, ` +
+        `PostgreSQL ${fmt(((db.postgresCpu() - bulkCpuP0) * 1e6) / bulkRecipients, 1)} µs`,
     );
     console.log(`  target ≥ 20,000 recipients/s: ${bulk.perS * 100 >= 20_000 ? 'met' : 'NOT met'}`);
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server, type ServerOptions } from 'socket.io';
 import type { AppContext } from '../platform/context';
 import { directoryOf } from './directory';
+import { deliverInTurns } from './fanout';
 import { hubAuth, hubOriginAllowed } from './hub-auth';
 import { bindHubMethods, hubHandlers } from './hub-methods';
 import { accountRoom, type HubServer, type HubSocket } from './hub-types';
@@ -58,6 +59,9 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
     ...(pg ? { adapter: pg.adapter } : {}),
   };
   const io: HubServer = new Server(app.server, options);
+  // Alone on its node, the in-memory adapter writes a room's frames a few dozen sockets per turn of
+  // the event loop, as the PostgreSQL adapter does while no other hub node is known (fanout.ts).
+  if (!pg) deliverInTurns(io.of('/').adapter);
   const logger = ctx.logger.child({ module: 'hub' });
 
   io.use(hubAuth((token) => ctx.services.auth.authenticate(token), logger));

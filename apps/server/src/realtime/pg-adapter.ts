@@ -1,6 +1,7 @@
 import { createAdapter, type PostgresAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import type { Logger } from '../platform/logger';
+import { broadcastInTurns } from './fanout';
 
 type BroadcastOptions = Parameters<PostgresAdapter['broadcast']>[1];
 
@@ -22,7 +23,8 @@ export interface BroadcastCounts {
  * timeout), so a broadcast while it knows none is marked `local` and never leaves the process.
  * Pushes from worker-role nodes (emitter.ts) still arrive through LISTEN, and a second hub node is
  * counted as soon as its first heartbeat arrives (it announces itself when it starts), from which
- * on broadcasts fan out through PostgreSQL again.
+ * on broadcasts fan out through PostgreSQL again. A local broadcast is written a few dozen sockets
+ * per turn of the event loop (fanout.ts).
  */
 function localWhenAlone(adapter: PostgresAdapter, counts: BroadcastCounts): PostgresAdapter {
   const broadcast = adapter.broadcast.bind(adapter);
@@ -38,7 +40,7 @@ function localWhenAlone(adapter: PostgresAdapter, counts: BroadcastCounts): Post
       return broadcast(packet, opts);
     }
     counts.local += 1;
-    return broadcast(packet, local(opts));
+    return broadcastInTurns(adapter, broadcast, packet, local(opts));
   };
   adapter.broadcastWithAck = (packet, opts, clientCountCallback, ack) => {
     void adapter
