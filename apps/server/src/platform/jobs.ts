@@ -381,15 +381,15 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
         // returns its job after pg-boss has stopped, and the run would meet a closed database
         // (bench:campaign logged "driver has already been destroyed" from the campaign tick at
         // shutdown). So the node also waits for its own statements and runs to settle.
-        const deadline = Date.now() + 15_000;
-        while (underway.size > 0 && Date.now() < deadline) {
-          await Promise.race([
-            Promise.allSettled([...underway]),
-            new Promise((resolve) => setTimeout(resolve, deadline - Date.now()).unref()),
-          ]);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 15_000)));
+        while (underway.size > 0) {
+          const settled = Promise.allSettled([...underway]).then(() => 'settled' as const);
+          if ((await Promise.race([settled, late])) === 'late') break;
           // A run's completion is a statement pg-boss starts after the run returns.
           await new Promise((resolve) => setImmediate(resolve));
         }
+        clearTimeout(timer);
         state = 'idle';
       })()),
   };
