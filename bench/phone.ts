@@ -1,7 +1,8 @@
 /**
- * Phone validation micro-benchmark (issue #11, the campaign accept path): libphonenumber-js `max`
- * (contacts/contact-phone.ts normaliseContactPhone, parse + isValid) against the campaign path's
- * campaigns/e164.ts normalisePhone (the same steps, each pattern compiled once), in this process.
+ * Phone validation micro-benchmark (issues #11 and #13, every path that reads a number):
+ * contacts/contact-phone.ts normaliseContactPhone read by libphonenumber-js `max` itself
+ * (shared/phone.ts parseE164: parse + isValid) against Wren's reader (shared/phone.ts toE164: the
+ * same steps, each pattern compiled once), in this process.
  *
  *   npm run bench:phone -- [N]        (default 200,000 numbers per set)
  *
@@ -12,7 +13,10 @@
 import { getExampleNumber, type CountryCode } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { normaliseContactPhone } from '@wren/server/src/modules/contacts/contact-phone';
-import { normalisePhone } from '@wren/server/src/modules/campaigns/e164';
+import { parseE164 } from '@wren/server/src/shared/phone';
+
+const libphonenumber = (value: string, region: string) => normaliseContactPhone(value, region, parseE164);
+const normalisePhone = (value: string, region: string) => normaliseContactPhone(value, region);
 
 const N = Number(process.argv[2] ?? 200_000);
 const AREA = [212, 646, 718, 917, 347, 415, 310, 312, 617, 202];
@@ -42,16 +46,16 @@ function time(label: string, inputs: { value: string; region: string }[]) {
     return { us: ((performance.now() - t) * 1000) / inputs.length, valid };
   };
   // Warm both, then measure each twice and keep the better.
-  run(normaliseContactPhone);
+  run(libphonenumber);
   run(normalisePhone);
-  const old = [run(normaliseContactPhone), run(normaliseContactPhone)].sort((a, b) => a.us - b.us)[0]!;
+  const old = [run(libphonenumber), run(libphonenumber)].sort((a, b) => a.us - b.us)[0]!;
   const now = [run(normalisePhone), run(normalisePhone)].sort((a, b) => a.us - b.us)[0]!;
   let differ = 0;
   for (const { value, region } of inputs) {
-    if (normaliseContactPhone(value, region) !== normalisePhone(value, region)) differ += 1;
+    if (libphonenumber(value, region) !== normalisePhone(value, region)) differ += 1;
   }
   console.log(
-    `${label.padEnd(44)} libphonenumber ${old.us.toFixed(2).padStart(6)} µs   e164.ts ${now.us.toFixed(2).padStart(6)} µs   ` +
+    `${label.padEnd(44)} libphonenumber ${old.us.toFixed(2).padStart(6)} µs   toE164 ${now.us.toFixed(2).padStart(6)} µs   ` +
       `${(old.us / now.us).toFixed(1)}×   valid ${now.valid.toLocaleString()}/${inputs.length.toLocaleString()}   differ ${differ}`,
   );
   if (differ) process.exitCode = 1;

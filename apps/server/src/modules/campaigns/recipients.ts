@@ -15,6 +15,7 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
+import { normaliseContactPhone } from '../contacts/contact-phone';
 import { unguardCell } from '../contacts/csv';
 import { csvRows, xlsxRows, type FileRow } from '../contacts/import-rows';
 import { checkXlsxZip } from '../contacts/import-zip-guard';
@@ -22,7 +23,6 @@ import { withTightHeapGrowth } from '../../platform/heap-growth';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './campaigns.repository';
-import { normalisePhone } from './e164';
 import { PhoneSet } from './phone-set';
 
 /** Recipients screened and priced together (one suppression query, one quote). */
@@ -348,7 +348,7 @@ async function scan(
     for await (const candidates of source) {
       for (const c of candidates) {
         const raw = unguardCell(c.raw.trim());
-        const e164 = raw ? normalisePhone(raw, deps.defaultCountry) : null;
+        const e164 = raw ? normaliseContactPhone(raw, deps.defaultCountry) : null;
         let text: string | null = null;
         let vals: string | null = null;
         let problem: string | null = null;

@@ -9,7 +9,7 @@ import { unguardCell } from './csv';
 export function normaliseContactPhone(
   raw: string,
   defaultCountry: string,
-  /** The E.164 reading (campaigns pass their compiled-once equivalent, campaigns/e164.ts). */
+  /** The E.164 reading (phone.test.ts passes libphonenumber-js's own, parseE164, to compare). */
   read: (value: string, defaultCountry: string) => string | null = toE164,
 ): string | null {
   const value = unguardCell(raw.trim());

@@ -1,9 +1,8 @@
 import { getCountries, getCountryCallingCode, getExampleNumber } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
-import { normaliseContactPhone } from '../contacts/contact-phone';
-import { toE164 } from '../../shared/phone';
-import { fastToE164, normalisePhone, readsItself } from './e164';
+import { normaliseContactPhone } from '../modules/contacts/contact-phone';
+import { parseE164, readsItself, toE164 } from './phone';
 
 /** A small seeded generator (mulberry32), so a failure names an input that reproduces. */
 function random(seed: number) {
@@ -28,12 +27,12 @@ function compare(inputs: Iterable<string>, countries: readonly string[]) {
     for (const country of countries) {
       total += 1;
       if (readsItself(input, country)) fast += 1;
-      const old = toE164(input, country);
-      const now = fastToE164(input, country);
+      const old = parseE164(input, country);
+      const now = toE164(input, country);
       if (old) valid += 1;
       if (old !== now) wrong.push({ input, country, old, now });
-      const oldContact = normaliseContactPhone(input, country);
-      const nowContact = normalisePhone(input, country);
+      const oldContact = normaliseContactPhone(input, country, parseE164);
+      const nowContact = normaliseContactPhone(input, country);
       if (oldContact !== nowContact)
         wrong.push({ input: `contact:${input}`, country, old: oldContact, now: nowContact });
     }
@@ -41,7 +40,7 @@ function compare(inputs: Iterable<string>, countries: readonly string[]) {
   return { wrong, fast, valid, total };
 }
 
-describe('fastToE164 reads numbers exactly as libphonenumber-js max', () => {
+describe('toE164 reads numbers exactly as libphonenumber-js max (parseE164)', () => {
   it('a hand-picked set: mobiles and landlines of many countries, notations, invalid and unallocated numbers', () => {
     const inputs = [
       // US / NANPA: landline, mobile, toll free, Canada, Jamaica, 555 fictional, unallocated area codes
