@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { v7 } from 'uuid';
 
 /**
@@ -10,7 +11,38 @@ import { v7 } from 'uuid';
  * month start)), so a lookup by id alone is pruned to one partition.
  */
 export function newMessageId(): string {
-  return v7();
+  const random = randomBytes16();
+  const now = Date.now();
+  // The `uuid` package's own monotonic rule (v7.js updateV7State), kept here because it applies it
+  // only when it draws the random bytes itself: a new millisecond starts a random 31-bit counter,
+  // and ids within one millisecond count up from it (into the next millisecond if it wraps).
+  if (now > state.msecs) {
+    state.msecs = now;
+    state.seq = ((random[6]! & 0x7f) << 24) | (random[7]! << 16) | (random[8]! << 8) | random[9]!;
+  } else {
+    state.seq = (state.seq + 1) | 0;
+    if (state.seq === 0) state.msecs += 1;
+  }
+  return v7({ random, msecs: state.msecs, seq: state.seq });
+}
+
+const state = { msecs: -Infinity, seq: 0 };
+
+/**
+ * The random bytes of an id, cut from a pool filled 256 ids at a time: `uuid` asks the system for
+ * 16 bytes per id (crypto.getRandomValues), 2.4 µs of a 100-recipient send's 39 µs per recipient
+ * (bench:api). The bytes are the same CSPRNG's, each used once.
+ */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let used = 0;
+function randomBytes16(): Uint8Array {
+  if (used + 16 > pool.length) {
+    pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
+    used = 0;
+  }
+  used += 16;
+  return pool.subarray(used - 16, used);
 }
 
 /**
