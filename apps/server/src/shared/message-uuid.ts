@@ -18,7 +18,7 @@ export function newMessageId(): string {
   // and ids within one millisecond count up from it (into the next millisecond if it wraps).
   if (now > state.msecs) {
     state.msecs = now;
-    state.seq = ((random[6]! & 0x7f) << 24) | (random[7]! << 16) | (random[8]! << 8) | random[9]!;
+    state.seq = ((random[6] & 0x7f) << 24) | (random[7] << 16) | (random[8] << 8) | random[9];
   } else {
     state.seq = (state.seq + 1) | 0;
     if (state.seq === 0) state.msecs += 1;
