@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { DB } from '../db/schema';
 import { routeCopies } from './copy';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { parseTimestamptz, TIMESTAMPTZ } from './pg-timestamp';
 import { createStatementCache, prepareRepeatedStatements, type StatementCache } from './statement-cache';
 
 export type Db = Kysely<DB>;
@@ -71,7 +72,11 @@ export async function openPostgres(
 ): Promise<Database> {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-      oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      oid === INT8
+        ? parseInt8
+        : oid === TIMESTAMPTZ && format !== 'binary'
+          ? parseTimestamptz
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
   // Connections stay open while idle (pg's default closes one after 10 s): a worker's periodic
   // passes every second borrow two or three at once, and each one closed and opened again cost

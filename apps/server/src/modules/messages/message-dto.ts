@@ -1,10 +1,10 @@
 import type { MessageDto, MessageEventDto, MessageStatus } from '@wren/contracts';
 import type { Selectable } from 'kysely';
-import type { MessageRow } from './messages.repository';
+import type { MessageDtoRow } from './messages.repository';
 import type { MessagingTables } from '../../db/schema-messaging';
 import { decodeCursor as decodeKey, encodeCursor as encodeKey, timeIdCursor } from '../../shared/cursor';
 
-export function toMessageDto(m: MessageRow): MessageDto {
+export function toMessageDto(m: MessageDtoRow): MessageDto {
   return {
     id: m.id,
     campaignId: m.campaign_id,

@@ -6,6 +6,32 @@ import type { SmsLogCsvRow } from './sms-log-csv';
 
 export type MessageRow = Selectable<MessagesTable>;
 
+/**
+ * The columns a message's DTO shows (toMessageDto): what the SMS log's pages read. The other half
+ * of the row (queue, lease, receipt and refund bookkeeping: three more timestamps) is not read for
+ * a page; parsing it was a fifth of Wren's time on a 50-row page (bench:log).
+ */
+export const DTO_COLUMNS = [
+  'id',
+  'campaign_id',
+  'recipient',
+  'sender',
+  'body',
+  'encoding',
+  'segments',
+  'price_minor',
+  'currency',
+  'status',
+  'error',
+  'scheduled_at',
+  'created_at',
+  'submitted_at',
+  'receipt_due_at',
+  'done_at',
+] as const satisfies readonly (keyof MessagesTable)[];
+export type MessageDtoRow = Pick<MessageRow, (typeof DTO_COLUMNS)[number]>;
+const LOG_SELECT = DTO_COLUMNS.map((c) => `m.${c}` as const);
+
 const NEW_MESSAGE_COLUMNS = {
   id: 'uuid',
   account_id: 'uuid',
@@ -131,7 +157,7 @@ export function logQuery(db: Db, f: LogFilter) {
   const k = viaOutcomes && !idsFirst ? 'o' : 'm';
   const createdAt = sql.ref(`${k}.created_at`);
   const id = sql.ref(`${k}.id`);
-  let q = db.selectFrom('messages as m').selectAll('m');
+  let q = db.selectFrom('messages as m').select(LOG_SELECT);
   if (idsFirst) {
     let ids = db
       .selectFrom('message_outcomes as o')
@@ -186,7 +212,7 @@ export function logQuery(db: Db, f: LogFilter) {
 }
 
 /** One page of the SMS log (see `logQuery`); never OFFSET. */
-export async function listLog(db: Db, f: LogFilter & { limit: number }): Promise<MessageRow[]> {
+export async function listLog(db: Db, f: LogFilter & { limit: number }): Promise<MessageDtoRow[]> {
   return logQuery(db, f).execute();
 }
 
