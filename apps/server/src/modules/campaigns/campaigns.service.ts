@@ -407,6 +407,7 @@ export function createCampaignsService(deps: Deps) {
             validity_until: validityUntil,
           };
         }),
+        { returning: false },
       );
       const last = rows[rows.length - 1];
       const pacedAt = camp.rate_per_minute

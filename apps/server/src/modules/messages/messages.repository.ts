@@ -61,11 +61,22 @@ export type NewMessage = {
  * Stores new messages; those waiting to be sent (queued or scheduled) join the work queue, in the
  * same statement (send_queue has no foreign key to wait for): one round trip per send, not two.
  */
-export async function insertMessages(trx: Db, rows: readonly NewMessage[]) {
+/**
+ * Inserts messages (and the work queue's rows of those that wait to be sent) in one statement.
+ * Returns the DTO's columns of the inserted rows; `returning: false` (a campaign's batch, an OTP)
+ * returns nothing, so PostgreSQL sends and Wren parses no rows it would not read.
+ */
+export async function insertMessages(
+  trx: Db,
+  rows: readonly NewMessage[],
+  opts: { returning?: boolean } = {},
+): Promise<MessageDtoRow[]> {
   if (rows.length === 0) return [];
+  const returning =
+    opts.returning === false ? sql`` : sql` RETURNING ${sql.join(DTO_COLUMNS.map((c) => sql.ref(c)))}`;
   const waiting = rows.filter((r) => r.status === 'queued' || r.status === 'scheduled');
-  const messagesInsert = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)} RETURNING *`;
-  if (waiting.length === 0) return (await sql<MessageRow>`${messagesInsert}`.execute(trx)).rows;
+  const messagesInsert = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)}${returning}`;
+  if (waiting.length === 0) return (await sql<MessageDtoRow>`${messagesInsert}`.execute(trx)).rows;
   const queue = insertUnnest(
     'send_queue',
     {
@@ -85,7 +96,7 @@ export async function insertMessages(trx: Db, rows: readonly NewMessage[]) {
       validity_until: r.validity_until,
     })),
   );
-  const { rows: out } = await sql<MessageRow>`WITH queued AS (${queue}) ${messagesInsert}`.execute(trx);
+  const { rows: out } = await sql<MessageDtoRow>`WITH queued AS (${queue}) ${messagesInsert}`.execute(trx);
   return out;
 }
 

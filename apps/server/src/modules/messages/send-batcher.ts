@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { format, type LedgerService } from '../ledger/ledger.service';
 import * as repo from './messages.repository';
-import type { MessageRow } from './messages.repository';
+import type { MessageDtoRow } from './messages.repository';
 
 export interface SendJob {
   accountId: string;
@@ -23,14 +23,14 @@ export interface SendJob {
  * caller in it gets the error: nothing is sent, so a retry cannot send twice.
  */
 export interface SendHook<T> {
-  write(trx: Db, items: { rows: MessageRow[]; data: T }[]): Promise<void>;
+  write(trx: Db, items: { rows: MessageDtoRow[]; data: T }[]): Promise<void>;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SendHookCall = { hook: SendHook<any>; data: unknown };
 
 interface Pending {
   job: SendJob;
-  resolve: (r: { rows: MessageRow[]; balanceMinor: number }) => void;
+  resolve: (r: { rows: MessageDtoRow[]; balanceMinor: number }) => void;
   reject: (e: unknown) => void;
 }
 
@@ -96,7 +96,7 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
           accepted.flatMap((p) => p.job.rows),
         );
         const byId = new Map(rows.map((r) => [r.id, r]));
-        const hooks = new Map<SendHook<unknown>, { rows: MessageRow[]; data: unknown }[]>();
+        const hooks = new Map<SendHook<unknown>, { rows: MessageDtoRow[]; data: unknown }[]>();
         for (const p of accepted) {
           if (!p.job.hook) continue;
           const items = hooks.get(p.job.hook.hook) ?? [];
@@ -118,7 +118,7 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
   }
 
   return {
-    submit(job: SendJob): Promise<{ rows: MessageRow[]; balanceMinor: number }> {
+    submit(job: SendJob): Promise<{ rows: MessageDtoRow[]; balanceMinor: number }> {
       return new Promise((resolve, reject) => {
         queue.push({ job, resolve, reject });
         if (!running) void drain();

@@ -469,28 +469,32 @@ export function createOtpService(deps: Deps) {
           );
         }
         const admission = await limitsOf.admit(trx, svc.account_id, limits, 1);
-        await insertMessages(trx, [
-          {
-            id: messageId,
-            account_id: svc.account_id,
-            campaign_id: null,
-            user_id: input.userId,
-            recipient: e164,
-            sender,
-            body: text,
-            encoding: info.encoding,
-            segments: info.segments,
-            price_minor: quote.prices[0] ?? 0,
-            currency: quote.currency,
-            status: 'queued',
-            priority: PRIORITY.otp,
-            scheduled_at: null,
-            timezone: null,
-            next_attempt_at: admission?.dueAt?.[0] ?? new Date(),
-            // A code is worth nothing once expired: so is its SMS.
-            validity_until: new Date(Date.now() + ttlMs),
-          },
-        ]);
+        await insertMessages(
+          trx,
+          [
+            {
+              id: messageId,
+              account_id: svc.account_id,
+              campaign_id: null,
+              user_id: input.userId,
+              recipient: e164,
+              sender,
+              body: text,
+              encoding: info.encoding,
+              segments: info.segments,
+              price_minor: quote.prices[0] ?? 0,
+              currency: quote.currency,
+              status: 'queued',
+              priority: PRIORITY.otp,
+              scheduled_at: null,
+              timezone: null,
+              next_attempt_at: admission?.dueAt?.[0] ?? new Date(),
+              // A code is worth nothing once expired: so is its SMS.
+              validity_until: new Date(Date.now() + ttlMs),
+            },
+          ],
+          { returning: false },
+        );
         await repo.insertVerification(trx, {
           id,
           service_id: svc.id,
