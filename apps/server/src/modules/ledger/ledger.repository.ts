@@ -9,13 +9,18 @@ export interface LedgerEntryInput {
   note?: string | null;
 }
 
-/** Locks the account row for the rest of the transaction and returns its cached balance. */
+/**
+ * Locks the account row for the rest of the transaction and returns its cached balance. FOR NO KEY UPDATE: it serialises
+ * every balance change, but not the inserts that reference the account (their foreign-key checks
+ * take KEY SHARE, which FOR UPDATE would wait for, and two sends that each inserted first would then
+ * deadlock on each other's check).
+ */
 export async function lockAccount(trx: Db, accountId: string) {
   return trx
     .selectFrom('accounts')
     .select(['id', 'balance_minor', 'currency'])
     .where('id', '=', accountId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 

@@ -49,14 +49,14 @@ describe('batches larger than one statement can carry', () => {
     expect(balance.body.balanceMinor).toBe(100000 - 8000);
   });
 
-  it('writes 79 jobs of 100 messages that queued behind one transaction in a single group commit', async () => {
+  it('writes 78 jobs of 100 messages that queued behind the first two transactions, in batches of at most 2,000 rows', async () => {
     const c = server.client();
     const { user } = await c.register();
     const { db, logger } = server.ctx;
     const batcher = createSendBatcher({ db, ledger: server.ctx.services.ledger, logger });
     const now = new Date();
-    // All submitted in one tick: the first starts a transaction alone, the other 79 (7,900 rows of
-    // about 20 columns) are written together by the next one.
+    // All submitted in one tick: the first two start a transaction each, the other 78 (7,800 rows of
+    // about 20 columns) are written by the next ones, at most 2,000 rows each.
     const jobs = Array.from({ length: 80 }, (_, k) =>
       batcher.submit({
         accountId: user.accountId,

@@ -35,77 +35,68 @@ interface Pending {
 }
 
 const MAX_BATCH = 250;
+/** Recipients per transaction: a bulk request's rows are split so two transactions can overlap. */
+const MAX_BATCH_ROWS = 2_000;
+/** Transactions in flight at once. */
+const MAX_IN_FLIGHT = 2;
+
+/** Thrown inside an optimistic transaction when a job is refused: it rolls back and runs in order. */
+class RefusedInBatch extends Error {}
 
 /**
- * Group commit for sends: jobs that arrive while a transaction is running are written together in
+ * Group commit for sends: jobs that arrive while transactions are running are written together in
  * the next one (debits per account under one row lock, one multi-row insert of messages and events).
  * Every caller is answered only after its own rows are committed, so a 202 still means durable, and
  * one account's insufficient balance refuses only its own job.
+ *
+ * Two transactions run at once, each of at most MAX_BATCH_ROWS recipients, so PostgreSQL inserts one
+ * batch while Wren reads the next requests and answers the last ones (one at a time, the two took
+ * turns and neither used its core fully: bench:api, 100 recipients per request). Each transaction
+ * inserts its messages first and takes the accounts' balance locks last (in account order, so two
+ * batches never wait on each other in a circle): the lock is held only for the debit and the commit,
+ * and two batches of one account overlap. If a debit then refuses a job (its balance ran out), the
+ * transaction rolls back and the batch runs again debiting first, so a refused job writes nothing.
  */
 export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger: Logger }) {
   let queue: Pending[] = [];
-  let running = false;
+  let inFlight = 0;
 
-  async function drain() {
-    running = true;
-    while (queue.length) {
-      const batch = queue.slice(0, MAX_BATCH);
-      queue = queue.slice(MAX_BATCH);
-      await commit(batch);
+  /** The next batch: up to MAX_BATCH jobs and MAX_BATCH_ROWS recipients (at least one job). */
+  function take() {
+    let n = 0;
+    let rows = 0;
+    while (n < queue.length && n < MAX_BATCH) {
+      const size = queue[n]!.job.rows.length;
+      if (n > 0 && rows + size > MAX_BATCH_ROWS) break;
+      rows += size;
+      n += 1;
     }
-    running = false;
+    const batch = queue.slice(0, n);
+    queue = queue.slice(n);
+    return batch;
+  }
+
+  function pump() {
+    while (inFlight < MAX_IN_FLIGHT && queue.length) {
+      const batch = take();
+      inFlight += 1;
+      void commit(batch).finally(() => {
+        inFlight -= 1;
+        pump();
+      });
+    }
   }
 
   async function commit(batch: Pending[]) {
-    const outcome = new Map<Pending, { balanceMinor: number } | AppError>();
     try {
-      const rowsById = await transact(deps.db, async (trx) => {
-        const byAccount = new Map<string, Pending[]>();
-        for (const p of batch) byAccount.set(p.job.accountId, [...(byAccount.get(p.job.accountId) ?? []), p]);
-        const accepted: Pending[] = [];
-        for (const [accountId, items] of byAccount) {
-          const r = await deps.ledger.debitEach(
-            trx,
-            accountId,
-            items.map((p) => ({
-              amountMinor: p.job.totalMinor,
-              kind: 'sms_debit',
-              reference: p.job.reference,
-              note: p.job.note,
-            })),
-          );
-          let before = r.startMinor;
-          items.forEach((p, i) => {
-            if (r.accepted[i]) {
-              before -= p.job.totalMinor;
-              accepted.push(p);
-              outcome.set(p, { balanceMinor: before });
-            } else {
-              outcome.set(
-                p,
-                new AppError(
-                  ErrorCode.INSUFFICIENT_BALANCE,
-                  `Insufficient balance: this costs ${format(p.job.totalMinor, r.currency)} and your balance is ${format(before, r.currency)}.`,
-                ),
-              );
-            }
-          });
-        }
-        const rows = await repo.insertMessages(
-          trx,
-          accepted.flatMap((p) => p.job.rows),
-        );
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        const hooks = new Map<SendHook<unknown>, { rows: MessageDtoRow[]; data: unknown }[]>();
-        for (const p of accepted) {
-          if (!p.job.hook) continue;
-          const items = hooks.get(p.job.hook.hook) ?? [];
-          items.push({ rows: p.job.rows.map((r) => byId.get(r.id)!), data: p.job.hook.data });
-          hooks.set(p.job.hook.hook, items);
-        }
-        for (const [hook, items] of hooks) await hook.write(trx, items);
-        return byId;
-      });
+      let result: Awaited<ReturnType<typeof attempt>>;
+      try {
+        result = await attempt(batch, true);
+      } catch (err) {
+        if (!(err instanceof RefusedInBatch)) throw err;
+        result = await attempt(batch, false);
+      }
+      const { outcome, rowsById } = result;
       for (const p of batch) {
         const o = outcome.get(p);
         if (o instanceof AppError || !o) p.reject(o ?? new Error('send not processed'));
@@ -117,11 +108,78 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
     }
   }
 
+  /**
+   * One transaction for the batch. `insertFirst`: every job's messages are inserted, then debited;
+   * a refused job throws RefusedInBatch (nothing is kept). Otherwise the debits come first and only
+   * the accepted jobs' messages are inserted.
+   */
+  async function attempt(batch: Pending[], insertFirst: boolean) {
+    const outcome = new Map<Pending, { balanceMinor: number } | AppError>();
+    const rowsById = await transact(deps.db, async (trx) => {
+      const byAccount = new Map<string, Pending[]>();
+      for (const p of batch) byAccount.set(p.job.accountId, [...(byAccount.get(p.job.accountId) ?? []), p]);
+      const inserted = insertFirst
+        ? await repo.insertMessages(
+            trx,
+            batch.flatMap((p) => p.job.rows),
+          )
+        : null;
+      const accepted: Pending[] = [];
+      for (const accountId of [...byAccount.keys()].sort()) {
+        const items = byAccount.get(accountId)!;
+        const r = await deps.ledger.debitEach(
+          trx,
+          accountId,
+          items.map((p) => ({
+            amountMinor: p.job.totalMinor,
+            kind: 'sms_debit',
+            reference: p.job.reference,
+            note: p.job.note,
+          })),
+        );
+        if (insertFirst && r.accepted.includes(false)) throw new RefusedInBatch();
+        let before = r.startMinor;
+        items.forEach((p, i) => {
+          if (r.accepted[i]) {
+            before -= p.job.totalMinor;
+            accepted.push(p);
+            outcome.set(p, { balanceMinor: before });
+          } else {
+            outcome.set(
+              p,
+              new AppError(
+                ErrorCode.INSUFFICIENT_BALANCE,
+                `Insufficient balance: this costs ${format(p.job.totalMinor, r.currency)} and your balance is ${format(before, r.currency)}.`,
+              ),
+            );
+          }
+        });
+      }
+      const rows =
+        inserted ??
+        (await repo.insertMessages(
+          trx,
+          accepted.flatMap((p) => p.job.rows),
+        ));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const hooks = new Map<SendHook<unknown>, { rows: MessageDtoRow[]; data: unknown }[]>();
+      for (const p of accepted) {
+        if (!p.job.hook) continue;
+        const items = hooks.get(p.job.hook.hook) ?? [];
+        items.push({ rows: p.job.rows.map((r) => byId.get(r.id)!), data: p.job.hook.data });
+        hooks.set(p.job.hook.hook, items);
+      }
+      for (const [hook, items] of hooks) await hook.write(trx, items);
+      return byId;
+    });
+    return { outcome, rowsById };
+  }
+
   return {
     submit(job: SendJob): Promise<{ rows: MessageDtoRow[]; balanceMinor: number }> {
       return new Promise((resolve, reject) => {
         queue.push({ job, resolve, reject });
-        if (!running) void drain();
+        pump();
       });
     },
   };

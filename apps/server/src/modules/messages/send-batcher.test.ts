@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import { createSendBatcher, type SendJob } from './send-batcher';
+
+// The send batcher's group commit on the real database: two transactions in flight, balance locks
+// taken last and in account order, and a refused job that leaves nothing behind.
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ TRIAL_BALANCE_MINOR: '2000' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let seq = 0;
+/** A job of `n` scheduled messages (nothing is dispatched) costing 10 each. */
+function job(accountId: string, n: number, hook?: SendJob['hook']): SendJob {
+  const now = new Date();
+  const k = seq++;
+  return {
+    accountId,
+    reference: `batcher-test:${k}`,
+    note: 'test',
+    totalMinor: 10 * n,
+    hook,
+    rows: Array.from({ length: n }, (_, i) => ({
+      id: randomUUID(),
+      account_id: accountId,
+      campaign_id: null,
+      user_id: null,
+      recipient: `+1212555${String((k * 100 + i) % 10_000).padStart(4, '0')}`,
+      sender: 'Wren',
+      body: `Job ${k}`,
+      encoding: 'GSM-7' as const,
+      segments: 1,
+      price_minor: 10,
+      currency: 'USD',
+      status: 'scheduled',
+      priority: 1,
+      scheduled_at: new Date(now.getTime() + 3_600_000),
+      timezone: null,
+      next_attempt_at: now,
+      validity_until: new Date(now.getTime() + 7_200_000),
+    })),
+  };
+}
+
+const stored = async (accountId: string) =>
+  Number(
+    (
+      await server.ctx.db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const account = async () => (await server.client().register()).user.accountId;
+
+describe('the send batcher', () => {
+  it('commits a second batch while the first one’s transaction is still open', async () => {
+    const [a, b] = [await account(), await account()];
+    const { db, logger } = server.ctx;
+    const batcher = createSendBatcher({ db, ledger: server.ctx.services.ledger, logger });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    // A's transaction stops inside its hook (after its inserts and debit) until released.
+    const first = batcher.submit(
+      job(a, 3, {
+        hook: {
+          async write() {
+            entered();
+            await gate;
+          },
+        },
+        data: null,
+      }),
+    );
+    await inside;
+    const second = batcher.submit(job(b, 2));
+    // One transaction at a time, B would wait for A's commit, which waits for the gate.
+    const race = await Promise.race([
+      second.then(() => 'second committed'),
+      new Promise((resolve) => setTimeout(() => resolve('second still waiting after 5 s'), 5_000)),
+    ]);
+    expect(race).toBe('second committed');
+    expect(await stored(b)).toBe(2);
+    release();
+    expect((await first).rows).toHaveLength(3);
+    expect(await stored(a)).toBe(3);
+  });
+
+  it('debits one account exactly under concurrent batches, and a refused job writes nothing', async () => {
+    const a = await account();
+    const { db, logger, services } = server.ctx;
+    const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
+    // 2,000 of balance, 30 jobs of 5 messages (50 each): 40 would fit, so all 30 are accepted;
+    // then 20 more of 10 messages (100 each): 500 is left, so exactly 5 of those are accepted.
+    const small = await Promise.all(Array.from({ length: 30 }, () => batcher.submit(job(a, 5))));
+    expect(small).toHaveLength(30);
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => batcher.submit(job(a, 10))));
+    const accepted = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(accepted).toHaveLength(5);
+    expect(refused).toHaveLength(15);
+    for (const r of refused) expect(String(r.reason)).toMatch(/Insufficient balance/);
+    expect(await stored(a)).toBe(30 * 5 + 5 * 10);
+    expect(await services.ledger.verify(db, a)).toEqual({ cached: 0, sum: 0 });
+  });
+
+  it('runs batches that span several accounts in any order without deadlocks', async () => {
+    const accounts = [await account(), await account(), await account()];
+    const { db, logger, services } = server.ctx;
+    const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
+    // Jobs of the three accounts submitted one per turn of the event loop in the repeating order
+    // a0 a1 a2 a2 a1 a0, so the batches that form while two are in flight start at different
+    // points of it and meet the accounts in different orders. Locked in the order they come, two
+    // batches in flight could each hold one account and wait for the other's.
+    const pattern = [0, 1, 2, 2, 1, 0];
+    const jobs: Promise<unknown>[] = [];
+    for (let i = 0; i < 600; i++) {
+      jobs.push(batcher.submit(job(accounts[pattern[i % 6]!]!, 1)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(jobs);
+    for (const a of accounts) {
+      expect(await stored(a)).toBe(200);
+      expect(await services.ledger.verify(db, a)).toEqual({ cached: 0, sum: 0 });
+    }
+  });
+});
