@@ -15,15 +15,15 @@ afterAll(async () => {
 });
 
 let seq = 0;
-/** A job of `n` scheduled messages (nothing is dispatched) costing 10 each. */
-function job(accountId: string, n: number, hook?: SendJob['hook']): SendJob {
+/** A job of `n` scheduled messages (nothing is dispatched) costing `price` each. */
+function job(accountId: string, n: number, hook?: SendJob['hook'], price = 10): SendJob {
   const now = new Date();
   const k = seq++;
   return {
     accountId,
     reference: `batcher-test:${k}`,
     note: 'test',
-    totalMinor: 10 * n,
+    totalMinor: price * n,
     hook,
     rows: Array.from({ length: n }, (_, i) => ({
       id: randomUUID(),
@@ -35,7 +35,7 @@ function job(accountId: string, n: number, hook?: SendJob['hook']): SendJob {
       body: `Job ${k}`,
       encoding: 'GSM-7' as const,
       segments: 1,
-      price_minor: 10,
+      price_minor: price,
       currency: 'USD',
       status: 'scheduled',
       priority: 1,
@@ -82,14 +82,15 @@ describe('the send batcher', () => {
       }),
     );
     await inside;
-    const second = batcher.submit(job(b, 2));
+    // 200 rows: enough for a second transaction beside a running one.
+    const second = batcher.submit(job(b, 200));
     // One transaction at a time, B would wait for A's commit, which waits for the gate.
     const race = await Promise.race([
       second.then(() => 'second committed'),
       new Promise((resolve) => setTimeout(() => resolve('second still waiting after 5 s'), 5_000)),
     ]);
     expect(race).toBe('second committed');
-    expect(await stored(b)).toBe(2);
+    expect(await stored(b)).toBe(200);
     release();
     expect((await first).rows).toHaveLength(3);
     expect(await stored(a)).toBe(3);
@@ -100,16 +101,19 @@ describe('the send batcher', () => {
     const { db, logger, services } = server.ctx;
     const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
     // 2,000 of balance, 30 jobs of 5 messages (50 each): 40 would fit, so all 30 are accepted;
-    // then 20 more of 10 messages (100 each): 500 is left, so exactly 5 of those are accepted.
+    // then 20 more of 20 messages at 5 (100 each, enough rows for two transactions at once): 500 is
+    // left, so exactly 5 of those are accepted.
     const small = await Promise.all(Array.from({ length: 30 }, () => batcher.submit(job(a, 5))));
     expect(small).toHaveLength(30);
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => batcher.submit(job(a, 10))));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => batcher.submit(job(a, 20, undefined, 5))),
+    );
     const accepted = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected');
     expect(accepted).toHaveLength(5);
     expect(refused).toHaveLength(15);
     for (const r of refused) expect(String(r.reason)).toMatch(/Insufficient balance/);
-    expect(await stored(a)).toBe(30 * 5 + 5 * 10);
+    expect(await stored(a)).toBe(30 * 5 + 5 * 20);
     expect(await services.ledger.verify(db, a)).toEqual({ cached: 0, sum: 0 });
   });
 
@@ -123,13 +127,13 @@ describe('the send batcher', () => {
     // batches in flight could each hold one account and wait for the other's.
     const pattern = [0, 1, 2, 2, 1, 0];
     const jobs: Promise<unknown>[] = [];
-    for (let i = 0; i < 600; i++) {
-      jobs.push(batcher.submit(job(accounts[pattern[i % 6]!]!, 1)));
+    for (let i = 0; i < 120; i++) {
+      jobs.push(batcher.submit(job(accounts[pattern[i % 6]!]!, 50, undefined, 1)));
       await new Promise((resolve) => setImmediate(resolve));
     }
     await Promise.all(jobs);
     for (const a of accounts) {
-      expect(await stored(a)).toBe(200);
+      expect(await stored(a)).toBe(2000);
       expect(await services.ledger.verify(db, a)).toEqual({ cached: 0, sum: 0 });
     }
   });

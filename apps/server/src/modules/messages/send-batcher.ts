@@ -39,6 +39,8 @@ const MAX_BATCH = 250;
 const MAX_BATCH_ROWS = 2_000;
 /** Transactions in flight at once. */
 const MAX_IN_FLIGHT = 2;
+/** Rows waiting before a second transaction starts beside a running one. */
+const OVERLAP_MIN_ROWS = 200;
 
 /** Thrown inside an optimistic transaction when a job is refused: it rolls back and runs in order. */
 class RefusedInBatch extends Error {}
@@ -78,6 +80,10 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
 
   function pump() {
     while (inFlight < MAX_IN_FLIGHT && queue.length) {
+      // A second transaction only for enough rows: small sends (singles, OTPs) are cheaper in
+      // PostgreSQL grouped into one commit than spread over two (bench:api, one recipient per
+      // request: 183 µs of PostgreSQL per request grouped, 226 µs in two).
+      if (inFlight > 0 && queue.reduce((n, p) => n + p.job.rows.length, 0) < OVERLAP_MIN_ROWS) return;
       const batch = take();
       inFlight += 1;
       void commit(batch).finally(() => {
