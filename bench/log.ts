@@ -85,13 +85,7 @@ async function seed(client: pg.Client, accountId: string, count: number) {
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64url');
 
-/**
- * A case's first request is timed on its own (`cold`: the first read of its index and table pages
- * since the seeding, and on a fresh pooled connection its first plan of the partitioned table),
- * then RUNS more give p50/p99 of a running server. With 20 requests, p99 is close to the slowest,
- * so a cold first request among them would be the p99 of every case.
- */
-/** Client GC time so far (ms): a pause of the load generator's own is not the server's latency. */
+/** Client GC time so far (ms), to count the timed requests that a pause of this process overlapped. */
 let clientGcMs = 0;
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) clientGcMs += e.duration;
@@ -113,6 +107,12 @@ function get(agent: Agent, url: string, headers: Record<string, string>) {
   });
 }
 
+/**
+ * One case: a first request timed on its own (`first`: run once per case before any case is timed,
+ * it is the first read of its index and table pages since the seeding, and its first plan of the
+ * partitioned table), then `runs` more give p50/p99 of a running server. With 20 requests, p99 is
+ * close to the slowest, so a cold first request among them would be the p99 of every case.
+ */
 async function timed(agent: Agent, url: string, headers: Record<string, string>, runs: number) {
   const times: number[] = [];
   let items = 0;

@@ -47,7 +47,7 @@ class RefusedInBatch extends Error {}
 
 /**
  * Group commit for sends: jobs that arrive while transactions are running are written together in
- * the next one (debits per account under one row lock, one multi-row insert of messages and events).
+ * the next one (debits per account under one row lock, one multi-row insert of messages).
  * Every caller is answered only after its own rows are committed, so a 202 still means durable, and
  * one account's insufficient balance refuses only its own job.
  *
