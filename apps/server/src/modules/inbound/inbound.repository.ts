@@ -125,6 +125,34 @@ export async function removeSuppression(db: Db, accountId: string, phone: string
 }
 
 /** Which of `phones` are on the account's list, with their reason. */
+/**
+ * The suppressed numbers of several lookups in one statement: for each (account, phones), the rows
+ * found, in the order asked.
+ */
+export async function findSuppressedMany(
+  db: Db,
+  lookups: readonly { accountId: string; phones: readonly string[] }[],
+): Promise<{ phone: string; reason: SuppressionReason }[][]> {
+  const accounts: string[] = [];
+  const phones: string[] = [];
+  const at: number[] = [];
+  lookups.forEach((l, i) => {
+    for (const p of l.phones) {
+      accounts.push(l.accountId);
+      phones.push(p);
+      at.push(i);
+    }
+  });
+  const out = lookups.map(() => [] as { phone: string; reason: SuppressionReason }[]);
+  if (phones.length === 0) return out;
+  const { rows } = await sql<{ i: number; phone: string; reason: SuppressionReason }>`
+    SELECT k.i, s.phone, s.reason
+      FROM unnest(${accounts}::uuid[], ${phones}::text[], ${at}::int[]) AS k(account_id, phone, i)
+      JOIN suppressions s ON s.account_id = k.account_id AND s.phone = k.phone`.execute(db);
+  for (const r of rows) out[r.i]!.push({ phone: r.phone, reason: r.reason });
+  return out;
+}
+
 export async function findSuppressed(db: Db, accountId: string, phones: string[]) {
   if (phones.length === 0) return [];
   return db

@@ -14,6 +14,7 @@ import { afterCommit, type Db, transact } from '../../platform/db';
 import { FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
+import { coalesced } from '../../platform/coalesce';
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { toE164 } from '../../shared/phone';
 import * as repo from './inbound.repository';
@@ -71,8 +72,16 @@ export function createInboundService(deps: {
   const phoneOf = (raw: string): string | null =>
     /^\+[1-9]\d{6,14}$/.test(raw) ? raw : toE164(raw, deps.defaultCountry);
 
+  // A send's screening (up to 1,000 numbers) shares one statement with the other sends of the same
+  // turn of the event loop (platform/coalesce.ts); a campaign's list is looked up on its own.
+  const findForSend = coalesced((lookups: readonly { accountId: string; phones: readonly string[] }[]) =>
+    repo.findSuppressedMany(db, lookups),
+  );
   const filterSuppressed: FilterSuppressed = async (accountId, numbers) => {
-    const rows = await repo.findSuppressed(db, accountId, numbers);
+    const rows =
+      numbers.length <= 1000
+        ? await findForSend({ accountId, phones: numbers })
+        : await repo.findSuppressed(db, accountId, numbers);
     if (rows.length === 0) return { allowed: numbers, suppressed: [] };
     const reasons = new Map(rows.map((r) => [r.phone, r.reason]));
     return {

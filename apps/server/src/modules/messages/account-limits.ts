@@ -29,6 +29,25 @@ export interface AccountLimits {
 
 const NONE: AccountLimits = { maxPerSecond: null, dailyCap: null, allowedCountries: null };
 
+/** The limits of several accounts in one statement, in the order asked. */
+export async function loadLimitsMany(db: Db, accountIds: readonly string[]): Promise<AccountLimits[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['id', 'max_per_second', 'daily_cap', 'allowed_countries'])
+    .where('id', '=', sql<string>`ANY(${[...new Set(accountIds)]}::uuid[])`)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return accountIds.map((id) => {
+    const row = byId.get(id);
+    if (!row) return NONE;
+    return {
+      maxPerSecond: row.max_per_second ?? null,
+      dailyCap: row.daily_cap ?? null,
+      allowedCountries: row.allowed_countries ?? null,
+    };
+  });
+}
+
 export async function loadLimits(db: Db, accountId: string): Promise<AccountLimits> {
   const row = await db
     .selectFrom('accounts')

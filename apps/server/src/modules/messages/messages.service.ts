@@ -24,6 +24,7 @@ import { createSendBatcher, type SendHookCall } from './send-batcher';
 import { transition } from './status.repository';
 import { customerHistory, messageHistory } from './message-history';
 import * as limitsOf from './account-limits';
+import { coalesced } from '../../platform/coalesce';
 import { newMessageId } from '../../shared/message-uuid';
 
 /** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
@@ -53,6 +54,8 @@ const MAX_SCHEDULE_MS = 366 * 86_400_000;
 export function createMessagesService(deps: Deps) {
   const { db, config } = deps;
   const batcher = createSendBatcher({ db, ledger: deps.ledger, logger: deps.logger });
+  // The sends of one turn of the event loop read their accounts' limits in one statement.
+  const limitsFor = coalesced((accountIds: readonly string[]) => limitsOf.loadLimitsMany(db, accountIds));
 
   function normaliseRecipients(raw: string[]) {
     const valid: string[] = [];
@@ -130,7 +133,7 @@ export function createMessagesService(deps: Deps) {
       const [screenedR, limitsR, senderR] = await Promise.allSettled([
         screenSuppressed(input.accountId, normalised),
         // The operator's per-account limits (account-limits.ts): countries now, cap and pace below.
-        limitsOf.loadLimits(db, input.accountId),
+        limitsFor(input.accountId),
         deps.resolveSender({ accountId: input.accountId, value: input.senderId }),
       ]);
       const screened = settled(screenedR);
