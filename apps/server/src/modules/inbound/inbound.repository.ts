@@ -149,7 +149,7 @@ export async function findSuppressedMany(
     SELECT k.i, s.phone, s.reason
       FROM unnest(${accounts}::uuid[], ${phones}::text[], ${at}::int[]) AS k(account_id, phone, i)
       JOIN suppressions s ON s.account_id = k.account_id AND s.phone = k.phone`.execute(db);
-  for (const r of rows) out[r.i]!.push({ phone: r.phone, reason: r.reason });
+  for (const r of rows) out[r.i].push({ phone: r.phone, reason: r.reason });
   return out;
 }
 

@@ -68,7 +68,7 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
     let n = 0;
     let rows = 0;
     while (n < queue.length && n < MAX_BATCH) {
-      const size = queue[n]!.job.rows.length;
+      const size = queue[n].job.rows.length;
       if (n > 0 && rows + size > MAX_BATCH_ROWS) break;
       rows += size;
       n += 1;
