@@ -13,6 +13,10 @@
  *   BENCH_LOG_ONLY=export                               (only the CSV exports: 7, 30, 90 and 180 days)
  *   BENCH_LOG_KEEP=1 with BENCH_DATABASE_URL            (keeps the seeded database for EXPLAIN; prints its URL)
  *   BENCH_ROLE=api                                      (an API node alone: no worker passes alongside)
+ *   BENCH_LOG_WARMUP=5                                  (untimed rounds of every case before the timed ones)
+ *
+ * Beside each case: the client's GC pauses that overlapped a timed request, the server's GC (total
+ * ms / pauses / pauses over 10 ms, from its /metrics) and its event loop's longest delay meanwhile.
  */
 import { Agent, request } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -32,6 +36,33 @@ const IDLE_SECONDS = Number(process.env.BENCH_LOG_IDLE_SECONDS ?? 20);
 const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
 const BASE_DB = process.env.BENCH_DATABASE_URL;
 const EXPORT_ONLY = process.env.BENCH_LOG_ONLY === 'export';
+/** Rounds of every case before any is timed (a server that has run for a while: V8 has optimised its paths). */
+const WARMUP = Number(process.env.BENCH_LOG_WARMUP ?? 0);
+const METRICS_TOKEN = 'bench-log-metrics-0123456789';
+
+/**
+ * The server's own garbage collection and event-loop delay so far, from its /metrics (prom-client's
+ * default metrics): GC pauses in total, their count, and those over 10 ms; the event loop's max
+ * delay since the last scrape (prom-client resets it on each scrape).
+ */
+async function serverRuntime(agent: Agent, base: string) {
+  const res = await get(agent, `${base}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` });
+  if (res.status !== 200) throw new Error(`/metrics: ${res.status}`);
+  let gcS = 0;
+  let gcs = 0;
+  let under10 = 0;
+  let lagMaxS = 0;
+  for (const line of res.text.split('\n')) {
+    const [name, value] = line.split(' ');
+    if (!name || value === undefined) continue;
+    if (name.startsWith('wren_nodejs_gc_duration_seconds_sum')) gcS += Number(value);
+    else if (name.startsWith('wren_nodejs_gc_duration_seconds_count')) gcs += Number(value);
+    else if (name.startsWith('wren_nodejs_gc_duration_seconds_bucket') && name.includes('le="0.01"'))
+      under10 += Number(value);
+    else if (name === 'wren_nodejs_eventloop_lag_max_seconds') lagMaxS = Number(value);
+  }
+  return { gcMs: gcS * 1000, gcs, over10: gcs - under10, lagMaxMs: lagMaxS * 1000 };
+}
 
 /**
  * Seeds `count` messages for an account over the year before now, newest last: 100,000 distinct US
@@ -140,7 +171,12 @@ async function main() {
   const db = BASE_DB ? await freshPostgres(BASE_DB, `wren_bench_log_${process.pid}`) : embeddedDatabase();
   // CAPTCHA=false: the bench signs up through the API like a script (no browser check).
   const wren = await startWren(
-    { ...db.env, CAPTCHA: 'false', ...(process.env.BENCH_ROLE ? { ROLE: process.env.BENCH_ROLE } : {}) },
+    {
+      ...db.env,
+      CAPTCHA: 'false',
+      METRICS_TOKEN,
+      ...(process.env.BENCH_ROLE ? { ROLE: process.env.BENCH_ROLE } : {}),
+    },
     PORT,
   );
   const base = `http://127.0.0.1:${PORT}`;
@@ -220,7 +256,9 @@ async function main() {
           'p50 ms'.padStart(10) +
           'p99 ms'.padStart(10) +
           'rows'.padStart(7) +
-          'client GC'.padStart(12),
+          'client GC'.padStart(12) +
+          'server GC ms/n/>10ms'.padStart(22) +
+          'loop max ms'.padStart(13),
       );
     // One keep-alive connection of node:http. fetch() (and undici's Client) added about 1 ms to
     // every request here (a trivial local server: p50 1.2–1.3 ms against node:http's 0.05 ms), and
@@ -230,15 +268,23 @@ async function main() {
     // Each case's first request, cold: the first read of its pages since the seeding.
     const firsts = new Map<string, { first: number; items: number }>();
     for (const [name, path] of cases) firsts.set(name, await timed(agent, base + path, a.headers, 0));
+    for (let w = 0; w < WARMUP; w++) {
+      for (const [, path] of cases) await timed(agent, base + path, a.headers, 0);
+    }
+    if (WARMUP) console.log(`(after ${WARMUP} untimed rounds of every case)`);
     for (const [name, path] of cases) {
+      const rt0 = await serverRuntime(agent, base);
       const r = await timed(agent, base + path, a.headers, RUNS);
+      const rt1 = await serverRuntime(agent, base);
       console.log(
         name.padEnd(34) +
           firsts.get(name)!.first.toFixed(1).padStart(10) +
           r.p50.toFixed(1).padStart(10) +
           r.p99.toFixed(1).padStart(10) +
           String(firsts.get(name)!.items).padStart(7) +
-          String(r.gcHit).padStart(12),
+          String(r.gcHit).padStart(12) +
+          `${(rt1.gcMs - rt0.gcMs).toFixed(1)}/${rt1.gcs - rt0.gcs}/${rt1.over10 - rt0.over10}`.padStart(22) +
+          rt1.lagMaxMs.toFixed(1).padStart(13),
       );
     }
     agent.destroy();
