@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { insertTestMessage } from '../../../test/messaging';
 import { encodeCursor } from './message-dto';
-import { transact } from '../../platform/db';
-import { logQuery, type LogFilter } from './messages.repository';
+import { openPostgres, transact } from '../../platform/db';
+import { createStatementCache } from '../../platform/statement-cache';
+import { listLog, logQuery, type LogFilter } from './messages.repository';
 import { transition } from './status.repository';
 import { until } from '../../realtime/test-client';
 import { insertCampaign } from '../dashboard/test-fixtures';
@@ -233,6 +234,117 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
     expect(prefixTruth.length).toBeGreaterThanOrEqual(20);
     expect(byPrefix.body.items.map((m) => m.id)).toEqual(prefixTruth.map((r) => r.id));
     expect((await get('/api/sms/log?text=zebra%20quokka')).body.items).toEqual([]);
+  });
+});
+
+/**
+ * The plan PostgreSQL keeps for a prepared page statement once it stops planning each execution:
+ * the generic one (forced here), of the statement's text as the server sends it, with `values`.
+ */
+async function genericPlan(f: Omit<LogFilter, 'accountId'>) {
+  const q = logQuery(server.ctx.db, { accountId, limit: 51, ...f }).compile();
+  const literal = (v: unknown) =>
+    v instanceof Date ? `'${v.toISOString()}'` : typeof v === 'number' ? String(v) : `'${String(v)}'`;
+  return transact(server.ctx.db, async (trx) => {
+    await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+    await sql.raw(`PREPARE page_plan AS ${q.sql}`).execute(trx);
+    try {
+      const { rows } = await sql
+        .raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE page_plan(${q.parameters.map(literal).join(', ')})`)
+        .execute(trx);
+      return { sql: q.sql, plan: rows.map((r) => r['QUERY PLAN']).join('\n') };
+    } finally {
+      await sql`DEALLOCATE page_plan`.execute(trx);
+    }
+  });
+}
+
+describe('SMS log pages planned once per connection', () => {
+  const deepCursor = async () => {
+    const [deep] = await rowAt(Math.floor(N * 0.9));
+    return { createdAt: deep!.created_at, id: deep!.id };
+  };
+
+  it('a page by time, cursor and status has one text for every account, cursor and page size', async () => {
+    const after = await deepCursor();
+    const a = logQuery(server.ctx.db, { accountId, limit: 51, after, status: 'rejected' }).compile();
+    const b = logQuery(server.ctx.db, {
+      accountId: randomUUID(),
+      limit: 40,
+      after: { createdAt: new Date(), id: randomUUID() },
+      status: 'rejected',
+    }).compile();
+    expect(b.sql).toBe(a.sql);
+    expect(a.sql).not.toMatch(/limit \$/i);
+    expect(a.sql).toMatch(/limit 51\b/i);
+    // The value-dependent filters keep their LIMIT as a parameter (a custom plan per page).
+    for (const f of [
+      { sender: 'Nobody' },
+      { text: 'zebra' },
+      { recipient: { prefix: '+1415' } },
+      { campaignId: randomUUID() },
+    ]) {
+      expect(logQuery(server.ctx.db, { accountId, limit: 51, ...f }).compile().sql).toMatch(/limit \$\d+/i);
+    }
+    // A page asked with any size gets exactly that many rows (the statement may fetch a few more).
+    const rows = await listLog(server.ctx.db, { accountId, limit: 30 });
+    expect(rows.map((r) => r.id)).toEqual((await rowAt(0)).slice(0, 30).map((r) => r.id));
+  });
+
+  it('the generic plan of each such page is an index seek in the keyset order, as its custom plan is', async () => {
+    const after = await deepCursor();
+    const from = new Date(Date.now() - 200 * 86_400_000);
+    const to = new Date(Date.now() - 190 * 86_400_000);
+    const cases: Omit<LogFilter, 'accountId'>[] = [
+      {},
+      { after },
+      { from, to },
+      { from, to, after: { createdAt: to, id: '00000000-0000-0000-0000-000000000000' } },
+      { status: 'delivered' },
+      { status: 'delivered', after },
+      { status: 'rejected', after },
+      { status: 'failed', from, to },
+      { status: 'sending' },
+      { status: 'sent' },
+    ];
+    // A plan's shape: its nodes, indexes and conditions, without costs, estimates or values.
+    const shape = (text: string) =>
+      text
+        .replace(/\s*\(cost=[^)]*\)/g, '')
+        .replace(/'[^']*'::(?:timestamp with time zone|[a-z_]+)|\$\d+/g, '?')
+        .replace(/\b(m|o)_\d+\b/g, '$1');
+    for (const f of cases) {
+      const label = JSON.stringify(f);
+      const { plan: generic } = await genericPlan(f);
+      const custom = (await logQuery(server.ctx.db, { accountId, limit: 51, ...f }).explain())
+        .map((r) => String(r['QUERY PLAN']))
+        .join('\n');
+      expect(shape(generic), label).toBe(shape(custom));
+      expect(generic, label).not.toMatch(/Gather/);
+      if (f.after) expect(generic, label).toMatch(/Index Cond: .*ROW\(created_at, id\) < ROW\(/);
+      if (f.from) expect(generic, label).not.toMatch(/Filter: .*created_at/);
+    }
+  });
+
+  it('a connection prepares the page once and then runs it on a generic plan', async () => {
+    // One connection, with the statement cache the server uses.
+    const one = await openPostgres(server.databaseUrl, 1, createStatementCache());
+    try {
+      const after = await deepCursor();
+      for (let i = 0; i < 12; i++) {
+        const rows = await listLog(one.db, { accountId, limit: 50, after });
+        expect(rows).toHaveLength(50);
+      }
+      const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+        SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
+         WHERE statement LIKE '%from "messages" as "m"%'`.execute(one.db);
+      expect(rows).toHaveLength(1);
+      // Prepared on its third use; planned for its first five executions, then generic.
+      expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(4);
+      expect(Number(rows[0]!.custom_plans)).toBeLessThanOrEqual(5);
+    } finally {
+      await one.close();
+    }
   });
 });
 
