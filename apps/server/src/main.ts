@@ -1,3 +1,4 @@
+import './platform/v8-flags';
 import { loadConfig, ConfigError, type Config } from './platform/config';
 import { createContext, type AppContext } from './platform/context';
 import { openDatabase } from './platform/db';
