@@ -7,7 +7,7 @@ import { insertTestMessage } from '../../../test/messaging';
 import { encodeCursor } from './message-dto';
 import { openPostgres, transact } from '../../platform/db';
 import { createStatementCache } from '../../platform/statement-cache';
-import { listLog, logQuery, type LogFilter } from './messages.repository';
+import { listLog, logQuery, logRowsByIds, type LogFilter } from './messages.repository';
 import { transition } from './status.repository';
 import { until } from '../../realtime/test-client';
 import { insertCampaign } from '../dashboard/test-fixtures';
@@ -234,6 +234,63 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
     expect(prefixTruth.length).toBeGreaterThanOrEqual(20);
     expect(byPrefix.body.items.map((m) => m.id)).toEqual(prefixTruth.map((r) => r.id));
     expect((await get('/api/sms/log?text=zebra%20quokka')).body.items).toEqual([]);
+  });
+
+  it("a recipient prefix's pages (ids first, then their rows) follow the log's order to the end", async () => {
+    // '+1415' matches a tenth of the log (20,000 rows); '+14155550' 10 numbers' worth.
+    for (const prefix of ['+14155550', '+1415']) {
+      const truth = await rowAt(0, sql`recipient LIKE ${prefix + '%'}`);
+      let cursor = '';
+      const seen: string[] = [];
+      for (let page = 0; page < 4; page++) {
+        const res = await get(`/api/sms/log?limit=7&recipient=${encodeURIComponent(prefix)}${cursor}`);
+        expect(res.status).toBe(200);
+        seen.push(...res.body.items.map((m) => m.id));
+        if (!res.body.nextCursor) break;
+        cursor = `&cursor=${res.body.nextCursor}`;
+      }
+      expect(seen).toEqual(truth.slice(0, seen.length).map((r) => r.id));
+      expect(seen.length).toBe(Math.min(28, truth.length));
+    }
+    // The whole prefix of 10 numbers, paged to its end: every row once, in order.
+    const all = await sql<{ id: string }>`
+      SELECT id FROM messages WHERE account_id = ${accountId}::uuid AND recipient LIKE '+1415555012%'
+       ORDER BY created_at DESC, id DESC`.execute(server.ctx.db);
+    const walked: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const res = await get(`/api/sms/log?limit=6&recipient=${encodeURIComponent('+1415555012')}${cursor}`);
+      walked.push(...res.body.items.map((m) => m.id));
+      if (!res.body.nextCursor) break;
+      cursor = `&cursor=${res.body.nextCursor}`;
+    }
+    expect(walked).toEqual(all.rows.map((r) => r.id));
+    // Another account's prefix pages show none of these rows.
+    const theirs = await fetch(
+      `${server.url}/api/sms/log?limit=200&recipient=${encodeURIComponent('+1415555012')}`,
+      {
+        headers: { authorization: `Bearer ${otherToken}` },
+      },
+    );
+    const theirIds = new Set(((await theirs.json()) as { items: { id: string }[] }).items.map((m) => m.id));
+    expect(walked.some((id) => theirIds.has(id))).toBe(false);
+  });
+
+  it("a prefix page's rows are read by id from the partitions their ids fall in, and only the account's", async () => {
+    const ids = (await rowAt(0, sql`recipient LIKE '+1415555012%'`)).slice(0, 3).map((r) => r.id);
+    const rows = await logRowsByIds(server.ctx.db, accountId, ids).explain();
+    const text = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+    const partitions = new Set([...text.matchAll(/ on (messages_(?:p\d{6}|legacy))\b/g)].map((m) => m[1]));
+    const months = new Set(
+      ids
+        .map((id) => Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16))
+        .map((ms) => new Date(ms).toISOString().slice(0, 7)),
+    );
+    expect(partitions.size).toBeGreaterThan(0);
+    expect(partitions.size).toBeLessThanOrEqual(months.size);
+    expect(text).toMatch(/_pkey/);
+    // Scoped: the same ids asked for by another account return nothing.
+    expect(await logRowsByIds(server.ctx.db, randomUUID(), ids).execute()).toEqual([]);
   });
 });
 

@@ -259,11 +259,45 @@ export function logQuery(db: Db, f: LogFilter) {
   return f.limit === undefined ? q : q.limit(limit(f.limit));
 }
 
-/** One page of the SMS log (see `logQuery`); never OFFSET. */
+/**
+ * One page of the SMS log (see `logQuery`); never OFFSET.
+ *
+ * A recipient prefix (with no text or digits-anywhere filter) picks the page's ids first, then reads
+ * those rows. A prefix is a range of the account's recipient index, which is not in time order: in
+ * one statement every matching row was read from the table to be sorted (10M messages: about 1,000
+ * random rows for a 50-row page, p50 7.0 ms against 3.9 for one number). The ids statement sorts
+ * the index's own (created_at, id) and reads no row (an index-only scan, where the visibility map
+ * allows), and the second statement reads the page's rows by primary key, in the one or two monthly
+ * partitions their ids fall in (pruned at planning: the ids are its values).
+ */
 export async function listLog(db: Db, f: LogFilter & { limit: number }): Promise<MessageDtoRow[]> {
-  const rows = await logQuery(db, f).execute();
+  const rows = keysFirst(f) ? await pageByKeys(db, f) : await logQuery(db, f).execute();
   // A page statement may fetch a few more rows than asked for (FETCH_SIZES).
   return rows.length > f.limit ? rows.slice(0, f.limit) : rows;
+}
+
+const keysFirst = (f: LogFilter) =>
+  f.recipient !== undefined && 'prefix' in f.recipient && !f.text && f.limit !== undefined;
+
+/** The account's log rows of these ids (in no order). */
+export const logRowsByIds = (db: Db, accountId: string, ids: readonly string[]) =>
+  db
+    .selectFrom('messages as m')
+    .select(LOG_SELECT)
+    .where('m.account_id', '=', accountId)
+    .where(sql<boolean>`m.id = ANY(${ids}::uuid[])`);
+
+async function pageByKeys(db: Db, f: LogFilter & { limit: number }): Promise<MessageDtoRow[]> {
+  const keys = await logQuery(db, f).clearSelect().select('m.id').execute();
+  if (keys.length === 0) return [];
+  const rows = await logRowsByIds(
+    db,
+    f.accountId,
+    keys.map((k) => k.id),
+  ).execute();
+  // In the ids' order (the page's); a row gone meanwhile (a dropped month) is left out.
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return keys.flatMap((k) => byId.get(k.id) ?? []);
 }
 
 /**
