@@ -7,7 +7,14 @@ import { insertTestMessage } from '../../../test/messaging';
 import { encodeCursor } from './message-dto';
 import { openPostgres, transact } from '../../platform/db';
 import { createStatementCache } from '../../platform/statement-cache';
-import { listLog, logQuery, logRowsByIds, type LogFilter } from './messages.repository';
+import {
+  listLog,
+  logQuery,
+  logRowsByIds,
+  RECIPIENT_PROBE_CAP,
+  recipientProbe,
+  type LogFilter,
+} from './messages.repository';
 import { transition } from './status.repository';
 import { until } from '../../realtime/test-client';
 import { insertCampaign } from '../dashboard/test-fixtures';
@@ -299,7 +306,9 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
  * the generic one (forced here), of the statement's text as the server sends it, with `values`.
  */
 async function genericPlan(f: Omit<LogFilter, 'accountId'>) {
-  const q = logQuery(server.ctx.db, { accountId, limit: 51, ...f }).compile();
+  return genericPlanOf(logQuery(server.ctx.db, { accountId, limit: 51, ...f }).compile());
+}
+async function genericPlanOf(q: { sql: string; parameters: readonly unknown[] }) {
   const literal = (v: unknown) =>
     v instanceof Date ? `'${v.toISOString()}'` : typeof v === 'number' ? String(v) : `'${String(v)}'`;
   return transact(server.ctx.db, async (trx) => {
@@ -533,5 +542,170 @@ describe('SMS log export at scale', () => {
       15_000,
       'the left exports to end their transactions',
     );
+  });
+});
+
+describe("SMS log: a recipient's page from the recipient index", () => {
+  /** The partitions holding rows (the seed's ids are all of this month). */
+  const filled = async () =>
+    (
+      await sql<{ name: string }>`
+        SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+         WHERE i.inhparent = 'messages'::regclass AND c.reltuples > 0`.execute(server.ctx.db)
+    ).rows.map((r) => r.name);
+
+  it('has one text per filter shape and a generic plan that seeks the recipient index alone', async () => {
+    const [deep] = await rowAt(Math.floor(N * 0.5));
+    const after = { createdAt: deep!.created_at, id: deep!.id };
+    const from = new Date(Date.now() - 200 * 86_400_000);
+    const to = new Date(Date.now() - 10 * 86_400_000);
+    const probe = (f: Omit<LogFilter, 'accountId' | 'limit'>, account = accountId, limit = 51) =>
+      recipientProbe(server.ctx.db, { accountId: account, limit, ...f });
+    // The same text for any account, number, cursor and page size up to the same fetch size.
+    const a = probe({ recipient: { prefix: '+1415555012' }, after })!.compile();
+    const b = probe(
+      { recipient: { prefix: '+4420' }, after: { createdAt: new Date(), id: randomUUID() } },
+      randomUUID(),
+      45,
+    )!.compile();
+    expect(b.sql).toBe(a.sql);
+    expect(a.sql).not.toMatch(/limit \$/i);
+    expect(probe({ recipient: { exact: '+14155550123' } })!.compile().sql).toBe(
+      probe({ recipient: { exact: '+447700900123' } }, randomUUID())!.compile().sql,
+    );
+    // Filters the index cannot answer alone keep the planned query.
+    for (const f of [
+      { recipient: { exact: '+14155550123' }, status: 'delivered' },
+      { recipient: { prefix: '+1415' }, sender: 'Wren' },
+      { recipient: { prefix: '+1415' }, text: 'code' },
+      { recipient: { prefix: '+1415' }, campaignId: campaignId },
+      { recipient: { contains: '555' } },
+      { recipient: { prefix: '+1415555012' }, from, to },
+      { recipient: { exact: '+14155550123' }, from },
+      { recipient: { prefix: '+14\u00e9' } },
+      {},
+    ]) {
+      expect(probe(f), JSON.stringify(f)).toBeNull();
+    }
+
+    const partitions = await filled();
+    expect(partitions.length).toBeGreaterThan(0);
+    for (const f of [
+      { recipient: { exact: '+14155550123' } },
+      { recipient: { prefix: '+1415555012' } },
+      { recipient: { exact: '+14155550123' }, after },
+      { recipient: { prefix: '+1415555012' }, after },
+    ]) {
+      const { plan: generic } = await genericPlanOf(probe(f)!.compile());
+      for (const p of partitions) {
+        expect(generic, JSON.stringify(f)).toMatch(
+          new RegExp(`Index Only Scan using ${p}_account_id_recipient_created_at_id_idx on ${p}\\b`),
+        );
+        expect(generic, JSON.stringify(f)).not.toMatch(new RegExp(`Seq Scan on ${p}\\b`));
+        // The page's rows: one primary-key lookup per id, in the partition the id falls in.
+        expect(generic, JSON.stringify(f)).toMatch(
+          new RegExp(`Index Scan using ${p}_pkey on ${p} m[^\\n]*\\n\\s+Index Cond: \\(id = \\w+\\.id\\)`),
+        );
+      }
+      expect(generic).toMatch(/^Nested Loop/);
+      expect(generic).not.toMatch(/Gather/);
+    }
+  });
+
+  it('a connection prepares the probe once and runs it on a generic plan, for numbers and prefixes', async () => {
+    const one = await openPostgres(server.databaseUrl, 1, createStatementCache());
+    try {
+      for (let i = 0; i < 8; i++) {
+        const number = `+1415555${String(100 + i).padStart(4, '0')}`;
+        const byNumber = await listLog(one.db, { accountId, limit: 50, recipient: { exact: number } });
+        expect(byNumber.map((r) => r.id)).toEqual(
+          (await rowAt(0, sql`recipient = ${number}`)).slice(0, 50).map((r) => r.id),
+        );
+        const prefix = number.slice(0, -1);
+        const byPrefix = await listLog(one.db, { accountId, limit: 50, recipient: { prefix } });
+        expect(byPrefix.map((r) => r.id)).toEqual(
+          (await rowAt(0, sql`recipient LIKE ${prefix + '%'}`)).slice(0, 50).map((r) => r.id),
+        );
+      }
+      const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+        SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
+         WHERE statement LIKE '%count(*) OVER ()%'`.execute(one.db);
+      // One statement for a number, one for a prefix; named on their third use, generic from then on.
+      expect(rows).toHaveLength(2);
+      for (const r of rows) {
+        expect(Number(r.generic_plans)).toBeGreaterThanOrEqual(6);
+        expect(Number(r.custom_plans)).toBe(0);
+      }
+      // The mode was the probe's own: the connection plans as before.
+      const { rows: mode } = await sql<{ plan_cache_mode: string }>`SHOW plan_cache_mode`.execute(one.db);
+      expect(mode[0]!.plan_cache_mode).toBe('auto');
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('a number with more messages than the probe reads gets the planned query; pages agree across the cap', async () => {
+    const number = '+15550001111';
+    const count = RECIPIENT_PROBE_CAP + 300;
+    await sql`
+      INSERT INTO messages (account_id, recipient, sender, body, encoding, segments, price_minor, currency,
+                            status, priority, validity_until, created_at, submitted_at, done_at)
+      SELECT ${accountId}::uuid, ${number}, 'Wren', 'Busy line ' || i, 'GSM-7', 1, 1, 'USD', 'delivered', 1,
+             t + interval '1 day', t, t, t
+        FROM generate_series(1, ${count}::int) AS i,
+             LATERAL (SELECT now() - interval '100 days' + (i::float8 / ${count}::int) * interval '99 days' AS t) ts
+    `.execute(server.ctx.db);
+    const truth = await sql<{ id: string; created_at: Date }>`
+      SELECT id, created_at FROM messages WHERE account_id = ${accountId}::uuid AND recipient = ${number}
+       ORDER BY created_at DESC, id DESC`.execute(server.ctx.db);
+    expect(truth.rows).toHaveLength(count);
+
+    // The first page's probe reads one past the cap and gives way; 400 rows on, the rest fit.
+    const first = await recipientProbe(server.ctx.db, {
+      accountId,
+      limit: 51,
+      recipient: { exact: number },
+    })!.execute();
+    expect(Number(first[0]!.matches)).toBe(RECIPIENT_PROBE_CAP + 1);
+    const at = truth.rows[399]!;
+    const later = await recipientProbe(server.ctx.db, {
+      accountId,
+      limit: 51,
+      recipient: { exact: number },
+      after: { createdAt: at.created_at, id: at.id },
+    })!.execute();
+    expect(Number(later[0]!.matches)).toBe(count - 400);
+    expect(later.map((r) => r.id)).toEqual(truth.rows.slice(400, 451).map((r) => r.id));
+
+    // Through HTTP, both as the number and as a prefix of it: every row once, in the log's order.
+    for (const recipient of [number, '+1555000111']) {
+      const walked: string[] = [];
+      let cursor = '';
+      for (;;) {
+        const res = await get(`/api/sms/log?limit=200&recipient=${encodeURIComponent(recipient)}${cursor}`);
+        expect(res.status).toBe(200);
+        walked.push(...res.body.items.map((m) => m.id));
+        if (!res.body.nextCursor) break;
+        cursor = `&cursor=${res.body.nextCursor}`;
+      }
+      expect(walked, recipient).toEqual(truth.rows.map((r) => r.id));
+    }
+    // A date range around part of them (a custom plan).
+    const from = truth.rows[1500]!.created_at;
+    const to = truth.rows[100]!.created_at;
+    const ranged = await listLog(server.ctx.db, {
+      accountId,
+      limit: 1000,
+      recipient: { exact: number },
+      from,
+      to,
+    });
+    const inRange = truth.rows.filter((r) => r.created_at >= from && r.created_at < to);
+    expect(ranged.map((r) => r.id)).toEqual(inRange.slice(0, 1000).map((r) => r.id));
+    // Another account sees none of them.
+    const theirs = await fetch(`${server.url}/api/sms/log?recipient=${encodeURIComponent(number)}`, {
+      headers: { authorization: `Bearer ${otherToken}` },
+    });
+    expect(((await theirs.json()) as { items: unknown[] }).items).toEqual([]);
   });
 });
