@@ -2,7 +2,7 @@ import { FINAL_STATUSES, type MessageStatus } from '@wren/contracts';
 import { expect } from 'vitest';
 import type { ApiClient } from './client';
 import type { TestServer } from './harness';
-import { insertMessages } from '../src/modules/messages/messages.repository';
+import { insertMessages, type NewMessage } from '../src/modules/messages/messages.repository';
 import { newMessageId } from '../src/shared/message-uuid';
 
 /** Waits until every given message of the account has a final status; returns them. */
@@ -78,4 +78,33 @@ export async function insertTestMessage(
     },
   ]);
   return id;
+}
+
+/**
+ * A message row as a send stores it, scheduled an hour ahead (so no dispatcher sends it while a test
+ * looks at how it was stored and charged).
+ */
+export function scheduledMessageRow(
+  m: { accountId: string; recipient: string; body: string; priceMinor: number },
+  now = new Date(),
+): NewMessage {
+  return {
+    id: newMessageId(),
+    account_id: m.accountId,
+    campaign_id: null,
+    user_id: null,
+    recipient: m.recipient,
+    sender: 'Wren',
+    body: m.body,
+    encoding: 'GSM-7',
+    segments: 1,
+    price_minor: m.priceMinor,
+    currency: 'USD',
+    status: 'scheduled',
+    priority: 1,
+    scheduled_at: new Date(now.getTime() + 3_600_000),
+    timezone: null,
+    next_attempt_at: now,
+    validity_until: new Date(now.getTime() + 7_200_000),
+  };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from '../../../test/harness';
+import { scheduledMessageRow } from '../../../test/messaging';
 import { findParts, partProgress } from './parts.repository';
 import { claimBatch, insertParts } from './outcomes.repository';
 import { transition } from './status.repository';
@@ -63,25 +64,12 @@ describe('batches larger than one statement can carry', () => {
         reference: `test:${k}`,
         note: 'test',
         totalMinor: 100,
-        rows: numbers(k * 100, 100).map((to) => ({
-          id: randomUUID(),
-          account_id: user.accountId,
-          campaign_id: null,
-          user_id: null,
-          recipient: to,
-          sender: 'Wren',
-          body: `Batch ${k}`,
-          encoding: 'GSM-7',
-          segments: 1,
-          price_minor: 1,
-          currency: 'USD',
-          status: 'scheduled',
-          priority: 1,
-          scheduled_at: new Date(now.getTime() + 3_600_000),
-          timezone: null,
-          next_attempt_at: now,
-          validity_until: new Date(now.getTime() + 7_200_000),
-        })),
+        rows: numbers(k * 100, 100).map((to) =>
+          scheduledMessageRow(
+            { accountId: user.accountId, recipient: to, body: `Batch ${k}`, priceMinor: 1 },
+            now,
+          ),
+        ),
       }),
     );
     const results = await Promise.all(jobs);

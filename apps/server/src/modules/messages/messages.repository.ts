@@ -299,7 +299,7 @@ async function pageRows(db: Db, f: LogFilter & { limit: number }): Promise<Messa
         throw err;
       }
     });
-    if (rows.length === 0 || Number(rows[0]!.matches) <= RECIPIENT_PROBE_CAP) return rows;
+    if (rows.length === 0 || Number(rows[0].matches) <= RECIPIENT_PROBE_CAP) return rows;
   }
   const r = f.recipient;
   if (r && 'prefix' in r && !f.text) {

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
+import { scheduledMessageRow } from '../../../test/messaging';
 import { createSendBatcher, type SendJob } from './send-batcher';
 
 // The send batcher's group commit on the real database: two transactions in flight, balance locks
@@ -25,25 +25,17 @@ function job(accountId: string, n: number, hook?: SendJob['hook'], price = 10): 
     note: 'test',
     totalMinor: price * n,
     hook,
-    rows: Array.from({ length: n }, (_, i) => ({
-      id: randomUUID(),
-      account_id: accountId,
-      campaign_id: null,
-      user_id: null,
-      recipient: `+1212555${String((k * 100 + i) % 10_000).padStart(4, '0')}`,
-      sender: 'Wren',
-      body: `Job ${k}`,
-      encoding: 'GSM-7' as const,
-      segments: 1,
-      price_minor: price,
-      currency: 'USD',
-      status: 'scheduled',
-      priority: 1,
-      scheduled_at: new Date(now.getTime() + 3_600_000),
-      timezone: null,
-      next_attempt_at: now,
-      validity_until: new Date(now.getTime() + 7_200_000),
-    })),
+    rows: Array.from({ length: n }, (_, i) =>
+      scheduledMessageRow(
+        {
+          accountId,
+          recipient: `+1212555${String((k * 100 + i) % 10_000).padStart(4, '0')}`,
+          body: `Job ${k}`,
+          priceMinor: price,
+        },
+        now,
+      ),
+    ),
   };
 }
 
