@@ -1,7 +1,7 @@
 import { MESSAGE_STATUSES, type MessageStatus } from '@wren/contracts';
 import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
-import { type PgElementType, type Db, insertUnnest } from '../../platform/db';
+import { type PgElementType, type Db, insertUnnest, transact } from '../../platform/db';
 import type { SmsLogCsvRow } from './sms-log-csv';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -282,22 +282,12 @@ export async function listLog(db: Db, f: LogFilter & { limit: number }): Promise
 }
 
 async function pageRows(db: Db, f: LogFilter & { limit: number }): Promise<MessageDtoRow[]> {
-  const probe = recipientProbe(db, f);
+  const probe = recipientProbe(db, f)?.compile();
   if (probe) {
-    // BEGIN and SET LOCAL in one round trip; the mode ends with the transaction.
-    const rows = await db.connection().execute(async (conn) => {
-      await sql.raw('BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan').execute(conn);
-      try {
-        const found = await recipientProbe(conn, f)!.execute();
-        await sql.raw('COMMIT').execute(conn);
-        return found;
-      } catch (err) {
-        await sql
-          .raw('ROLLBACK')
-          .execute(conn)
-          .catch(() => undefined);
-        throw err;
-      }
+    // The mode ends with the transaction: the connection plans its other statements as before.
+    const { rows } = await transact(db, async (trx) => {
+      await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+      return trx.executeQuery(probe);
     });
     if (rows.length === 0 || Number(rows[0].matches) <= RECIPIENT_PROBE_CAP) return rows;
   }
