@@ -48,10 +48,11 @@ describe('dispatcher claims', () => {
     // Warm up (the first send after start may meet the loop mid-claim).
     const first = await c.post('/api/sms/single', { recipients: ['+14155550170'], text: 'warm up' });
     expect(first.status, JSON.stringify(first.body)).toBe(202);
+    // Any final status: the built-in simulator's default mix ends 8% of messages other than DELIVRD.
     await until(
-      async () => (await status(first.body.messages[0].id)) === 'delivered',
+      async () => FINAL_STATUSES.includes((await status(first.body.messages[0].id)) as never),
       20_000,
-      'warm-up delivered',
+      'warm-up final',
     );
 
     const before = claims;
