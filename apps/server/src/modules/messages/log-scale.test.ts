@@ -227,6 +227,17 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
     const prefix = await plan({ recipient: { prefix: '+1415555012' } });
     expect(prefix).not.toMatch(/Seq Scan/);
     expect(prefix).toMatch(/messages_(log_)?recipient_idx|Limit[\s\S]*Index Scan using messages_log_idx/);
+    // An area code ('+1415': a tenth of the log, in runs of 10,000 messages) seeks the head index
+    // (0021) in keyset order, with the cursor in the Index Cond: no sort of its 20,000 matches.
+    const deep = (await rowAt(N / 20, sql`recipient LIKE '+1415%'`))[0]!;
+    const area = await plan({
+      recipient: { prefix: '+1415' },
+      after: { createdAt: deep.created_at, id: deep.id },
+    });
+    expect(area).toMatch(/Index (Only )?Scan using messages_log_head_idx/);
+    expect(area).toMatch(/Index Cond: .*left"?\(recipient, 5\)+ = '\+1415'.*ROW\(created_at, id\) </);
+    expect(area).not.toMatch(/(^|->\s+)(Incremental )?Sort\s+\(/m);
+    expect(area).not.toMatch(/Seq Scan/);
     expect(await plan({ text: 'zebra quokka' })).toMatch(/messages_body_trgm_idx/);
     expect(await plan({ sender: 'Nobody' })).toMatch(/messages_log_sender_idx/);
     expect((await get('/api/sms/log?sender=Nobody')).body.items).toEqual([]);

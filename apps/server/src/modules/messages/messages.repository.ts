@@ -143,6 +143,9 @@ const OUTCOME_STATUSES: readonly string[] = [
   'canceled',
   'unknown',
 ];
+/** Characters of a number in messages_log_head_idx (`left(recipient, 5)`, migration 0021): '+' and four digits. */
+const RECIPIENT_HEAD_LENGTH = 5;
+
 /**
  * Statuses of messages that have a send_queue row: a filter for them is bounded by the work in flight
  * (and `sent` by the open parts). `delivered`, most rows, walks the log index and stops at a page.
@@ -245,7 +248,17 @@ export function logQuery(db: Db, f: LogFilter) {
   }
   const r = f.recipient;
   if (r && 'exact' in r) q = q.where('m.recipient', '=', r.exact);
-  if (r && 'prefix' in r) q = q.where('m.recipient', 'like', `${escapeLike(r.prefix)}%`);
+  if (r && 'prefix' in r) {
+    q = q.where('m.recipient', 'like', `${escapeLike(r.prefix)}%`);
+    // The head index (migration 0021): a prefix of at least its length walks it in the keyset's order.
+    if (r.prefix.length >= RECIPIENT_HEAD_LENGTH) {
+      q = q.where(
+        sql<string>`left(m.recipient, ${sql.lit(RECIPIENT_HEAD_LENGTH)})`,
+        '=',
+        r.prefix.slice(0, RECIPIENT_HEAD_LENGTH),
+      );
+    }
+  }
   if (r && 'contains' in r) q = q.where('m.recipient', 'like', `%${escapeLike(r.contains)}%`);
   if (f.sender) q = q.where(sql`lower(m.sender)`, '=', f.sender.toLowerCase());
   if (f.text) q = q.where('m.body', 'ilike', `%${escapeLike(f.text)}%`);
