@@ -237,6 +237,16 @@ async function main() {
       ],
       // An area code: a tenth of the log, seeded in runs of 10,000 consecutive messages.
       ['recipient prefix (area code)', `/api/sms/log?limit=50&recipient=${encodeURIComponent('+1415')}`],
+      // A tenth of that area (1,000 numbers, in runs of 1,000 within its runs), and the same below a
+      // cursor 99% deep, past the month and the year the page looks back first.
+      [
+        'recipient prefix (1,000 numbers)',
+        `/api/sms/log?limit=50&recipient=${encodeURIComponent('+14155550')}`,
+      ],
+      [
+        'recipient prefix (area code), 99% deep',
+        `/api/sms/log?limit=50&recipient=${encodeURIComponent('+1415')}&cursor=${deepCursor}`,
+      ],
       ['recipient none', `/api/sms/log?limit=50&recipient=${encodeURIComponent('+442079460000')}`],
       ['sender none', '/api/sms/log?limit=50&sender=Nobody'],
       ['text rare (1 word, few rows)', '/api/sms/log?limit=50&text=987654'],

@@ -294,6 +294,79 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
     expect(walked.some((id) => theirIds.has(id))).toBe(false);
   });
 
+  it('a broad prefix looks back a month, then a year, then everything, and pages like the truth', async () => {
+    // '+1415' last ran about 73 days ago: 3 newer matches a few days back (one with an id of now, in
+    // this month's partition), 2 at 200 days among the seeded runs. A page of 7 from the top needs
+    // the month's 3 and 4 from the year; pages then continue past every window to the oldest run.
+    const day = 86_400_000;
+    const extra = [2, 3, 4].map((d) => new Date(Date.now() - d * day));
+    const ids: string[] = [];
+    for (const [i, t] of [
+      ...extra,
+      new Date(Date.now() - 200 * day),
+      new Date(Date.now() - 201 * day),
+    ].entries()) {
+      const { rows } = await sql<{ id: string }>`
+        INSERT INTO messages (id, account_id, recipient, sender, body, encoding, segments, price_minor, currency,
+                              status, priority, validity_until, created_at)
+        VALUES (${i === 0 ? sql`DEFAULT` : sql`wren_uuidv7(${t}::timestamptz)`}, ${accountId}::uuid,
+                ${'+141599900' + i}, 'Wren', 'Window ' || ${i}::int, 'GSM-7', 1, 1, 'USD', 'delivered', 1,
+                ${t}::timestamptz + interval '1 day', ${t}::timestamptz)
+        RETURNING id`.execute(server.ctx.db);
+      ids.push(rows[0]!.id);
+    }
+    try {
+      const walk = async (query: string, pages: number) => {
+        const seen: string[] = [];
+        let cursor = '';
+        for (let page = 0; page < pages; page++) {
+          const res = await get(
+            `/api/sms/log?limit=7&recipient=${encodeURIComponent('+1415')}${query}${cursor}`,
+          );
+          expect(res.status).toBe(200);
+          seen.push(...res.body.items.map((m) => m.id));
+          if (!res.body.nextCursor) break;
+          cursor = `&cursor=${res.body.nextCursor}`;
+        }
+        return seen;
+      };
+      const truth = (
+        await sql<{ id: string }>`
+        SELECT id FROM messages WHERE account_id = ${accountId}::uuid AND recipient LIKE '+1415%'
+         ORDER BY created_at DESC, id DESC LIMIT 70`.execute(server.ctx.db)
+      ).rows.map((r) => r.id);
+      // (Other tests here sent to '+1415…' just now: those come first.)
+      const at = ids.slice(0, 3).map((id) => truth.indexOf(id));
+      expect(at.every((k, i) => k >= 0 && k < 7 && (i === 0 || k > at[i - 1]!))).toBe(true);
+      expect(await walk('', 10)).toEqual(truth);
+      // From a cursor just above the two rows at 200 days: the month and the year before it.
+      const [older] = (
+        await sql<{ created_at: Date; id: string }>`
+        SELECT created_at, id FROM messages WHERE id = ${ids[3]!}::uuid`.execute(server.ctx.db)
+      ).rows;
+      const cursor = encodeCursor({ created_at: new Date(older!.created_at.getTime() + 1), id: older!.id });
+      const below = await get(
+        `/api/sms/log?limit=7&recipient=${encodeURIComponent('+1415')}&cursor=${cursor}`,
+      );
+      const belowTruth = await rowAt(
+        0,
+        sql`recipient LIKE '+1415%' AND (created_at, id) < (${new Date(older!.created_at.getTime() + 1)}::timestamptz, ${older!.id}::uuid)`,
+      );
+      expect(below.body.items.map((m) => m.id)).toEqual(belowTruth.slice(0, 7).map((r) => r.id));
+      expect(below.body.items.slice(0, 2).map((m) => m.id)).toEqual(ids.slice(3, 5));
+      // A date range narrower than the windows: one query, the same rows as the truth.
+      const from = new Date(Date.now() - 10 * day).toISOString();
+      const ranged = await get(
+        `/api/sms/log?limit=7&recipient=${encodeURIComponent('+1415')}&from=${encodeURIComponent(from)}`,
+      );
+      const rangedTruth = await rowAt(0, sql`recipient LIKE '+1415%' AND created_at >= ${from}::timestamptz`);
+      expect(ranged.body.items.map((m) => m.id)).toEqual(rangedTruth.slice(0, 7).map((r) => r.id));
+      expect(ranged.body.items.map((m) => m.id)).toEqual(expect.arrayContaining(ids.slice(0, 3)));
+    } finally {
+      await sql`DELETE FROM messages WHERE id = ANY(${ids}::uuid[])`.execute(server.ctx.db);
+    }
+  });
+
   it("a prefix page's rows are read by id from the partitions their ids fall in, and only the account's", async () => {
     const ids = (await rowAt(0, sql`recipient LIKE '+1415555012%'`)).slice(0, 3).map((r) => r.id);
     const rows = await logRowsByIds(server.ctx.db, accountId, ids).explain();
