@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { insertTestMessage } from '../../../test/messaging';
 import { encodeCursor } from './message-dto';
-import { openPostgres, transact } from '../../platform/db';
+import { openPostgres, transact, type Db } from '../../platform/db';
 import { createStatementCache } from '../../platform/statement-cache';
 import {
+  headPage,
+  headPageSettings,
   listLog,
   logQuery,
   logRowsByIds,
@@ -392,11 +394,16 @@ describe('SMS log at scale: keyset pages are index seeks', () => {
 async function genericPlan(f: Omit<LogFilter, 'accountId'>) {
   return genericPlanOf(logQuery(server.ctx.db, { accountId, limit: 51, ...f }).compile());
 }
-async function genericPlanOf(q: { sql: string; parameters: readonly unknown[] }) {
+async function genericPlanOf(
+  q: { sql: string; parameters: readonly unknown[] },
+  settings: (trx: Db) => Promise<void> = async (trx) => {
+    await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+  },
+) {
   const literal = (v: unknown) =>
     v instanceof Date ? `'${v.toISOString()}'` : typeof v === 'number' ? String(v) : `'${String(v)}'`;
   return transact(server.ctx.db, async (trx) => {
-    await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+    await settings(trx);
     await sql.raw(`PREPARE page_plan AS ${q.sql}`).execute(trx);
     try {
       const { rows } = await sql
@@ -693,6 +700,92 @@ describe("SMS log: a recipient's page from the recipient index", () => {
       }
       expect(generic).toMatch(/^Nested Loop/);
       expect(generic).not.toMatch(/Gather/);
+    }
+  });
+
+  it("a broad prefix's page walks the head index in keyset order on a generic plan, one text per shape", async () => {
+    const [deep] = await rowAt(Math.floor(N * 0.5));
+    const after = { createdAt: deep!.created_at, id: deep!.id };
+    const month = new Date(Date.now() - 31 * 86_400_000);
+    const page = (
+      f: Omit<LogFilter, 'accountId' | 'limit'>,
+      from: Date | null = month,
+      account = accountId,
+    ) => headPage(server.ctx.db, { accountId: account, limit: 51, ...f }, from);
+    // The same text for any account, prefix of five or more, window and cursor.
+    const a = page({ recipient: { prefix: '+1415' }, after })!.compile();
+    const b = page(
+      { recipient: { prefix: '+4420794' }, after: { createdAt: new Date(), id: randomUUID() } },
+      null,
+      randomUUID(),
+    )!.compile();
+    expect(b.sql).toBe(a.sql);
+    expect(a.sql).not.toMatch(/limit \$/i);
+    // Shorter prefixes, numbers and other filters are not its: they keep the planned query.
+    for (const f of [
+      { recipient: { prefix: '+141' } },
+      { recipient: { exact: '+14155550123' } },
+      { recipient: { contains: '555' } },
+      { recipient: { prefix: '+1415' }, status: 'delivered' },
+      { recipient: { prefix: '+1415' }, sender: 'Wren' },
+      { recipient: { prefix: '+1415' }, text: 'code' },
+      { recipient: { prefix: '+1415' }, campaignId },
+      { recipient: { prefix: '+1415' }, from: month },
+      {},
+    ]) {
+      expect(page(f), JSON.stringify(f)).toBeNull();
+    }
+    const partitions = await filled();
+    expect(partitions.length).toBeGreaterThan(0);
+    for (const [f, from] of [
+      [{ recipient: { prefix: '+1415' } }, month],
+      [{ recipient: { prefix: '+14155550' }, after }, month],
+      [{ recipient: { prefix: '+1415' }, after }, null],
+    ] as const) {
+      const { plan: generic } = await genericPlanOf(page(f, from)!.compile(), headPageSettings);
+      const label = JSON.stringify({ f, from });
+      for (const p of partitions) {
+        expect(generic, label).toMatch(
+          new RegExp(`Index Only Scan using ${p}_account_id_left_\\w+ on ${p}\\b`),
+        );
+        expect(generic, label).not.toMatch(new RegExp(`Seq Scan on ${p}\\b`));
+        expect(generic, label).toMatch(
+          new RegExp(`Index Scan using ${p}_pkey on ${p} m[^\\n]*\\n\\s+Index Cond: \\(id = \\w+\\.id\\)`),
+        );
+      }
+      // In the keyset's order: no sort of the matches.
+      expect(generic, label).not.toMatch(/(^|->\s+)(Incremental )?Sort\s+\(/m);
+      expect(generic, label).not.toMatch(/Gather/);
+    }
+    // Through listLog on one connection: prepared once, generic from then on, the truth's rows.
+    const one = await openPostgres(server.databaseUrl, 1, createStatementCache());
+    try {
+      let cursor: { createdAt: Date; id: string } | undefined;
+      const truth = await sql<{ id: string }>`
+        SELECT id FROM messages WHERE account_id = ${accountId}::uuid AND recipient LIKE '+1415%'
+         ORDER BY created_at DESC, id DESC LIMIT 400`.execute(server.ctx.db);
+      const walked: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const rows = await listLog(one.db, {
+          accountId,
+          limit: 50,
+          recipient: { prefix: '+1415' },
+          after: cursor,
+        });
+        walked.push(...rows.map((r) => r.id));
+        const last = rows[rows.length - 1]!;
+        cursor = { createdAt: last.created_at, id: last.id };
+      }
+      expect(walked).toEqual(truth.rows.map((r) => r.id));
+      const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
+        SELECT generic_plans, custom_plans FROM pg_prepared_statements
+         WHERE statement LIKE '%left(m.recipient, 5)%'`.execute(one.db);
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      // Pages 2-8 share the text with a cursor, named on its third use (the first page's runs once).
+      expect(rows.reduce((n, r) => n + Number(r.generic_plans), 0)).toBeGreaterThanOrEqual(5);
+      expect(rows.every((r) => Number(r.custom_plans) === 0)).toBe(true);
+    } finally {
+      await one.close();
     }
   });
 
