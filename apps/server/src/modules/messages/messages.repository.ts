@@ -1,5 +1,5 @@
 import { MESSAGE_STATUSES, type MessageStatus } from '@wren/contracts';
-import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
 import { type PgElementType, type Db, insertUnnest, transact } from '../../platform/db';
 import type { SmsLogCsvRow } from './sms-log-csv';
@@ -176,6 +176,31 @@ function statusLiteral(status: string) {
 }
 
 /**
+ * The keyset condition below a cursor, `(created_at, id) < (c, i)`, on the table `alias`: a row
+ * comparison, an Index Cond on every index the log's pages use (each ends in created_at DESC, id DESC).
+ */
+const below = (alias: 'm' | 'o', after: { createdAt: Date; id: string }) =>
+  sql<boolean>`(${sql.ref(`${alias}.created_at`)}, ${sql.ref(`${alias}.id`)}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`;
+
+/**
+ * A page's rows for its keys (a subquery `k` of id and created_at, at most a page): joined by id,
+ * each looked up in the one partition it can be in (pruned as the join runs), newest first.
+ */
+function rowsOfKeys<D, TB extends keyof D, K extends { id: string; created_at: Date }>(
+  db: Db,
+  keys: SelectQueryBuilder<D, TB, K>,
+  accountId: string,
+) {
+  return db
+    .selectFrom(keys.as('k'))
+    .innerJoin('messages as m', 'm.id', 'k.id')
+    .select(LOG_SELECT)
+    .where('m.account_id', '=', accountId)
+    .orderBy('k.created_at', 'desc')
+    .orderBy('k.id', 'desc');
+}
+
+/**
  * The SMS log query, newest first, by keyset: the row comparison `(created_at, id) < (c, i)` is an
  * index condition on every index the planner may use (each ends in created_at DESC, id DESC), so a
  * page at any depth is a seek. No status index exists on `messages` (status updates stay HOT): an
@@ -218,9 +243,7 @@ export function logQuery(db: Db, f: LogFilter) {
     if (f.from) ids = ids.where('o.created_at', '>=', f.from);
     if (f.to) ids = ids.where('o.created_at', '<', f.to);
     if (f.after) {
-      ids = ids.where(
-        sql<boolean>`(o.created_at, o.id) < (${f.after.createdAt}::timestamptz, ${f.after.id}::uuid)`,
-      );
+      ids = ids.where(below('o', f.after));
     }
     ids = ids.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(limit(f.limit!));
     q = q.where('m.id', 'in', ids).where('m.account_id', '=', f.accountId).where('m.status', '=', status!);
@@ -264,9 +287,7 @@ export function logQuery(db: Db, f: LogFilter) {
   if (f.text) q = q.where('m.body', 'ilike', `%${escapeLike(f.text)}%`);
   if (f.campaignId) q = q.where('m.campaign_id', '=', f.campaignId);
   if (f.after) {
-    q = q.where(
-      sql<boolean>`(${createdAt}, ${id}) < (${f.after.createdAt}::timestamptz, ${f.after.id}::uuid)`,
-    );
+    q = q.where(below(k, f.after));
   }
   q = q.orderBy(createdAt, 'desc').orderBy(id, 'desc');
   return f.limit === undefined ? q : q.limit(limit(f.limit));
@@ -383,21 +404,13 @@ export function headPage(db: Db, f: LogFilter & { limit: number }, from: Date | 
     .where('m.recipient', 'like', `${escapeLike(r.prefix)}%`)
     .where(sql<boolean>`m.created_at >= ${from ?? '-infinity'}::timestamptz`);
   if (f.after) {
-    inner = inner.where(
-      sql<boolean>`(m.created_at, m.id) < (${f.after.createdAt}::timestamptz, ${f.after.id}::uuid)`,
-    );
+    inner = inner.where(below('m', f.after));
   }
   const keys = inner
     .orderBy('m.created_at', 'desc')
     .orderBy('m.id', 'desc')
     .limit(sql.lit(fetchSize(f.limit)));
-  return db
-    .selectFrom(keys.as('k'))
-    .innerJoin('messages as m', 'm.id', 'k.id')
-    .select(LOG_SELECT)
-    .where('m.account_id', '=', f.accountId)
-    .orderBy('k.created_at', 'desc')
-    .orderBy('k.id', 'desc');
+  return rowsOfKeys(db, keys, f.accountId);
 }
 
 /**
@@ -462,9 +475,7 @@ export function recipientProbe(db: Db, f: LogFilter & { limit: number }) {
     inner = inner.where(sql<boolean>`m.recipient ~>=~ ${r.prefix} AND m.recipient ~<~ ${upper}`);
   }
   if (f.after) {
-    inner = inner.where(
-      sql<boolean>`(m.created_at, m.id) < (${f.after.createdAt}::timestamptz, ${f.after.id}::uuid)`,
-    );
+    inner = inner.where(below('m', f.after));
   }
   const keys = db
     .selectFrom(inner.limit(sql.lit(RECIPIENT_PROBE_CAP + 1)).as('s'))
@@ -472,14 +483,7 @@ export function recipientProbe(db: Db, f: LogFilter & { limit: number }) {
     .orderBy('s.created_at', 'desc')
     .orderBy('s.id', 'desc')
     .limit(sql.lit(fetchSize(f.limit)));
-  // Each id is looked up in the one partition it can be in (pruned as the join runs).
-  return db
-    .selectFrom(keys.as('k'))
-    .innerJoin('messages as m', 'm.id', 'k.id')
-    .select([...LOG_SELECT, 'k.matches'])
-    .where('m.account_id', '=', f.accountId)
-    .orderBy('k.created_at', 'desc')
-    .orderBy('k.id', 'desc');
+  return rowsOfKeys(db, keys, f.accountId).select('k.matches');
 }
 
 /** The account's log rows of these ids (in no order). */
