@@ -7,12 +7,12 @@ import { insertTestMessage } from '../../../test/messaging';
 import { encodeCursor } from './message-dto';
 import { openPostgres, transact, type Db } from '../../platform/db';
 import { createStatementCache } from '../../platform/statement-cache';
+import pg from 'pg';
 import {
-  headPage,
-  headPageSettings,
   listLog,
   logQuery,
   logRowsByIds,
+  prefixPage,
   RECIPIENT_PROBE_CAP,
   recipientProbe,
   type LogFilter,
@@ -703,25 +703,65 @@ describe("SMS log: a recipient's page from the recipient index", () => {
     }
   });
 
-  it("a broad prefix's page walks the head index in keyset order on a generic plan, one text per shape", async () => {
+  /**
+   * The plans of the statements that wren_log_prefix_page (migration 0022) ran for `f`, as the
+   * server logged them (auto_explain, nested statements, sent to this client as notices), with the
+   * page's rows: the plans PostgreSQL chose inside the function, for the values it was given.
+   */
+  async function prefixPagePlans(f: Omit<LogFilter, 'accountId' | 'limit'>) {
+    const q = prefixPage({ accountId, limit: 51, ...f })!.compile(server.ctx.db);
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    const plans: string[] = [];
+    client.on('notice', (n) => {
+      if (n.message?.includes('Query Text:')) plans.push(n.message);
+    });
+    await client.connect();
+    try {
+      await client.query(`LOAD 'auto_explain'`);
+      await client.query(`SET auto_explain.log_min_duration = 0`);
+      await client.query(`SET auto_explain.log_nested_statements = on`);
+      await client.query(`SET auto_explain.log_analyze = on`);
+      await client.query(`SET auto_explain.log_timing = off`);
+      await client.query(`SET client_min_messages = log`);
+      const { rows } = await client.query<{ id: string }>(q.sql, [...q.parameters]);
+      return { rows, plans: plans.filter((p) => !p.includes('wren_log_prefix_page(')) };
+    } finally {
+      await client.end();
+    }
+  }
+  /** Lines of a plan without the scans of empty partitions (the months ahead) and what they hold. */
+  const withoutEmpty = (text: string, empty: ReadonlySet<string>) => {
+    const kept: string[] = [];
+    let skipDeeperThan = -1;
+    for (const line of text.split('\n')) {
+      const depth = line.search(/\S/);
+      if (skipDeeperThan >= 0 && depth > skipDeeperThan) continue;
+      skipDeeperThan = -1;
+      const scan = /(?:Scan|Scan using \S+) on (messages_(?:p\d{6}|legacy))\b/.exec(line);
+      if (scan && empty.has(scan[1]!)) {
+        skipDeeperThan = depth;
+        continue;
+      }
+      kept.push(line);
+    }
+    return kept.join('\n');
+  };
+
+  it("a broad prefix's page is one call, whose statements run generic and walk the head index in keyset order", async () => {
     const [deep] = await rowAt(Math.floor(N * 0.5));
     const after = { createdAt: deep!.created_at, id: deep!.id };
-    const month = new Date(Date.now() - 31 * 86_400_000);
-    const page = (
-      f: Omit<LogFilter, 'accountId' | 'limit'>,
-      from: Date | null = month,
-      account = accountId,
-    ) => headPage(server.ctx.db, { accountId: account, limit: 51, ...f }, from);
-    // The same text for any account, prefix of five or more, window and cursor.
-    const a = page({ recipient: { prefix: '+1415' }, after })!.compile();
-    const b = page(
-      { recipient: { prefix: '+4420794' }, after: { createdAt: new Date(), id: randomUUID() } },
-      null,
-      randomUUID(),
-    )!.compile();
+    // The same text for any account, prefix of five or more, cursor and page size of one fetch size.
+    const a = prefixPage({ accountId, limit: 50, recipient: { prefix: '+1415' }, after })!.compile(
+      server.ctx.db,
+    );
+    const b = prefixPage({
+      accountId: randomUUID(),
+      limit: 40,
+      recipient: { prefix: '+4420794' },
+    })!.compile(server.ctx.db);
     expect(b.sql).toBe(a.sql);
-    expect(a.sql).not.toMatch(/limit \$/i);
     // Shorter prefixes, numbers and other filters are not its: they keep the planned query.
+    const month = new Date(Date.now() - 31 * 86_400_000);
     for (const f of [
       { recipient: { prefix: '+141' } },
       { recipient: { exact: '+14155550123' } },
@@ -731,59 +771,108 @@ describe("SMS log: a recipient's page from the recipient index", () => {
       { recipient: { prefix: '+1415' }, text: 'code' },
       { recipient: { prefix: '+1415' }, campaignId },
       { recipient: { prefix: '+1415' }, from: month },
+      { recipient: { prefix: '+1415' }, to: month },
       {},
     ]) {
-      expect(page(f), JSON.stringify(f)).toBeNull();
+      expect(prefixPage({ accountId, limit: 50, ...f }), JSON.stringify(f)).toBeNull();
     }
+
     const partitions = await filled();
     expect(partitions.length).toBeGreaterThan(0);
-    for (const [f, from] of [
-      [{ recipient: { prefix: '+1415' } }, month],
-      [{ recipient: { prefix: '+14155550' }, after }, month],
-      [{ recipient: { prefix: '+1415' }, after }, null],
+    const { rows: emptyRows } = await sql<{ name: string }>`
+      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'messages'::regclass AND c.reltuples <= 0`.execute(server.ctx.db);
+    const empty = new Set(emptyRows.map((r) => r.name));
+    const truth = async (prefix: string, below: { createdAt: Date; id: string } | null) =>
+      (
+        await sql<{ id: string }>`
+          SELECT id FROM messages WHERE account_id = ${accountId}::uuid AND recipient LIKE ${`${prefix}%`}
+             AND (created_at, id) < (${below?.createdAt ?? 'infinity'}::timestamptz,
+                                     ${below?.id ?? 'ffffffff-ffff-ffff-ffff-ffffffffffff'}::uuid)
+           ORDER BY created_at DESC, id DESC LIMIT 51`.execute(server.ctx.db)
+      ).rows.map((r) => r.id);
+    // An area code (no probe); its exchange, all 20,000 of its messages (more than the probe reads),
+    // with and without a cursor; ten numbers (20: the probe reads them all).
+    for (const [prefix, below, probes, walks] of [
+      ['+1415', null, false, true],
+      ['+1415555', after, true, true],
+      ['+1415555', null, true, true],
+      ['+1415555012', after, true, false],
     ] as const) {
-      const { plan: generic } = await genericPlanOf(page(f, from)!.compile(), headPageSettings);
-      const label = JSON.stringify({ f, from });
-      for (const p of partitions) {
-        expect(generic, label).toMatch(
-          new RegExp(`Index Only Scan using ${p}_account_id_left_\\w+ on ${p}\\b`),
-        );
-        expect(generic, label).not.toMatch(new RegExp(`Seq Scan on ${p}\\b`));
-        expect(generic, label).toMatch(
-          new RegExp(`Index Scan using ${p}_pkey on ${p} m[^\\n]*\\n\\s+Index Cond: \\(id = \\w+\\.id\\)`),
-        );
+      const label = JSON.stringify({ prefix, below });
+      const { rows, plans } = await prefixPagePlans({
+        recipient: { prefix },
+        ...(below ? { after: below } : {}),
+      });
+      expect(
+        rows.map((r) => r.id),
+        label,
+      ).toEqual(await truth(prefix, below));
+      const probe = plans.filter((p) => p.includes('~>=~'));
+      const walk = plans.filter((p) => p.includes('left(w.recipient, 5)'));
+      expect(probe.length, label).toBe(probes ? 1 : 0);
+      if (!walks) expect(walk.length, label).toBe(0);
+      else expect(walk.length, label).toBeGreaterThanOrEqual(1);
+      for (const text of walk.map((p) => withoutEmpty(p, empty))) {
+        for (const p of partitions) {
+          // Each filled month: the head index alone, its lower bound and the keyset in the Index
+          // Cond, the prefix tested on the number the index keeps.
+          expect(text, label).toMatch(
+            new RegExp(
+              `Index Only Scan using ${p}_account_id_left_\\w+ on ${p} w_\\d+[^\\n]*\\n\\s+Index Cond: \\(\\(account_id = \\$1\\) AND \\(\\("left"\\(recipient, 5\\)\\) = \\$2\\) AND \\(created_at >= \\$\\d+\\) AND \\(ROW\\(created_at, id\\) < ROW\\(\\$\\d+, \\$\\d+\\)\\)\\)\\n\\s+Filter: \\(recipient ~~ \\$3\\)`,
+            ),
+          );
+          expect(text, label).not.toMatch(new RegExp(`Seq Scan on ${p}\\b`));
+        }
+        // In the keyset's order: no sort of the matches, no workers.
+        expect(text, label).not.toMatch(/(^|->\s+)(Incremental )?Sort\s+\(/m);
+        expect(text, label).not.toMatch(/Gather/);
       }
-      // In the keyset's order: no sort of the matches.
-      expect(generic, label).not.toMatch(/(^|->\s+)(Incremental )?Sort\s+\(/m);
-      expect(generic, label).not.toMatch(/Gather/);
+      for (const text of probe.map((p) => withoutEmpty(p, empty))) {
+        for (const p of partitions) {
+          expect(text, label).toMatch(
+            new RegExp(`Index Only Scan using ${p}_account_id_recipient_created_at_id_idx on ${p}\\b`),
+          );
+        }
+      }
+      // Generic plans: parameters ($n) in every condition, no value of this page.
+      for (const text of [...walk, ...probe]) {
+        expect(text, label).not.toContain(accountId);
+        expect(text, label).not.toContain(prefix);
+      }
     }
-    // Through listLog on one connection: prepared once, generic from then on, the truth's rows.
+  });
+
+  it("a broad prefix's pages through listLog are the truth's, page after page", async () => {
     const one = await openPostgres(server.databaseUrl, 1, createStatementCache());
     try {
-      let cursor: { createdAt: Date; id: string } | undefined;
-      const truth = await sql<{ id: string }>`
-        SELECT id FROM messages WHERE account_id = ${accountId}::uuid AND recipient LIKE '+1415%'
-         ORDER BY created_at DESC, id DESC LIMIT 400`.execute(server.ctx.db);
-      const walked: string[] = [];
-      for (let i = 0; i < 8; i++) {
-        const rows = await listLog(one.db, {
-          accountId,
-          limit: 50,
-          recipient: { prefix: '+1415' },
-          after: cursor,
-        });
-        walked.push(...rows.map((r) => r.id));
-        const last = rows[rows.length - 1]!;
-        cursor = { createdAt: last.created_at, id: last.id };
+      for (const prefix of ['+1415', '+14155550']) {
+        let cursor: { createdAt: Date; id: string } | undefined;
+        const truth = await sql<{ id: string }>`
+          SELECT id FROM messages WHERE account_id = ${accountId}::uuid AND recipient LIKE ${`${prefix}%`}
+           ORDER BY created_at DESC, id DESC LIMIT 400`.execute(server.ctx.db);
+        const walked: string[] = [];
+        for (let i = 0; i < 8; i++) {
+          const rows = await listLog(one.db, { accountId, limit: 50, recipient: { prefix }, after: cursor });
+          walked.push(...rows.map((r) => r.id));
+          const last = rows[rows.length - 1]!;
+          cursor = { createdAt: last.created_at, id: last.id };
+        }
+        expect(walked, prefix).toEqual(truth.rows.map((r) => r.id));
       }
-      expect(walked).toEqual(truth.rows.map((r) => r.id));
-      const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
-        SELECT generic_plans, custom_plans FROM pg_prepared_statements
-         WHERE statement LIKE '%left(m.recipient, 5)%'`.execute(one.db);
-      expect(rows.length).toBeGreaterThanOrEqual(1);
-      // Pages 2-8 share the text with a cursor, named on its third use (the first page's runs once).
-      expect(rows.reduce((n, r) => n + Number(r.generic_plans), 0)).toBeGreaterThanOrEqual(5);
-      expect(rows.every((r) => Number(r.custom_plans) === 0)).toBe(true);
+      // The function's settings were its own: the connection plans and sorts as before.
+      const { rows: settings } = await sql<{ mode: string; sort: string }>`
+        SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_sort') AS sort`.execute(
+        one.db,
+      );
+      expect(settings[0]).toEqual({ mode: 'auto', sort: 'on' });
+      // Another account's messages are never in it.
+      const other = await listLog(one.db, {
+        accountId: randomUUID(),
+        limit: 50,
+        recipient: { prefix: '+1415' },
+      });
+      expect(other).toEqual([]);
     } finally {
       await one.close();
     }
@@ -798,7 +887,8 @@ describe("SMS log: a recipient's page from the recipient index", () => {
         expect(byNumber.map((r) => r.id)).toEqual(
           (await rowAt(0, sql`recipient = ${number}`)).slice(0, 50).map((r) => r.id),
         );
-        const prefix = number.slice(0, -1);
+        // A prefix shorter than the head index's (longer ones are wren_log_prefix_page's).
+        const prefix = `+44${i}`;
         const byPrefix = await listLog(one.db, { accountId, limit: 50, recipient: { prefix } });
         expect(byPrefix.map((r) => r.id)).toEqual(
           (await rowAt(0, sql`recipient LIKE ${prefix + '%'}`)).slice(0, 50).map((r) => r.id),

@@ -143,6 +143,7 @@ const OUTCOME_STATUSES: readonly string[] = [
   'canceled',
   'unknown',
 ];
+const PLAIN_ASCII = /^[\x20-\x7e]+$/;
 /** Characters of a number in messages_log_head_idx (`left(recipient, 5)`, migration 0021): '+' and four digits. */
 const RECIPIENT_HEAD_LENGTH = 5;
 
@@ -305,7 +306,8 @@ export function logQuery(db: Db, f: LogFilter) {
  *   planning it for a prefix, whose generic estimate is a guess, so the probe sets the mode itself.
  * - A prefix of five characters or more with more matches (an area code: '+1415') walks the head
  *   index (migration 0021: the number's first five characters, then time) in the keyset's order,
- *   also generic, looking back a month, then a year, then everything (`headPageRows`).
+ *   also generic, looking back a week, a month, a year, then everything. For such a prefix the
+ *   probe and the walk are one call of a server function (`prefixPage`, migration 0022).
  * - Otherwise the page is planned for its values (a custom plan: a number with many messages is
  *   best found by walking the log in time order). A short prefix picks its ids first, then reads
  *   their rows by primary key (`pageFromKeys`): a prefix is a range of the recipient index, which
@@ -327,27 +329,23 @@ async function pageRows(db: Db, f: LogFilter & { limit: number }): Promise<Messa
 }
 
 /**
- * A recipient's page from the statements that run generic, in one transaction (the modes it sets
- * end with it: the connection plans its other statements as before): the probe, then for a prefix
- * with more matches than it reads, the head index's walk (`headPageRows`). A prefix of exactly the
- * head's five characters goes to the walk at once: every entry of its head matches, so the walk
- * stops at the page, and the probe would only count 2,000 matches first (2 ms at 10M messages).
+ * A recipient's page from the statements that run generic (planned once per connection):
+ * - A prefix of five characters or more (and its cursor alone): one call of wren_log_prefix_page
+ *   (`prefixPage`), which probes, then walks the head index, on the server.
+ * - A number or a shorter prefix: the probe, in a transaction whose planner mode ends with it (the
+ *   connection plans its other statements as before).
  * Null when neither applies, or the probe found too many matches of a number or a short prefix: the
  * page is then planned for its values.
  */
 async function genericPageRows(db: Db, f: LogFilter & { limit: number }) {
+  const prefix = prefixPage(f);
+  if (prefix) return (await prefix.execute(db)).rows;
   const probe = recipientProbe(db, f)?.compile();
-  const head = headPage(db, f, null) !== null;
-  if (!probe && !head) return null;
-  const r = f.recipient;
-  const wholeHead = head && r !== undefined && 'prefix' in r && r.prefix.length === RECIPIENT_HEAD_LENGTH;
+  if (!probe) return null;
   return transact(db, async (trx) => {
-    if (probe && !wholeHead) {
-      await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
-      const { rows } = await trx.executeQuery(probe);
-      if (rows.length === 0 || Number(rows[0].matches) <= RECIPIENT_PROBE_CAP) return rows;
-    }
-    return head ? headPageRows(trx, f) : null;
+    await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+    const { rows } = await trx.executeQuery(probe);
+    return rows.length === 0 || Number(rows[0].matches) <= RECIPIENT_PROBE_CAP ? rows : null;
   });
 }
 
@@ -358,59 +356,41 @@ function lookBack(f: LogFilter) {
 }
 
 /**
- * A broad prefix's page (at least the head index's five characters, and its cursor alone) in the
- * transaction `trx`: one statement per look-back window (see `prefixPageKeys`) until one fills the
- * page, run generic like the probe. Planned for each page, it cost 2-3 ms across the monthly
- * partitions and their indexes, more than its walk. Its pattern is a parameter of `LIKE`, which no
- * index can take as a condition: every plan walks the head index in the keyset's order, tests the
- * number kept in it, and joins the page's rows by id.
+ * The bounds of a prefix as a range of the recipient index (text_pattern_ops, which compares bytes:
+ * exact for ASCII, and E.164 prefixes are '+' and digits): [low, high).
  */
-async function headPageRows(trx: Db, f: LogFilter & { limit: number }) {
-  await headPageSettings(trx);
-  let rows: MessageDtoRow[] = [];
-  for (const from of lookBack(f)) {
-    rows = await headPage(trx, f, from)!.execute();
-    if (rows.length >= f.limit) break;
-  }
-  return rows;
+function prefixRange(prefix: string) {
+  if (!PLAIN_ASCII.test(prefix)) throw new Error('a byte range of a prefix that is not plain ASCII');
+  const last = prefix.length - 1;
+  return { low: prefix, high: prefix.slice(0, last) + String.fromCharCode(prefix.charCodeAt(last) + 1) };
 }
 
 /**
- * How `headPage` is planned, for the transaction it runs in: generic (planned once per connection),
- * and without a sort. The generic estimate of `LIKE $n` is a guess of a few rows, for which reading
- * every match in the window and sorting them looks as cheap as the walk; a broad prefix has
- * thousands there. The walk in the keyset's order stops at the page whatever the count.
+ * A broad prefix's page (at least the head index's five characters, and its cursor alone) in one
+ * call of wren_log_prefix_page (migration 0022), or null for other filters. The function runs the
+ * probe (at most RECIPIENT_PROBE_CAP matches from the recipient index: a prefix of a few numbers),
+ * else walks the head index in the keyset's order through the look-back windows (see
+ * `prefixPageKeys`), each window adding its rows to the page, all on generic plans. As a
+ * transaction of its statements it took six round trips (bench:log, 10M messages, '+14155550':
+ * p50 5.5 ms over HTTP). A prefix of exactly five characters (an area code) skips the probe: every
+ * entry of its head matches, so the walk stops at the page, and the probe would only count 2,000
+ * matches first (2 ms at 10M messages). So does a prefix that is not plain ASCII, which the
+ * recipient index's byte range would not bound.
  */
-export async function headPageSettings(trx: Db) {
-  await sql`SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_sort', 'off', true)`.execute(
-    trx,
-  );
-}
-
-/** The statement of `headPageRows` for one window (from `from`, or unbounded), or null. */
-export function headPage(db: Db, f: LogFilter & { limit: number }, from: Date | null) {
+export function prefixPage(f: LogFilter & { limit: number }) {
   const r = f.recipient;
   if (!r || !('prefix' in r) || r.prefix.length < RECIPIENT_HEAD_LENGTH) return null;
   if (f.status || f.sender || f.text || f.campaignId || f.from || f.to) return null;
-  let inner = db
-    .selectFrom('messages as m')
-    .select(['m.created_at', 'm.id'])
-    .where('m.account_id', '=', f.accountId)
-    .where(
-      sql<string>`left(m.recipient, ${sql.lit(RECIPIENT_HEAD_LENGTH)})`,
-      '=',
-      r.prefix.slice(0, RECIPIENT_HEAD_LENGTH),
-    )
-    .where('m.recipient', 'like', `${escapeLike(r.prefix)}%`)
-    .where(sql<boolean>`m.created_at >= ${from ?? '-infinity'}::timestamptz`);
-  if (f.after) {
-    inner = inner.where(below('m', f.after));
-  }
-  const keys = inner
-    .orderBy('m.created_at', 'desc')
-    .orderBy('m.id', 'desc')
-    .limit(sql.lit(fetchSize(f.limit)));
-  return rowsOfKeys(db, keys, f.accountId);
+  const { low, high } = prefixRange(r.prefix);
+  const probe = r.prefix.length > RECIPIENT_HEAD_LENGTH && PLAIN_ASCII.test(r.prefix);
+  const windows = lookBack(f).map((from) => from?.toISOString() ?? '-infinity');
+  const columns = sql.join(LOG_SELECT.map((c) => sql.ref(c)));
+  return sql<MessageDtoRow>`SELECT ${columns}
+      FROM wren_log_prefix_page(${f.accountId}::uuid, ${r.prefix.slice(0, RECIPIENT_HEAD_LENGTH)},
+             ${`${escapeLike(r.prefix)}%`}, ${low}, ${high}, ${f.after?.createdAt ?? null}::timestamptz,
+             ${f.after?.id ?? null}::uuid, ${windows}::timestamptz[], ${fetchSize(f.limit)}::int,
+             ${probe ? RECIPIENT_PROBE_CAP : 0}::int) WITH ORDINALITY AS m
+     ORDER BY m.ordinality`;
 }
 
 /**
@@ -426,9 +406,9 @@ const DAY_MS = 86_400_000;
  * partition starts its walk at once (Merge Append), and in a partition whose matches are far back a
  * walk passes every newer entry first: a prefix whose messages come in bursts walked 9,000 entries
  * in each of 12 months for one page (10M messages, '+14155550': 13 ms warm). So the page first looks
- * only at the last month before its cursor (a lower bound on created_at, an Index Cond that stops
- * the walk of older months at once), then the last year, then everything: a window that fills the
- * page is its answer, since nothing newer was left out.
+ * only at the last week before its cursor (a lower bound on created_at, an Index Cond that stops
+ * the walk of older months at once), then the last month, the last year, then everything: a window
+ * that fills the page is its answer, since nothing newer was left out.
  */
 async function prefixPageKeys(db: Db, f: LogFilter & { limit: number }) {
   for (const from of lookBack(f)) {
@@ -461,18 +441,15 @@ export function recipientProbe(db: Db, f: LogFilter & { limit: number }) {
   // created_at as selective as the recipient's, and a generic plan walked the log index through the
   // whole range, reading every row to test its recipient.
   if (!r || 'contains' in r || f.status || f.sender || f.text || f.campaignId || f.from || f.to) return null;
-  // A prefix is the range [prefix, prefix with its last character's successor) of text_pattern_ops,
-  // which compares bytes: exact for ASCII (E.164 prefixes are '+' and digits).
-  if ('prefix' in r && !/^[\x20-\x7e]+$/.test(r.prefix)) return null;
+  if ('prefix' in r && !PLAIN_ASCII.test(r.prefix)) return null; // see prefixRange
   let inner = db
     .selectFrom('messages as m')
     .select(['m.created_at', 'm.id'])
     .where('m.account_id', '=', f.accountId);
   if ('exact' in r) inner = inner.where('m.recipient', '=', r.exact);
   else {
-    const last = r.prefix.length - 1;
-    const upper = r.prefix.slice(0, last) + String.fromCharCode(r.prefix.charCodeAt(last) + 1);
-    inner = inner.where(sql<boolean>`m.recipient ~>=~ ${r.prefix} AND m.recipient ~<~ ${upper}`);
+    const { low, high } = prefixRange(r.prefix);
+    inner = inner.where(sql<boolean>`m.recipient ~>=~ ${low} AND m.recipient ~<~ ${high}`);
   }
   if (f.after) {
     inner = inner.where(below('m', f.after));
