@@ -74,6 +74,32 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The monthly partitions with no row, by the statistics of beforeAll's VACUUM (ANALYZE): the months ahead. */
+async function emptyPartitions() {
+  const { rows } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent = 'messages'::regclass AND c.reltuples <= 0`.execute(server.ctx.db);
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Lines of a plan without the scans of empty partitions (the months ahead) and what they hold. */
+const withoutEmpty = (text: string, empty: ReadonlySet<string>) => {
+  const kept: string[] = [];
+  let skipDeeperThan = -1;
+  for (const line of text.split('\n')) {
+    const depth = line.search(/\S/);
+    if (skipDeeperThan >= 0 && depth > skipDeeperThan) continue;
+    skipDeeperThan = -1;
+    const scan = /(?:Scan|Scan using \S+) on (messages_(?:p\d{6}|legacy))\b/.exec(line);
+    if (scan && empty.has(scan[1]!)) {
+      skipDeeperThan = depth;
+      continue;
+    }
+    kept.push(line);
+  }
+  return kept.join('\n');
+};
+
 /**
  * The plan as text, read through the partitions (0018): each partition's index is named by the
  * index of `messages` it belongs to, and the scans of empty partitions (the months ahead; nothing to
@@ -86,25 +112,7 @@ async function plan(f: Omit<LogFilter, 'accountId'>) {
     SELECT c.relname AS child, p.relname AS parent
       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
      WHERE p.relkind = 'I'`.execute(server.ctx.db);
-  // Statistics of beforeAll's VACUUM (ANALYZE): the months ahead hold no row.
-  const { rows: empty } = await sql<{ name: string }>`
-    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-     WHERE i.inhparent = 'messages'::regclass AND c.reltuples <= 0`.execute(server.ctx.db);
-  const emptyNames = new Set(empty.map((e) => e.name));
-  const kept: string[] = [];
-  let skipDeeperThan = -1;
-  for (const line of lines) {
-    const depth = line.search(/\S/);
-    if (skipDeeperThan >= 0 && depth > skipDeeperThan) continue;
-    skipDeeperThan = -1;
-    const scan = /(?:Scan|Scan using \S+) on (messages_(?:p\d{6}|legacy))\b/.exec(line);
-    if (scan && emptyNames.has(scan[1]!)) {
-      skipDeeperThan = depth;
-      continue;
-    }
-    kept.push(line);
-  }
-  let text = kept.join('\n');
+  let text = withoutEmpty(lines.join('\n'), await emptyPartitions());
   parents.sort((a, b) => b.child.length - a.child.length);
   for (const { child, parent } of parents) text = text.split(child).join(parent);
   return text;
@@ -729,24 +737,6 @@ describe("SMS log: a recipient's page from the recipient index", () => {
       await client.end();
     }
   }
-  /** Lines of a plan without the scans of empty partitions (the months ahead) and what they hold. */
-  const withoutEmpty = (text: string, empty: ReadonlySet<string>) => {
-    const kept: string[] = [];
-    let skipDeeperThan = -1;
-    for (const line of text.split('\n')) {
-      const depth = line.search(/\S/);
-      if (skipDeeperThan >= 0 && depth > skipDeeperThan) continue;
-      skipDeeperThan = -1;
-      const scan = /(?:Scan|Scan using \S+) on (messages_(?:p\d{6}|legacy))\b/.exec(line);
-      if (scan && empty.has(scan[1]!)) {
-        skipDeeperThan = depth;
-        continue;
-      }
-      kept.push(line);
-    }
-    return kept.join('\n');
-  };
-
   it("a broad prefix's page is one call, whose statements run generic and walk the head index in keyset order", async () => {
     const [deep] = await rowAt(Math.floor(N * 0.5));
     const after = { createdAt: deep!.created_at, id: deep!.id };
@@ -779,10 +769,7 @@ describe("SMS log: a recipient's page from the recipient index", () => {
 
     const partitions = await filled();
     expect(partitions.length).toBeGreaterThan(0);
-    const { rows: emptyRows } = await sql<{ name: string }>`
-      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-       WHERE i.inhparent = 'messages'::regclass AND c.reltuples <= 0`.execute(server.ctx.db);
-    const empty = new Set(emptyRows.map((r) => r.name));
+    const empty = await emptyPartitions();
     const truth = async (prefix: string, below: { createdAt: Date; id: string } | null) =>
       (
         await sql<{ id: string }>`
