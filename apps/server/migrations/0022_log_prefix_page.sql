@@ -54,7 +54,8 @@ BEGIN
               FROM messages m
              WHERE m.account_id = p_account
                AND m.recipient ~>=~ p_low AND m.recipient ~<~ p_high
-               AND (m.created_at, m.id) < (v_at, v_id)
+               -- Tested on each entry, never an index condition (see recipientProbe).
+               AND ((m.created_at, m.id) < (v_at, v_id)) IS TRUE
              LIMIT p_probe_cap + 1) s;
     IF v_matches <= p_probe_cap THEN
       RETURN QUERY
