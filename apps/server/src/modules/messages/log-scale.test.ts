@@ -856,6 +856,10 @@ describe("SMS log: a recipient's page from the recipient index", () => {
         one.db,
       );
       expect(settings[0]).toEqual({ mode: 'auto', sort: 'on' });
+      // A prefix that is not plain ASCII skips the probe (no byte range of it) and still answers.
+      expect(await listLog(one.db, { accountId, limit: 50, recipient: { prefix: '+1415\u00e9' } })).toEqual(
+        [],
+      );
       // Another account's messages are never in it.
       const other = await listLog(one.db, {
         accountId: randomUUID(),

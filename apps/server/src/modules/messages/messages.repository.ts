@@ -381,8 +381,9 @@ export function prefixPage(f: LogFilter & { limit: number }) {
   const r = f.recipient;
   if (!r || !('prefix' in r) || r.prefix.length < RECIPIENT_HEAD_LENGTH) return null;
   if (f.status || f.sender || f.text || f.campaignId || f.from || f.to) return null;
-  const { low, high } = prefixRange(r.prefix);
   const probe = r.prefix.length > RECIPIENT_HEAD_LENGTH && PLAIN_ASCII.test(r.prefix);
+  // Without a probe its range is unused.
+  const { low, high } = probe ? prefixRange(r.prefix) : { low: r.prefix, high: r.prefix };
   const windows = lookBack(f).map((from) => from?.toISOString() ?? '-infinity');
   const columns = sql.join(LOG_SELECT.map((c) => sql.ref(c)));
   return sql<MessageDtoRow>`SELECT ${columns}
