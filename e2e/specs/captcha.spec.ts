@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from '../lib/server';
 // and the server, with CAPTCHA on, accepts register and forgot-password only with its solution.
 let server: RunningServer;
 let browser: Browser;
+let registered: ReturnType<typeof newUser> | undefined;
 
 before(async () => {
   server = await startServer({ CAPTCHA: 'true' });
@@ -24,6 +25,7 @@ describe('captcha', () => {
   it('register and forgot-password pass the invisible proof-of-work; the API refuses without it', async () => {
     const { page } = await newContext(browser, server.baseUrl);
     const user = newUser();
+    registered = user;
     await page.goto('/auth/register');
     await appReady(page);
     await page.getByLabel('Username').fill(user.username);
@@ -51,5 +53,47 @@ describe('captcha', () => {
       body: JSON.stringify({ email: user.email }),
     });
     assert.equal(res.status, 400);
+  });
+
+  it('a submit before the proof-of-work has loaded waits for it, and the reset link is sent', async () => {
+    // A slow network (or a slow machine) delivers the widget's chunk after a quick user submits:
+    // the form must wait for the work, not send without it and show a refusal.
+    const { page } = await newContext(browser, server.baseUrl);
+    let delayed = 0;
+    await page.route('**/assets/altcha-*.js', async (route) => {
+      delayed += 1;
+      await new Promise((r) => setTimeout(r, 2_500));
+      await route.continue();
+    });
+    await page.goto('/auth/forgot-password');
+    await appReady(page);
+    await page.getByLabel('Email').fill(newUser().email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('Check your email').waitFor({ timeout: 30_000 });
+    assert.equal(delayed, 1);
+  });
+
+  it('a refused register is tried again with a new proof-of-work, which passes', async () => {
+    assert.ok(registered, 'the first test registers a user');
+    const { page } = await newContext(browser, server.baseUrl);
+    const user = { ...newUser(), username: registered.username };
+    let challenges = 0;
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/auth/captcha')) challenges += 1;
+    });
+    await page.goto('/auth/register');
+    await appReady(page);
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Full name').fill(user.name);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Phone').fill(user.phone);
+    await page.getByLabel(/^Password/).fill(user.password);
+    await page.getByLabel('Confirm password').fill(user.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('This username or email cannot be used', { exact: false }).first().waitFor();
+    await page.getByLabel('Username').fill(newUser().username);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/dashboard', { timeout: 30_000 });
+    assert.equal(challenges, 2); // one for each submit: a solution is used once
   });
 });
