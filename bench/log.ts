@@ -4,7 +4,8 @@
  * generate_series each, spread over a year), then measures the SMS log through HTTP: the first
  * page, a page 99 % deep (cursor), each filter, text search, and CSV export rows/s. Prints per case
  * its first request's time and p50/p99 of the next ones, and PostgreSQL's idle CPU with the seeded
- * table (maintenance passes running).
+ * table (maintenance passes running; BENCH_LOG_IDLE_SECONDS, default 60, after BENCH_LOG_IDLE_SETTLE_SECONDS,
+ * default 20), by PostgreSQL process.
  *
  *   npm run bench:log                                   (default: 1,000,000 messages, embedded PostgreSQL)
  *   BENCH_LOG_MESSAGES=10000000 npm run bench:log       (the full size of issue #17)
@@ -22,6 +23,7 @@ import { Agent, request } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import {
+  cpuDiff,
   cpuSeconds,
   embeddedDatabase,
   freshPostgres,
@@ -32,7 +34,8 @@ import {
 
 const N = Number(process.env.BENCH_LOG_MESSAGES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_LOG_RUNS ?? 20);
-const IDLE_SECONDS = Number(process.env.BENCH_LOG_IDLE_SECONDS ?? 20);
+const IDLE_SECONDS = Number(process.env.BENCH_LOG_IDLE_SECONDS ?? 60);
+const IDLE_SETTLE_SECONDS = Number(process.env.BENCH_LOG_IDLE_SETTLE_SECONDS ?? 20);
 const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
 const BASE_DB = process.env.BENCH_DATABASE_URL;
 const EXPORT_ONLY = process.env.BENCH_LOG_ONLY === 'export';
@@ -330,13 +333,22 @@ async function main() {
     if (EXPORT_ONLY) return;
 
     // Idle: no traffic, the worker's maintenance passes keep running on their schedule.
+    // First IDLE_SETTLE_SECONDS without measuring: the exports' aftermath (a checkpoint, the
+    // statistics of 5M rows read) is not what an idle server costs.
+    await new Promise((r) => setTimeout(r, IDLE_SETTLE_SECONDS * 1000));
     const cpu0 = db.postgresCpu();
+    const procs0 = db.postgresProcesses();
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     const idle = (db.postgresCpu() - cpu0) / IDLE_SECONDS;
+    const procs = cpuDiff(procs0, db.postgresProcesses());
     console.log(
-      `\nidle PostgreSQL CPU with the seeded table: ${(idle * 100).toFixed(1)} % of a core (${IDLE_SECONDS} s` +
+      `\nidle PostgreSQL CPU with the seeded table: ${(idle * 100).toFixed(2)} % of a core (${IDLE_SECONDS} s` +
+        ` after ${IDLE_SETTLE_SECONDS} s of rest` +
         (BASE_DB ? '; external server: every postgres process on this machine counts)' : ')'),
     );
+    // By process; the postmaster's line includes the backends that exited meanwhile.
+    for (const [title, seconds] of procs)
+      console.log(`  ${((seconds / IDLE_SECONDS) * 100).toFixed(2).padStart(6)} %  ${title}`);
   } finally {
     await client.end().catch(() => undefined);
     wren.kill('SIGTERM');

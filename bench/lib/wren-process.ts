@@ -23,6 +23,7 @@ export async function freshPostgres(baseUrl: string, name: string) {
     env: { DATABASE_URL: u.toString() },
     /** CPU seconds of every process named postgres (this server, and any other on the machine). */
     postgresCpu: () => cpuSeconds({ command: 'postgres' }),
+    postgresProcesses: () => cpuByTitle({ command: 'postgres' }),
     drop: async () => {
       const a = new pg.Client({ connectionString: baseUrl });
       await a.connect();
@@ -38,6 +39,8 @@ export async function freshPostgres(baseUrl: string, name: string) {
  */
 export function embeddedDatabase() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wren-bench-'));
+  const postmasterPid = () =>
+    Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     env: { DATABASE_URL: '', DATA_DIR: dataDir },
     get url() {
@@ -47,10 +50,13 @@ export function embeddedDatabase() {
     },
     /** CPU seconds of this cluster alone: its postmaster (with exited backends) and live children. */
     postgresCpu: () => {
-      const postmaster = Number(
-        readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0],
-      );
+      const postmaster = postmasterPid();
       return cpuSeconds({ pid: postmaster }) + cpuSeconds({ parent: postmaster });
+    },
+    /** Its postmaster and live children, by title (cpuByTitle). */
+    postgresProcesses: () => {
+      const postmaster = postmasterPid();
+      return new Map([...cpuByTitle({ pid: postmaster }), ...cpuByTitle({ parent: postmaster })]);
     },
     /** Call after Wren has stopped (it stops its PostgreSQL on SIGTERM). */
     drop: async () => rmSync(dataDir, { recursive: true, force: true }),
@@ -157,8 +163,48 @@ export const percentile = (sorted: number[], p: number) =>
  * the given command name (e.g. all PostgreSQL backends), or every child of a pid. Linux only; 0 elsewhere.
  */
 export function cpuSeconds(which: { pid: number } | { command: string } | { parent: number }): number {
-  const pids = 'pid' in which ? [String(which.pid)] : readdirSafe('/proc').filter((p) => /^\d+$/.test(p));
   let ticks = 0;
+  for (const p of processTicks(which)) ticks += p.ticks;
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds of each process that cpuSeconds would add up, by its title (a PostgreSQL process
+ * names its role: "walwriter", "autovacuum worker", "wren wren 127.0.0.1(53412) idle"…; client
+ * ports are dropped so one pool's backends group). Take two and diff them with cpuDiff.
+ */
+export function cpuByTitle(
+  which: { pid: number } | { command: string } | { parent: number },
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of processTicks(which)) {
+    let title: string;
+    try {
+      title = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      continue;
+    }
+    title = title.replace(/\(\d+\)/, '').replace(/\s+/g, ' ');
+    out.set(`${p.pid} ${title}`, p.ticks / CLOCK_TICKS_PER_SECOND);
+  }
+  return out;
+}
+
+/** The processes whose CPU grew between two cpuByTitle snapshots, most first, pids dropped. */
+export function cpuDiff(before: Map<string, number>, after: Map<string, number>): [string, number][] {
+  const byTitle = new Map<string, number>();
+  for (const [key, seconds] of after) {
+    const grew = seconds - (before.get(key) ?? 0);
+    if (grew <= 0) continue;
+    const title = key.slice(key.indexOf(' ') + 1);
+    byTitle.set(title, (byTitle.get(title) ?? 0) + grew);
+  }
+  return [...byTitle].sort((a, b) => b[1] - a[1]);
+}
+
+function processTicks(which: { pid: number } | { command: string } | { parent: number }) {
+  const pids = 'pid' in which ? [String(which.pid)] : readdirSafe('/proc').filter((p) => /^\d+$/.test(p));
+  const out: { pid: string; ticks: number }[] = [];
   for (const pid of pids) {
     let stat: string;
     try {
@@ -172,9 +218,12 @@ export function cpuSeconds(which: { pid: number } | { command: string } | { pare
     if ('parent' in which && Number(fields[1]) !== which.parent) continue;
     // utime, stime, and cutime, cstime: the PostgreSQL postmaster's children that have exited (a
     // closed pool connection) still count through it.
-    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    out.push({
+      pid,
+      ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
+    });
   }
-  return ticks / CLOCK_TICKS_PER_SECOND;
+  return out;
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
