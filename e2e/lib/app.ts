@@ -22,6 +22,17 @@ export function newUser(overrides: Partial<TestUser> = {}): TestUser {
   };
 }
 
+/** Fills the register form with `user` and submits it (the page is on /auth/register). */
+export async function submitRegisterForm(page: Page, user: TestUser): Promise<void> {
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Full name').fill(user.name);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Phone').fill(user.phone);
+  await page.getByLabel(/^Password/).fill(user.password);
+  await page.getByLabel('Confirm password').fill(user.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
 /** Calls the browser API from Node the way the web app does: XSRF cookie echoed in a header. */
 export async function apiCall(baseUrl: string, method: string, path: string, body?: unknown, token?: string) {
   const xsrf = await fetch(`${baseUrl}/api/auth/xsrf`);

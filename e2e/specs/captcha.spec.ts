@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser } from 'playwright-core';
-import { appReady, newUser, storageKeys } from '../lib/app';
+import { appReady, newUser, storageKeys, submitRegisterForm } from '../lib/app';
 import { launchBrowser, newContext } from '../lib/browser';
 import { startServer, type RunningServer } from '../lib/server';
 
@@ -28,13 +28,7 @@ describe('captcha', () => {
     registered = user;
     await page.goto('/auth/register');
     await appReady(page);
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Phone').fill(user.phone);
-    await page.getByLabel(/^Password/).fill(user.password);
-    await page.getByLabel('Confirm password').fill(user.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await submitRegisterForm(page, user);
     await page.waitForURL('**/dashboard', { timeout: 30_000 });
     assert.deepEqual(await storageKeys(page), ['accessToken', 'refreshToken', 'user']);
 
@@ -83,13 +77,7 @@ describe('captcha', () => {
     });
     await page.goto('/auth/register');
     await appReady(page);
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Phone').fill(user.phone);
-    await page.getByLabel(/^Password/).fill(user.password);
-    await page.getByLabel('Confirm password').fill(user.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await submitRegisterForm(page, user);
     await page.getByText('This username or email cannot be used', { exact: false }).first().waitFor();
     await page.getByLabel('Username').fill(newUser().username);
     await page.getByRole('button', { name: 'Create account' }).click();

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser } from 'playwright-core';
-import { appReady, newUser, storageKeys } from '../lib/app';
+import { appReady, newUser, storageKeys, submitRegisterForm } from '../lib/app';
 import { launchBrowser, newContext } from '../lib/browser';
 import { startServer, type RunningServer } from '../lib/server';
 
@@ -48,13 +48,7 @@ describe('registration by emailed link', () => {
     const user = newUser();
     await page.goto('/auth/register');
     await appReady(page);
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Phone').fill(user.phone);
-    await page.getByLabel(/^Password/).fill(user.password);
-    await page.getByLabel('Confirm password').fill(user.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await submitRegisterForm(page, user);
     await page.getByText('Check your email').waitFor();
     assert.deepEqual(await storageKeys(page), []);
 
