@@ -9,10 +9,9 @@ import {
   annotate,
   findParts,
   notifyChanged,
-  partProgress,
   recordEvents,
   refundMessages,
-  setPartStats,
+  settleParts,
   transition,
   type Transitioned,
   type TransitionRow,
@@ -224,8 +223,9 @@ export function createDlrService(deps: Deps) {
         firstFinal.set(key, { ...m.hit, stat: normaliseStat(m.k.receipt.stat), err: m.k.receipt.err });
       }
     }
-    const changed = await setPartStats(trx, [...firstFinal.values()]);
-    const changedKeys = new Set(changed.map((c) => `${c.message_id}:${c.part}`));
+    // Parts set now, and the parts of their messages as they are after it (one statement).
+    const progress = await settleParts(trx, [...firstFinal.values()]);
+    const changedKeys = new Set(progress.flatMap((p) => p.changed.map((part) => `${p.message_id}:${part}`)));
     const events: {
       message_id: string;
       status: string;
@@ -274,7 +274,7 @@ export function createDlrService(deps: Deps) {
     const byStatus = new Map<FinalReceiptStatus, TransitionRow[]>();
     /** One-part messages ended by a single receipt: the message keeps it, no event row is written. */
     const quiet = new Set<string>();
-    for (const p of await partProgress(trx, [...finalRaw.keys()])) {
+    for (const p of progress) {
       const done = p.stats.flatMap((stat, i) => (stat !== null ? [{ stat, err: p.errs[i] ?? null }] : []));
       if (done.length < p.stats.length) continue;
       const outcome = messageOutcomeFromParts(done, policyOf(p.connection));

@@ -115,6 +115,17 @@ describe('receipt matching', () => {
     expect(await message(m)).toMatchObject({ status: 'expired', smsc_stat: 'EXPIRED', smsc_err: '042' });
   });
 
+  it('ends a multipart message when its last receipt comes, in a later batch, with the earlier failure', async () => {
+    const c = conn();
+    const m = await sentMessage(c, ['251', '252', '253']);
+    await dlr().handleReceipt(receipt(c, '252', 'UNDELIV', '011'));
+    expect(await message(m)).toMatchObject({ status: 'sent' });
+    await dlr().handleReceipt(receipt(c, '251'));
+    expect(await message(m)).toMatchObject({ status: 'sent' });
+    await dlr().handleReceipt(receipt(c, '253'));
+    expect(await message(m)).toMatchObject({ status: 'undelivered', smsc_stat: 'UNDELIV', smsc_err: '011' });
+  });
+
   it('keeps the raw final receipt on a one-part message, and records a duplicate as ignored', async () => {
     const c = conn();
     const m = await sentMessage(c, ['301']);

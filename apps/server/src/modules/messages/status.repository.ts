@@ -115,7 +115,7 @@ export async function transition<To extends MessageStatus>(
         FROM ${sourceOf(t, rows)}
        WHERE m.id = v.id AND ${sql.join(conditions, sql` AND `)}
    RETURNING m.id, m.account_id, m.campaign_id, m.price_minor),
-    queue AS (${queueEffect(t)})
+    queue AS (${queueEffect(t, from)})
     SELECT * FROM moved`.execute(trx);
   return res.rows;
 }
@@ -151,8 +151,11 @@ function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
                      unnest(${rows.map((r) => r.error ?? t.error ?? null)}::text[]) AS error) v`;
 }
 
+/** The statuses of a message that has a work-queue row. */
+const IN_QUEUE: readonly MessageStatus[] = ['scheduled', 'queued', 'sending'];
+
 /** What a transition does to the work queue (and, for a silent expiry, to the open parts). */
-function queueEffect(t: Transition<MessageStatus>) {
+function queueEffect(t: Transition<MessageStatus>, from: readonly MessageStatus[]) {
   // Claiming (queued → sending) leases the queue row itself (outcomes.repository).
   if (t.to === 'sending') return sql`SELECT 1`;
   if (t.to === 'queued') {
@@ -164,6 +167,9 @@ function queueEffect(t: Transition<MessageStatus>) {
     return sql`UPDATE message_parts SET stat = 'EXPIRED'
                 WHERE message_id IN (SELECT id FROM moved) AND stat IS NULL`;
   }
+  // A message that leaves the queue loses its row; one that was not in it (a receipt ending a sent
+  // message) has none, so there is nothing to look up for each row it moved.
+  if (!from.some((f) => IN_QUEUE.includes(f))) return sql`SELECT 1`;
   return sql`DELETE FROM send_queue WHERE message_id IN (SELECT id FROM moved)`;
 }
 
