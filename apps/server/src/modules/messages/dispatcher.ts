@@ -248,40 +248,60 @@ export function createDispatcher(deps: Deps) {
     return flushing;
   }
 
+  /** Accepted messages of one connection to `sent`, with every part under its SMSC id (one statement). */
+  async function markSent(
+    trx: Db,
+    connection: string,
+    items: { m: Claimed; outcome: Accepted; at: number }[],
+  ) {
+    const sent = await transition(trx, {
+      to: 'sent',
+      from: ['sending'],
+      heldBy: workerId,
+      connection,
+      rows: items.map(({ m, at }) => ({
+        id: m.id,
+        receiptTimeoutMinutes: receiptTimeout(connection, m),
+        submittedAt: new Date(at),
+      })),
+      parts: items.flatMap(({ m, outcome }) =>
+        outcome.smscIds.map((sid, part) => ({
+          connection,
+          smsc_key: canonicalId(sid),
+          message_id: m.id,
+          part,
+        })),
+      ),
+    });
+    const ok = new Set(sent.map((s) => s.id));
+    const mine = items.filter(({ m }) => ok.has(m.id));
+    return { sent, mine, smscIds: mine.flatMap(({ outcome }) => outcome.smscIds) };
+  }
+
   async function flush(batch: Answered[]) {
     if (batch.length === 0) return;
     const sorted = sortOutcomes(batch, policyOf);
+    // The usual flush: every message accepted whole on one connection. Its one statement needs no
+    // transaction around it (BEGIN and COMMIT were two of its four round trips).
+    const only = sorted.accepted.size === 1 ? [...sorted.accepted][0] : undefined;
+    if (
+      only &&
+      sorted.retry.length + sorted.resend.length + sorted.failed.length + sorted.rejected.length === 0 &&
+      only[1].every(({ outcome }) => outcome.kind === 'accepted')
+    ) {
+      const [connection, items] = only;
+      const { sent, smscIds } = await markSent(db, connection, items);
+      if (smscIds.length) deps.events.publish('parts.stored', { connection, smscIds });
+      notifyChanged(deps.events, sent);
+      return;
+    }
     const stored: { connection: string; smscIds: string[] }[] = [];
     const changed = await transact(db, async (trx) => {
       const touched: Transitioned[] = [];
       const events: { message_id: string; status: string; detail: string }[] = [];
       // Accepted (fully, or partly with an unknown tail): sent, with every part under its SMSC id.
       for (const [connection, items] of sorted.accepted) {
-        const sent = await transition(trx, {
-          to: 'sent',
-          from: ['sending'],
-          heldBy: workerId,
-          connection,
-          rows: items.map(({ m, at }) => ({
-            id: m.id,
-            receiptTimeoutMinutes: receiptTimeout(connection, m),
-            submittedAt: new Date(at),
-          })),
-        });
-        const ok = new Set(sent.map((s) => s.id));
-        const mine = items.filter(({ m }) => ok.has(m.id));
-        const smscIds = mine.flatMap(({ outcome }) => outcome.smscIds);
-        await q.insertParts(
-          trx,
-          mine.flatMap(({ m, outcome }) =>
-            outcome.smscIds.map((sid, part) => ({
-              connection,
-              smsc_key: canonicalId(sid),
-              message_id: m.id,
-              part,
-            })),
-          ),
-        );
+        const { sent, mine, smscIds } = await markSent(trx, connection, items);
         if (smscIds.length) stored.push({ connection, smscIds });
         // The happy path writes no event; a partial submit is worth one.
         for (const { m, outcome } of mine) {

@@ -38,6 +38,11 @@ export interface Transition<To extends MessageStatus> {
   error?: string;
   /** The SMPP connection that accepted the messages. */
   connection?: string;
+  /**
+   * On `sent`: the parts the SMSC accepted, each under its SMSC id, stored in the same statement for
+   * the messages that moved (the others' parts are not stored).
+   */
+  parts?: readonly { connection: string; smsc_key: string; message_id: string; part: number }[];
   /** Back in the queue: earliest next attempt, from now. */
   retryInMs?: number;
   /** The time the scheduled/queued/lease condition refers to has passed (maintenance sweeps). */
@@ -115,7 +120,8 @@ export async function transition<To extends MessageStatus>(
         FROM ${sourceOf(t, rows)}
        WHERE m.id = v.id AND ${sql.join(conditions, sql` AND `)}
    RETURNING m.id, m.account_id, m.campaign_id, m.price_minor),
-    queue AS (${queueEffect(t, from)})
+    queue AS (${queueEffect(t, from)}),
+    parts AS (${partsOf(t)})
     SELECT * FROM moved`.execute(trx);
   return res.rows;
 }
@@ -149,6 +155,19 @@ function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
                      unnest(${rows.map((r) => r.receiptTimeoutMinutes ?? null)}::int[]) AS receipt_minutes,
                      unnest(${rows.map((r) => r.submittedAt ?? null)}::timestamptz[]) AS submitted_at,
                      unnest(${rows.map((r) => r.error ?? t.error ?? null)}::text[]) AS error) v`;
+}
+
+/** The parts a `sent` transition stores, for the messages it moved. */
+function partsOf(t: Transition<MessageStatus>) {
+  const parts = t.to === 'sent' ? (t.parts ?? []) : [];
+  if (parts.length === 0) return sql`SELECT 1`;
+  return sql`INSERT INTO message_parts (connection, smsc_key, message_id, part)
+      SELECT p.connection, p.smsc_key, p.message_id, p.part
+        FROM unnest(${parts.map((x) => x.connection)}::text[], ${parts.map((x) => x.smsc_key)}::text[],
+                    ${parts.map((x) => x.message_id)}::uuid[], ${parts.map((x) => x.part)}::int[])
+             AS p(connection, smsc_key, message_id, part)
+       WHERE p.message_id IN (SELECT id FROM moved)
+      ON CONFLICT DO NOTHING`;
 }
 
 /** The statuses of a message that has a work-queue row. */

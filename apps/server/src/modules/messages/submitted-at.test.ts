@@ -66,4 +66,42 @@ describe('submitted_at', () => {
     // A clock ahead: never after it was stored.
     expect(at.get(numbers[3]!)!.submitted_at.getTime()).toBeLessThanOrEqual(after + 50);
   });
+
+  it('stores the parts of the messages it moved to sent, and none of a message this worker no longer holds', async () => {
+    const { db } = server.ctx;
+    const c = server.client();
+    await c.register();
+    const numbers = ['+14155550191', '+14155550192'];
+    expect((await c.post('/api/sms/single', { recipients: numbers, text: 'parts with sent' })).status).toBe(
+      202,
+    );
+    const claimed = await claimBatch(db, 'parts-worker', 10, 60);
+    expect(claimed).toHaveLength(2);
+    const [mine, lost] = claimed as [(typeof claimed)[0], (typeof claimed)[0]];
+    // The second one's lease went to another worker meanwhile (expired and claimed again).
+    await sql`UPDATE send_queue SET leased_by = 'other-worker' WHERE message_id = ${lost.id}::uuid`.execute(
+      db,
+    );
+    const moved = await transition(db, {
+      to: 'sent',
+      from: ['sending'],
+      heldBy: 'parts-worker',
+      connection: 'parts-test',
+      rows: [mine.id, lost.id],
+      parts: [
+        { connection: 'parts-test', smsc_key: 'a1', message_id: mine.id, part: 0 },
+        { connection: 'parts-test', smsc_key: 'a2', message_id: mine.id, part: 1 },
+        { connection: 'parts-test', smsc_key: 'b1', message_id: lost.id, part: 0 },
+      ],
+    });
+    expect(moved.map((m) => m.id)).toEqual([mine.id]);
+    const parts = await sql<{ message_id: string; smsc_key: string }>`
+      SELECT message_id, smsc_key FROM message_parts WHERE connection = 'parts-test' ORDER BY smsc_key`.execute(
+      db,
+    );
+    expect(parts.rows).toEqual([
+      { message_id: mine.id, smsc_key: 'a1' },
+      { message_id: mine.id, smsc_key: 'a2' },
+    ]);
+  });
 });
