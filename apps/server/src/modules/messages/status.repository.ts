@@ -99,20 +99,29 @@ export async function transition<To extends MessageStatus>(
   // statement-cache.ts), so only the months of these ids are planned and opened. Without it, 50 ids
   // on 28 monthly partitions planned in ~1.2 ms and ran as a hash join over every partition (14 ms).
   //
-  // A sweep first reads its ids from its small index (the queue's, or the open parts'), and stops
-  // there when nothing is due. Joined in one statement, on statistics taken while the queue was
-  // empty, the planner read the month's messages whatever the sweep found: the scheduled-time sweep,
+  // A sweep of the queue first reads its ids from the queue's small indexes, and stops there when
+  // nothing is due. Joined in one statement, on statistics taken while the queue was empty, the planner read the month's messages whatever the sweep found: the scheduled-time sweep,
   // which runs every second, read 260,000 message rows in three passes with 60,000 messages waiting
   // (maintenance-scale.test.ts), and cost 35 ms a call in bench:pipeline (pg_stat_statements). The
   // UPDATE still joins the sweep's own condition, so a message whose state changed in between
   // (claimed, reclaimed, ended) is not moved on a stale read.
-  let ids = rows.map((r) => r.id);
-  if (t.due) {
+  //
+  // The receipt-deadline sweep's candidates (parts still open past the shortest deadline) can be far
+  // more than the messages due (connections with longer deadlines): it only asks whether there is
+  // any, and keeps the one statement.
+  let ids: string[] | null = rows.map((r) => r.id);
+  if (typeof t.due === 'object') {
+    const open = await sql<{
+      found: boolean;
+    }>`SELECT EXISTS (SELECT 1 FROM ${sourceOf(t, rows)}) AS found`.execute(trx);
+    if (open.rows[0]?.found !== true) return [];
+    ids = null;
+  } else if (t.due) {
     const due = await sql<{ id: string }>`SELECT v.id FROM ${sourceOf(t, rows)}`.execute(trx);
     if (due.rows.length === 0) return [];
     ids = due.rows.map((r) => r.id);
   }
-  conditions.push(sql`m.id = ANY(${ids}::uuid[])`);
+  if (ids) conditions.push(sql`m.id = ANY(${ids}::uuid[])`);
 
   const res = await sql<Transitioned>`
     WITH moved AS (
