@@ -84,6 +84,73 @@ describe('jobs runner (pg-boss)', () => {
     expect(rejections).toEqual([]);
   });
 
+  it('settles quietly a job whose completion loses its connection (PostgreSQL restarting: 57P01)', async () => {
+    const server = await startServer({ ROLE: 'api' });
+    servers.push(server);
+    const database = await openPostgres(server.databaseUrl, 3);
+    const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
+    cleanup.push(async () => {
+      await jobs.stop();
+      await database.close();
+    });
+    let started = false;
+    let finish: () => void = () => undefined;
+    jobs.register('test.settle-cut', async () => {
+      started = true;
+      await new Promise<void>((r) => (finish = r));
+    });
+    await jobs.start();
+    await jobs.send('test.settle-cut', {});
+    await until(() => started, 10_000, 'the job to start');
+    const db = server.ctx.db;
+    const [job] = (
+      await sql<{
+        id: string;
+      }>`SELECT id FROM pgboss.job WHERE name = 'test.settle-cut' AND state = 'active'`.execute(db)
+    ).rows;
+    expect(job).toBeDefined();
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    let release: () => void = () => undefined;
+    try {
+      // Hold the job's row, so pg-boss's completion waits on it; then cut that completion's connection
+      // as a restarting server does.
+      let locked = false;
+      const holding = db.transaction().execute(async (trx) => {
+        await sql`SELECT 1 FROM pgboss.job WHERE id = ${job!.id}::uuid FOR UPDATE`.execute(trx);
+        locked = true;
+        await new Promise<void>((r) => (release = r));
+      });
+      await until(() => locked, 10_000, 'the row lock');
+      finish();
+      await until(
+        async () => {
+          const r = await sql<{ cut: boolean }>`
+            SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
+             WHERE wait_event_type = 'Lock' AND query ILIKE '%FROM results%' AND datname = current_database()`.execute(
+            db,
+          );
+          return r.rows.some((x) => x.cut);
+        },
+        10_000,
+        'the completion waiting on the lock',
+      );
+      release();
+      await holding;
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      release();
+      process.off('unhandledRejection', onRejection);
+    }
+    expect(rejections).toEqual([]);
+    // Not settled: it stays active until its lease expires, then runs again.
+    const after = await sql<{
+      state: string;
+    }>`SELECT state FROM pgboss.job WHERE id = ${job!.id}::uuid`.execute(db);
+    expect(after.rows[0]?.state).toBe('active');
+  });
+
   it('runs the worker passes as periodic jobs on one node at a time, with their cron schedules', async () => {
     const server = await startServer({ ROLE: 'api' });
     servers.push(server);

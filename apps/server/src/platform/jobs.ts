@@ -82,11 +82,24 @@ interface Registration {
   ready?: Promise<void>;
 }
 
-/** pg-boss's SQL through a Kysely connection (the app's pool, or a transaction). */
-const executorOf = (db: Db, underway?: Set<Promise<unknown>>): PgBoss.Db => ({
+/**
+ * pg-boss's settling commands (complete, fail, …): it runs them from a promise nobody awaits, and they
+ * end in `SELECT COUNT(*) FROM results`, whose rows[0].count it reads.
+ */
+const SETTLING = /select\s+count\(\*\)\s+from\s+results\s*$/i;
+
+/**
+ * pg-boss's SQL through a Kysely connection (the app's pool, or a transaction). `onSettleLost`: a
+ * settling command failed (see runSql); it is told, and pg-boss is answered that nothing was settled.
+ */
+const executorOf = (
+  db: Db,
+  underway?: Set<Promise<unknown>>,
+  onSettleLost?: (err: unknown) => void,
+): PgBoss.Db => ({
   executeSql: async (text, values) => {
-    if (!underway) return runSql(db, text, values);
-    const run = runSql(db, text, values);
+    if (!underway) return runSql(db, text, values, onSettleLost);
+    const run = runSql(db, text, values, onSettleLost);
     underway.add(run);
     try {
       return await run;
@@ -96,18 +109,26 @@ const executorOf = (db: Db, underway?: Set<Promise<unknown>>): PgBoss.Db => ({
   },
 });
 
-async function runSql(db: Db, text: string, values: unknown[] | undefined) {
+async function runSql(
+  db: Db,
+  text: string,
+  values: unknown[] | undefined,
+  onSettleLost?: (err: unknown) => void,
+) {
   try {
     const { rows } = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
     return { rows };
   } catch (err) {
-    // pg-boss can still settle a job it fetched just before the node stopped, after the database
-    // has closed, from a promise nobody awaits (an unhandled rejection that would end the
-    // process). Nothing is lost: the job stays active until it expires, then runs elsewhere.
-    // pg-boss's settling commands (complete, fail, cancel, …) end in `SELECT COUNT(*) FROM results`
-    // and read rows[0].count: answer them with a count of 0, not an empty result that would throw.
-    if (err instanceof Error && err.message === 'driver has already been destroyed')
-      return { rows: /select\s+count\(\*\)\s+from\s+results\s*$/i.test(text) ? [{ count: '0' }] : [] };
+    // pg-boss settles a job it ran from a promise nobody awaits: if that fails (the database closed
+    // as the node stopped, or restarted and cut the connection: 57P01), the rejection would be
+    // unhandled and end the process. Nothing is lost: the job stays active until it expires, then
+    // runs again, here or elsewhere. Answer with a count of 0 (nothing settled), not an empty result
+    // that pg-boss's rows[0].count would throw on.
+    if (SETTLING.test(text)) {
+      onSettleLost?.(err);
+      return { rows: [{ count: '0' }] };
+    }
+    if (err instanceof Error && err.message === 'driver has already been destroyed') return { rows: [] };
     throw err;
   }
 }
@@ -118,7 +139,9 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
   /** pg-boss's statements and the handler runs in progress on this node (`stop` waits for them). */
   const underway = new Set<Promise<unknown>>();
   const boss = new PgBoss({
-    db: executorOf(opts.database.db, underway),
+    db: executorOf(opts.database.db, underway, (err) =>
+      logger.warn({ err }, 'pg-boss could not settle a job; it runs again once its lease expires'),
+    ),
     // The periodic passes complete thousands of jobs an hour: completed jobs move to the archive
     // after 10 minutes (below 60 s pg-boss disables cron) and leave it after 12 hours.
     archiveCompletedAfterSeconds: 600,
