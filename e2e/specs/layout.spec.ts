@@ -65,6 +65,12 @@ describe('main layout', () => {
     await page.getByRole('button', { name: 'Notifications' }).click();
     const events = page.getByRole('dialog', { name: 'Recent activity' });
     await events.waitFor();
+    // The list loads after the dialog opens: wait for its empty state or its first entry.
+    await events
+      .getByText(/No recent activity/)
+      .or(events.locator('li').first())
+      .first()
+      .waitFor();
     const text = await events.innerText();
     assert.ok(/No recent activity/.test(text) || (await events.locator('li').count()) > 0, text);
   });
