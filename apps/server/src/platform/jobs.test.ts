@@ -21,6 +21,24 @@ const schedules = async (db: Database['db']) =>
     )
   ).rows;
 
+/** A node that works jobs, running one job `name` that holds until `finish()` is called. */
+async function startHeldJob(name: string) {
+  const server = await startServer({ ROLE: 'api' });
+  servers.push(server);
+  const database = await openPostgres(server.databaseUrl, 3);
+  const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
+  let started = false;
+  let release: () => void = () => undefined;
+  jobs.register(name, async () => {
+    started = true;
+    await new Promise<void>((r) => (release = r));
+  });
+  await jobs.start();
+  await jobs.send(name, {});
+  await until(() => started, 10_000, 'the job to start');
+  return { server, database, jobs, finish: () => release() };
+}
+
 describe('jobs runner (pg-boss)', () => {
   it('runs a sent job on a node that works jobs, inside the sender transaction only once it commits', async () => {
     const server = await startServer({ ROLE: 'api' }); // sends, works nothing
@@ -55,19 +73,7 @@ describe('jobs runner (pg-boss)', () => {
   });
 
   it('settles quietly a job that ends after its database closed (no unhandled rejection)', async () => {
-    const server = await startServer({ ROLE: 'api' });
-    servers.push(server);
-    const database = await openPostgres(server.databaseUrl, 3);
-    const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
-    let started = false;
-    let finish: () => void = () => undefined;
-    jobs.register('test.outlives', async () => {
-      started = true;
-      await new Promise<void>((r) => (finish = r));
-    });
-    await jobs.start();
-    await jobs.send('test.outlives', {});
-    await until(() => started, 10_000, 'the job to start');
+    const { database, jobs, finish } = await startHeldJob('test.outlives');
     await database.close();
     // pg-boss now completes the job on a destroyed database: the old executor answered its
     // completion with no rows, and pg-boss's rows[0].count threw from a promise nobody awaits.
@@ -85,23 +91,11 @@ describe('jobs runner (pg-boss)', () => {
   });
 
   it('settles quietly a job whose completion loses its connection (PostgreSQL restarting: 57P01)', async () => {
-    const server = await startServer({ ROLE: 'api' });
-    servers.push(server);
-    const database = await openPostgres(server.databaseUrl, 3);
-    const jobs = createJobs({ database, logger: createLogger('silent'), work: true });
+    const { server, database, jobs, finish } = await startHeldJob('test.settle-cut');
     cleanup.push(async () => {
       await jobs.stop();
       await database.close();
     });
-    let started = false;
-    let finish: () => void = () => undefined;
-    jobs.register('test.settle-cut', async () => {
-      started = true;
-      await new Promise<void>((r) => (finish = r));
-    });
-    await jobs.start();
-    await jobs.send('test.settle-cut', {});
-    await until(() => started, 10_000, 'the job to start');
     const db = server.ctx.db;
     const [job] = (
       await sql<{
