@@ -147,19 +147,8 @@ const claimSql = `
      WHERE m.id = l.message_id AND m.status = 'queued'
  RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`;
 
-/** The claim in two statements: lease (ids returned), then the messages by those ids. */
-const leaseSql = `
-    WITH c AS MATERIALIZED (
-      SELECT message_id FROM send_queue
-       WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
-       ORDER BY priority, due_at
-       LIMIT $1
-       FOR UPDATE SKIP LOCKED)
-    UPDATE send_queue q
-       SET leased_by = 'bench', lease_until = now() + make_interval(secs => 60), attempts = q.attempts + 1
-      FROM c
-     WHERE q.message_id = c.message_id
- RETURNING q.message_id, q.attempts`;
+/** The claim in two statements, as Wren runs it: lease (ids returned; migration 0024), then the messages by those ids. */
+const leaseSql = `SELECT message_id, attempts FROM wren_lease_ready($1::int, NULL::smallint, 'bench', 60)`;
 const claimByIdsSql = `
     UPDATE messages m
        SET status = 'sending', attempts = l.attempts

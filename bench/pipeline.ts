@@ -23,7 +23,7 @@ import {
   startSimulator,
   startWren,
 } from './lib/wren-process';
-import { tableWrites } from './lib/pg-stats';
+import { pgStatementsEnabled, pgStatementsSettings, statementTimes, tableWrites } from './lib/pg-stats';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
@@ -93,7 +93,11 @@ async function main() {
       (SPLIT ? 'API + worker + SMSC simulator processes' : 'one Wren process with its simulator'),
   );
   const db = EMBEDDED ? embeddedDatabase() : await freshPostgres(baseDb, `wren_bench_${process.pid}`);
-  const common = { ...db.env, TRIAL_BALANCE_MINOR: String(N * 10) };
+  const common = {
+    ...db.env,
+    ...(EMBEDDED && pgStatementsEnabled ? pgStatementsSettings : {}),
+    TRIAL_BALANCE_MINOR: String(N * 10),
+  };
   const children: ChildProcess[] = [];
   let simulatorPid: number | undefined;
   if (SPLIT) {
@@ -139,6 +143,7 @@ async function main() {
   try {
     const session = await signUp(base);
     const writes = await tableWrites(db.url);
+    const statements = EMBEDDED && pgStatementsEnabled ? await statementTimes(db.url) : null;
     const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
     const latencies: number[] = [];
     let next = 0;
@@ -189,6 +194,7 @@ async function main() {
       );
       console.log(latency);
       console.log(['pg_stat_user_tables for the run:', ...(await writes.report(N - errors))].join('\n'));
+      if (statements) console.log((await statements.report(N - errors)).join('\n'));
       return;
     }
     const client = new pg.Client({ connectionString: db.url });
@@ -231,6 +237,7 @@ async function main() {
     console.log(`ledger balanced: ${ledger.rows.every((r) => r.ok)}`);
     console.log(acceptToFinalCpu);
     console.log(['pg_stat_user_tables for the run:', ...(await writes.report(done))].join('\n'));
+    if (statements) console.log((await statements.report(done)).join('\n'));
     const raw = await rawSmpp(Math.min(N, 50_000));
     console.log(`raw SMPP loopback (bare client, window 50, receipts on): ${raw.toFixed(0)} submit/s`);
     console.log(`ratio end-to-end / raw SMPP: ${(e2e / raw).toFixed(2)}`);

@@ -96,3 +96,48 @@ export async function sampleSlowStatements(client: pg.Client, t0: number, runnin
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * BENCH_PG_STATEMENTS=1 (embedded PostgreSQL): the statements PostgreSQL spent its time on, from
+ * pg_stat_statements. `EMBEDDED_PG_SETTINGS` (`pgStatementsSettings`) preloads the module; `start()`
+ * resets its counters, `report(messages)` lists the statements by execution plus planning time per
+ * message (wall time in the backend, so it includes waits for locks and the CPU).
+ */
+export const pgStatementsEnabled = process.env.BENCH_PG_STATEMENTS === '1';
+export const pgStatementsSettings = {
+  EMBEDDED_PG_SETTINGS: 'shared_preload_libraries=pg_stat_statements;pg_stat_statements.track_planning=on',
+};
+
+export async function statementTimes(url: string) {
+  const query = async <R extends pg.QueryResultRow>(text: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query<R>(text)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  await query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await query('SELECT pg_stat_statements_reset()');
+  return {
+    async report(messages: number, top = 20): Promise<string[]> {
+      const rows = await query<{ calls: string; exec: number; plan: number; rows: string; q: string }>(
+        `SELECT calls, total_exec_time AS exec, total_plan_time AS plan, rows,
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 150) AS q
+           FROM pg_stat_statements
+          WHERE query NOT ILIKE '%pg_stat_statements%'
+          ORDER BY total_exec_time + total_plan_time DESC LIMIT ${top}`,
+      );
+      const us = (ms: number) => ((ms * 1000) / messages).toFixed(1).padStart(6);
+      const total = rows.reduce((s, r) => s + r.exec + r.plan, 0);
+      return [
+        `pg_stat_statements, top ${top} (µs per message: execution, planning; calls; rows), top total ${us(total)} µs:`,
+        ...rows.map(
+          (r) =>
+            `  ${us(r.exec)} ${us(r.plan)} ${String(r.calls).padStart(7)} ${String(r.rows).padStart(7)}  ${r.q}`,
+        ),
+      ];
+    },
+  };
+}

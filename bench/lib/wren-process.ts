@@ -78,7 +78,7 @@ export async function startWren(env: Record<string, string>, port: number): Prom
         // A worker node has no HTTP API; its health port answers /readyz instead.
         ...(env.ROLE === 'worker' ? { WORKER_HEALTH_PORT: String(port) } : {}),
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         DATA_DIR: mkdtempSync(path.join(tmpdir(), 'wren-bench-')),
         JWT_SECRET: 'bench-secret-0123456789abcdef',
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',

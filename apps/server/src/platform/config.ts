@@ -28,6 +28,29 @@ const envSchema = z.object({
   RUN_JOBS: bool.optional(),
   /** Named prepared statements for repeated statements (platform/statement-cache.ts); off behind a pooler that lacks them. */
   DATABASE_PREPARE: bool.default(true),
+  /**
+   * Extra settings for the embedded PostgreSQL, `name=value` pairs separated by `;` (for example
+   * `shared_preload_libraries=pg_stat_statements`, as `npm run bench:pipeline` sets for
+   * BENCH_PG_STATEMENTS=1). Ignored with DATABASE_URL.
+   */
+  EMBEDDED_PG_SETTINGS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const settings: Record<string, string> = {};
+      for (const pair of text
+        .split(';')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^([a-z_][a-z0-9_.]*)=(.+)$/i.exec(pair);
+        if (!m) {
+          ctx.addIssue({ code: 'custom', message: `EMBEDDED_PG_SETTINGS: "${pair}" is not name=value` });
+          return z.NEVER;
+        }
+        settings[m[1]] = m[2]!;
+      }
+      return settings;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: z.string().min(16, 'JWT_SECRET must be at least 16 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -135,6 +158,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Repeated statements run as named prepared statements (DATABASE_PREPARE, default true). */
   databasePrepare: boolean;
+  /** EMBEDDED_PG_SETTINGS: extra settings for the embedded cluster's postmaster. */
+  embeddedPgSettings: Record<string, string>;
   role: 'all' | 'api' | 'worker';
   /** `--role worker`: port of its /healthz and /readyz listener; 0 = no listener at all. */
   workerHealthPort: number;
@@ -380,6 +405,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     databasePrepare: e.DATABASE_PREPARE,
+    embeddedPgSettings: e.EMBEDDED_PG_SETTINGS,
     role: e.ROLE,
     workerHealthPort: e.WORKER_HEALTH_PORT,
     runJobs: e.RUN_JOBS ?? e.ROLE !== 'api',

@@ -33,6 +33,8 @@ export async function openDatabase(opts: {
   dataDir: string;
   /** Repeated statements as named prepared statements (DATABASE_PREPARE; default on). */
   databasePrepare?: boolean;
+  /** Extra postmaster settings (embedded only). */
+  embeddedPgSettings?: Record<string, string>;
   /** PostgreSQL's own log lines (embedded only). */
   onPostgresLog?: (line: string) => void;
 }): Promise<Database> {
@@ -42,6 +44,7 @@ export async function openDatabase(opts: {
     root: path.resolve(opts.dataDir),
     database: EMBEDDED_DATABASE,
     log: opts.onPostgresLog,
+    settings: opts.embeddedPgSettings,
   });
   try {
     const database = await openPostgres(cluster.url(EMBEDDED_DATABASE), 10, statements);

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ROOT } from '../../test/pg-admin';
 import { DURABLE_WAL, embeddedPaths, startEmbeddedPostgres } from './embedded-postgres';
+import { loadConfig } from './config';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const roots: string[] = [];
@@ -141,6 +142,26 @@ describe('embedded PostgreSQL', () => {
       expect(readFileSync(paths.passwordFile, 'utf8').trim()).toBe(password);
     } finally {
       await again.stop();
+    }
+  });
+
+  it('takes extra settings from EMBEDDED_PG_SETTINGS (name=value;…); a malformed pair is a configuration error', async () => {
+    const env = { JWT_SECRET: 'test-secret-0123456789' };
+    const config = loadConfig({ ...env, EMBEDDED_PG_SETTINGS: ' work_mem=7MB ; pg_stat_statements.max=500' });
+    expect(config.embeddedPgSettings).toEqual({ work_mem: '7MB', 'pg_stat_statements.max': '500' });
+    expect(loadConfig(env).embeddedPgSettings).toEqual({});
+    expect(() => loadConfig({ ...env, EMBEDDED_PG_SETTINGS: 'work_mem' })).toThrow(
+      /"work_mem" is not name=value/,
+    );
+    const cluster = await startEmbeddedPostgres({
+      root: newRoot(),
+      mode: 'test',
+      settings: { work_mem: '7MB' },
+    });
+    try {
+      expect(await query(cluster.url(), `SELECT current_setting('work_mem') AS v`)).toEqual([{ v: '7MB' }]);
+    } finally {
+      await cluster.stop();
     }
   });
 

@@ -52,6 +52,8 @@ export interface EmbeddedOptions {
   mode?: 'durable' | 'test';
   /** PostgreSQL's log lines (default: kept only for error messages). */
   log?: (line: string) => void;
+  /** Extra postmaster settings, laid over Wren's own. */
+  settings?: Record<string, string>;
 }
 
 export const SUPERUSER = 'wren';
@@ -99,7 +101,15 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   for (let attempt = 1; !child; attempt += 1) {
     port = await freePort();
     try {
-      child = await spawnPostmaster(bin.postgres, paths.cluster, port, user, opts.mode === 'test', log);
+      child = await spawnPostmaster(
+        bin.postgres,
+        paths.cluster,
+        port,
+        user,
+        opts.mode === 'test',
+        log,
+        opts.settings,
+      );
     } catch (err) {
       // Another process took the port between our probe and PostgreSQL's bind: try another.
       if (attempt >= 5 || !/could not (bind|create any TCP)/i.test((err as Error).message)) throw err;
@@ -318,6 +328,7 @@ function spawnPostmaster(
   user: RunAs | undefined,
   test: boolean,
   log: (line: string) => void,
+  extra: Record<string, string> = {},
 ): Promise<ChildProcess> {
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
@@ -326,6 +337,7 @@ function spawnPostmaster(
     ...(test
       ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' }
       : DURABLE_WAL),
+    ...extra,
   };
   const args = ['-D', dir, '-p', String(port)];
   for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);

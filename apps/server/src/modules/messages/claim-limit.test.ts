@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
+import { openPostgres } from '../../platform/db';
 import { claimBatch } from './outcomes.repository';
 
 /**
@@ -50,5 +51,49 @@ describe('claimBatch', () => {
     // Urgent-only claims (the dispatcher's probe while bulk has its share) too.
     const urgent = await claimBatch(db, 'claim-limit-worker', 25, 60, 1);
     expect(urgent).toHaveLength(25);
+  });
+
+  it('reads the ready queue in claim order and stops at its limit, not the whole backlog, on statistics of an empty queue', async () => {
+    // A server of its own, and one connection for every statement here: a backend publishes its
+    // table counters late (up to 10 s), so earlier statements of other backends would land in the
+    // counts, and this backend's are published on demand (pg_stat_force_next_flush).
+    const fresh = await startServer();
+    const one = await openPostgres(fresh.databaseUrl, 1);
+    try {
+      const db = one.db;
+      await sql`VACUUM (ANALYZE) send_queue`.execute(db); // statistics of the empty queue
+      // A backlog the statistics do not know about: 5,000 ready rows (queue rows alone are enough
+      // for the lease; their messages play no part in what it reads).
+      await sql`
+        INSERT INTO send_queue (message_id, priority, due_at, validity_until)
+        SELECT gen_random_uuid(), 2, now() - make_interval(secs => i), now() + interval '1 day'
+          FROM generate_series(1, 5000) AS i`.execute(db);
+      const read = async () => {
+        await sql`SELECT pg_stat_force_next_flush()`.execute(db);
+        await sql`SELECT pg_stat_clear_snapshot()`.execute(db);
+        const r = await sql<{ n: string }>`
+          SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n
+            FROM pg_stat_user_tables WHERE relname = 'send_queue'`.execute(db);
+        return Number(r.rows[0]!.n);
+      };
+      const before = await read();
+      expect(await claimBatch(db, 'backlog-worker', 100, 60)).toEqual([]); // no messages rows
+      const rowsRead = (await read()) - before;
+      const leased = await sql<{ n: string; oldest: boolean }>`
+        SELECT count(*) FILTER (WHERE leased_by = 'backlog-worker') AS n,
+               max(due_at) FILTER (WHERE leased_by = 'backlog-worker')
+                 < min(due_at) FILTER (WHERE leased_by IS NULL) AS oldest
+          FROM send_queue`.execute(db);
+      // The 100 most overdue rows were leased: the claim order holds.
+      expect(Number(leased.rows[0]!.n)).toBe(100);
+      expect(leased.rows[0]!.oldest).toBe(true);
+      // The lease reads its 100 rows and looks each up once by key. On these statistics the
+      // planner's own choice read every ready row for the first step (a bitmap scan and a sort)
+      // and the whole queue for the second (5,000 rows each).
+      expect(rowsRead).toBeLessThanOrEqual(200);
+    } finally {
+      await one.close();
+      await fresh.close();
+    }
   });
 });

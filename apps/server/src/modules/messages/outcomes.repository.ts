@@ -39,21 +39,14 @@ export async function claimBatch(
     // The rows to lease are chosen once, in a MATERIALIZED CTE. As a subquery in FROM, a plan with
     // it on the inner side of a nested loop (statistics taken while the queue was empty) rescanned it
     // for every outer row, and each rescan's SKIP LOCKED locked the next rows: a claim of 400 leased
-    // 5,000 (claim-limit.test.ts).
+    // 5,000 (claim-limit.test.ts). `wren_lease_ready` (0024) holds that statement with the plan fixed
+    // to an ordered index scan that stops at the limit and a key lookup per row: planned here, stale
+    // statistics sorted the whole backlog for every claim.
     const leased = await sql<{ message_id: string; attempts: number }>`
-      WITH c AS MATERIALIZED (
-        SELECT message_id FROM send_queue
-         WHERE leased_by IS NULL AND NOT scheduled AND due_at <= now()
-           ${maxPriority === undefined ? sql`` : sql`AND priority <= ${maxPriority}`}
-         ORDER BY priority, due_at
-         LIMIT ${limit}
-         FOR UPDATE SKIP LOCKED)
-      UPDATE send_queue q
-         SET leased_by = ${workerId}, lease_until = now() + make_interval(secs => ${leaseSeconds}),
-             attempts = q.attempts + 1
-        FROM c
-       WHERE q.message_id = c.message_id
-   RETURNING q.message_id, q.attempts`.execute(trx);
+      SELECT message_id, attempts
+        FROM wren_lease_ready(${limit}::int, ${maxPriority ?? null}::smallint, ${workerId}::text, ${leaseSeconds}::int)`.execute(
+      trx,
+    );
     if (leased.rows.length === 0) return [];
     const ids = leased.rows.map((r) => r.message_id);
     const res = await sql<ClaimedMessage>`

@@ -85,9 +85,12 @@ export async function transition<To extends MessageStatus>(
   const inFrom = sql`(${sql.join(from.map((f) => sql.lit(f)))})`;
   const conditions = [sql`m.status IN ${inFrom}`];
   // The lease lives in the work queue only (the message row stays small and its updates HOT).
+  // Looked up by the given ids through the queue's key: as a correlated EXISTS, stale statistics
+  // (the queue's size swings) planned a hash join over a scan of the whole queue for each flush.
   if (t.heldBy !== undefined) {
     conditions.push(
-      sql`EXISTS (SELECT 1 FROM send_queue q WHERE q.message_id = m.id AND q.leased_by = ${t.heldBy})`,
+      sql`m.id IN (SELECT q.message_id FROM send_queue q
+                    WHERE q.message_id = ANY(${rows.map((r) => r.id)}::uuid[]) AND q.leased_by = ${t.heldBy})`,
     );
   }
   if (t.accountId !== undefined) conditions.push(sql`m.account_id = ${t.accountId}::uuid`);
