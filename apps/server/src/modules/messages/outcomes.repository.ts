@@ -49,11 +49,13 @@ export async function claimBatch(
     );
     if (leased.rows.length === 0) return [];
     const ids = leased.rows.map((r) => r.message_id);
+    // Each message's attempt count by its id, in one jsonb parameter (no join with the leased rows:
+    // see status.repository.ts transition).
+    const attempts = Object.fromEntries(leased.rows.map((r) => [r.message_id, r.attempts]));
     const res = await sql<ClaimedMessage>`
       UPDATE messages m
-         SET status = 'sending', attempts = l.attempts
-        FROM unnest(${ids}::uuid[], ${leased.rows.map((r) => r.attempts)}::int[]) AS l(message_id, attempts)
-       WHERE m.id = l.message_id AND m.id = ANY(${ids}::uuid[]) AND m.status = ${sql.lit(CLAIM_FROM)}
+         SET status = 'sending', attempts = (${JSON.stringify(attempts)}::jsonb ->> m.id::text)::int
+       WHERE m.id = ANY(${ids}::uuid[]) AND m.status = ${sql.lit(CLAIM_FROM)}
    RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`.execute(
       trx,
     );

@@ -70,15 +70,45 @@ export async function transition<To extends MessageStatus>(
   if ((t.rows.length === 0 && !t.due) || from.length === 0) return [];
   const rows = t.rows.map((r) => (typeof r === 'string' ? { id: r } : r));
   const final = isFinalStatus(t.to);
+  // Each row's own values (receipt, submit time, error) by id, in one jsonb parameter that every
+  // updated row looks up by its key: no join with the given rows. Joined as a subquery of unnested
+  // arrays, the planner (the status statistics say few messages are in `from`) put the messages on
+  // the outer side and produced every given row again for each of them, a whole-row copy of each
+  // for the recheck included: n² rows for a batch of n (180 × 180 per receipt batch in bench:pipeline).
+  const values: Record<string, Record<string, string | number>> = {};
+  for (const r of rows) {
+    const v: Record<string, string | number> = {};
+    if (r.smscStat != null) v.smsc_stat = r.smscStat;
+    if (r.smscErr != null) v.smsc_err = r.smscErr;
+    if (r.receiptRaw != null) v.receipt_raw = r.receiptRaw;
+    if (r.receiptTimeoutMinutes != null) v.receipt_minutes = r.receiptTimeoutMinutes;
+    if (r.submittedAt != null) v.submitted_at = r.submittedAt.toISOString();
+    if (r.error != null) v.error = r.error;
+    for (const _ in v) {
+      values[r.id] = v;
+      break;
+    }
+  }
+  const x = (column: string) => sql`(${sql.ref(`x.${column}`)})`;
+  const targets = [sql`smsc_stat`, sql`smsc_err`, sql`receipt_raw`, sql`receipt_due_at`, sql`error`];
+  const assigned = [
+    sql`COALESCE(${x('smsc_stat')}, m.smsc_stat)`,
+    sql`COALESCE(${x('smsc_err')}, m.smsc_err)`,
+    sql`COALESCE(${x('receipt_raw')}, m.receipt_raw)`,
+    sql`COALESCE(now() + make_interval(mins => ${x('receipt_minutes')}), m.receipt_due_at)`,
+    sql`COALESCE(${x('error')}, ${t.error ?? null}::text, m.error)`,
+  ];
+  if (t.to === 'sent') {
+    targets.push(sql`submitted_at`);
+    assigned.push(sql`GREATEST(m.created_at, LEAST(${x('submitted_at')}, now()))`);
+  }
   const sets = [
     sql`status = ${t.to}`,
-    sql`smsc_stat = COALESCE(v.smsc_stat, m.smsc_stat)`,
-    sql`smsc_err = COALESCE(v.smsc_err, m.smsc_err)`,
-    sql`receipt_raw = COALESCE(v.receipt_raw, m.receipt_raw)`,
-    sql`receipt_due_at = COALESCE(now() + make_interval(mins => v.receipt_minutes), m.receipt_due_at)`,
-    sql`error = COALESCE(v.error, m.error)`,
+    sql`(${sql.join(targets)}) = (SELECT ${sql.join(assigned)}
+          FROM jsonb_to_record(COALESCE(${JSON.stringify(values)}::jsonb -> m.id::text, '{}'::jsonb))
+               AS x(smsc_stat text, smsc_err text, receipt_raw text, receipt_minutes int,
+                    submitted_at timestamptz, error text))`,
   ];
-  if (t.to === 'sent') sets.push(sql`submitted_at = GREATEST(m.created_at, LEAST(v.submitted_at, now()))`);
   if (final) sets.push(sql`done_at = now()`);
   if (t.connection) sets.push(sql`connection = ${t.connection}`);
   // Literals from the typed table (never user input).
@@ -97,10 +127,10 @@ export async function transition<To extends MessageStatus>(
   if (typeof t.due === 'object') {
     conditions.push(sql`m.receipt_due_at < now()`);
   }
-  // The ids again as a plain condition on the partition key (0018): the join with the given rows
-  // cannot be pruned when planned, this can (an array parameter: never a generic plan, see
-  // statement-cache.ts), so only the months of these ids are planned and opened. Without it, 50 ids
-  // on 28 monthly partitions planned in ~1.2 ms and ran as a hash join over every partition (14 ms).
+  // The ids as a plain condition on the partition key (0018): it can be pruned when planned (an
+  // array parameter: never a generic plan, see statement-cache.ts), so only the months of these ids
+  // are planned and opened. A join with the given rows alone could not: 50 ids on 28 monthly
+  // partitions planned in ~1.2 ms and ran as a hash join over every partition (14 ms).
   //
   // A sweep of the queue first reads its ids from the queue's small indexes, and stops there when
   // nothing is due. Joined in one statement, on statistics taken while the queue was empty, the planner read the month's messages whatever the sweep found: the scheduled-time sweep,
@@ -116,11 +146,11 @@ export async function transition<To extends MessageStatus>(
   if (typeof t.due === 'object') {
     const open = await sql<{
       found: boolean;
-    }>`SELECT EXISTS (SELECT 1 FROM ${sourceOf(t, rows)}) AS found`.execute(trx);
+    }>`SELECT EXISTS (SELECT 1 FROM ${sourceOf(t)}) AS found`.execute(trx);
     if (open.rows[0]?.found !== true) return [];
     ids = null;
   } else if (t.due) {
-    const due = await sql<{ id: string }>`SELECT v.id FROM ${sourceOf(t, rows)}`.execute(trx);
+    const due = await sql<{ id: string }>`SELECT v.id FROM ${sourceOf(t)}`.execute(trx);
     if (due.rows.length === 0) return [];
     ids = due.rows.map((r) => r.id);
   }
@@ -129,8 +159,7 @@ export async function transition<To extends MessageStatus>(
   const res = await sql<Transitioned>`
     WITH moved AS (
       UPDATE messages m SET ${sql.join(sets, sql`, `)}
-        FROM ${sourceOf(t, rows)}
-       WHERE m.id = v.id AND ${sql.join(conditions, sql` AND `)}
+        ${t.due ? sql`FROM ${sourceOf(t)} WHERE m.id = v.id AND` : sql`WHERE`} ${sql.join(conditions, sql` AND `)}
    RETURNING m.id, m.account_id, m.campaign_id, m.price_minor),
     queue AS (${queueEffect(t, from)}),
     parts AS (${partsOf(t)})
@@ -138,35 +167,23 @@ export async function transition<To extends MessageStatus>(
   return res.rows;
 }
 
-/** The messages a transition looks at: the rows given, or a sweep's (from the queue's indexes). */
-function sourceOf(t: Transition<MessageStatus>, rows: TransitionRow[]) {
-  const none = sql`NULL::text AS smsc_stat, NULL::text AS smsc_err, NULL::text AS receipt_raw,
-                   NULL::int AS receipt_minutes, NULL::timestamptz AS submitted_at,
-                   ${t.error ?? null}::text AS error`;
+/** The messages a sweep looks at (from the queue's or the open parts' indexes), as `v(id)`. */
+function sourceOf(t: Transition<MessageStatus>) {
   if (t.due === 'scheduled') {
-    return sql`(SELECT message_id AS id, ${none} FROM send_queue WHERE scheduled AND due_at <= now()) v`;
+    return sql`(SELECT message_id AS id FROM send_queue WHERE scheduled AND due_at <= now()) v`;
   }
   if (t.due === 'validity') {
-    return sql`(SELECT message_id AS id, ${none} FROM send_queue
+    return sql`(SELECT message_id AS id FROM send_queue
                  WHERE leased_by IS NULL AND NOT scheduled AND validity_until < now()) v`;
   }
   if (t.due === 'lease') {
-    return sql`(SELECT message_id AS id, ${none} FROM send_queue
-                 WHERE leased_by IS NOT NULL AND lease_until < now()) v`;
+    return sql`(SELECT message_id AS id FROM send_queue WHERE leased_by IS NOT NULL AND lease_until < now()) v`;
   }
-  if (t.due) {
-    // Sent parts still without a final receipt, older than the shortest receipt deadline.
-    return sql`(SELECT DISTINCT message_id AS id, ${none} FROM message_parts
-                 WHERE stat IS NULL
-                   AND created_at < now() - make_interval(mins => ${t.due.receiptOverdue.shortestTimeoutMinutes})) v`;
-  }
-  return sql`(SELECT unnest(${rows.map((r) => r.id)}::uuid[]) AS id,
-                     unnest(${rows.map((r) => r.smscStat ?? null)}::text[]) AS smsc_stat,
-                     unnest(${rows.map((r) => r.smscErr ?? null)}::text[]) AS smsc_err,
-                     unnest(${rows.map((r) => r.receiptRaw ?? null)}::text[]) AS receipt_raw,
-                     unnest(${rows.map((r) => r.receiptTimeoutMinutes ?? null)}::int[]) AS receipt_minutes,
-                     unnest(${rows.map((r) => r.submittedAt ?? null)}::timestamptz[]) AS submitted_at,
-                     unnest(${rows.map((r) => r.error ?? t.error ?? null)}::text[]) AS error) v`;
+  if (!t.due) throw new Error('sourceOf: a sweep only');
+  // Sent parts still without a final receipt, older than the shortest receipt deadline.
+  return sql`(SELECT DISTINCT message_id AS id FROM message_parts
+               WHERE stat IS NULL
+                 AND created_at < now() - make_interval(mins => ${t.due.receiptOverdue.shortestTimeoutMinutes})) v`;
 }
 
 /** The parts a `sent` transition stores, for the messages it moved. */

@@ -1,0 +1,111 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness';
+import type { DB } from '../../db/schema';
+import { claimBatch } from './outcomes.repository';
+import { transition } from './status.repository';
+
+/**
+ * A batch of n messages costs n row lookups, whatever the statistics say. The per-message values of
+ * a transition (a receipt's stat, error and text) and of a claim (the attempt count) were joined in
+ * as unnested arrays; on statistics that say few messages are in the batch's status (the usual case:
+ * most of a month's messages are delivered), the planner put the messages on the outer side and
+ * produced all n given rows again for each of them, n² rows per batch. Each statement's plan comes
+ * back from auto_explain (as notices on this test's one connection), and no step of it may handle
+ * more than 2n rows.
+ */
+let server: TestServer;
+let pool: pg.Pool;
+let db: Kysely<DB>;
+let accountId: string;
+const plans: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  const { user } = await server.client().register();
+  accountId = user.accountId;
+  pool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });
+  pool.on('connect', (client) => client.on('notice', (n) => plans.push(n.message ?? '')));
+  db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // A month of finished messages, and statistics taken on it.
+  await insertMessages(5000, 'delivered');
+  await sql`ANALYZE messages`.execute(db);
+  await sql`LOAD 'auto_explain'`.execute(db);
+  await sql`SET auto_explain.log_min_duration = 0`.execute(db);
+  await sql`SET auto_explain.log_analyze = on`.execute(db);
+  await sql`SET auto_explain.log_timing = off`.execute(db);
+  await sql`SET auto_explain.log_level = notice`.execute(db);
+}, 60_000);
+afterAll(async () => {
+  await db?.destroy();
+  await server?.close();
+});
+
+async function insertMessages(n: number, status: string) {
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO messages (account_id, recipient, sender, body, encoding, segments, price_minor, currency,
+                          status, priority, validity_until)
+    SELECT ${accountId}::uuid, '+1415555' || lpad(i::text, 4, '0'), 'Wren', 'Batch ' || i, 'GSM-7', 1, 1,
+           'USD', ${status}, 1, now() + interval '1 day'
+      FROM generate_series(1, ${n}) AS i
+    RETURNING id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** The plan lines of the statement auto_explain reported last that mentions `marker`. */
+function planOf(marker: RegExp) {
+  const plan = [...plans].reverse().find((p) => marker.test(p));
+  expect(plan, `a plan matching ${String(marker)}`).toBeDefined();
+  return plan!;
+}
+
+/** Steps of a plan that handled more than `limit` rows in all (rows per loop × loops). */
+function heavySteps(plan: string, limit: number) {
+  return plan.split('\n').filter((line) => {
+    const m = /actual rows=([\d.]+) loops=(\d+)/.exec(line);
+    return m !== null && Number(m[1]) * Number(m[2]) > limit;
+  });
+}
+
+describe('batch statements on statistics of finished messages', () => {
+  it('a receipt batch moves n messages with n lookups, each with its own values', async () => {
+    const ids = await insertMessages(200, 'sent');
+    plans.length = 0;
+    const moved = await transition(db, {
+      to: 'undelivered',
+      from: ['sent'],
+      rows: ids.map((id, i) => ({
+        id,
+        smscStat: 'UNDELIV',
+        smscErr: String(i).padStart(3, '0'),
+        receiptRaw: `r${i}`,
+      })),
+    });
+    expect(moved).toHaveLength(200);
+    expect(heavySteps(planOf(/UPDATE messages m SET status/), 2 * 200)).toEqual([]);
+    const { rows } = await sql<{ id: string; smsc_err: string; receipt_raw: string; status: string }>`
+      SELECT id, smsc_err, receipt_raw, status FROM messages WHERE id = ANY(${ids}::uuid[])`.execute(db);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    ids.forEach((id, i) => {
+      expect(byId.get(id)).toMatchObject({
+        status: 'undelivered',
+        smsc_err: String(i).padStart(3, '0'),
+        receipt_raw: `r${i}`,
+      });
+    });
+  });
+
+  it('a claim of n queued messages sets each one attempt count with n lookups', async () => {
+    const ids = await insertMessages(200, 'queued');
+    await sql`
+      INSERT INTO send_queue (message_id, priority, due_at, validity_until, attempts)
+      SELECT id, 1, now() - interval '1 second', now() + interval '1 day', 2
+        FROM unnest(${ids}::uuid[]) AS id`.execute(db);
+    plans.length = 0;
+    const claimed = await claimBatch(db, 'plans-worker', 200, 60);
+    expect(claimed).toHaveLength(200);
+    expect(claimed.every((m) => m.attempts === 3)).toBe(true);
+    expect(heavySteps(planOf(/SET status = 'sending'/), 2 * 200)).toEqual([]);
+  });
+});
