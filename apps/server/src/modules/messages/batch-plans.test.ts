@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import type { DB } from '../../db/schema';
 import { claimBatch } from './outcomes.repository';
+import { settleParts } from './parts.repository';
 import { transition } from './status.repository';
 
 /**
@@ -107,5 +108,29 @@ describe('batch statements on statistics of finished messages', () => {
     expect(claimed).toHaveLength(200);
     expect(claimed.every((m) => m.attempts === 3)).toBe(true);
     expect(heavySteps(planOf(/SET status = 'sending'/), 2 * 200)).toEqual([]);
+  });
+
+  it('a receipt batch settles n parts with n lookups, each with its own stat and error', async () => {
+    // Parts of finished messages (the statistics say almost every part has its stat), then open ones.
+    const done = await insertMessages(2000, 'delivered');
+    await sql`
+      INSERT INTO message_parts (connection, smsc_key, message_id, part, stat)
+      SELECT 'default', 'done-' || id, id, 1, 'DELIVRD' FROM unnest(${done}::uuid[]) AS id`.execute(db);
+    await sql`ANALYZE message_parts`.execute(db);
+    const ids = await insertMessages(200, 'sent');
+    await sql`
+      INSERT INTO message_parts (connection, smsc_key, message_id, part)
+      SELECT 'default', 'open-' || id, id, 1 FROM unnest(${ids}::uuid[]) AS id`.execute(db);
+    plans.length = 0;
+    const settled = await settleParts(
+      db,
+      ids.map((id, i) => ({ message_id: id, part: 1, stat: 'UNDELIV', err: String(i).padStart(3, '0') })),
+    );
+    expect(settled).toHaveLength(200);
+    expect(heavySteps(planOf(/UPDATE message_parts p\s+SET/), 2 * 200)).toEqual([]);
+    const { rows } = await sql<{ message_id: string; err: string }>`
+      SELECT message_id, err FROM message_parts WHERE message_id = ANY(${ids}::uuid[])`.execute(db);
+    const errs = new Map(rows.map((r) => [r.message_id, r.err]));
+    ids.forEach((id, i) => expect(errs.get(id)).toBe(String(i).padStart(3, '0')));
   });
 });

@@ -35,6 +35,12 @@ export interface PartStat {
  */
 export async function settleParts(trx: Db, rows: readonly PartStat[]) {
   if (rows.length === 0) return [];
+  // Each part's stat and error by its key, in one jsonb parameter (see status.repository.ts
+  // transition: no join with the given rows).
+  const values = JSON.stringify(
+    Object.fromEntries(rows.map((r) => [`${r.message_id}:${r.part}`, { stat: r.stat, err: r.err }])),
+  );
+  const ids = [...new Set(rows.map((r) => r.message_id))];
   const res = await sql<{
     message_id: string;
     connection: string;
@@ -43,25 +49,26 @@ export async function settleParts(trx: Db, rows: readonly PartStat[]) {
     changed: number[];
   }>`
     WITH changed AS (
-      UPDATE message_parts p SET stat = v.stat, err = v.err
-        FROM (SELECT unnest(${rows.map((r) => r.message_id)}::uuid[]) AS message_id,
-                     unnest(${rows.map((r) => r.part)}::int[]) AS part,
-                     unnest(${rows.map((r) => r.stat)}::text[]) AS stat,
-                     unnest(${rows.map((r) => r.err)}::text[]) AS err) v
-       WHERE p.message_id = v.message_id AND p.part = v.part
-         AND p.stat IS NULL
-   RETURNING p.message_id, p.part, p.stat, p.err),
-    -- A part can be stored twice (under two connections); the update set both rows alike.
-    done AS (SELECT DISTINCT ON (message_id, part) message_id, part, stat, err FROM changed),
-    -- The statement's snapshot still shows the parts as they were: the changed values go over them.
+      UPDATE message_parts p
+         SET (stat, err) = (SELECT x.stat, x.err
+                              FROM jsonb_to_record(${values}::jsonb -> (p.message_id::text || ':' || p.part))
+                                   AS x(stat text, err text))
+       WHERE p.message_id = ANY(${ids}::uuid[]) AND p.stat IS NULL
+         AND ${values}::jsonb ? (p.message_id::text || ':' || p.part)
+   RETURNING p.message_id, p.part, p.connection, p.stat, p.err),
+    -- The statement's snapshot still shows the parts as they were: each changed part comes from the
+    -- update, the touched messages' other parts from the table (a part stored twice, under two
+    -- connections, was set alike in both rows: one is kept). A left join of the parts with the
+    -- changed ones ran, on statistics that say few parts are open, as a nested loop that read all
+    -- n changed parts again for each part: n² rows for a batch of n (batch-plans.test.ts).
     current_parts AS (
-      SELECT DISTINCT ON (o.message_id, o.part) o.message_id, o.part, o.connection,
-             COALESCE(d.stat, o.stat) AS stat, CASE WHEN d.stat IS NULL THEN o.err ELSE d.err END AS err,
-             d.part IS NOT NULL AS changed
-        FROM message_parts o
-        LEFT JOIN done d ON d.message_id = o.message_id AND d.part = o.part
-       WHERE o.message_id IN (SELECT message_id FROM done)
-       ORDER BY o.message_id, o.part, COALESCE(d.stat, o.stat) NULLS LAST)
+      SELECT DISTINCT ON (message_id, part) message_id, part, connection, stat, err, changed
+        FROM (SELECT message_id, part, connection, stat, err, true AS changed FROM changed
+              UNION ALL
+              SELECT o.message_id, o.part, o.connection, o.stat, o.err, false
+                FROM message_parts o
+               WHERE o.message_id IN (SELECT message_id FROM changed)) u
+       ORDER BY message_id, part, changed DESC, stat NULLS LAST)
     SELECT message_id, min(connection) AS connection,
            array_agg(stat ORDER BY part) AS stats, array_agg(err ORDER BY part) AS errs,
            array_remove(array_agg(CASE WHEN changed THEN part END ORDER BY part), NULL) AS changed
