@@ -5,7 +5,12 @@ import type { DB } from '../db/schema';
 import { routeCopies } from './copy';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { parseTimestamptz, TIMESTAMPTZ } from './pg-timestamp';
-import { createStatementCache, prepareRepeatedStatements, type StatementCache } from './statement-cache';
+import {
+  createStatementCache,
+  GENERIC_PLAN_OK,
+  prepareRepeatedStatements,
+  type StatementCache,
+} from './statement-cache';
 
 export type Db = Kysely<DB>;
 
@@ -162,6 +167,9 @@ export function afterCommit(trx: Db, run: () => void): void {
   else run();
 }
 
+/** Marks a statement whose generic plan is as good as any custom one (statement-cache.ts). */
+export const genericPlanOk = sql.raw(GENERIC_PLAN_OK);
+
 /** PostgreSQL element types for `insertUnnest` columns. */
 export type PgElementType = 'uuid' | 'text' | 'integer' | 'smallint' | 'bigint' | 'boolean' | 'timestamptz';
 
@@ -169,7 +177,9 @@ export type PgElementType = 'uuid' | 'text' | 'integer' | 'smallint' | 'bigint' 
  * `INSERT INTO table (columns) SELECT * FROM unnest($1::type[], $2::type[], …)`: one array parameter
  * per column whatever the number of rows. PostgreSQL parses and plans a short statement instead of
  * one with rows × columns placeholders, and the 65,535-parameter limit does not apply. Append
- * `RETURNING …` with `sql\`${insertUnnest(…)} RETURNING …\``.
+ * `RETURNING …` with `sql\`${insertUnnest(…)} RETURNING …\``. Marked `genericPlanOk`: its plan does
+ * not depend on the arrays (rows are routed to partitions as they are inserted), so a statement made
+ * of it is planned once per connection.
  */
 export function insertUnnest<T extends keyof DB, C extends keyof Insertable<DB[T]> & string>(
   table: T,
@@ -180,5 +190,5 @@ export function insertUnnest<T extends keyof DB, C extends keyof Insertable<DB[T
   const arrays = names.map(
     (name) => sql`${sql.val(rows.map((row) => row[name] ?? null))}::${sql.raw(columns[name])}[]`,
   );
-  return sql`INSERT INTO ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))}) SELECT * FROM unnest(${sql.join(arrays)})`;
+  return sql`${genericPlanOk} INSERT INTO ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))}) SELECT * FROM unnest(${sql.join(arrays)})`;
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
-import { openPostgres, transact, type Database } from './db';
+import { genericPlanOk, insertUnnest, openPostgres, transact, type Database } from './db';
 import { createStatementCache, type StatementCache } from './statement-cache';
 
 let server: TestServer;
@@ -78,6 +78,30 @@ describe('named prepared statements for repeated statements', () => {
       expect(held.some((s) => s.includes('limited'))).toBe(false);
       expect(held.some((s) => s.includes('arrayed'))).toBe(false);
       expect(held.some((s) => s.includes('plain'))).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('prepares a statement with array parameters when it is marked genericPlanOk, and an insert of unnested arrays', async () => {
+    const cache = createStatementCache({ minUses: 1 });
+    const database = await openOne(cache);
+    try {
+      await sql`CREATE TEMP TABLE generic_ok (v int)`.execute(database.db);
+      for (let i = 0; i < 3; i++) {
+        const r = await sql<{
+          n: number;
+        }>`${genericPlanOk} SELECT cardinality(${[1, 2, i]}::int[]) AS n_marked`.execute(database.db);
+        expect(r.rows[0]).toEqual({ n_marked: 3 });
+        await sql`${insertUnnest('generic_ok' as never, { v: 'integer' } as never, [{ v: i }] as never)}`.execute(
+          database.db,
+        );
+      }
+      const held = await prepared(database);
+      expect(held.some((s) => s.includes('n_marked'))).toBe(true);
+      expect(held.some((s) => s.includes('INSERT INTO "generic_ok"'))).toBe(true);
+      const rows = await sql<{ v: number }>`SELECT v FROM generic_ok ORDER BY v`.execute(database.db);
+      expect(rows.rows.map((r) => r.v)).toEqual([0, 1, 2]);
     } finally {
       await database.close();
     }

@@ -21,7 +21,13 @@ import type pg from 'pg';
  * Statements with an array parameter or a `LIMIT $n` keep custom plans: a generic plan cannot see the
  * array's length (it guesses) nor the limit's value, and with `LIMIT $n` the dispatcher's claim chose
  * to sort the whole send queue on every claim (bench:pipeline, 40k messages draining: PostgreSQL CPU
- * 2,203 µs per message; with custom plans for it, 279 µs).
+ * 2,203 µs per message; with custom plans for it, 279 µs). A statement whose text carries
+ * GENERIC_PLAN_OK (`genericPlanOk` in SQL) is prepared even with array parameters: one whose every
+ * plan reads the same rows whatever the arrays hold (an insert of unnested arrays, a lookup of the
+ * given keys through a unique index, no partitioned table to prune). At one message per request,
+ * planning such statements cost PostgreSQL about 45 µs per message (pg_stat_statements,
+ * bench:pipeline): a custom plan for every batch of a few messages. PostgreSQL still compares the
+ * generic plan with the custom ones before it keeps it (`plan_cache_mode = auto`).
  *
  * A statement whose result columns change under it (a migration adding a column to a table read
  * with `*`) fails once with "cached plan must not change result type"; its text is then never named
@@ -45,6 +51,9 @@ export interface StatementCache {
   /** How many texts are named. */
   readonly size: number;
 }
+
+/** The mark of a statement whose generic plan is as good as any custom one (see the module comment). */
+export const GENERIC_PLAN_OK = '/* plan: generic ok */';
 
 /** How many distinct texts are counted before the counts start over (bounds the memory). */
 const MAX_COUNTED = 10_000;
@@ -106,7 +115,7 @@ export function prepareRepeatedStatements(client: pg.ClientBase, cache: Statemen
     // A generic plan cannot see how long an array parameter is (it guesses 10 elements), nor a
     // LIMIT's value: such statements keep custom plans (see the module comment).
     const name =
-      values.some(Array.isArray) || /\blimit\s+\$\d/i.test(text)
+      /\blimit\s+\$\d/i.test(text) || (values.some(Array.isArray) && !text.includes(GENERIC_PLAN_OK))
         ? undefined
         : cache.nameFor(text, values.length);
     if (name === undefined) return original(text, values);

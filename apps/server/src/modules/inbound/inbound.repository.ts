@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db';
+import { genericPlanOk, type Db } from '../../platform/db';
 import type { SuppressionReason } from '../../db/schema-inbound';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -145,8 +145,9 @@ export async function findSuppressedMany(
   });
   const out = lookups.map(() => [] as { phone: string; reason: SuppressionReason }[]);
   if (phones.length === 0) return out;
+  // Each given (account, number) looked up in the suppressions' key: the same plan for any list.
   const { rows } = await sql<{ i: number; phone: string; reason: SuppressionReason }>`
-    SELECT k.i, s.phone, s.reason
+    ${genericPlanOk} SELECT k.i, s.phone, s.reason
       FROM unnest(${accounts}::uuid[], ${phones}::text[], ${at}::int[]) AS k(account_id, phone, i)
       JOIN suppressions s ON s.account_id = k.account_id AND s.phone = k.phone`.execute(db);
   for (const r of rows) out[r.i].push({ phone: r.phone, reason: r.reason });

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@wren/contracts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { sql } from 'kysely';
-import { type Db, transact } from '../../platform/db';
+import { genericPlanOk, type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 
 /**
@@ -35,6 +35,7 @@ export async function loadLimitsMany(db: Db, accountIds: readonly string[]): Pro
     .selectFrom('accounts')
     .select(['id', 'max_per_second', 'daily_cap', 'allowed_countries'])
     .where('id', '=', sql<string>`ANY(${[...new Set(accountIds)]}::uuid[])`)
+    .modifyEnd(genericPlanOk) // the primary key's lookups, whatever the list
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return accountIds.map((id) => {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db';
+import { genericPlanOk, type Db } from '../../platform/db';
 
 /**
  * The parts of sent messages, each under the canonical form of its SMSC id (gateway/message-id.ts).
@@ -15,6 +15,7 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
     .select(['connection', 'smsc_key', 'message_id', 'part', 'stat', 'created_at'])
     .where(sql<boolean>`connection = ANY(${connections}::text[])`)
     .where(sql<boolean>`smsc_key = ANY(${keys}::text[])`)
+    .modifyEnd(genericPlanOk) // the primary key's lookups, whatever the lists
     .execute();
 }
 
@@ -36,7 +37,8 @@ export interface PartStat {
 export async function settleParts(trx: Db, rows: readonly PartStat[]) {
   if (rows.length === 0) return [];
   // Each part's stat and error by its key, in one jsonb parameter (see status.repository.ts
-  // transition: no join with the given rows).
+  // transition: no join with the given rows). The parts are found through their message's index, so
+  // one plan fits every batch (genericPlanOk).
   const values = JSON.stringify(
     Object.fromEntries(rows.map((r) => [`${r.message_id}:${r.part}`, { stat: r.stat, err: r.err }])),
   );
@@ -48,7 +50,7 @@ export async function settleParts(trx: Db, rows: readonly PartStat[]) {
     errs: (string | null)[];
     changed: number[];
   }>`
-    WITH changed AS (
+    ${genericPlanOk} WITH changed AS (
       UPDATE message_parts p
          SET (stat, err) = (SELECT x.stat, x.err
                               FROM jsonb_to_record(${values}::jsonb -> (p.message_id::text || ':' || p.part))
