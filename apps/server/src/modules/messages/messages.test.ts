@@ -297,9 +297,11 @@ describe('canceling a scheduled SMS', () => {
     await other.register();
     expect((await other.post(`/api/sms/log/${id}/cancel`)).status).toBe(404);
     expect((await c.get(`/api/sms/log/${id}`)).body.message.status).toBe('scheduled');
-    const cancel = await c.post(`/api/sms/log/${id}/cancel`);
+    // The id as the user typed it, in capitals: the same message, and its note is recorded.
+    const cancel = await c.post(`/api/sms/log/${String(id).toUpperCase()}/cancel`);
     expect(cancel.status).toBe(200);
     expect(cancel.body.message.status).toBe('canceled');
+    expect((await c.get(`/api/sms/log/${id}`)).body.message.error).toBe('Canceled by the user');
     expect((await c.get('/api/balance')).body.balanceMinor).toBe(500);
     const again = await c.post(`/api/sms/log/${id}/cancel`);
     expect(again.status).toBe(409);

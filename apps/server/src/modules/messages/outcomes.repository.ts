@@ -51,7 +51,7 @@ export async function claimBatch(
     const ids = leased.rows.map((r) => r.message_id);
     // Each message's attempt count by its id, in one jsonb parameter (no join with the leased rows:
     // see status.repository.ts transition).
-    const attempts = Object.fromEntries(leased.rows.map((r) => [r.message_id, r.attempts]));
+    const attempts = Object.fromEntries(leased.rows.map((r) => [r.message_id.toLowerCase(), r.attempts]));
     const res = await sql<ClaimedMessage>`
       UPDATE messages m
          SET status = 'sending', attempts = (${JSON.stringify(attempts)}::jsonb ->> m.id::text)::int

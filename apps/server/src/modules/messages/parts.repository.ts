@@ -40,7 +40,9 @@ export async function settleParts(trx: Db, rows: readonly PartStat[]) {
   // transition: no join with the given rows). The parts are found through their message's index, so
   // one plan fits every batch (genericPlanOk).
   const values = JSON.stringify(
-    Object.fromEntries(rows.map((r) => [`${r.message_id}:${r.part}`, { stat: r.stat, err: r.err }])),
+    Object.fromEntries(
+      rows.map((r) => [`${r.message_id.toLowerCase()}:${r.part}`, { stat: r.stat, err: r.err }]),
+    ),
   );
   const ids = [...new Set(rows.map((r) => r.message_id))];
   const res = await sql<{

@@ -84,8 +84,9 @@ export async function transition<To extends MessageStatus>(
     if (r.receiptTimeoutMinutes != null) v.receipt_minutes = r.receiptTimeoutMinutes;
     if (r.submittedAt != null) v.submitted_at = r.submittedAt.toISOString();
     if (r.error != null) v.error = r.error;
+    // Keyed as PostgreSQL prints the id (lower case): an id may come as a user typed it.
     for (const _ in v) {
-      values[r.id] = v;
+      values[r.id.toLowerCase()] = v;
       break;
     }
   }
