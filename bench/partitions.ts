@@ -151,9 +151,8 @@ const claimSql = `
 const leaseSql = `SELECT message_id, attempts FROM wren_lease_ready($1::int, NULL::smallint, 'bench', 60)`;
 const claimByIdsSql = `
     UPDATE messages m
-       SET status = 'sending', attempts = l.attempts
-      FROM unnest($1::uuid[], $2::int[]) AS l(message_id, attempts)
-     WHERE m.id = l.message_id AND m.id = ANY($1::uuid[]) AND m.status = 'queued'
+       SET status = 'sending', attempts = ($2::jsonb ->> m.id::text)::int
+     WHERE m.id = ANY($1::uuid[]) AND m.status = 'queued'
  RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`;
 
 const queued = (ids: string[]) => [
@@ -182,7 +181,10 @@ const CASES: Case[] = [
       setup: queued,
       steps: [
         { text: leaseSql, values: (ids) => [ids.length] },
-        { text: claimByIdsSql, values: (ids) => [ids, ids.map(() => 1)] },
+        {
+          text: claimByIdsSql,
+          values: (ids) => [ids, JSON.stringify(Object.fromEntries(ids.map((id) => [id, 1])))],
+        },
       ],
     },
   ]),

@@ -167,6 +167,19 @@ export function afterCommit(trx: Db, run: () => void): void {
   else run();
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `value` as the text of a jsonb parameter. A string holding half of a UTF-16 surrogate pair (odd
+ * UCS-2 bytes in a receipt's text) becomes U+FFFD, as node-postgres turns it in a text parameter:
+ * JSON.stringify would write it as an escape PostgreSQL's jsonb rejects, failing the whole statement.
+ */
+export function jsonParam(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'string' && /[\uD800-\uDFFF]/.test(v) ? v.replace(LONE_SURROGATE, '\uFFFD') : v,
+  );
+}
+
 /** Marks a statement whose generic plan is as good as any custom one (statement-cache.ts). */
 export const genericPlanOk = sql.raw(GENERIC_PLAN_OK);
 

@@ -156,10 +156,17 @@ describe('embedded PostgreSQL', () => {
     const cluster = await startEmbeddedPostgres({
       root: newRoot(),
       mode: 'test',
-      settings: { work_mem: '7MB' },
+      settings: { work_mem: '7MB', listen_addresses: '*', port: '1' },
     });
     try {
       expect(await query(cluster.url(), `SELECT current_setting('work_mem') AS v`)).toEqual([{ v: '7MB' }]);
+      // Where Wren connects is its own to set.
+      expect(
+        await query(
+          cluster.url(),
+          `SELECT current_setting('listen_addresses') AS a, current_setting('port') AS p`,
+        ),
+      ).toEqual([{ a: '127.0.0.1', p: String(cluster.port) }]);
     } finally {
       await cluster.stop();
     }

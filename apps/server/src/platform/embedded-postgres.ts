@@ -52,7 +52,7 @@ export interface EmbeddedOptions {
   mode?: 'durable' | 'test';
   /** PostgreSQL's log lines (default: kept only for error messages). */
   log?: (line: string) => void;
-  /** Extra postmaster settings, laid over Wren's own. */
+  /** Extra postmaster settings (not the listen address, socket directory or port, which Wren sets). */
   settings?: Record<string, string>;
 }
 
@@ -331,14 +331,16 @@ function spawnPostmaster(
   extra: Record<string, string> = {},
 ): Promise<ChildProcess> {
   const settings: Record<string, string> = {
-    listen_addresses: '127.0.0.1',
-    unix_socket_directories: socketDirOf(dir),
-    lc_messages: 'C',
     ...(test
       ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' }
       : DURABLE_WAL),
     ...extra,
+    // Where Wren connects: not overridden by extra settings.
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: socketDirOf(dir),
+    lc_messages: 'C',
   };
+  delete settings.port; // given as -p
   const args = ['-D', dir, '-p', String(port)];
   for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);
   return new Promise<ChildProcess>((resolve, reject) => {

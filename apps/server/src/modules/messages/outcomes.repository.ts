@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, insertUnnest } from '../../platform/db';
+import { type Db, insertUnnest, jsonParam } from '../../platform/db';
 import type { FromOf } from './message-state';
 
 /** The status a claim moves from; the type checks it against the state table. */
@@ -54,7 +54,7 @@ export async function claimBatch(
     const attempts = Object.fromEntries(leased.rows.map((r) => [r.message_id.toLowerCase(), r.attempts]));
     const res = await sql<ClaimedMessage>`
       UPDATE messages m
-         SET status = 'sending', attempts = (${JSON.stringify(attempts)}::jsonb ->> m.id::text)::int
+         SET status = 'sending', attempts = (${jsonParam(attempts)}::jsonb ->> m.id::text)::int
        WHERE m.id = ANY(${ids}::uuid[]) AND m.status = ${sql.lit(CLAIM_FROM)}
    RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`.execute(
       trx,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { genericPlanOk, type Db } from '../../platform/db';
+import { genericPlanOk, jsonParam, type Db } from '../../platform/db';
 
 /**
  * The parts of sent messages, each under the canonical form of its SMSC id (gateway/message-id.ts).
@@ -39,7 +39,7 @@ export async function settleParts(trx: Db, rows: readonly PartStat[]) {
   // Each part's stat and error by its key, in one jsonb parameter (see status.repository.ts
   // transition: no join with the given rows). The parts are found through their message's index, so
   // one plan fits every batch (genericPlanOk).
-  const values = JSON.stringify(
+  const values = jsonParam(
     Object.fromEntries(
       rows.map((r) => [`${r.message_id.toLowerCase()}:${r.part}`, { stat: r.stat, err: r.err }]),
     ),
@@ -57,7 +57,10 @@ export async function settleParts(trx: Db, rows: readonly PartStat[]) {
          SET (stat, err) = (SELECT x.stat, x.err
                               FROM jsonb_to_record(${values}::jsonb -> (p.message_id::text || ':' || p.part))
                                    AS x(stat text, err text))
-       WHERE p.message_id = ANY(${ids}::uuid[]) AND p.stat IS NULL
+       -- Open parts only, tested on each part found, never as an index condition: on statistics that
+       -- say few parts are open, the open parts' index (message_parts_open_idx) was read whole and
+       -- filtered by message, which grows with every message waiting for its receipt.
+       WHERE p.message_id = ANY(${ids}::uuid[]) AND (CASE WHEN p.stat IS NULL THEN true ELSE false END)
          AND ${values}::jsonb ? (p.message_id::text || ':' || p.part)
    RETURNING p.message_id, p.part, p.connection, p.stat, p.err),
     -- The statement's snapshot still shows the parts as they were: each changed part comes from the

@@ -1,6 +1,6 @@
 import type { MessageStatus } from '@wren/contracts';
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db';
+import { jsonParam, type Db } from '../../platform/db';
 import { canTransition, fromStatesOf, isFinalStatus, type FromOf } from './message-state';
 
 /** What a transition returns for each message it moved. */
@@ -106,7 +106,7 @@ export async function transition<To extends MessageStatus>(
   const sets = [
     sql`status = ${t.to}`,
     sql`(${sql.join(targets)}) = (SELECT ${sql.join(assigned)}
-          FROM jsonb_to_record(COALESCE(${JSON.stringify(values)}::jsonb -> m.id::text, '{}'::jsonb))
+          FROM jsonb_to_record(COALESCE(${jsonParam(values)}::jsonb -> m.id::text, '{}'::jsonb))
                AS x(smsc_stat text, smsc_err text, receipt_raw text, receipt_minutes int,
                     submitted_at timestamptz, error text))`,
   ];
