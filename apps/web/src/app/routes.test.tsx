@@ -127,6 +127,9 @@ describe('main layout', () => {
     signIn();
     const router = renderAt('/profile');
     const user = userEvent.setup();
+    // The page (a lazy route) first: a click while it was still loading was lost under CI's load,
+    // and the menu never opened (15 s).
+    expect(await screen.findByRole('heading', { name: 'Ada Lovelace' })).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' }));
     expect(await screen.findByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/profile');
     await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
