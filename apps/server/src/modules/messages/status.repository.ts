@@ -85,10 +85,7 @@ export async function transition<To extends MessageStatus>(
     if (r.submittedAt != null) v.submitted_at = r.submittedAt.toISOString();
     if (r.error != null) v.error = r.error;
     // Keyed as PostgreSQL prints the id (lower case): an id may come as a user typed it.
-    for (const _ in v) {
-      values[r.id.toLowerCase()] = v;
-      break;
-    }
+    if (Object.keys(v).length > 0) values[r.id.toLowerCase()] = v;
   }
   const x = (column: string) => sql`(${sql.ref(`x.${column}`)})`;
   const targets = [sql`smsc_stat`, sql`smsc_err`, sql`receipt_raw`, sql`receipt_due_at`, sql`error`];
