@@ -102,16 +102,6 @@ BEGIN
   COMMIT;
 END $$;`;
 
-/** CPU seconds of a process by pid, from /proc (0 when it is not on this machine). */
-function processCpu(pid: number) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 async function run(url: string, allPostgresCpu: () => number) {
   const database = await openPostgres(url);
   await migrate(database);
@@ -136,12 +126,12 @@ async function run(url: string, allPostgresCpu: () => number) {
 
   const round = async (tag: string) => {
     await client.query('CHECKPOINT');
-    const backend0 = processCpu(pid);
+    const backend0 = cpuSeconds({ pid });
     const all0 = allPostgresCpu();
     const started = process.hrtime.bigint();
     await client.query('CALL floor_run($1, $2, $3, $4)', [account, batches, BATCH, tag]);
     const wall = Number(process.hrtime.bigint() - started) / 1e3 / messages;
-    const backend = ((processCpu(pid) - backend0) * 1e6) / messages;
+    const backend = ((cpuSeconds({ pid }) - backend0) * 1e6) / messages;
     const all = ((allPostgresCpu() - all0) * 1e6) / messages;
     const { rows } = await client.query<{ step: string; us: number }>('SELECT step, us FROM floor_times');
     const steps = Object.fromEntries(rows.map((r) => [r.step, r.us / messages]));
