@@ -7,6 +7,9 @@
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres (default: local wren/wren)
  *   BENCH_DB=embedded      Wren's default embedded PostgreSQL instead (BENCH_DATABASE_URL unused)
  *   BENCH_TOPOLOGY=split   API, worker and SMSC simulator as separate processes
+ *   BENCH_TOPOLOGY=node    one Wren process (API and worker) and the SMSC simulator as a process of
+ *                          its own: Wren's CPU without the built-in simulator's share, as it runs
+ *                          against a real SMSC
  *   BENCH_ROLE=api         the HTTP send path alone (no worker)
  */
 import { Pool } from 'undici';
@@ -31,6 +34,8 @@ const PER_REQUEST = Number(process.argv[4] ?? process.env.BENCH_PER_REQUEST ?? 1
 const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
 /** BENCH_TOPOLOGY=split runs API, worker and SMSC simulator as three processes. */
 const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
+/** BENCH_TOPOLOGY=node: one Wren process (API and worker) against the simulator as a process. */
+const NODE = process.env.BENCH_TOPOLOGY === 'node';
 const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://wren:wren@127.0.0.1:5432/postgres';
 /** BENCH_DB=embedded: Wren's own embedded PostgreSQL (the `npm start` default) in a fresh DATA_DIR. */
 const EMBEDDED = process.env.BENCH_DB === 'embedded';
@@ -90,7 +95,11 @@ async function rawSmpp(n: number) {
 async function main() {
   console.log(
     `pipeline benchmark: ${N} messages, ${PER_REQUEST} per request, concurrency ${CONCURRENCY}, ${EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL'}, ` +
-      (SPLIT ? 'API + worker + SMSC simulator processes' : 'one Wren process with its simulator'),
+      (SPLIT
+        ? 'API + worker + SMSC simulator processes'
+        : NODE
+          ? 'one Wren process (API and worker) + SMSC simulator process'
+          : 'one Wren process with its simulator'),
   );
   const db = EMBEDDED ? embeddedDatabase() : await freshPostgres(baseDb, `wren_bench_${process.pid}`);
   const common = {
@@ -100,8 +109,9 @@ async function main() {
   };
   const children: ChildProcess[] = [];
   let simulatorPid: number | undefined;
-  if (SPLIT) {
-    // The production shape: an API process, a worker process, and the SMSC as a process of its own.
+  if (SPLIT || NODE) {
+    // The production shapes: Wren against an SMSC of its own process, with API and worker as two
+    // processes (split) or as one (node).
     const smsc = await startSimulator([
       '--port',
       String(PORT + 1),
@@ -112,14 +122,14 @@ async function main() {
     ]);
     simulatorPid = smsc.pid;
     children.push(smsc);
-    children.push(await startWren({ ...common, ROLE: 'api' }, PORT));
-    if (process.env.BENCH_ROLE !== 'api') {
-      children.push(
-        await startWren(
-          { ...common, ROLE: 'worker', SMSC_HOST: '127.0.0.1', SMSC_PORT: String(PORT + 1) },
-          PORT + 2,
-        ),
-      );
+    const smscEnv = { SMSC_HOST: '127.0.0.1', SMSC_PORT: String(PORT + 1) };
+    if (NODE) {
+      children.push(await startWren({ ...common, ...smscEnv, ROLE: process.env.BENCH_ROLE ?? 'all' }, PORT));
+    } else {
+      children.push(await startWren({ ...common, ROLE: 'api' }, PORT));
+      if (process.env.BENCH_ROLE !== 'api') {
+        children.push(await startWren({ ...common, ...smscEnv, ROLE: 'worker' }, PORT + 2));
+      }
     }
   } else {
     // `wren start` as a new user runs it: one process with the built-in simulator.

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, insertUnnest } from '../../platform/db';
+import { type Db, genericPlanOk, insertUnnest } from '../../platform/db';
 
 export interface LedgerEntryInput {
   accountId: string;
@@ -79,6 +79,36 @@ export async function appendAndAddToBalance(
   const row = res.rows[0];
   if (!row) throw new Error(`account ${accountId} vanished under its lock`);
   return { balance_minor: Number(row.balance_minor) };
+}
+
+/**
+ * Debits every entry or none, in one statement: the account row is updated only if its balance
+ * covers `total` (the sum of the entries' amounts, as a positive number), and the entries are
+ * inserted only with it. The row lock is taken by the UPDATE itself (which, in READ COMMITTED,
+ * re-checks the balance on the newest row version), so nothing waits for another round trip while
+ * holding it. `null`: the balance did not cover the total and nothing was written.
+ */
+export async function debitAllOrNothing(
+  trx: Db,
+  accountId: string,
+  entries: readonly Omit<LedgerEntryInput, 'accountId'>[],
+  total: number,
+) {
+  const res = await sql<{ start_minor: string | number; currency: string }>`${genericPlanOk}
+    WITH debited AS (
+      UPDATE accounts SET balance_minor = balance_minor - ${total}::bigint
+       WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint
+   RETURNING balance_minor + ${total}::bigint AS start_minor, currency),
+    appended AS (
+      INSERT INTO ledger_entries (account_id, amount_minor, currency, kind, reference, note)
+      SELECT ${accountId}::uuid, e.amount_minor, d.currency, e.kind, e.reference, e.note
+        FROM debited d,
+             unnest(${entries.map((e) => e.amountMinor)}::bigint[], ${entries.map((e) => e.kind)}::text[],
+                    ${entries.map((e) => e.reference ?? null)}::text[], ${entries.map((e) => e.note ?? null)}::text[])
+               AS e(amount_minor, kind, reference, note))
+    SELECT start_minor, currency FROM debited`.execute(trx);
+  const row = res.rows[0];
+  return row ? { startMinor: Number(row.start_minor), currency: row.currency } : null;
 }
 
 /**

@@ -69,6 +69,36 @@ export function createLedgerService(events: EventBus) {
     },
 
     /**
+     * Debits all `charges` of one account or none, in one statement (the send batcher's optimistic
+     * path): `null` when the balance does not cover their sum, and nothing was written.
+     */
+    async debitAll(
+      trx: Db,
+      accountId: string,
+      charges: { amountMinor: number; kind: string; reference: string; note?: string }[],
+    ) {
+      const total = charges.reduce((sum, c) => sum + c.amountMinor, 0);
+      const debited = await repo.debitAllOrNothing(
+        trx,
+        accountId,
+        charges.map((c) => ({
+          amountMinor: -c.amountMinor,
+          kind: c.kind,
+          reference: c.reference,
+          note: c.note,
+        })),
+        total,
+      );
+      if (!debited) return null;
+      afterCommit(trx, () => events.publish('balance.changed', { accountId }));
+      return {
+        startMinor: debited.startMinor,
+        balanceMinor: debited.startMinor - total,
+        currency: debited.currency,
+      };
+    },
+
+    /**
      * Debits several charges of one account under a single row lock, in order: each charge that the
      * balance covers is posted, each that it does not is refused. Used by the send batcher.
      */

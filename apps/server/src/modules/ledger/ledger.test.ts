@@ -71,4 +71,58 @@ describe('ledger', () => {
     ).rejects.toThrow('after the posting');
     expect(await ledger.verify(db, user.accountId)).toEqual({ cached: 0, sum: 0 });
   });
+
+  it('debits all charges or none in one statement, and two concurrent debits that one balance covers post once', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const { db } = server.ctx;
+    const start = (await ledger.balance(db, user.accountId)).balanceMinor;
+    const charge = (amountMinor: number, reference: string) => ({
+      amountMinor,
+      kind: 'sms_debit',
+      reference,
+    });
+
+    // One more than the balance: nothing is written, not even the charges that would fit alone.
+    expect(
+      await transact(db, (trx) =>
+        ledger.debitAll(trx, user.accountId, [charge(1, 'a-1'), charge(start, 'a-2')]),
+      ),
+    ).toBeNull();
+    expect(await ledger.verify(db, user.accountId)).toEqual({ cached: start, sum: start });
+
+    const half = Math.floor(start / 2);
+    expect(
+      await transact(db, (trx) =>
+        ledger.debitAll(trx, user.accountId, [charge(half, 'b-1'), charge(1, 'b-2')]),
+      ),
+    ).toEqual({ startMinor: start, balanceMinor: start - half - 1, currency: expect.any(String) });
+
+    // What is left covers one of these two, not both: the second waits for the first's lock and
+    // re-checks the balance on the row the first committed.
+    const left = start - half - 1;
+    const results = await Promise.all(
+      ['c-1', 'c-2'].map((ref) =>
+        transact(db, async (trx) => {
+          const r = await ledger.debitAll(trx, user.accountId, [charge(left - 1, ref)]);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return r;
+        }),
+      ),
+    );
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(await ledger.verify(db, user.accountId)).toEqual({ cached: 1, sum: 1 });
+    const entries = await db
+      .selectFrom('ledger_entries')
+      .select(['reference', 'amount_minor'])
+      .where('account_id', '=', user.accountId)
+      .where('kind', '=', 'sms_debit')
+      .orderBy('reference')
+      .execute();
+    expect(entries.map((e) => [e.reference, Number(e.amount_minor)])).toEqual([
+      ['b-1', -half],
+      ['b-2', -1],
+      [results[0] ? 'c-1' : 'c-2', -(left - 1)],
+    ]);
+  });
 });

@@ -124,49 +124,69 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
     const rowsById = await transact(deps.db, async (trx) => {
       const byAccount = new Map<string, Pending[]>();
       for (const p of batch) byAccount.set(p.job.accountId, [...(byAccount.get(p.job.accountId) ?? []), p]);
-      const inserted = insertFirst
-        ? await repo.insertMessages(
+      // In account order, so two batches never wait on each other's locks in a circle.
+      const accounts = [...byAccount.keys()].sort();
+      const charges = (items: Pending[]) =>
+        items.map((p) => ({
+          amountMinor: p.job.totalMinor,
+          kind: 'sms_debit',
+          reference: p.job.reference,
+          note: p.job.note,
+        }));
+      const accepted: Pending[] = [];
+      let rows: MessageDtoRow[];
+      if (insertFirst) {
+        // The insert and each account's all-or-nothing debit are sent back to back on the
+        // transaction's connection: node-postgres sends the next statement as soon as the previous
+        // one is answered, without waiting for a turn of Wren's busy event loop. Between statements
+        // awaited one by one, a send's transaction stayed open 100–270 ms under load
+        // (pg_stat_activity, bench:pipeline), holding the row lock and PostgreSQL's xmin horizon:
+        // the dead versions of other messages could not be pruned and 22 % of their status updates
+        // were not HOT.
+        const [inserted, debits] = await Promise.all([
+          repo.insertMessages(
             trx,
             batch.flatMap((p) => p.job.rows),
-          )
-        : null;
-      const accepted: Pending[] = [];
-      for (const accountId of [...byAccount.keys()].sort()) {
-        const items = byAccount.get(accountId)!;
-        const r = await deps.ledger.debitEach(
-          trx,
-          accountId,
-          items.map((p) => ({
-            amountMinor: p.job.totalMinor,
-            kind: 'sms_debit',
-            reference: p.job.reference,
-            note: p.job.note,
-          })),
-        );
-        if (insertFirst && r.accepted.includes(false)) throw new RefusedInBatch();
-        let before = r.startMinor;
-        items.forEach((p, i) => {
-          if (r.accepted[i]) {
+          ),
+          Promise.all(accounts.map((a) => deps.ledger.debitAll(trx, a, charges(byAccount.get(a)!)))),
+        ]);
+        accounts.forEach((accountId, i) => {
+          const debit = debits[i];
+          if (!debit) throw new RefusedInBatch();
+          let before = debit.startMinor;
+          for (const p of byAccount.get(accountId)!) {
             before -= p.job.totalMinor;
             accepted.push(p);
             outcome.set(p, { balanceMinor: before });
-          } else {
-            outcome.set(
-              p,
-              new AppError(
-                ErrorCode.INSUFFICIENT_BALANCE,
-                `Insufficient balance: this costs ${format(p.job.totalMinor, r.currency)} and your balance is ${format(before, r.currency)}.`,
-              ),
-            );
           }
         });
-      }
-      const rows =
-        inserted ??
-        (await repo.insertMessages(
+        rows = inserted;
+      } else {
+        for (const accountId of accounts) {
+          const items = byAccount.get(accountId)!;
+          const r = await deps.ledger.debitEach(trx, accountId, charges(items));
+          let before = r.startMinor;
+          items.forEach((p, i) => {
+            if (r.accepted[i]) {
+              before -= p.job.totalMinor;
+              accepted.push(p);
+              outcome.set(p, { balanceMinor: before });
+            } else {
+              outcome.set(
+                p,
+                new AppError(
+                  ErrorCode.INSUFFICIENT_BALANCE,
+                  `Insufficient balance: this costs ${format(p.job.totalMinor, r.currency)} and your balance is ${format(before, r.currency)}.`,
+                ),
+              );
+            }
+          });
+        }
+        rows = await repo.insertMessages(
           trx,
           accepted.flatMap((p) => p.job.rows),
-        ));
+        );
+      }
       const byId = new Map(rows.map((r) => [r.id, r]));
       const hooks = new Map<SendHook<unknown>, { rows: MessageDtoRow[]; data: unknown }[]>();
       for (const p of accepted) {
