@@ -11,6 +11,8 @@
  *                          its own: Wren's CPU without the built-in simulator's share, as it runs
  *                          against a real SMSC
  *   BENCH_ROLE=api         the HTTP send path alone (no worker)
+ *   BENCH_RECEIPT_DELAY_MS=2000  receipts that long after each submit (default 0), as a real SMSC
+ *                          sends them: a message's status updates are then not all within a few ms
  */
 import { Pool } from 'undici';
 import smpp from 'smpp';
@@ -31,6 +33,8 @@ import { pgStatementsEnabled, pgStatementsSettings, statementTimes, tableWrites 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
 const PER_REQUEST = Number(process.argv[4] ?? process.env.BENCH_PER_REQUEST ?? 1);
+/** How long after its submit the simulator sends each delivery receipt. */
+const RECEIPT_DELAY_MS = process.env.BENCH_RECEIPT_DELAY_MS ?? '0';
 const PORT = 3900 + Math.floor(Math.random() * 90) * 3;
 /** BENCH_TOPOLOGY=split runs API, worker and SMSC simulator as three processes. */
 const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
@@ -116,7 +120,7 @@ async function main() {
       '--port',
       String(PORT + 1),
       '--delay-ms',
-      '0',
+      RECEIPT_DELAY_MS,
       '--mix',
       'DELIVRD=100',
     ]);
@@ -137,7 +141,7 @@ async function main() {
       await startWren(
         {
           ...common,
-          SIMULATOR_DELAY_MS: '0',
+          SIMULATOR_DELAY_MS: RECEIPT_DELAY_MS,
           SIMULATOR_MIX: 'DELIVRD=100',
           // BENCH_ROLE=api measures the HTTP send path alone (no worker, nothing is delivered).
           ROLE: process.env.BENCH_ROLE ?? 'all',
