@@ -11,6 +11,7 @@
  *                          its own: Wren's CPU without the built-in simulator's share, as it runs
  *                          against a real SMSC
  *   BENCH_ROLE=api         the HTTP send path alone (no worker)
+ *   BENCH_XACT_SAMPLE=1    how long write transactions stay open, by their last statement (pg_stat_activity)
  *   BENCH_RECEIPT_DELAY_MS=2000  receipts that long after each submit (default 0), as a real SMSC
  *                          sends them: a message's status updates are then not all within a few ms
  */
@@ -28,7 +29,14 @@ import {
   startSimulator,
   startWren,
 } from './lib/wren-process';
-import { pgStatementsEnabled, pgStatementsSettings, statementTimes, tableWrites } from './lib/pg-stats';
+import {
+  pgStatementsEnabled,
+  pgStatementsSettings,
+  statementTimes,
+  tableWrites,
+  transactionAges,
+  xactSampleEnabled,
+} from './lib/pg-stats';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
@@ -158,6 +166,7 @@ async function main() {
     const session = await signUp(base);
     const writes = await tableWrites(db.url);
     const statements = EMBEDDED && pgStatementsEnabled ? await statementTimes(db.url) : null;
+    const xacts = xactSampleEnabled ? await transactionAges(db.url) : null;
     const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
     const latencies: number[] = [];
     let next = 0;
@@ -192,12 +201,14 @@ async function main() {
     const apiSecs = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const perMessage = (seconds: number) => `${((seconds * 1e6) / N).toFixed(0)} µs`;
-    /** `benchBackend`: this bench's own polling connection, whose backend is not Wren's cost. */
-    const cpuLine = (label: string, benchBackend?: number) =>
+    /** `benchBackends`: this bench's own connections (polling, sampling), whose backends are not Wren's cost. */
+    const cpuLine = (label: string, ...benchBackends: number[]) =>
       `CPU per message, ${label}: Wren ${perMessage(wrenCpu() - server0)}, ` +
       (simulatorPid ? `SMSC simulator ${perMessage(simulatorCpu() - simulator0)}, ` : '') +
-      `PostgreSQL ${perMessage(db.postgresCpu() - postgres0 - (benchBackend ? cpuSeconds({ pid: benchBackend }) : 0))}`;
-    console.log(`${cpuLine('API phase')}, load generator ${perMessage((cpu.user + cpu.system) / 1e6)}`);
+      `PostgreSQL ${perMessage(db.postgresCpu() - postgres0 - benchBackends.reduce((sum, pid) => sum + cpuSeconds({ pid }), 0))}`;
+    console.log(
+      `${cpuLine('API phase', ...(xacts ? [xacts.pid] : []))}, load generator ${perMessage((cpu.user + cpu.system) / 1e6)}`,
+    );
     await pool.close();
     latencies.sort((a, b) => a - b);
     const latency = `API latency: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`;
@@ -209,6 +220,7 @@ async function main() {
       console.log(latency);
       console.log(['pg_stat_user_tables for the run:', ...(await writes.report(N - errors))].join('\n'));
       if (statements) console.log((await statements.report(N - errors)).join('\n'));
+      if (xacts) console.log((await xacts.report()).join('\n'));
       return;
     }
     const client = new pg.Client({ connectionString: db.url });
@@ -227,7 +239,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500));
     }
     // Taken while the poll's backend is alive, so its CPU can be left out.
-    const acceptToFinalCpu = cpuLine('accept to final', pollPid);
+    const acceptToFinalCpu = cpuLine('accept to final', pollPid, ...(xacts ? [xacts.pid] : []));
     const span = await client.query<{ secs: number }>(
       `SELECT extract(epoch FROM max(done_at) - min(created_at))::float AS secs FROM messages`,
     );
@@ -252,6 +264,7 @@ async function main() {
     console.log(acceptToFinalCpu);
     console.log(['pg_stat_user_tables for the run:', ...(await writes.report(done))].join('\n'));
     if (statements) console.log((await statements.report(done)).join('\n'));
+    if (xacts) console.log((await xacts.report()).join('\n'));
     const raw = await rawSmpp(Math.min(N, 50_000));
     console.log(`raw SMPP loopback (bare client, window 50, receipts on): ${raw.toFixed(0)} submit/s`);
     console.log(`ratio end-to-end / raw SMPP: ${(e2e / raw).toFixed(2)}`);

@@ -141,3 +141,56 @@ export async function statementTimes(url: string) {
     },
   };
 }
+
+/**
+ * BENCH_XACT_SAMPLE=1: how long Wren's write transactions stay open, from pg_stat_activity sampled
+ * every `everyMs` on a connection of its own (`pid`: its backend, to leave out of PostgreSQL's CPU).
+ * A write transaction holds its xid, and with it the horizon below which PostgreSQL may prune dead
+ * row versions, until it ends: `report()` lists, by state and the last statement's start, the number
+ * of samples and the mean and largest age of the transactions seen (time since BEGIN).
+ */
+export const xactSampleEnabled = process.env.BENCH_XACT_SAMPLE === '1';
+
+export async function transactionAges(url: string, everyMs = 20) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const seen = new Map<string, { n: number; sum: number; max: number }>();
+  let samples = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const res = await client.query<{ key: string; ms: number }>(
+        `SELECT state || ' | ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS key,
+                extract(epoch FROM now() - xact_start)::float * 1000 AS ms
+           FROM pg_stat_activity
+          WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid() AND datname = current_database()`,
+      );
+      samples += 1;
+      for (const r of res.rows) {
+        const s = seen.get(r.key) ?? { n: 0, sum: 0, max: 0 };
+        s.n += 1;
+        s.sum += r.ms;
+        s.max = Math.max(s.max, r.ms);
+        seen.set(r.key, s);
+      }
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    pid,
+    async report(top = 12): Promise<string[]> {
+      running = false;
+      await loop;
+      await client.end();
+      const rows = [...seen].sort((a, b) => b[1].n - a[1].n).slice(0, top);
+      return [
+        `write transactions open (pg_stat_activity, ${samples} samples every ${everyMs} ms; samples, mean and max age since BEGIN):`,
+        ...rows.map(
+          ([key, s]) =>
+            `  ${String(s.n).padStart(6)} ${(s.sum / s.n).toFixed(1).padStart(7)} ms ${s.max.toFixed(0).padStart(6)} ms  ${key}`,
+        ),
+      ];
+    },
+  };
+}
