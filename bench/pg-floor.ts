@@ -8,7 +8,7 @@
  *              and the balance
  *   claim      `wren_lease_ready` (Wren's own claim) and the messages moved to `sending`
  *   sent       the messages moved to `sent`; their parts stored under the SMSC id; queue rows deleted
- *   delivered  the parts settled; the messages moved to `delivered` with the raw receipt
+ *   delivered  the parts settled with their raw receipts; the messages moved to `delivered`
  *
  * No client round trip, no protocol, no planning beyond the first batch, no Wren: the gap between
  * this and bench:pipeline's PostgreSQL CPU per message is what Wren's way of sending those changes
@@ -87,11 +87,11 @@ BEGIN
     acc[3] := acc[3] + extract(epoch FROM clock_timestamp() - t0);
     -- delivered
     t0 := clock_timestamp();
-    UPDATE message_parts SET stat = 'DELIVRD'
+    UPDATE message_parts SET stat = 'DELIVRD', err = '000',
+                             raw = 'id:' || smsc_key || ' sub:001 dlvrd:001 submit date:2611281200 done date:2611281200 stat:DELIVRD err:000 text:Your order'
      WHERE connection = 'floor' AND smsc_key = ANY(
        ARRAY(SELECT p_tag || ':' || b || ':' || i FROM generate_subscripts(ids, 1) i));
-    UPDATE messages SET status = 'delivered', done_at = now(), smsc_stat = 'DELIVRD', parts_done = 1,
-                        receipt_raw = 'id:' || id || ' sub:001 dlvrd:001 submit date:2611281200 done date:2611281200 stat:DELIVRD err:000 text:Your order'
+    UPDATE messages SET status = 'delivered', done_at = now(), smsc_stat = 'DELIVRD', smsc_err = '000', parts_done = 1
      WHERE id = ANY(ids) AND status = 'sent';
     COMMIT;
     acc[4] := acc[4] + extract(epoch FROM clock_timestamp() - t0);

@@ -26,6 +26,8 @@ export interface MessagingTables {
     part: number;
     stat: string | null;
     err: string | null;
+    /** The raw final receipt that settled the part (0026). */
+    raw: string | null;
     created_at: Generated<Date>;
   };
   message_events: {

@@ -9,6 +9,7 @@ import {
   annotate,
   findParts,
   notifyChanged,
+  type PartStat,
   recordEvents,
   refundMessages,
   settleParts,
@@ -216,11 +217,18 @@ export function createDlrService(deps: Deps) {
   /** Sets part stats (first final receipt per part wins) and ends messages whose parts are all final. */
   async function settleMatched(trx: Db, matched: { k: Incoming; hit: Part }[]) {
     const meaning = ({ k }: { k: Incoming }) => statMeaning(k.receipt.stat, policyOf(k.receipt.connection));
-    const firstFinal = new Map<string, { message_id: string; part: number; stat: string; err: string }>();
+    const firstFinal = new Map<string, PartStat>();
     for (const m of matched) {
       const key = `${m.hit.message_id}:${m.hit.part}`;
       if (meaning(m).kind === 'final' && !firstFinal.has(key)) {
-        firstFinal.set(key, { ...m.hit, stat: normaliseStat(m.k.receipt.stat), err: m.k.receipt.err });
+        firstFinal.set(key, {
+          message_id: m.hit.message_id,
+          part: m.hit.part,
+          stat: normaliseStat(m.k.receipt.stat),
+          err: m.k.receipt.err,
+          // Kept on the part, not the message (0026: the message's final version then fits its page).
+          raw: m.k.receipt.raw,
+        });
       }
     }
     // Parts set now, and the parts of their messages as they are after it (one statement).
@@ -233,8 +241,6 @@ export function createDlrService(deps: Deps) {
       raw: string | null;
       ends?: boolean;
     }[] = [];
-    /** The receipt that made each part final, by message. */
-    const finalRaw = new Map<string, string>();
     const unclear: { id: string; error: string }[] = [];
     const applied = new Set<string>();
     for (const m of matched) {
@@ -242,10 +248,7 @@ export function createDlrService(deps: Deps) {
       const key = `${hit.message_id}:${hit.part}`;
       const means = meaning(m);
       const takes = means.kind === 'final' && changedKeys.has(key) && !applied.has(key);
-      if (takes) {
-        applied.add(key);
-        finalRaw.set(hit.message_id, k.receipt.raw);
-      }
+      if (takes) applied.add(key);
       const note =
         means.kind === 'final' && !takes
           ? ' — ignored, part already final'
@@ -284,7 +287,6 @@ export function createDlrService(deps: Deps) {
         id: p.message_id,
         smscStat: outcome.stat,
         smscErr: outcome.err,
-        receiptRaw: single ? (finalRaw.get(p.message_id) ?? null) : null,
       });
       byStatus.set(outcome.status, list);
       if (single) quiet.add(p.message_id);

@@ -95,7 +95,23 @@ export async function debitAllOrNothing(
   total: number,
 ) {
   const res = await sql<{ start_minor: string | number; currency: string }>`${genericPlanOk}
-    WITH debited AS (
+    WITH ${debitAllOrNothingCtes(accountId, entries, total)}
+    SELECT start_minor, currency FROM debited`.execute(trx);
+  const row = res.rows[0];
+  return row ? { startMinor: Number(row.start_minor), currency: row.currency } : null;
+}
+
+/**
+ * `debitAllOrNothing` as the CTEs of a caller's statement, whose other writes run only if it
+ * debited: `debited (start_minor, currency)` has one row when the balance covered `total`, none
+ * otherwise, and the entries (`appended`) are inserted only with it.
+ */
+export function debitAllOrNothingCtes(
+  accountId: string,
+  entries: readonly Omit<LedgerEntryInput, 'accountId'>[],
+  total: number,
+) {
+  return sql`debited AS (
       UPDATE accounts SET balance_minor = balance_minor - ${total}::bigint
        WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint
    RETURNING balance_minor + ${total}::bigint AS start_minor, currency),
@@ -105,10 +121,7 @@ export async function debitAllOrNothing(
         FROM debited d,
              unnest(${entries.map((e) => e.amountMinor)}::bigint[], ${entries.map((e) => e.kind)}::text[],
                     ${entries.map((e) => e.reference ?? null)}::text[], ${entries.map((e) => e.note ?? null)}::text[])
-               AS e(amount_minor, kind, reference, note))
-    SELECT start_minor, currency FROM debited`.execute(trx);
-  const row = res.rows[0];
-  return row ? { startMinor: Number(row.start_minor), currency: row.currency } : null;
+               AS e(amount_minor, kind, reference, note))`;
 }
 
 /**

@@ -69,6 +69,23 @@ export function createLedgerService(events: EventBus) {
     },
 
     /**
+     * `debitAll` as CTEs for the caller's own statement (the send batcher's one-statement send):
+     * `debited` has a row only if the account was debited. `debited()` once that statement
+     * returned a row (it has committed).
+     */
+    debitAllCtes(
+      accountId: string,
+      charges: { amountMinor: number; kind: string; reference: string; note?: string }[],
+    ) {
+      const total = charges.reduce((sum, c) => sum + c.amountMinor, 0);
+      return {
+        total,
+        ctes: repo.debitAllOrNothingCtes(accountId, charges.map(asDebitEntry), total),
+        debited: () => events.publish('balance.changed', { accountId }),
+      };
+    },
+
+    /**
      * Debits all `charges` of one account or none, in one statement (the send batcher's optimistic
      * path): `null` when the balance does not cover their sum, and nothing was written.
      */
@@ -78,17 +95,7 @@ export function createLedgerService(events: EventBus) {
       charges: { amountMinor: number; kind: string; reference: string; note?: string }[],
     ) {
       const total = charges.reduce((sum, c) => sum + c.amountMinor, 0);
-      const debited = await repo.debitAllOrNothing(
-        trx,
-        accountId,
-        charges.map((c) => ({
-          amountMinor: -c.amountMinor,
-          kind: c.kind,
-          reference: c.reference,
-          note: c.note,
-        })),
-        total,
-      );
+      const debited = await repo.debitAllOrNothing(trx, accountId, charges.map(asDebitEntry), total);
       if (!debited) return null;
       afterCommit(trx, () => events.publish('balance.changed', { accountId }));
       return {
@@ -165,4 +172,9 @@ export type LedgerService = ReturnType<typeof createLedgerService>;
 /** Formats minor units as money, e.g. 540 USD → $5.40. */
 export function format(minor: number, currency: string) {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(minor / 100);
+}
+
+/** A charge as the (negative) ledger entry of a debit. */
+function asDebitEntry(c: { amountMinor: number; kind: string; reference: string; note?: string }) {
+  return { amountMinor: -c.amountMinor, kind: c.kind, reference: c.reference, note: c.note };
 }

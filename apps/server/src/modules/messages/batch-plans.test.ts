@@ -37,6 +37,8 @@ beforeAll(async () => {
   await sql`SET auto_explain.log_analyze = on`.execute(db);
   await sql`SET auto_explain.log_timing = off`.execute(db);
   await sql`SET auto_explain.log_level = notice`.execute(db);
+  // The claim's update runs inside wren_claim (0025).
+  await sql`SET auto_explain.log_nested_statements = on`.execute(db);
   // The test's month holds a few thousand rows: on them PostgreSQL 15 rightly prefers reading the
   // whole partition to 200 index lookups, which says nothing of a month of millions. What is tested
   // is the shape of the rest of the plan.
@@ -148,7 +150,11 @@ describe('batch statements on statistics of finished messages', () => {
     expect(claimed).toHaveLength(200);
     expect(claimed.every((m) => m.attempts === 3)).toBe(true);
     expect(new Set(claimed.map((m) => m.id))).toEqual(new Set(ids));
-    expect(heavySteps(planOf(/SET status = 'sending'/), 2 * 200)).toEqual([]);
+    const plan = planOf(/SET status = 'sending'/);
+    expect(heavySteps(plan, 2 * 200)).toEqual([]);
+    // Planned with the claimed ids known (wren_claim's EXECUTE): only their month, of the five
+    // partitions there are (this month, three ahead, the default one).
+    expect(new Set(plan.match(/\bmessages_(?:p\d{6}|legacy)\b/g))).toHaveProperty('size', 1);
   });
 
   it('a receipt batch settles n parts with n lookups, each with its own stat and error', async () => {
@@ -169,6 +175,7 @@ describe('batch statements on statistics of finished messages', () => {
         part: 1,
         stat: 'UNDELIV',
         err: String(from + i).padStart(3, '0'),
+        raw: `id:open-${id} stat:UNDELIV err:${String(from + i).padStart(3, '0')}`,
       }));
     plans.length = 0;
     expect(await settleParts(db, batch(0))).toHaveLength(100);
@@ -181,9 +188,12 @@ describe('batch statements on statistics of finished messages', () => {
     });
     const generic = planOf(/UPDATE message_parts p\s+SET/);
     expect(heavySteps(generic, 2 * 100)).toEqual([]);
-    const { rows } = await sql<{ message_id: string; err: string }>`
-      SELECT message_id, err FROM message_parts WHERE message_id = ANY(${ids}::uuid[])`.execute(db);
-    const errs = new Map(rows.map((r) => [r.message_id, r.err]));
-    ids.forEach((id, i) => expect(errs.get(id)).toBe(String(i).padStart(3, '0')));
+    const { rows } = await sql<{ message_id: string; err: string; raw: string }>`
+      SELECT message_id, err, raw FROM message_parts WHERE message_id = ANY(${ids}::uuid[])`.execute(db);
+    const byId = new Map(rows.map((r) => [r.message_id, r]));
+    ids.forEach((id, i) => {
+      const err = String(i).padStart(3, '0');
+      expect(byId.get(id)).toMatchObject({ err, raw: `id:open-${id} stat:UNDELIV err:${err}` });
+    });
   });
 });

@@ -19,8 +19,8 @@ prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const first = args[0] as string | { text?: unknown } | undefined;
   // Kysely passes the text; a statement the statement cache has named arrives as a config object.
   const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
-  // A claim leases queue rows first (outcomes.repository.ts claimBatch, through wren_lease_ready), found or not.
-  if (/\bwren_lease_ready\(/.test(text)) claims += 1;
+  // A claim is one call of wren_claim (outcomes.repository.ts claimBatch), found or not.
+  if (/\bwren_claim\(/.test(text)) claims += 1;
   // An idle look asks first whether anything is due (outcomes.repository.ts anyDue).
   if (/^\s*SELECT EXISTS \(SELECT 1 FROM send_queue\b/.test(text)) probes += 1;
   return query.apply(this, args);

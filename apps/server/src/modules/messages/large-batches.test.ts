@@ -111,7 +111,7 @@ describe('batches larger than one statement can carry', () => {
     // Every part's receipt in one statement (32,000 parts): each message comes back whole and final.
     const progress = await settleParts(
       db,
-      parts.map((p) => ({ message_id: p.message_id, part: p.part, stat: 'DELIVRD', err: '000' })),
+      parts.map((p) => ({ message_id: p.message_id, part: p.part, stat: 'DELIVRD', err: '000', raw: null })),
     );
     expect(progress).toHaveLength(ids.length);
     expect(

@@ -5,11 +5,11 @@ import { toEventDto } from './message-dto';
 import type { MessageRow } from './messages.repository';
 
 type EventRow = Selectable<MessagingTables['message_events']>;
-type PartRow = Pick<Selectable<MessagingTables['message_parts']>, 'part' | 'smsc_key' | 'connection'>;
+type PartRow = Pick<Selectable<MessagingTables['message_parts']>, 'part' | 'smsc_key' | 'connection' | 'raw'>;
 
 /**
  * A message's history as the SMS log shows it. The happy path stores no event rows: its steps are
- * read from the message itself (accepted, submitted with the SMSC ids, done with the raw final
+ * read from the message and its parts (accepted, submitted with the SMSC ids, done with the raw final
  * receipt); every stored event (retries, failures, partial submits, receipts of multipart messages,
  * duplicates, cancels, expiry) is merged in by time.
  */
@@ -37,11 +37,15 @@ export function messageHistory(m: MessageRow, parts: PartRow[], events: EventRow
   const storedFinal = stored.some((e) => e.status === m.status);
   if (m.done_at && !storedFinal) {
     const receipt = m.smsc_stat ? `${m.smsc_stat}${m.smsc_err ? ` (err ${m.smsc_err})` : ''}` : null;
+    // A one-part message's final receipt: on its part since 0026, on the message before. A
+    // multipart message's receipts are events of their own.
+    const onePart = new Set(parts.map((p) => p.part)).size === 1;
+    const raw = m.receipt_raw ?? (onePart ? (parts.find((p) => p.raw !== null)?.raw ?? null) : null);
     steps.push({
       id: 'done',
       status: m.status,
       detail: receipt ? `Final: ${receipt}` : (m.error ?? null),
-      raw: m.receipt_raw,
+      raw,
       createdAt: m.done_at.toISOString(),
     });
   }

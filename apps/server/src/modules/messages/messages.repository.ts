@@ -1,5 +1,12 @@
 import { MESSAGE_STATUSES, type MessageStatus } from '@wren/contracts';
-import { CompiledQuery, sql, type Insertable, type Selectable, type SelectQueryBuilder } from 'kysely';
+import {
+  CompiledQuery,
+  sql,
+  type Insertable,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+} from 'kysely';
 import type { MessagesTable } from '../../db/schema-messaging';
 import { type PgElementType, type Db, insertUnnest, transact } from '../../platform/db';
 import type { SmsLogCsvRow } from './sms-log-csv';
@@ -58,13 +65,10 @@ export type NewMessage = {
 };
 
 /**
- * Stores new messages; those waiting to be sent (queued or scheduled) join the work queue, in the
- * same statement (send_queue has no foreign key to wait for): one round trip per send, not two.
- */
-/**
- * Inserts messages (and the work queue's rows of those that wait to be sent) in one statement.
- * Returns the DTO's columns of the inserted rows; `returning: false` (a campaign's batch, an OTP)
- * returns nothing, so PostgreSQL sends and Wren parses no rows it would not read.
+ * Inserts messages (and the work queue's rows of those that wait to be sent) in one statement: one
+ * round trip per send, not two (send_queue has no foreign key to wait for). Returns the DTO's
+ * columns of the inserted rows; `returning: false` (a campaign's batch, an OTP) returns nothing, so
+ * PostgreSQL sends and Wren parses no rows it would not read.
  */
 export async function insertMessages(
   trx: Db,
@@ -72,12 +76,42 @@ export async function insertMessages(
   opts: { returning?: boolean } = {},
 ): Promise<MessageDtoRow[]> {
   if (rows.length === 0) return [];
-  const returning =
-    opts.returning === false ? sql`` : sql` RETURNING ${sql.join(DTO_COLUMNS.map((c) => sql.ref(c)))}`;
+  const { queue, messages } = messageInserts(rows, opts.returning !== false, sql``);
+  const statement = queue ? sql`WITH queued AS (${queue}) ${messages}` : messages;
+  return (await sql<MessageDtoRow>`${statement}`.execute(trx)).rows;
+}
+
+/**
+ * `insertMessages` after a payment, all in one statement, run on its own: its transaction lasts
+ * as long as the statement, where BEGIN, insert, debit and COMMIT kept it open across four turns of
+ * a busy event loop. `payment` is CTEs that define `debited (start_minor, currency)` (ledger's
+ * `debitAllCtes`); the messages are inserted only if it has a row. `null`: it had none, and nothing
+ * was written.
+ */
+export async function insertMessagesPaid(db: Db, rows: readonly NewMessage[], payment: RawBuilder<unknown>) {
+  const { queue, messages } = messageInserts(rows, true, sql` WHERE EXISTS (SELECT 1 FROM debited)`);
+  const res = await sql<MessageDtoRow & { debit_start_minor: string | number; debit_currency: string }>`
+    WITH ${payment}, ${queue ? sql`queued AS (${queue}),` : sql``} inserted AS (${messages})
+    SELECT i.*, d.start_minor AS debit_start_minor, d.currency AS debit_currency FROM inserted i, debited d`.execute(
+    db,
+  );
+  const first = res.rows[0];
+  if (!first) return null;
+  return {
+    rows: res.rows.map(({ debit_start_minor: _s, debit_currency: _c, ...row }) => row),
+    startMinor: Number(first.debit_start_minor),
+    currency: first.debit_currency,
+  };
+}
+
+/** The inserts of `rows` into messages (with the DTO's columns returned or not) and send_queue, each ending in `guard`. */
+function messageInserts(rows: readonly NewMessage[], returning: boolean, guard: RawBuilder<unknown>) {
   const waiting = rows.filter((r) => r.status === 'queued' || r.status === 'scheduled');
-  const messagesInsert = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)}${returning}`;
-  if (waiting.length === 0) return (await sql<MessageDtoRow>`${messagesInsert}`.execute(trx)).rows;
-  const queue = insertUnnest(
+  const messages = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)}${guard}${
+    returning ? sql` RETURNING ${sql.join(DTO_COLUMNS.map((c) => sql.ref(c)))}` : sql``
+  }`;
+  if (waiting.length === 0) return { messages, queue: null };
+  const queue = sql`${insertUnnest(
     'send_queue',
     {
       message_id: 'uuid',
@@ -95,9 +129,8 @@ export async function insertMessages(
       scheduled: r.status === 'scheduled',
       validity_until: r.validity_until,
     })),
-  );
-  const { rows: out } = await sql<MessageDtoRow>`WITH queued AS (${queue}) ${messagesInsert}`.execute(trx);
-  return out;
+  )}${guard}`;
+  return { messages, queue };
 }
 
 export async function insertEvents(
@@ -589,11 +622,11 @@ export async function listEvents(db: Db, messageId: string) {
     .execute();
 }
 
-/** The SMSC ids of a message's parts, in part order. */
+/** The SMSC ids of a message's parts, in part order, with the receipt that settled each. */
 export async function listPartIds(db: Db, messageId: string) {
   return db
     .selectFrom('message_parts')
-    .select(['part', 'smsc_key', 'connection', 'stat', 'err'])
+    .select(['part', 'smsc_key', 'connection', 'stat', 'err', 'raw'])
     .where('message_id', '=', messageId)
     .orderBy('part')
     .execute();

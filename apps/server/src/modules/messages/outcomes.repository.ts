@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, insertUnnest, jsonParam } from '../../platform/db';
+import { type Db, insertUnnest } from '../../platform/db';
 import type { FromOf } from './message-state';
 
 /** The status a claim moves from; the type checks it against the state table. */
@@ -31,36 +31,16 @@ export async function claimBatch(
   leaseSeconds: number,
   maxPriority?: number,
 ) {
-  // Two statements in one transaction (0018): the queue rows are leased first, then their messages
-  // are moved by id. A single UPDATE … FROM the leased rows cannot be pruned when it is planned, so
-  // it planned every monthly partition of `messages` (~1 ms more per claim with 28 months); by ids
-  // (an array parameter: never a generic plan) only the months of the claimed ids are planned.
-  return db.transaction().execute(async (trx) => {
-    // The rows to lease are chosen once, in a MATERIALIZED CTE. As a subquery in FROM, a plan with
-    // it on the inner side of a nested loop (statistics taken while the queue was empty) rescanned it
-    // for every outer row, and each rescan's SKIP LOCKED locked the next rows: a claim of 400 leased
-    // 5,000 (claim-limit.test.ts). `wren_lease_ready` (0024) holds that statement with the plan fixed
-    // to an ordered index scan that stops at the limit and a key lookup per row: planned here, stale
-    // statistics sorted the whole backlog for every claim.
-    const leased = await sql<{ message_id: string; attempts: number }>`
-      SELECT message_id, attempts
-        FROM wren_lease_ready(${limit}::int, ${maxPriority ?? null}::smallint, ${workerId}::text, ${leaseSeconds}::int)`.execute(
-      trx,
-    );
-    if (leased.rows.length === 0) return [];
-    const ids = leased.rows.map((r) => r.message_id);
-    // Each message's attempt count by its id, in one jsonb parameter (no join with the leased rows:
-    // see status.repository.ts transition).
-    const attempts = Object.fromEntries(leased.rows.map((r) => [r.message_id.toLowerCase(), r.attempts]));
-    const res = await sql<ClaimedMessage>`
-      UPDATE messages m
-         SET status = 'sending', attempts = (${jsonParam(attempts)}::jsonb ->> m.id::text)::int
-       WHERE m.id = ANY(${ids}::uuid[]) AND m.status = ${sql.lit(CLAIM_FROM)}
-   RETURNING m.id, m.account_id, m.recipient, m.sender, m.body, m.encoding, m.priority, m.attempts, m.validity_until`.execute(
-      trx,
-    );
-    return res.rows;
-  });
+  // One statement, run on its own (0025): the claim's transaction ends with it, where a transaction
+  // of BEGIN, lease, update and COMMIT stayed open across three turns of the worker's event loop and
+  // held back the pruning that keeps status updates HOT. `wren_claim` leases through
+  // `wren_lease_ready` (0024: the ready rows read in claim order, whatever the statistics say), then
+  // moves those messages by id with their months pruned at planning (0018).
+  const res = await sql<ClaimedMessage>`
+    SELECT id, account_id, recipient, sender, body, encoding, priority, attempts, validity_until
+      FROM wren_claim(${limit}::int, ${maxPriority ?? null}::smallint, ${workerId}::text, ${leaseSeconds}::int,
+                      ${CLAIM_FROM}::text)`.execute(db);
+  return res.rows;
 }
 
 /**

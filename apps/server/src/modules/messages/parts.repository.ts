@@ -19,16 +19,17 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
     .execute();
 }
 
-/** One part's final receipt: its stat and error. */
+/** One part's final receipt: its stat, error and raw text. */
 export interface PartStat {
   message_id: string;
   part: number;
   stat: string;
   err: string | null;
+  raw: string | null;
 }
 
 /**
- * Sets each part's final stat and error once (only final stats are stored, so a part with a stat is
+ * Sets each part's final stat, error and raw receipt once (only final stats are stored, so a part with a stat is
  * done; a later or duplicate receipt changes nothing), and returns, for every message that had a part
  * changed, all its parts in order with their stat and error as they are now, and which parts this
  * call changed. One statement: the parts are read once, in the update's snapshot with the changed
@@ -41,7 +42,7 @@ export async function settleParts(trx: Db, rows: readonly PartStat[]) {
   // one plan fits every batch (genericPlanOk).
   const values = jsonParam(
     Object.fromEntries(
-      rows.map((r) => [`${r.message_id.toLowerCase()}:${r.part}`, { stat: r.stat, err: r.err }]),
+      rows.map((r) => [`${r.message_id.toLowerCase()}:${r.part}`, { stat: r.stat, err: r.err, raw: r.raw }]),
     ),
   );
   const ids = [...new Set(rows.map((r) => r.message_id))];
@@ -54,9 +55,9 @@ export async function settleParts(trx: Db, rows: readonly PartStat[]) {
   }>`
     ${genericPlanOk} WITH changed AS (
       UPDATE message_parts p
-         SET (stat, err) = (SELECT x.stat, x.err
-                              FROM jsonb_to_record(${values}::jsonb -> (p.message_id::text || ':' || p.part))
-                                   AS x(stat text, err text))
+         SET (stat, err, raw) = (SELECT x.stat, x.err, x.raw
+                                   FROM jsonb_to_record(${values}::jsonb -> (p.message_id::text || ':' || p.part))
+                                        AS x(stat text, err text, raw text))
        -- Open parts only, tested on each part found, never as an index condition: on statistics that
        -- say few parts are open, the open parts' index (message_parts_open_idx) was read whole and
        -- filtered by message, which grows with every message waiting for its receipt.

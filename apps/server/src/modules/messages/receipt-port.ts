@@ -4,6 +4,6 @@
  */
 export { insertEvents as recordEvents } from './messages.repository';
 export { notifyChanged } from './notify';
-export { findParts, settleParts } from './parts.repository';
+export { findParts, settleParts, type PartStat } from './parts.repository';
 export { refundMessages } from './refunds';
 export { annotate, transition, type Transitioned, type TransitionRow } from './status.repository';

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { scheduledMessageRow } from '../../../test/messaging';
@@ -5,6 +6,20 @@ import { createSendBatcher, type SendJob } from './send-batcher';
 
 // The send batcher's group commit on the real database: two transactions in flight, balance locks
 // taken last and in account order, and a refused job that leaves nothing behind.
+
+/** Statements sent while `statements` is an array (every client of this process). */
+let statements: string[] | null = null;
+const prototype = pg.Client.prototype as unknown as {
+  query: (this: pg.Client, ...args: unknown[]) => unknown;
+};
+const query = prototype.query;
+prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const first = args[0] as string | { text?: unknown } | undefined;
+  // Kysely passes the text; a statement the statement cache has named arrives as a config object.
+  const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
+  statements?.push(text.trim());
+  return query.apply(this, args);
+};
 
 let server: TestServer;
 beforeAll(async () => {
@@ -107,6 +122,31 @@ describe('the send batcher', () => {
     for (const r of refused) expect(String(r.reason)).toMatch(/Insufficient balance/);
     expect(await stored(a)).toBe(30 * 5 + 5 * 20);
     expect(await services.ledger.verify(db, a)).toEqual({ cached: 0, sum: 0 });
+  });
+
+  it('writes a batch of one account as one statement with no transaction around it, or refuses it whole', async () => {
+    const a = await account();
+    const { db, logger, services } = server.ctx;
+    const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
+    statements = [];
+    // Three jobs of 40 messages at 10 (1,200 of the 2,000 balance), in one batch or two (the first
+    // starts alone; the others wait for it, too few rows for a second transaction beside it).
+    const sent = await Promise.all([0, 1, 2].map(() => batcher.submit(job(a, 40))));
+    const seen = statements;
+    statements = null;
+    expect(seen.filter((t) => /^(BEGIN|COMMIT|ROLLBACK)\b/i.test(t))).toEqual([]);
+    // Each batch is one statement that inserts the messages and debits the account.
+    const inserts = seen.filter((t) => /INSERT INTO "messages"/.test(t));
+    expect(inserts.length).toBeGreaterThanOrEqual(1);
+    expect(inserts.length).toBeLessThanOrEqual(2);
+    expect(inserts.every((t) => /UPDATE accounts SET balance_minor/.test(t))).toBe(true);
+    expect(seen.filter((t) => /UPDATE accounts SET balance_minor/.test(t))).toHaveLength(inserts.length);
+    expect(sent.map((r) => r.balanceMinor)).toEqual([1600, 1200, 800]);
+    expect(sent.flatMap((r) => r.rows)).toHaveLength(120);
+    // 800 left: a job of 81 messages at 10 is refused and writes nothing.
+    await expect(batcher.submit(job(a, 81))).rejects.toThrow(/Insufficient balance/);
+    expect(await stored(a)).toBe(120);
+    expect(await services.ledger.verify(db, a)).toEqual({ cached: 800, sum: 800 });
   });
 
   it('runs batches that span several accounts in any order without deadlocks', async () => {

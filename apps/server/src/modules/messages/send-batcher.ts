@@ -121,18 +121,37 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
    */
   async function attempt(batch: Pending[], insertFirst: boolean) {
     const outcome = new Map<Pending, { balanceMinor: number } | AppError>();
+    const byAccount = new Map<string, Pending[]>();
+    for (const p of batch) byAccount.set(p.job.accountId, [...(byAccount.get(p.job.accountId) ?? []), p]);
+    // In account order, so two batches never wait on each other's locks in a circle.
+    const accounts = [...byAccount.keys()].sort();
+    const charges = (items: Pending[]) =>
+      items.map((p) => ({
+        amountMinor: p.job.totalMinor,
+        kind: 'sms_debit',
+        reference: p.job.reference,
+        note: p.job.note,
+      }));
+    const [only] = accounts;
+    if (insertFirst && accounts.length === 1 && only && batch.every((p) => !p.job.hook)) {
+      // One account and no other module's writes: the debit, its entries and the inserts are one
+      // statement with no transaction around it (see insertMessagesPaid).
+      const payment = deps.ledger.debitAllCtes(only, charges(batch));
+      const paid = await repo.insertMessagesPaid(
+        deps.db,
+        batch.flatMap((p) => p.job.rows),
+        payment.ctes,
+      );
+      if (!paid) throw new RefusedInBatch();
+      payment.debited();
+      let before = paid.startMinor;
+      for (const p of batch) {
+        before -= p.job.totalMinor;
+        outcome.set(p, { balanceMinor: before });
+      }
+      return { outcome, rowsById: new Map(paid.rows.map((r) => [r.id, r])) };
+    }
     const rowsById = await transact(deps.db, async (trx) => {
-      const byAccount = new Map<string, Pending[]>();
-      for (const p of batch) byAccount.set(p.job.accountId, [...(byAccount.get(p.job.accountId) ?? []), p]);
-      // In account order, so two batches never wait on each other's locks in a circle.
-      const accounts = [...byAccount.keys()].sort();
-      const charges = (items: Pending[]) =>
-        items.map((p) => ({
-          amountMinor: p.job.totalMinor,
-          kind: 'sms_debit',
-          reference: p.job.reference,
-          note: p.job.note,
-        }));
       const accepted: Pending[] = [];
       let rows: MessageDtoRow[];
       if (insertFirst) {
