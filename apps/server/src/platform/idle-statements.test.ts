@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
+import { onEveryStatement } from '../../test/statement-spy';
 import { until } from '../realtime/test-client';
 
 /**
@@ -11,19 +11,11 @@ import { until } from '../realtime/test-client';
  */
 const seen = new Map<string, number>();
 let counting = false;
-const prototype = pg.Client.prototype as unknown as {
-  query: (this: pg.Client, ...args: unknown[]) => unknown;
-};
-const query = prototype.query;
-prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  if (counting) {
-    const first = args[0] as string | { text?: unknown } | undefined;
-    const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
-    const key = text.replace(/\s+/g, ' ').trim().slice(0, 60);
-    seen.set(key, (seen.get(key) ?? 0) + 1);
-  }
-  return query.apply(this, args);
-};
+onEveryStatement((text) => {
+  if (!counting) return;
+  const key = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+  seen.set(key, (seen.get(key) ?? 0) + 1);
+});
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
+import { onEveryStatement } from '../../../test/statement-spy';
 import { FINAL_STATUSES } from '@wren/contracts';
 import { until } from '../../realtime/test-client';
 
@@ -11,20 +11,12 @@ import { until } from '../../realtime/test-client';
  */
 let claims = 0;
 let probes = 0;
-const prototype = pg.Client.prototype as unknown as {
-  query: (this: pg.Client, ...args: unknown[]) => unknown;
-};
-const query = prototype.query;
-prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const first = args[0] as string | { text?: unknown } | undefined;
-  // Kysely passes the text; a statement the statement cache has named arrives as a config object.
-  const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
+onEveryStatement((text) => {
   // A claim is one call of wren_claim (outcomes.repository.ts claimBatch), found or not.
   if (/\bwren_claim\(/.test(text)) claims += 1;
   // An idle look asks first whether anything is due (outcomes.repository.ts anyDue).
   if (/^\s*SELECT EXISTS \(SELECT 1 FROM send_queue\b/.test(text)) probes += 1;
-  return query.apply(this, args);
-};
+});
 
 let server: TestServer;
 beforeAll(async () => {

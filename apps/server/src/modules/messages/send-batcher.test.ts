@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { scheduledMessageRow } from '../../../test/messaging';
+import { onEveryStatement } from '../../../test/statement-spy';
 import { createSendBatcher, type SendJob } from './send-batcher';
 
 // The send batcher's group commit on the real database: two transactions in flight, balance locks
@@ -9,17 +9,7 @@ import { createSendBatcher, type SendJob } from './send-batcher';
 
 /** Statements sent while `statements` is an array (every client of this process). */
 let statements: string[] | null = null;
-const prototype = pg.Client.prototype as unknown as {
-  query: (this: pg.Client, ...args: unknown[]) => unknown;
-};
-const query = prototype.query;
-prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const first = args[0] as string | { text?: unknown } | undefined;
-  // Kysely passes the text; a statement the statement cache has named arrives as a config object.
-  const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
-  statements?.push(text.trim());
-  return query.apply(this, args);
-};
+onEveryStatement((text) => statements?.push(text.trim()));
 
 let server: TestServer;
 beforeAll(async () => {
