@@ -2,7 +2,8 @@ import type { MessageEventDto } from '@wren/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { waitForFinal } from '../../../test/messaging';
-import { customerHistory } from './message-history';
+import { customerHistory, messageHistory } from './message-history';
+import type { MessageRow } from './messages.repository';
 
 const step = (detail: string, raw: string | null = null): MessageEventDto => ({
   id: '1',
@@ -37,6 +38,47 @@ describe('the SMS log history a customer sees', () => {
 });
 
 let server: TestServer;
+describe('the done step of a one-part message', () => {
+  const at = new Date('2026-11-24T06:00:00.000Z');
+  const message = (receiptRaw: string | null) =>
+    ({
+      scheduled_at: null,
+      created_at: at,
+      submitted_at: at,
+      done_at: at,
+      connection: 'simulator',
+      status: 'delivered',
+      smsc_stat: 'DELIVRD',
+      smsc_err: '000',
+      error: null,
+      receipt_raw: receiptRaw,
+    }) as MessageRow;
+  const part = (n: number, raw: string | null) => ({
+    part: n,
+    smsc_key: `${n + 7}`,
+    connection: 'simulator',
+    raw,
+  });
+  const done = (events: ReturnType<typeof messageHistory>) => events.find((e) => e.id === 'done');
+
+  it('shows the raw receipt kept on its part (migration 0026 on)', () => {
+    expect(done(messageHistory(message(null), [part(0, 'id:7 stat:DELIVRD err:000')], []))).toMatchObject({
+      detail: 'Final: DELIVRD (err 000)',
+      raw: 'id:7 stat:DELIVRD err:000',
+    });
+  });
+
+  it('shows the raw receipt kept on the message row (stored before it)', () => {
+    expect(done(messageHistory(message('id:7 stat:DELIVRD'), [part(0, null)], []))?.raw).toBe(
+      'id:7 stat:DELIVRD',
+    );
+  });
+
+  it('shows none for a multipart message, whose receipts are events of their own', () => {
+    expect(done(messageHistory(message(null), [part(0, 'id:7'), part(1, 'id:8')], []))?.raw).toBeNull();
+  });
+});
+
 beforeAll(async () => {
   server = await startServer({}, { worker: true });
 });
