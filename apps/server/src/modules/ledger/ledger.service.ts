@@ -79,7 +79,6 @@ export function createLedgerService(events: EventBus) {
     ) {
       const total = charges.reduce((sum, c) => sum + c.amountMinor, 0);
       return {
-        total,
         ctes: repo.debitAllOrNothingCtes(accountId, charges.map(asDebitEntry), total),
         debited: () => events.publish('balance.changed', { accountId }),
       };
