@@ -10,6 +10,7 @@
  *   npm run bench:api -- [requests] [concurrency]      (defaults 20,000 and 64)
  *   BENCH_BULK_REQUESTS=400                           requests of phase 3 (100 recipients each)
  *   BENCH_DATABASE_URL=postgres://user:pass@host:5432/postgres   (default: Wren's embedded PostgreSQL)
+ *   BENCH_PG_STATEMENTS=1                             (embedded) phase 2's statements, from pg_stat_statements
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createApiKeysService } from '@wren/server/src/modules/api-keys/api-keys.service';
@@ -26,6 +27,7 @@ import {
   signUp,
   startWren,
 } from './lib/wren-process';
+import { pgStatementsEnabled, pgStatementsSettings, statementTimes } from './lib/pg-stats';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 20_000);
 const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 64);
@@ -84,6 +86,8 @@ async function main() {
       {
         ...db.env,
         TRIAL_BALANCE_MINOR: String(1_000_000_000),
+        // BENCH_PG_STATEMENTS=1 (embedded): the statements of the 1-recipient /v1 phase, per request.
+        ...(!process.env.BENCH_DATABASE_URL && pgStatementsEnabled ? pgStatementsSettings : {}),
         SIMULATOR_DELAY_MS: '50',
         // BENCH_ROLE=api: an API node alone (no dispatcher), to split acceptance from sending.
         ...(process.env.BENCH_ROLE ? { ROLE: process.env.BENCH_ROLE } : {}),
@@ -123,6 +127,8 @@ async function main() {
     const helloCpu = cpuSeconds({ pid: hello.pid! }) - helloCpu0;
     console.log(`  hello-world CPU: ${fmt((helloCpu * 1e6) / N)} µs/request`);
 
+    const statements =
+      !process.env.BENCH_DATABASE_URL && pgStatementsEnabled ? await statementTimes(db.url) : null;
     const wrenCpu0 = cpuSeconds({ pid: wren.pid! });
     const pgCpu0 = db.postgresCpu();
     const one = report(
@@ -134,6 +140,9 @@ async function main() {
         body: JSON.stringify({ to: recipient(i % 90_000), text: `Your order ${i} has shipped` }),
       })),
     );
+    if (statements)
+      for (const line of await statements.report(N, 12))
+        console.log(`  ${line.replace('per message', 'per request')}`);
     const wrenCpu = cpuSeconds({ pid: wren.pid! }) - wrenCpu0;
     const pgCpu = db.postgresCpu() - pgCpu0;
     console.log(

@@ -81,6 +81,9 @@ export async function insertMessages(
   return (await sql<MessageDtoRow>`${statement}`.execute(trx)).rows;
 }
 
+/** The guard that ends every write of a paid send (insertMessagesPaid): it runs only if `debited` has a row. */
+export const PAID = sql` WHERE EXISTS (SELECT 1 FROM debited)`;
+
 /**
  * `insertMessages` after a payment, all in one statement, run on its own: its transaction lasts
  * as long as the statement, where BEGIN, insert, debit and COMMIT kept it open across four turns of
@@ -88,10 +91,19 @@ export async function insertMessages(
  * `debitAllCtes`); the messages are inserted only if it has a row. `null`: it had none, and nothing
  * was written.
  */
-export async function insertMessagesPaid(db: Db, rows: readonly NewMessage[], payment: RawBuilder<unknown>) {
-  const { queue, messages } = messageInserts(rows, true, sql` WHERE EXISTS (SELECT 1 FROM debited)`);
+export async function insertMessagesPaid(
+  db: Db,
+  rows: readonly NewMessage[],
+  payment: RawBuilder<unknown>,
+  /** Other modules' writes of the send, each ending in PAID (SendHook.statement). */
+  also: readonly RawBuilder<unknown>[] = [],
+) {
+  const { queue, messages } = messageInserts(rows, true, PAID);
   const res = await sql<MessageDtoRow & { debit_start_minor: string | number; debit_currency: string }>`
-    WITH ${payment}, ${queue ? sql`queued AS (${queue}),` : sql``} inserted AS (${messages})
+    WITH ${payment}, ${queue ? sql`queued AS (${queue}),` : sql``} ${sql.join(
+      also.map((statement, i) => sql`${sql.raw(`also_${i}`)} AS (${statement}),`),
+      sql` `,
+    )} inserted AS (${messages})
     SELECT i.*, d.start_minor AS debit_start_minor, d.currency AS debit_currency FROM inserted i, debited d`.execute(
     db,
   );

@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { scheduledMessageRow } from '../../../test/messaging';
 import { onEveryStatement } from '../../../test/statement-spy';
-import { createSendBatcher, type SendJob } from './send-batcher';
+import { createSendBatcher, type SendHook, type SendJob } from './send-batcher';
 
 // The send batcher's group commit on the real database: two transactions in flight, balance locks
 // taken last and in account order, and a refused job that leaves nothing behind.
@@ -137,6 +138,63 @@ describe('the send batcher', () => {
     await expect(batcher.submit(job(a, 81))).rejects.toThrow(/Insufficient balance/);
     expect(await stored(a)).toBe(120);
     expect(await services.ledger.verify(db, a)).toEqual({ cached: 800, sum: 800 });
+  });
+
+  it('writes another module’s records in the batch’s one statement when they need only the rows as built', async () => {
+    const a = await account();
+    const { db, logger, services } = server.ctx;
+    const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
+    await sql`CREATE TABLE IF NOT EXISTS test_hook_rows (message_id uuid, note text)`.execute(db);
+    const hook: SendHook<string> = {
+      async write(trx, items) {
+        const rows = items.flatMap((it) => it.rows.map((r) => ({ id: r.id, note: it.data })));
+        await sql`INSERT INTO test_hook_rows SELECT * FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.note)}::text[])`.execute(
+          trx,
+        );
+      },
+      statement(items, guard) {
+        if (items.some((it) => it.data === 'needs rows')) return null;
+        const rows = items.flatMap((it) => it.rows.map((r) => ({ id: r.id, note: it.data })));
+        return sql`INSERT INTO test_hook_rows SELECT * FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.note)}::text[]) AS v${guard}`;
+      },
+    };
+    const noted = async (note: string) =>
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM test_hook_rows WHERE note = ${note}`.execute(
+          db,
+        )
+      ).rows[0]!.n;
+
+    statements = [];
+    const sent = await Promise.all(
+      ['one', 'two'].map((note) => batcher.submit(job(a, 10, { hook, data: note }))),
+    );
+    let seen = statements;
+    statements = null;
+    expect(seen.filter((t) => /^(BEGIN|COMMIT|ROLLBACK)\b/i.test(t))).toEqual([]);
+    const writes = seen.filter((t) => /INSERT INTO test_hook_rows/.test(t));
+    expect(writes.length).toBeGreaterThanOrEqual(1);
+    expect(
+      writes.every((t) => /INSERT INTO "messages"/.test(t) && /UPDATE accounts SET balance_minor/.test(t)),
+    ).toBe(true);
+    expect([await noted('one'), await noted('two')]).toEqual([10, 10]);
+    expect(sent.map((r) => r.balanceMinor)).toEqual([1900, 1800]);
+
+    // Refused (1,800 left, 181 × 10 asked): neither the messages nor the records are written.
+    await expect(batcher.submit(job(a, 181, { hook, data: 'refused' }))).rejects.toThrow(
+      /Insufficient balance/,
+    );
+    expect(await noted('refused')).toBe(0);
+
+    // A hook that needs the inserted rows: a transaction that calls write.
+    statements = [];
+    await batcher.submit(job(a, 5, { hook, data: 'needs rows' }));
+    seen = statements;
+    statements = null;
+    expect(seen.some((t) => /^BEGIN\b/i.test(t))).toBe(true);
+    expect(await noted('needs rows')).toBe(5);
+    expect(await stored(a)).toBe(25);
+    expect(await services.ledger.verify(db, a)).toEqual({ cached: 1750, sum: 1750 });
   });
 
   it('runs batches that span several accounts in any order without deadlocks', async () => {

@@ -1,4 +1,5 @@
 import { ErrorCode } from '@wren/contracts';
+import type { RawBuilder } from 'kysely';
 import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
@@ -24,6 +25,17 @@ export interface SendJob {
  */
 export interface SendHook<T> {
   write(trx: Db, items: { rows: MessageDtoRow[]; data: T }[]): Promise<void>;
+  /**
+   * The same writes as one data-modifying statement, to run as a CTE of the one-statement send (see
+   * insertMessagesPaid), for writes that need only the rows as the send builds them, not as the
+   * database returns them. It must end in `guard`, so it writes nothing when the debit refused.
+   * `null` (or no `statement`): these items need the inserted rows, and the batch runs as a
+   * transaction that calls `write`.
+   */
+  statement?(
+    items: { rows: readonly repo.NewMessage[]; data: T }[],
+    guard: RawBuilder<unknown>,
+  ): RawBuilder<unknown> | null;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SendHookCall = { hook: SendHook<any>; data: unknown };
@@ -59,10 +71,11 @@ class RefusedInBatch extends Error {}
  * and two batches of one account overlap. If a debit then refuses a job (its balance ran out), the
  * transaction rolls back and the batch runs again debiting first, so a refused job writes nothing.
  *
- * The usual batch (one account, no other module's writes) is one statement instead, with no BEGIN or
- * COMMIT: the debit and the inserts, which run only if it debited. Each answer of a transaction's
- * four round trips waited for a turn of the busy event loop, so the transaction stayed open for tens
- * of ms (bench:pipeline, pg_stat_activity: idle in transaction after the insert 72 ms and after the
+ * The usual batch (one account; no other module's writes, or writes that need only the rows as
+ * built, such as the /v1 API's records of a send without an Idempotency-Key) is one statement
+ * instead, with no BEGIN or COMMIT: the debit and the inserts, which run only if it debited. Each
+ * answer of a transaction's four round trips waited for a turn of the busy event loop, so the
+ * transaction stayed open for tens of ms (bench:pipeline, pg_stat_activity: idle in transaction after the insert 72 ms and after the
  * debit 97 ms on average, up to 224 ms), holding the account's row lock.
  */
 export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger: Logger }) {
@@ -147,14 +160,17 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
       }
     };
     const [only] = accounts;
-    if (insertFirst && accounts.length === 1 && only && batch.every((p) => !p.job.hook)) {
-      // One account and no other module's writes: the debit, its entries and the inserts are one
-      // statement with no transaction around it (see insertMessagesPaid).
+    const hookStatements = insertFirst && accounts.length === 1 ? statementsOf(batch) : null;
+    if (only && hookStatements) {
+      // One account, and the other modules' writes (if any) need only the rows as built: the debit,
+      // its entries, the inserts and those writes are one statement with no transaction around it
+      // (see insertMessagesPaid).
       const payment = deps.ledger.debitAllCtes(only, charges(batch));
       const paid = await repo.insertMessagesPaid(
         deps.db,
         batch.flatMap((p) => p.job.rows),
         payment.ctes,
+        hookStatements,
       );
       if (!paid) throw new RefusedInBatch();
       payment.debited();
@@ -220,6 +236,27 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
       return byId;
     });
     return { outcome, rowsById };
+  }
+
+  /**
+   * The batch's hook writes as statements guarded by the debit (one per hook, for all its jobs), or
+   * null when a hook has no statement form for its items.
+   */
+  function statementsOf(batch: Pending[]): RawBuilder<unknown>[] | null {
+    const byHook = new Map<SendHook<unknown>, { rows: readonly repo.NewMessage[]; data: unknown }[]>();
+    for (const p of batch) {
+      if (!p.job.hook) continue;
+      const items = byHook.get(p.job.hook.hook) ?? [];
+      items.push({ rows: p.job.rows, data: p.job.hook.data });
+      byHook.set(p.job.hook.hook, items);
+    }
+    const statements: RawBuilder<unknown>[] = [];
+    for (const [hook, items] of byHook) {
+      const statement = hook.statement?.(items, repo.PAID);
+      if (!statement) return null;
+      statements.push(statement);
+    }
+    return statements;
   }
 
   return {

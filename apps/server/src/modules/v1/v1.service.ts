@@ -1,4 +1,5 @@
 import type { MessageDto, V1Message, V1SendMessage, V1SendResult } from '@wren/contracts';
+import { sql } from 'kysely';
 import { insertUnnest, type Db } from '../../platform/db';
 import type { Jobs } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
@@ -58,23 +59,7 @@ interface SendRecord {
  */
 const sendRecords: SendHook<SendRecord> = {
   async write(trx, items) {
-    const links: LinkRow[] = items.flatMap((it) =>
-      it.rows.map((m) => ({ message_id: m.id, ...it.data.link })),
-    );
-    // One array per column (unnest): a VALUES list of 100 recipients' links was 600 parameters for
-    // Kysely to compile, pg to serialise and PostgreSQL to parse, on every bulk request.
-    await insertUnnest(
-      'api_messages',
-      {
-        message_id: 'uuid',
-        account_id: 'uuid',
-        api_key_id: 'uuid',
-        client_ref: 'text',
-        callback_url: 'text',
-        notify_pending: 'boolean',
-      },
-      links,
-    ).execute(trx);
+    await insertLinks(items).execute(trx);
     await storeAnswers(
       trx,
       items.flatMap((it) =>
@@ -82,7 +67,34 @@ const sendRecords: SendHook<SendRecord> = {
       ),
     );
   },
+  // Without an Idempotency-Key there is no answer to store (it is built from the inserted rows):
+  // the links are then a part of the send's one statement.
+  statement(items, guard) {
+    if (items.some((it) => it.data.claim)) return null;
+    return sql`${insertLinks(items)}${guard}`;
+  },
 };
+
+/**
+ * The api_messages rows of a send's messages, one array per column (unnest): a VALUES list of 100
+ * recipients' links was 600 parameters for Kysely to compile, pg to serialise and PostgreSQL to
+ * parse, on every bulk request.
+ */
+function insertLinks(items: { rows: readonly { id: string }[]; data: SendRecord }[]) {
+  const links: LinkRow[] = items.flatMap((it) => it.rows.map((m) => ({ message_id: m.id, ...it.data.link })));
+  return insertUnnest(
+    'api_messages',
+    {
+      message_id: 'uuid',
+      account_id: 'uuid',
+      api_key_id: 'uuid',
+      client_ref: 'text',
+      callback_url: 'text',
+      notify_pending: 'boolean',
+    },
+    links,
+  );
+}
 
 /** The public API's use cases, on the same services the web app uses. */
 export function createV1Service(deps: {

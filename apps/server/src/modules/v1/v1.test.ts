@@ -5,9 +5,14 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
+import { onEveryStatement } from '../../../test/statement-spy';
 import { sql } from 'kysely';
 import { routeTable } from '../../platform/http/route-auth';
 import { until } from '../../realtime/test-client';
+
+/** Statements sent while `seen` is an array (every client of this process, the server's included). */
+let seen: string[] | null = null;
+onEveryStatement((text) => seen?.push(text.trim()));
 
 let server: TestServer;
 let owner: ApiClient;
@@ -643,13 +648,13 @@ describe('malformed input on /v1 (with a valid key)', () => {
 });
 
 describe('a send and its API records commit together', () => {
-  it('a failure storing the API record sends nothing (5xx); the retry with the same key sends once', async () => {
+  /** While test_block_api names an account, storing its API message records fails. */
+  async function blockApiRecords() {
     const { db } = server.ctx;
-    // While test_block_api names an account, storing its API message records fails.
-    await sql`CREATE TABLE test_block_api (account_id uuid)`.execute(db);
+    await sql`CREATE TABLE IF NOT EXISTS test_block_api (account_id uuid)`.execute(db);
     await sql
       .raw(
-        `CREATE FUNCTION test_block_api() RETURNS trigger LANGUAGE plpgsql AS $$
+        `CREATE OR REPLACE FUNCTION test_block_api() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN
            IF EXISTS (SELECT 1 FROM test_block_api WHERE account_id = NEW.account_id) THEN
              RAISE EXCEPTION 'api records blocked by the test';
@@ -658,8 +663,13 @@ describe('a send and its API records commit together', () => {
          END $$`,
       )
       .execute(db);
-    await sql`CREATE TRIGGER test_block_api BEFORE INSERT ON api_messages
+    await sql`CREATE OR REPLACE TRIGGER test_block_api BEFORE INSERT ON api_messages
               FOR EACH ROW EXECUTE FUNCTION test_block_api()`.execute(db);
+  }
+
+  it('a failure storing the API record sends nothing (5xx); the retry with the same key sends once', async () => {
+    const { db } = server.ctx;
+    await blockApiRecords();
     const c = server.client();
     const { user } = await c.register();
     const { secret } = await createKey(c);
@@ -700,6 +710,58 @@ describe('a send and its API records commit together', () => {
       retried.body.data.map((m: { id: string }) => m.id).sort(),
     );
     expect(await balance()).toBe(before - retried.body.totalPriceMinor);
+  });
+
+  it('without an Idempotency-Key, the send and its API records are one statement: all of it or none', async () => {
+    const { db } = server.ctx;
+    await blockApiRecords();
+    const c = server.client();
+    const { user } = await c.register();
+    const { secret } = await createKey(c);
+    const balance = async () => (await v1(secret, 'GET', '/v1/balance')).body.balanceMinor as number;
+    const links = () =>
+      db
+        .selectFrom('api_messages')
+        .select(['message_id', 'client_ref'])
+        .where('account_id', '=', user.accountId)
+        .execute();
+    const before = await balance();
+
+    seen = [];
+    const sent = await v1(secret, 'POST', '/v1/messages', {
+      to: ['+14155550181', '+14155550182'],
+      text: 'one statement send',
+      clientRef: 'os-1',
+    });
+    const statements = seen;
+    seen = null;
+    expect(sent.status).toBe(202);
+    expect(statements.filter((t) => /^(BEGIN|COMMIT|ROLLBACK)\b/i.test(t))).toEqual([]);
+    const writes = statements.filter((t) => /INSERT INTO "api_messages"/.test(t));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(/INSERT INTO "messages"/);
+    expect(writes[0]).toMatch(/UPDATE accounts SET balance_minor/);
+    expect((await links()).sort((a, b) => a.message_id.localeCompare(b.message_id))).toEqual(
+      sent.body.data
+        .map((m: { id: string }) => ({ message_id: m.id, client_ref: 'os-1' }))
+        .sort((a: { message_id: string }, b: { message_id: string }) =>
+          a.message_id.localeCompare(b.message_id),
+        ),
+    );
+    expect(await balance()).toBe(before - sent.body.totalPriceMinor);
+
+    // The records fail: nothing is sent or charged.
+    await sql`INSERT INTO test_block_api VALUES (${user.accountId})`.execute(db);
+    const failed = await v1(secret, 'POST', '/v1/messages', {
+      to: '+14155550183',
+      text: 'one statement fails',
+    });
+    await sql`DELETE FROM test_block_api`.execute(db);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(failed.body.error.code).toBe('internal_error');
+    expect(await messageCount('one statement fails')).toBe(0);
+    expect(await links()).toHaveLength(2);
+    expect(await balance()).toBe(before - sent.body.totalPriceMinor);
   });
 });
 
