@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { type Db, genericPlanOk, insertUnnest } from '../../platform/db';
 
 export interface LedgerEntryInput {
@@ -102,18 +102,20 @@ export async function debitAllOrNothing(
 }
 
 /**
- * `debitAllOrNothing` as the CTEs of a caller's statement, whose other writes run only if it
- * debited: `debited (start_minor, currency)` has one row when the balance covered `total`, none
- * otherwise, and the entries (`appended`) are inserted only with it.
+ * `debitAllOrNothing` as the CTEs of a caller's statement: `debited (start_minor, currency)` has one
+ * row when the balance covered `total`, none otherwise, and the entries (`appended`) are inserted
+ * only with it. `after`: a condition of the caller's that PostgreSQL evaluates before it reads (and
+ * locks) the account's row, e.g. one that reads the caller's inserts, so they run first.
  */
 export function debitAllOrNothingCtes(
   accountId: string,
   entries: readonly Omit<LedgerEntryInput, 'accountId'>[],
   total: number,
+  after: RawBuilder<unknown> = sql`true`,
 ) {
   return sql`debited AS (
       UPDATE accounts SET balance_minor = balance_minor - ${total}::bigint
-       WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint
+       WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint AND ${after}
    RETURNING balance_minor + ${total}::bigint AS start_minor, currency),
     appended AS (
       INSERT INTO ledger_entries (account_id, amount_minor, currency, kind, reference, note)

@@ -1,4 +1,5 @@
 import { ErrorCode } from '@wren/contracts';
+import type { RawBuilder } from 'kysely';
 import { afterCommit, type Db } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
@@ -79,7 +80,9 @@ export function createLedgerService(events: EventBus) {
     ) {
       const total = charges.reduce((sum, c) => sum + c.amountMinor, 0);
       return {
-        ctes: repo.debitAllOrNothingCtes(accountId, charges.map(asDebitEntry), total),
+        /** The CTEs, debiting once `after` is evaluated (debitAllOrNothingCtes). */
+        ctes: (after: RawBuilder<unknown>) =>
+          repo.debitAllOrNothingCtes(accountId, charges.map(asDebitEntry), total, after),
         debited: () => events.publish('balance.changed', { accountId }),
       };
     },

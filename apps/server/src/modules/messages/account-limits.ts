@@ -1,7 +1,7 @@
 import { ErrorCode } from '@wren/contracts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { sql } from 'kysely';
-import { genericPlanOk, type Db, transact } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 
 /**
@@ -31,11 +31,15 @@ const NONE: AccountLimits = { maxPerSecond: null, dailyCap: null, allowedCountri
 
 /** The limits of several accounts in one statement, in the order asked. */
 export async function loadLimitsMany(db: Db, accountIds: readonly string[]): Promise<AccountLimits[]> {
+  const ids = [...new Set(accountIds)];
+  // One account (the usual turn of the loop) by `id = $1`: PostgreSQL never keeps a generic plan for
+  // `id = ANY($1)`, whose generic estimate (ten elements) always costs more than a custom plan's
+  // one, so every call was planned again (bench:api, pg_stat_statements: 112 µs of planning per
+  // call against 3 µs of execution).
   const rows = await db
     .selectFrom('accounts')
     .select(['id', 'max_per_second', 'daily_cap', 'allowed_countries'])
-    .where('id', '=', sql<string>`ANY(${[...new Set(accountIds)]}::uuid[])`)
-    .modifyEnd(genericPlanOk) // the primary key's lookups, whatever the list
+    .where('id', '=', ids.length === 1 ? ids[0] : sql<string>`ANY(${ids}::uuid[])`)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return accountIds.map((id) => {

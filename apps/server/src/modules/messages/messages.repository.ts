@@ -81,40 +81,62 @@ export async function insertMessages(
   return (await sql<MessageDtoRow>`${statement}`.execute(trx)).rows;
 }
 
-/** The guard that ends every write of a paid send (insertMessagesPaid): it runs only if `debited` has a row. */
-export const PAID = sql` WHERE EXISTS (SELECT 1 FROM debited)`;
-
 /**
- * `insertMessages` after a payment, all in one statement, run on its own: its transaction lasts
- * as long as the statement, where BEGIN, insert, debit and COMMIT kept it open across four turns of
- * a busy event loop. `payment` is CTEs that define `debited (start_minor, currency)` (ledger's
- * `debitAllCtes`); the messages are inserted only if it has a row. `null`: it had none, and nothing
- * was written.
+ * `insertMessages` and a payment, all in one statement, run on its own: its transaction lasts as
+ * long as the statement, where BEGIN, insert, debit and COMMIT kept it open across four turns of a
+ * busy event loop. `payment(after)` is CTEs that define `debited (start_minor, currency)` (ledger's
+ * `debitAllCtes`), debiting once `after` is evaluated.
+ *
+ * The inserts come first and the debit last: `after` counts what every insert wrote, so PostgreSQL
+ * runs them all before it reads and locks the account's row, which is then held only for the debit,
+ * its ledger entries and the commit, and two sends of one account overlap. When the balance does
+ * not cover the send, wren_send_refused() (0027) aborts the statement with everything it inserted,
+ * and this returns `null`.
  */
 export async function insertMessagesPaid(
   db: Db,
   rows: readonly NewMessage[],
-  payment: RawBuilder<unknown>,
-  /** Other modules' writes of the send, each ending in PAID (SendHook.statement). */
+  payment: (after: RawBuilder<unknown>) => RawBuilder<unknown>,
+  /** Other modules' writes of the send (SendHook.statement): data-modifying statements without RETURNING. */
   also: readonly RawBuilder<unknown>[] = [],
 ) {
-  const { queue, messages } = messageInserts(rows, true, PAID);
-  const res = await sql<MessageDtoRow & { debit_start_minor: string | number; debit_currency: string }>`
-    WITH ${payment}, ${queue ? sql`queued AS (${queue}),` : sql``} ${sql.join(
-      also.map((statement, i) => sql`${sql.raw(`also_${i}`)} AS (${statement}),`),
-      sql` `,
-    )} inserted AS (${messages})
-    SELECT i.*, d.start_minor AS debit_start_minor, d.currency AS debit_currency FROM inserted i, debited d`.execute(
-    db,
+  const { queue, messages } = messageInserts(rows, true, sql``);
+  const writes = [
+    ...(queue ? [{ name: 'queued', statement: sql`${queue} RETURNING 1` }] : []),
+    ...also.map((statement, i) => ({ name: `also_${i}`, statement: sql`${statement} RETURNING 1` })),
+  ];
+  const after = sql.join(
+    ['inserted', ...writes.map((w) => w.name)].map((name) => sql`(SELECT count(*) FROM ${sql.raw(name)})`),
+    sql` + `,
   );
-  const first = res.rows[0];
-  if (!first) return null;
-  return {
-    rows: res.rows.map(({ debit_start_minor: _s, debit_currency: _c, ...row }) => row),
-    startMinor: Number(first.debit_start_minor),
-    currency: first.debit_currency,
-  };
+  try {
+    const res = await sql<MessageDtoRow & { debit_start_minor: string | number; debit_currency: string }>`
+      WITH inserted AS (${messages}),
+           ${sql.join(
+             writes.map((w) => sql`${sql.raw(w.name)} AS (${w.statement}),`),
+             sql` `,
+           )}
+           ${payment(sql`${after} > 0`)},
+           paid AS (SELECT coalesce(max(start_minor), wren_send_refused()) AS start_minor, max(currency) AS currency
+                      FROM debited)
+      SELECT i.*, p.start_minor AS debit_start_minor, p.currency AS debit_currency FROM paid p, inserted i`.execute(
+      db,
+    );
+    const first = res.rows[0];
+    if (!first) return null;
+    return {
+      rows: res.rows.map(({ debit_start_minor: _s, debit_currency: _c, ...row }) => row),
+      startMinor: Number(first.debit_start_minor),
+      currency: first.debit_currency,
+    };
+  } catch (err) {
+    if ((err as { code?: unknown }).code === SEND_REFUSED) return null;
+    throw err;
+  }
 }
+
+/** SQLSTATE of wren_send_refused() (0027): the balance did not cover a one-statement send. */
+const SEND_REFUSED = 'WR402';
 
 /** The inserts of `rows` into messages (with the DTO's columns returned or not) and send_queue, each ending in `guard`. */
 function messageInserts(rows: readonly NewMessage[], returning: boolean, guard: RawBuilder<unknown>) {

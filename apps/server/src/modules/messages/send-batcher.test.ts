@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { scheduledMessageRow } from '../../../test/messaging';
@@ -152,10 +153,10 @@ describe('the send batcher', () => {
           trx,
         );
       },
-      statement(items, guard) {
+      statement(items) {
         if (items.some((it) => it.data === 'needs rows')) return null;
         const rows = items.flatMap((it) => it.rows.map((r) => ({ id: r.id, note: it.data })));
-        return sql`INSERT INTO test_hook_rows SELECT * FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.note)}::text[]) AS v${guard}`;
+        return sql`INSERT INTO test_hook_rows SELECT * FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.note)}::text[])`;
       },
     };
     const noted = async (note: string) =>
@@ -195,6 +196,56 @@ describe('the send batcher', () => {
     expect(await noted('needs rows')).toBe(5);
     expect(await stored(a)).toBe(25);
     expect(await services.ledger.verify(db, a)).toEqual({ cached: 1750, sum: 1750 });
+  });
+
+  it('in the one statement, inserts everything before it locks the account’s row to debit it', async () => {
+    const a = await account();
+    const { db, logger, services } = server.ctx;
+    const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
+    await sql`CREATE TABLE IF NOT EXISTS test_hook_times (message_id uuid, at timestamptz DEFAULT clock_timestamp())`.execute(
+      db,
+    );
+    const hook: SendHook<null> = {
+      async write() {
+        throw new Error('the one statement was expected');
+      },
+      statement: (items) =>
+        sql`INSERT INTO test_hook_times (message_id) SELECT unnest(${items.flatMap((it) => it.rows.map((r) => r.id))}::uuid[])`,
+    };
+    // Another connection holds the account's row while the send runs.
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [a]);
+      const sent = batcher.submit(job(a, 30, { hook, data: null }));
+      // The send is waiting for the row lock…
+      let waiting = false;
+      for (let i = 0; i < 100 && !waiting; i++) {
+        const { rows } = await holder.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        waiting = rows[0]!.n > 0;
+        if (!waiting) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(waiting).toBe(true);
+      const { rows } = await holder.query<{ at: Date }>('SELECT clock_timestamp() AS at');
+      const released = rows[0]!.at;
+      await holder.query('COMMIT');
+      expect((await sent).rows).toHaveLength(30);
+      // …and its inserts had run before it waited: the hook's rows (the last of its writes) were
+      // written before the lock was released.
+      const times = await sql<{
+        at: Date;
+      }>`SELECT at FROM test_hook_times t JOIN messages m ON m.id = t.message_id
+                                              WHERE m.account_id = ${a}::uuid`.execute(db);
+      expect(times.rows).toHaveLength(30);
+      for (const t of times.rows) expect(t.at.getTime()).toBeLessThan(released.getTime());
+    } finally {
+      await holder.end();
+    }
+    expect(await services.ledger.verify(db, a)).toEqual({ cached: 1700, sum: 1700 });
   });
 
   it('runs batches that span several accounts in any order without deadlocks', async () => {

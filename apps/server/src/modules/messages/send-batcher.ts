@@ -26,16 +26,13 @@ export interface SendJob {
 export interface SendHook<T> {
   write(trx: Db, items: { rows: MessageDtoRow[]; data: T }[]): Promise<void>;
   /**
-   * The same writes as one data-modifying statement, to run as a CTE of the one-statement send (see
-   * insertMessagesPaid), for writes that need only the rows as the send builds them, not as the
-   * database returns them. It must end in `guard`, so it writes nothing when the debit refused.
-   * `null` (or no `statement`): these items need the inserted rows, and the batch runs as a
-   * transaction that calls `write`.
+   * The same writes as one data-modifying statement without RETURNING, to run as a CTE of the
+   * one-statement send (see insertMessagesPaid), for writes that need only the rows as the send
+   * builds them, not as the database returns them; if the debit refuses, the statement is undone
+   * with the send. `null` (or no `statement`): these items need the inserted rows, and the batch
+   * runs as a transaction that calls `write`.
    */
-  statement?(
-    items: { rows: readonly repo.NewMessage[]; data: T }[],
-    guard: RawBuilder<unknown>,
-  ): RawBuilder<unknown> | null;
+  statement?(items: { rows: readonly repo.NewMessage[]; data: T }[]): RawBuilder<unknown> | null;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SendHookCall = { hook: SendHook<any>; data: unknown };
@@ -239,8 +236,8 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
   }
 
   /**
-   * The batch's hook writes as statements guarded by the debit (one per hook, for all its jobs), or
-   * null when a hook has no statement form for its items.
+   * The batch's hook writes as statements (one per hook, for all its jobs), or null when a hook has
+   * no statement form for its items.
    */
   function statementsOf(batch: Pending[]): RawBuilder<unknown>[] | null {
     const byHook = new Map<SendHook<unknown>, { rows: readonly repo.NewMessage[]; data: unknown }[]>();
@@ -252,7 +249,7 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
     }
     const statements: RawBuilder<unknown>[] = [];
     for (const [hook, items] of byHook) {
-      const statement = hook.statement?.(items, repo.PAID);
+      const statement = hook.statement?.(items);
       if (!statement) return null;
       statements.push(statement);
     }

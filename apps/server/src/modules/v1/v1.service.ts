@@ -1,5 +1,4 @@
 import type { MessageDto, V1Message, V1SendMessage, V1SendResult } from '@wren/contracts';
-import { sql } from 'kysely';
 import { insertUnnest, type Db } from '../../platform/db';
 import type { Jobs } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
@@ -69,9 +68,8 @@ const sendRecords: SendHook<SendRecord> = {
   },
   // Without an Idempotency-Key there is no answer to store (it is built from the inserted rows):
   // the links are then a part of the send's one statement.
-  statement(items, guard) {
-    if (items.some((it) => it.data.claim)) return null;
-    return sql`${insertLinks(items)}${guard}`;
+  statement(items) {
+    return items.some((it) => it.data.claim) ? null : insertLinks(items);
   },
 };
 
