@@ -10,6 +10,7 @@
  *   npm run bench:api -- [requests] [concurrency]      (defaults 20,000 and 64)
  *   BENCH_BULK_REQUESTS=400                           requests of phase 3 (100 recipients each)
  *   BENCH_DATABASE_URL=postgres://user:pass@host:5432/postgres   (default: Wren's embedded PostgreSQL)
+ *   BENCH_SWEEP=16,32,48                              phase 2 again at these concurrencies
  *   BENCH_PG_STATEMENTS=1                             (embedded) phase 2's statements, from pg_stat_statements
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -153,6 +154,31 @@ async function main() {
     console.log(
       `  target ≥ 2,500 accepted/s at p99 ≤ 50 ms: ${one.perS >= 2500 && one.p99 <= 50 ? 'met' : 'NOT met'}`,
     );
+
+    // BENCH_SWEEP=16,32,48: the same phase at other concurrencies (a closed loop's latency grows with
+    // the requests it keeps in flight), and the most accepted/s of those with p99 ≤ 50 ms.
+    const sweep = (process.env.BENCH_SWEEP ?? '').split(',').filter(Boolean).map(Number);
+    let best: { concurrency: number; perS: number; p99: number } | null =
+      one.p99 <= 50 ? { concurrency: CONCURRENCY, ...one } : null;
+    for (const concurrency of sweep) {
+      const r = report(
+        `  at concurrency ${concurrency}`,
+        await runLoad(base, N, concurrency, (i) => ({
+          path: '/v1/messages',
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ to: recipient((N + i) % 90_000), text: `Your order ${i} has shipped` }),
+        })),
+      );
+      if (r.p99 <= 50 && (!best || r.perS > best.perS)) best = { concurrency, ...r };
+    }
+    if (sweep.length) {
+      console.log(
+        best
+          ? `  most accepted/s at p99 ≤ 50 ms: ${fmt(best.perS)} (concurrency ${best.concurrency}, p99 ${best.p99.toFixed(1)} ms)`
+          : '  no concurrency tried kept p99 ≤ 50 ms',
+      );
+    }
 
     // The same send path through the browser API (session + XSRF), to show what /v1 adds.
     const web = report(
