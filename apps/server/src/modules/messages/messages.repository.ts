@@ -76,7 +76,7 @@ export async function insertMessages(
   opts: { returning?: boolean } = {},
 ): Promise<MessageDtoRow[]> {
   if (rows.length === 0) return [];
-  const { queue, messages } = messageInserts(rows, opts.returning !== false, sql``);
+  const { queue, messages } = messageInserts(rows, opts.returning !== false);
   const statement = queue ? sql`WITH queued AS (${queue}) ${messages}` : messages;
   return (await sql<MessageDtoRow>`${statement}`.execute(trx)).rows;
 }
@@ -100,7 +100,7 @@ export async function insertMessagesPaid(
   /** Other modules' writes of the send (SendHook.statement): data-modifying statements without RETURNING. */
   also: readonly RawBuilder<unknown>[] = [],
 ) {
-  const { queue, messages } = messageInserts(rows, true, sql``);
+  const { queue, messages } = messageInserts(rows, true);
   const writes = [
     ...(queue ? [{ name: 'queued', statement: sql`${queue} RETURNING 1` }] : []),
     ...also.map((statement, i) => ({ name: `also_${i}`, statement: sql`${statement} RETURNING 1` })),
@@ -138,10 +138,10 @@ export async function insertMessagesPaid(
 /** SQLSTATE of wren_send_refused() (0027): the balance did not cover a one-statement send. */
 const SEND_REFUSED = 'WR402';
 
-/** The inserts of `rows` into messages (with the DTO's columns returned or not) and send_queue, each ending in `guard`. */
-function messageInserts(rows: readonly NewMessage[], returning: boolean, guard: RawBuilder<unknown>) {
+/** The inserts of `rows` into messages (with the DTO's columns returned or not) and send_queue. */
+function messageInserts(rows: readonly NewMessage[], returning: boolean) {
   const waiting = rows.filter((r) => r.status === 'queued' || r.status === 'scheduled');
-  const messages = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)}${guard}${
+  const messages = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)}${
     returning ? sql` RETURNING ${sql.join(DTO_COLUMNS.map((c) => sql.ref(c)))}` : sql``
   }`;
   if (waiting.length === 0) return { messages, queue: null };
@@ -163,7 +163,7 @@ function messageInserts(rows: readonly NewMessage[], returning: boolean, guard: 
       scheduled: r.status === 'scheduled',
       validity_until: r.validity_until,
     })),
-  )}${guard}`;
+  )}`;
   return { messages, queue };
 }
 

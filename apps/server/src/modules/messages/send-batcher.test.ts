@@ -13,6 +13,17 @@ import { createSendBatcher, type SendHook, type SendJob } from './send-batcher';
 let statements: string[] | null = null;
 onEveryStatement((text) => statements?.push(text.trim()));
 
+/** What `run` returns, and the statements sent while it ran. */
+async function during<T>(run: () => Promise<T>): Promise<{ result: T; seen: string[] }> {
+  const seen: string[] = [];
+  statements = seen;
+  try {
+    return { result: await run(), seen };
+  } finally {
+    statements = null;
+  }
+}
+
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ TRIAL_BALANCE_MINOR: '2000' });
@@ -120,12 +131,11 @@ describe('the send batcher', () => {
     const a = await account();
     const { db, logger, services } = server.ctx;
     const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
-    statements = [];
     // Three jobs of 40 messages at 10 (1,200 of the 2,000 balance), in one batch or two (the first
     // starts alone; the others wait for it, too few rows for a second transaction beside it).
-    const sent = await Promise.all([0, 1, 2].map(() => batcher.submit(job(a, 40))));
-    const seen = statements;
-    statements = null;
+    const { result: sent, seen } = await during(() =>
+      Promise.all([0, 1, 2].map(() => batcher.submit(job(a, 40)))),
+    );
     expect(seen.filter((t) => /^(BEGIN|COMMIT|ROLLBACK)\b/i.test(t))).toEqual([]);
     // Each batch is one statement that inserts the messages and debits the account.
     const inserts = seen.filter((t) => /INSERT INTO "messages"/.test(t));
@@ -166,12 +176,9 @@ describe('the send batcher', () => {
         )
       ).rows[0]!.n;
 
-    statements = [];
-    const sent = await Promise.all(
-      ['one', 'two'].map((note) => batcher.submit(job(a, 10, { hook, data: note }))),
+    const { result: sent, seen } = await during(() =>
+      Promise.all(['one', 'two'].map((note) => batcher.submit(job(a, 10, { hook, data: note })))),
     );
-    let seen = statements;
-    statements = null;
     expect(seen.filter((t) => /^(BEGIN|COMMIT|ROLLBACK)\b/i.test(t))).toEqual([]);
     const writes = seen.filter((t) => /INSERT INTO test_hook_rows/.test(t));
     expect(writes.length).toBeGreaterThanOrEqual(1);
@@ -188,11 +195,8 @@ describe('the send batcher', () => {
     expect(await noted('refused')).toBe(0);
 
     // A hook that needs the inserted rows: a transaction that calls write.
-    statements = [];
-    await batcher.submit(job(a, 5, { hook, data: 'needs rows' }));
-    seen = statements;
-    statements = null;
-    expect(seen.some((t) => /^BEGIN\b/i.test(t))).toBe(true);
+    const inTransaction = await during(() => batcher.submit(job(a, 5, { hook, data: 'needs rows' })));
+    expect(inTransaction.seen.some((t) => /^BEGIN\b/i.test(t))).toBe(true);
     expect(await noted('needs rows')).toBe(5);
     expect(await stored(a)).toBe(25);
     expect(await services.ledger.verify(db, a)).toEqual({ cached: 1750, sum: 1750 });

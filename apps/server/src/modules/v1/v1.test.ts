@@ -667,13 +667,19 @@ describe('a send and its API records commit together', () => {
               FOR EACH ROW EXECUTE FUNCTION test_block_api()`.execute(db);
   }
 
-  it('a failure storing the API record sends nothing (5xx); the retry with the same key sends once', async () => {
-    const { db } = server.ctx;
+  /** A new account with a key, and the blocking trigger in place (not yet naming it). */
+  async function blockableAccount() {
     await blockApiRecords();
     const c = server.client();
     const { user } = await c.register();
     const { secret } = await createKey(c);
     const balance = async () => (await v1(secret, 'GET', '/v1/balance')).body.balanceMinor as number;
+    return { user, secret, balance };
+  }
+
+  it('a failure storing the API record sends nothing (5xx); the retry with the same key sends once', async () => {
+    const { db } = server.ctx;
+    const { user, secret, balance } = await blockableAccount();
     const before = await balance();
     await sql`INSERT INTO test_block_api VALUES (${user.accountId})`.execute(db);
     const body = { to: ['+14155550175', '+14155550176'], text: 'atomic send', clientRef: 'tx-1' };
@@ -714,11 +720,7 @@ describe('a send and its API records commit together', () => {
 
   it('without an Idempotency-Key, the send and its API records are one statement: all of it or none', async () => {
     const { db } = server.ctx;
-    await blockApiRecords();
-    const c = server.client();
-    const { user } = await c.register();
-    const { secret } = await createKey(c);
-    const balance = async () => (await v1(secret, 'GET', '/v1/balance')).body.balanceMinor as number;
+    const { user, secret, balance } = await blockableAccount();
     const links = () =>
       db
         .selectFrom('api_messages')
