@@ -10,13 +10,14 @@
  *   BENCH_FINAL_TIMEOUT_S=120                         wait for final states this long after the last submit
  *   BENCH_KANNEL_STORE=file                           Kannel keeps its message store on disk
  *   BENCH_DB=embedded                                 Wren on its embedded PostgreSQL (default: fresh database on the above)
+ *   BENCH_PG_STATEMENTS=1                             (with BENCH_DB=embedded) Wren's top statements per message
  *   BENCH_WREN_ID_NOTATION=dec                        SMSC_ID_NOTATION for Wren (default: Wren's default)
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { ensureKannel, KANNEL_USER, startKannel } from './lib/kannel';
 import { freePorts, recipient, runLoad, startDlrReceiver, type LoadResult } from './lib/load';
-import { tableWrites } from './lib/pg-stats';
+import { pgStatementsEnabled, pgStatementsSettings, statementTimes, tableWrites } from './lib/pg-stats';
 import { backendsOf, postgresAuxiliaries, procStat, SampledCpu, treeCpuSeconds } from './lib/proc-cpu';
 import {
   cpuSeconds,
@@ -261,6 +262,7 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
       await startWren(
         {
           ...(EMBEDDED ? db.env : { DATABASE_URL: db.url }),
+          ...(EMBEDDED && pgStatementsEnabled ? pgStatementsSettings : {}),
           TRIAL_BALANCE_MINOR: String(N * 10),
           SMSC_HOST: '127.0.0.1',
           SMSC_PORT: String(smscPort),
@@ -289,6 +291,7 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
     const auxiliaries = new SampledCpu(EMBEDDED ? () => [] : postgresAuxiliaries(postmaster));
     const embeddedCpu = () => (EMBEDDED ? treeCpuSeconds(postmaster, (p) => p.pid !== pollPid) : 0);
     const writes = await tableWrites(db.url);
+    const statements = EMBEDDED && pgStatementsEnabled ? await statementTimes(db.url) : null;
     const cpu = () => ({
       wren: treeCpuSeconds(wren.pid!, (p) => p.command !== 'postgres'),
       pgEmbedded: embeddedCpu(),
@@ -339,6 +342,7 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
     );
     await client.end();
     const tables = await writes.report(l.accepted);
+    if (statements) tables.push(...(await statements.report(l.accepted, 25)));
     const statuses = byStatus.rows.map((r) => `${r.status}=${r.n}`).join(' ');
     return {
       name: `Wren (${EMBEDDED ? 'embedded ' : ''}PostgreSQL ${serverVersion})`,

@@ -17,6 +17,8 @@
  *   npm run bench:pg-floor -- [messages] [batch]   (defaults 20,000 and 20: the pipeline's request size)
  *   BENCH_SYNCHRONOUS_COMMIT=off                    (commits do not wait for the disk: their share)
  *   BENCH_ROUNDS=2                                  (alternating rounds with and without the index)
+ *   BENCH_TEXT_INDEX='USING gist (body gist_trgm_ops)'   the text-search index measured instead of
+ *                                                   the migration's (GIN; also try `… WITH (fastupdate = off)`)
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres   (default: an embedded cluster)
  *
  * The embedded cluster runs durable (fsync, synchronous commit) like `wren start`. Figures: wall time
@@ -37,6 +39,8 @@ const BATCH = Number(process.argv[3] ?? process.env.BENCH_BATCH ?? 20);
 const BASE_DB = process.env.BENCH_DATABASE_URL;
 const STEPS = ['accept', 'claim', 'sent', 'delivered'] as const;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** The text-search index as migration 0018 makes it, or another kind to compare (BENCH_TEXT_INDEX). */
+const TEXT_INDEX = process.env.BENCH_TEXT_INDEX ?? 'USING gin (body gin_trgm_ops)';
 /** `off` shows what waiting for the disk at each commit costs (Wren itself commits durably). */
 const SYNCHRONOUS_COMMIT = process.env.BENCH_SYNCHRONOUS_COMMIT === 'off' ? 'off' : 'on';
 
@@ -166,9 +170,13 @@ async function run(url: string, allPostgresCpu: () => number) {
   // Alternating rounds with and without the text-search index (the table grows as they go).
   const withIndex: Awaited<ReturnType<typeof round>>[] = [];
   const without: Awaited<ReturnType<typeof round>>[] = [];
+  const textIndex = `CREATE INDEX messages_body_trgm_idx ON messages ${TEXT_INDEX}`;
+  if (process.env.BENCH_TEXT_INDEX) {
+    await client.query('DROP INDEX messages_body_trgm_idx');
+    await client.query(textIndex);
+  }
   for (let r = 0; r < ROUNDS; r++) {
-    if (r > 0)
-      await client.query('CREATE INDEX messages_body_trgm_idx ON messages USING gin (body gin_trgm_ops)');
+    if (r > 0) await client.query(textIndex);
     withIndex.push(await round(`a${r}`));
     print(`Wren's schema (round ${r + 1})`, withIndex[r]!);
     await client.query('DROP INDEX messages_body_trgm_idx');
@@ -182,7 +190,7 @@ async function run(url: string, allPostgresCpu: () => number) {
   const floor = a.all || a.wall;
   const share = floor - (b.all || b.wall);
   console.log(
-    `text-search (trigram) index: ${share.toFixed(1)} µs per message of PostgreSQL's CPU ` +
+    `text-search index (${TEXT_INDEX}): ${share.toFixed(1)} µs per message of PostgreSQL's CPU ` +
       `(${((100 * share) / floor).toFixed(0)} % of the floor); its accept step ${(a.steps.accept! - b.steps.accept!).toFixed(1)} µs`,
   );
   const h = await hot();
