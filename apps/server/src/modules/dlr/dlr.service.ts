@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/logger';
 import type { LedgerService } from '../ledger/ledger.service';
 import {
   annotate,
+  createPartitionDirectory,
   findParts,
   notifyChanged,
   type PartStat,
@@ -72,6 +73,7 @@ const WAIT_ROUND_MS = 250;
  */
 export function createDlrService(deps: Deps) {
   const { db, logger, config } = deps;
+  const partitions = createPartitionDirectory(db);
   const policies = new Map<string, ConnectionPolicy>();
   const policyOf = (connection: string): ConnectionPolicy => {
     let p = policies.get(connection);
@@ -293,7 +295,7 @@ export function createDlrService(deps: Deps) {
     }
     const touched: Transitioned[] = [];
     for (const [status, rows] of byStatus) {
-      const finished = await transition(trx, { to: status, from: ['sent'], rows });
+      const finished = await transition(trx, { to: status, from: ['sent'], rows, partitions });
       touched.push(...finished);
       if (config.refundStatuses.includes(status)) await refundMessages(trx, deps.ledger, finished);
     }

@@ -12,6 +12,7 @@ import { insertEvents } from './messages.repository';
 import { refundMessages } from './refunds';
 import { notifyChanged } from './notify';
 import { transition, type Transitioned } from './status.repository';
+import { createPartitionDirectory } from './partition-directory';
 
 /** Claims per message before it fails; the validity period is the other limit. */
 const MAX_ATTEMPTS = 25;
@@ -92,6 +93,7 @@ function sortOutcomes(batch: readonly Answered[], policyOf: (connection: string)
  */
 export function createDispatcher(deps: Deps) {
   const { db, gateway, config, logger, workerId } = deps;
+  const partitions = createPartitionDirectory(db);
   const maxInFlight = config.dispatchBatch;
   /**
    * Without a wake (queued event, requeue), an idle dispatcher still looks this often (due times,
@@ -259,6 +261,7 @@ export function createDispatcher(deps: Deps) {
       from: ['sending'],
       heldBy: workerId,
       connection,
+      partitions,
       rows: items.map(({ m, at }) => ({
         id: m.id,
         receiptTimeoutMinutes: receiptTimeout(connection, m),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -6,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testDatabaseUrl, type TestServer } from '../../../test/harness';
 import { waitForFinal } from '../../../test/messaging';
 import { TEST_ROOT } from '../../../test/pg-admin';
+import { onEveryStatement } from '../../../test/statement-spy';
 import { loadConfig } from '../../platform/config';
 import type { Db } from '../../platform/db';
 import { openPostgres } from '../../platform/db';
 import { migrate, MIGRATIONS_DIR } from '../../platform/migrate';
+import { GENERIC_PLAN_OK } from '../../platform/statement-cache';
 import { lowestMessageIdAt, messageIdTime } from '../../shared/message-uuid';
 import {
   applyRetention,
@@ -19,6 +21,8 @@ import {
   monthStart,
   partitionName,
 } from './partitions';
+import { createPartitionDirectory, monthPartitionOf } from './partition-directory';
+import { transition } from './status.repository';
 
 /**
  * Monthly partitions of `messages` on its UUIDv7 id (issue #17, migration 0018) and
@@ -26,6 +30,9 @@ import {
  */
 let server: TestServer;
 let db: Db;
+/** Sees every statement sent (installed before the server's pool makes its clients). */
+let seeStatements: ((text: string) => void) | null = null;
+onEveryStatement((t) => seeStatements?.(t));
 
 beforeAll(async () => {
   server = await startServer({ SIMULATOR_DELAY_MS: '20', SIMULATOR_MIX: 'DELIVRD=100' }, { worker: true });
@@ -178,6 +185,62 @@ describe('messages partitioned by month on a UUIDv7 id', () => {
       // array parameter (statement-cache.ts), so every by-ids statement is planned with its ids.
       if (!generic) expect(scanned(any), any).toEqual([partitionName(new Date())]);
     }
+  });
+
+  it("a status move of one month's messages names that month's partition (one text, marked for a generic plan); other batches go through messages", async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const now = new Date();
+    const month = partitionName(now);
+    const here = [await insertOld(user.accountId, now, 'sent'), await insertOld(user.accountId, now, 'sent')];
+    const legacy = await insertAt(user.accountId, now, 'sent', randomUUID());
+    // A month with no partition yet: its v7 ids would be in the DEFAULT partition.
+    const unmade = (await sql<{ id: string }>`SELECT wren_uuidv7('2199-03-01T00:00:00Z') AS id`.execute(db))
+      .rows[0]!.id;
+
+    expect(monthPartitionOf(here[0]!)).toBe(month);
+    expect(monthPartitionOf(here[0]!.toUpperCase())).toBe(month);
+    expect(monthPartitionOf(legacy)).toBeUndefined();
+    const directory = createPartitionDirectory(db);
+    expect(await directory.of(here)).toBe(month);
+    expect(await directory.of([])).toBeUndefined();
+    expect(await directory.of([legacy])).toBeUndefined();
+    expect(await directory.of([unmade])).toBe(undefined);
+    expect(await directory.of([...here, legacy])).toBeUndefined();
+    expect(await directory.of([here[0]!, unmade])).toBeUndefined();
+
+    const texts: string[] = [];
+    seeStatements = (t) => {
+      if (/UPDATE .*\bm SET status/s.test(t)) texts.push(t);
+    };
+    // Each batch moves only its own rows, whichever table the statement names.
+    for (const id of here) {
+      const moved = await transition(db, {
+        to: 'delivered',
+        from: ['sent'],
+        rows: [id],
+        partitions: directory,
+      });
+      expect(moved.map((m) => m.id)).toEqual([id]);
+    }
+    const mixed = await transition(db, {
+      to: 'delivered',
+      from: ['sent'],
+      rows: [legacy, here[0]!],
+      partitions: directory,
+    });
+    expect(mixed.map((m) => m.id)).toEqual([legacy]);
+    seeStatements = null;
+    expect(texts).toHaveLength(3);
+    expect(texts[0]).toContain(`UPDATE ${GENERIC_PLAN_OK} "${month}" m`);
+    expect(texts[1]).toBe(texts[0]);
+    expect(texts[2]).toContain('UPDATE messages m');
+    expect(texts[2]).not.toContain(GENERIC_PLAN_OK);
+    const { rows } = await sql<{ id: string; status: string; done: boolean }>`
+      SELECT id, status, done_at IS NOT NULL AS done FROM messages WHERE id = ANY(${[...here, legacy]}::uuid[])`.execute(
+      db,
+    );
+    expect(rows.every((r) => r.status === 'delivered' && r.done)).toBe(true);
   });
 
   it('ensurePartitions is idempotent, moves legacy rows of a month it creates into it, and the month has every index and trigger', async () => {

@@ -7,3 +7,4 @@ export { notifyChanged } from './notify';
 export { findParts, settleParts, type PartStat } from './parts.repository';
 export { refundMessages } from './refunds';
 export { annotate, transition, type Transitioned, type TransitionRow } from './status.repository';
+export { createPartitionDirectory } from './partition-directory';

@@ -1,7 +1,9 @@
 import type { MessageStatus } from '@wren/contracts';
 import { sql } from 'kysely';
 import { jsonParam, type Db } from '../../platform/db';
+import { GENERIC_PLAN_OK } from '../../platform/statement-cache';
 import { canTransition, fromStatesOf, isFinalStatus, type FromOf } from './message-state';
+import type { PartitionDirectory } from './partition-directory';
 
 /** What a transition returns for each message it moved. */
 export interface Transitioned {
@@ -51,6 +53,12 @@ export interface Transition<To extends MessageStatus> {
    * message past its receipt deadline (`receiptOverdue`: no connection waits less than this).
    */
   due?: 'scheduled' | 'validity' | 'lease' | { receiptOverdue: { shortestTimeoutMinutes: number } };
+  /**
+   * Where the given messages' monthly partition is looked up: when they all share one, the
+   * statement names it instead of `messages` and is planned once per connection (see
+   * partition-directory.ts). Not for sweeps.
+   */
+  partitions?: PartitionDirectory;
 }
 
 /**
@@ -153,10 +161,14 @@ export async function transition<To extends MessageStatus>(
     ids = due.rows.map((r) => r.id);
   }
   if (ids) conditions.push(sql`m.id = ANY(${ids}::uuid[])`);
+  // One month's partition by name: nothing to prune, so a generic plan reads the same rows as any
+  // custom one (the ids through its primary key).
+  const partition = ids && !t.due && t.partitions ? await t.partitions.of(ids) : undefined;
+  const target = partition ? sql`${sql.raw(GENERIC_PLAN_OK)} ${sql.table(partition)}` : sql`messages`;
 
   const res = await sql<Transitioned>`
     WITH moved AS (
-      UPDATE messages m SET ${sql.join(sets, sql`, `)}
+      UPDATE ${target} m SET ${sql.join(sets, sql`, `)}
         ${t.due ? sql`FROM ${sourceOf(t)} WHERE m.id = v.id AND` : sql`WHERE`} ${sql.join(conditions, sql` AND `)}
    RETURNING m.id, m.account_id, m.campaign_id, m.price_minor),
     queue AS (${queueEffect(t, from)}),
