@@ -43,6 +43,19 @@ after(async () => {
 
 const VIEWPORT = { width: 1280, height: 1000 };
 
+/** Badges whose word is cut short (an ellipsis in a squeezed column), and visible "Actions" headers. */
+async function cutOrStray(page: Page) {
+  return page.evaluate(() => [
+    ...[...document.querySelectorAll<HTMLElement>('.mantine-Badge-label')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `badge cut: ${el.textContent}`),
+    ...[...document.querySelectorAll<HTMLElement>('th')]
+      .filter((th) => th.textContent === 'Actions' && th.getBoundingClientRect().width > 0)
+      .filter((th) => [...th.querySelectorAll<HTMLElement>('*')].some((e) => e.offsetWidth > 2))
+      .map(() => 'an "Actions" header is visible'),
+  ]);
+}
+
 async function settled(page: Page) {
   await appReady(page);
   await page.mouse.move(0, 0);
@@ -117,12 +130,14 @@ describe('API keys', () => {
     assert.match(await row.innerText(), /wren_live_/);
     assert.match(await row.innerText(), /active/i);
     await settled(page);
+    assert.deepEqual(await cutOrStray(page), []);
     await screenshot(page, 'api-light-list');
 
     await page.goto(`/api/${keyId}/report`);
     await page.getByText('Webhook deliveries').waitFor();
     await page.getByRole('cell', { name: '204' }).first().waitFor();
     await settled(page);
+    assert.deepEqual(await cutOrStray(page), []);
     await screenshot(page, 'api-light-report');
     await page
       .getByRole('button', { name: /^Replay/ })

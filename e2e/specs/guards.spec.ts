@@ -102,6 +102,22 @@ describe('guards and redirects', () => {
     await page.waitForURL('**/auth/login?returnUrl=%2Fdashboard');
   });
 
+  it("answers any unknown /v1 address in the API's own 404 shape, never with the web app", async () => {
+    for (const [method, path] of [
+      ['GET', '/v1'],
+      ['GET', '/v1/nope'],
+      ['GET', '/v1/balance/'],
+      ['GET', '/v1/messages/a/b'],
+      ['POST', '/v1/nope'],
+    ] as const) {
+      const res = await fetch(`${server.baseUrl}${path}`, { method, headers: { accept: '*/*' } });
+      assert.equal(res.status, 404, `${method} ${path}`);
+      assert.match(res.headers.get('content-type') ?? '', /application\/json/, `${method} ${path}`);
+      const body = (await res.json()) as { error?: { type?: string; code?: string } };
+      assert.equal(body.error?.code, 'not_found', `${method} ${path}: ${JSON.stringify(body)}`);
+    }
+  });
+
   it('opens every page of the route table by its address, with its title and breadcrumbs', async () => {
     const page = await member();
     const failures: string[] = [];

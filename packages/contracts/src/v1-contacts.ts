@@ -54,11 +54,11 @@ export const v1ContactListQuerySchema = z.object({
 });
 
 export const v1AddContactsSchema = z
-  .object({
+  .strictObject({
     groupId: z.uuid('groupId must be a group id (GET /v1/groups lists them)'),
     contacts: z
       .array(
-        z.object({
+        z.strictObject({
           /** Any common format; stored as E.164 (national numbers are read in the account's country). */
           phone: safeString().trim().min(1, 'Give a phone number').max(40, 'Not a phone number'),
           name: contactNameSchema.optional(),

@@ -76,7 +76,7 @@ export type V1Error = z.infer<typeof v1ErrorSchema>;
 const recipient = safeString().trim().min(1, 'Give a phone number').max(32, 'Not a phone number');
 
 export const v1SendMessageSchema = z
-  .object({
+  .strictObject({
     to: z.union([
       recipient,
       z
@@ -157,7 +157,7 @@ export const V1_API = {
 
 /** POST /v1/campaigns: a large send on the same engine as the Bulk SMS screen. */
 export const v1CreateCampaignSchema = z
-  .object({
+  .strictObject({
     name: safeString().trim().max(100).optional(),
     /** Phone numbers (E.164 or national), up to 50,000; or use groupIds, or both. */
     to: z

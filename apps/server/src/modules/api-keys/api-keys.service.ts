@@ -185,6 +185,7 @@ export function createApiKeysService(deps: {
     },
 
     async get(accountId: string, id: string) {
+      await service.flushUsage(); // as the list: the key's last use and counts are current
       return dtoOf(await getRow(accountId, id));
     },
 

@@ -10,8 +10,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { replyV1Error } from '../v1/v1-errors';
 import type { AppContext } from '../../platform/context';
-import { authOf } from '../../platform/http/auth-guard';
+import { API_KEY_PREFIX, authOf, bearerOf } from '../../platform/http/auth-guard';
 import type { RouteAccess } from '../../platform/http/route-auth';
 import { createCaptcha } from '../auth/captcha';
 import { otpServiceOf } from './otp.module';
@@ -43,6 +44,14 @@ export function otpApiRoutes(ctx: AppContext) {
   };
 
   return async (app: FastifyInstance) => {
+    // Errors in /v1's one shape ({error: {type, code, message, param?}}), as on every /v1 route,
+    // except for the console's signed-in session (a session token, not a key), which shows the app's
+    // field errors: its errors go on to the app's handler.
+    app.setErrorHandler((err, req, reply) => {
+      const bearer = bearerOf(req);
+      if (bearer !== undefined && !bearer.startsWith(API_KEY_PREFIX)) throw err;
+      return replyV1Error(err, req, reply);
+    });
     const r = app.withTypeProvider<ZodTypeProvider>();
 
     r.post(

@@ -1,5 +1,5 @@
 import { ErrorCode, V1_ERRORS, type V1Error, type V1ErrorCode } from '@wren/contracts';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, FieldError } from '../../platform/errors';
 import { databaseInputError } from '../../platform/http/database-errors';
@@ -75,6 +75,14 @@ export function toV1Error(err: unknown): V1ErrorResponse | null {
   const e = err as FastifyError;
   if (hasZodFastifySchemaValidationErrors(e)) {
     const v = e.validation[0];
+    // A field the operation does not have (a misspelt `scheduleAt` must not send now): named as param.
+    const unknown =
+      v?.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys?.[0] : undefined;
+    if (unknown !== undefined) {
+      const at = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const name = at ? `${at}.${unknown}` : unknown;
+      return make('parameter_invalid', `${paramOf(name)}: not a field of this request`, paramOf(name));
+    }
     const path = v?.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const where = e.validationContext === 'querystring' ? 'query' : e.validationContext;
     const param = path || (where === 'body' ? undefined : where);
@@ -104,3 +112,15 @@ export const internalError = () =>
   make('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key.');
 export const routeNotFound = (method: string, url: string) =>
   make('not_found', `No route for ${method} ${url.split('?')[0]}`);
+
+/** The /v1 error code each answered request ended with (for its key's usage report). */
+export const errorCodes = new WeakMap<FastifyRequest, string>();
+
+/** Answers `err` in /v1's one error shape (a 5xx is logged): the error handler of every /v1 route. */
+export function replyV1Error(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const mapped = toV1Error(err);
+  if (!mapped) req.log.error({ err }, 'unhandled /v1 error');
+  const res = mapped ?? internalError();
+  errorCodes.set(req, res.body.error.code);
+  return reply.status(res.status).headers(res.headers).send(res.body);
+}

@@ -18,14 +18,14 @@ import {
   v1GroupListSchema,
   noContentSchema,
 } from '@wren/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { apiKey, PUBLIC } from '../../platform/http/route-auth';
 import { registerLazyApiReference } from '../../platform/http/api-reference';
 import { idempotent, IDEMPOTENCY_HEADER, storeAnswers } from './idempotency';
-import { internalError, routeNotFound, toV1Error } from './v1-errors';
+import { errorCodes, replyV1Error, routeNotFound, toV1Error } from './v1-errors';
 import { createV1Service } from './v1.service';
 import { createV1ContactsService } from './v1-contacts';
 import { campaignsOf } from '../campaigns/campaigns.routes';
@@ -53,8 +53,6 @@ const idempotencyHeaders = z.object({
     ),
 });
 
-const errorCodes = new WeakMap<FastifyRequest, string>();
-
 /** The public API: /v1 (API keys), its OpenAPI document and the interactive reference's script. */
 export function v1Routes(ctx: AppContext) {
   const { apiKeys, messages, ledger, webhooks } = ctx.services;
@@ -77,17 +75,16 @@ export function v1Routes(ctx: AppContext) {
     // Loaded on its first request (about 48 MB of memory): platform/http/api-reference.ts.
     registerLazyApiReference(app, '/reference');
 
-    app.setErrorHandler((err, req, reply) => {
-      const mapped = toV1Error(err);
-      if (!mapped) req.log.error({ err }, 'unhandled /v1 error');
-      const res = mapped ?? internalError();
-      errorCodes.set(req, res.body.error.code);
-      return reply.status(res.status).headers(res.headers).send(res.body);
-    });
-    app.setNotFoundHandler((req, reply) => {
+    app.setErrorHandler(replyV1Error);
+    const notFound = (req: FastifyRequest, reply: FastifyReply) => {
       const res = routeNotFound(req.method, req.url);
       return reply.status(res.status).send(res.body);
-    });
+    };
+    app.setNotFoundHandler(notFound);
+    // Every other address under /v1, whatever the method, is /v1's 404 in its error shape: without
+    // these the web app's catch-all would answer an unknown GET (its 404, or its page for /v1).
+    app.all('/', { config: PUBLIC, schema: { hide: true } }, notFound);
+    app.all('/*', { config: PUBLIC, schema: { hide: true } }, notFound);
     app.addHook('onResponse', async (req, reply) => {
       const key = req.apiKey;
       if (key) apiKeys.recordUsage(key.keyId, reply.statusCode, errorCodes.get(req) ?? null, req.ip);

@@ -121,7 +121,7 @@ describe('API keys', () => {
 
 describe('/v1', () => {
   it('sends, reads, lists and shows the balance with a key; no cookies, no XSRF', async () => {
-    const { secret } = await createKey(owner);
+    const { secret, key } = await createKey(owner);
     const sent = await v1(secret, 'POST', '/v1/messages', {
       to: ['+14155550101', '+14155550102'],
       text: 'v1 hello',
@@ -150,6 +150,9 @@ describe('/v1', () => {
     expect(balance.body).toEqual({ balanceMinor: expect.any(Number), currency: 'USD' });
     // A single recipient as a string (the peer-bench shape).
     expect((await v1(secret, 'POST', '/v1/messages', { to: '+14155550103', text: 'hi' })).status).toBe(202);
+    // The key's own screen shows its use at once, as the list does (not after the next usage flush).
+    const viewed = await owner.get(`/api/api-keys/${key.id}`);
+    expect(viewed.body).toMatchObject({ lastUsedAt: expect.any(String), requests24h: 6 });
   });
 
   it('every endpoint with another account’s key: 404 for its resources, its own data only', async () => {
@@ -291,6 +294,24 @@ describe('/v1', () => {
       text: 'x',
     });
     expect(tooMany.body.error.param).toBe('to');
+    // A field the operation does not have is refused, not ignored: a misspelt scheduleAt must not send now.
+    const before = await v1(secret, 'GET', '/v1/messages');
+    const misspelt = await v1(secret, 'POST', '/v1/messages', {
+      to: '+14155550100',
+      text: 'x',
+      scheduledAt: '2099-01-01T00:00:00Z',
+    });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body.error).toMatchObject({ code: 'parameter_invalid', param: 'scheduledAt' });
+    expect((await v1(secret, 'GET', '/v1/messages')).body.data).toEqual(before.body.data);
+    const campaigns = await createKey(owner, { scopes: ['campaigns:write'] });
+    const extra = await v1(campaigns.secret, 'POST', '/v1/campaigns', {
+      to: ['+14155550100'],
+      text: 'x',
+      rate: 5,
+    });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error).toMatchObject({ code: 'parameter_invalid', param: 'rate' });
     const json = await fetch(`${server.url}/v1/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
@@ -578,21 +599,31 @@ describe('OTP API with keys (scope otp)', () => {
     });
     expect(check.status).toBe(200);
 
+    // Every refusal in /v1's one error shape, as on the other /v1 routes.
+    const v1Error = {
+      error: { type: expect.any(String), code: expect.any(String), message: expect.any(String) },
+    };
     const noOtp = await createKey(owner, { scopes: ['sms:send'] });
-    expect(
-      (await v1(noOtp.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550151' })).status,
-    ).toBe(403);
+    const forbidden = await v1(noOtp.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550151' });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toMatchObject(v1Error);
     const theirs = await createKey(other, { scopes: ['otp'] });
-    expect(
-      (await v1(theirs.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550152' })).status,
-    ).toBe(404);
+    const missing = await v1(theirs.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550152' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: { code: 'not_found' } });
     const revoked = await createKey(owner, { scopes: ['otp'] });
     await owner.post(`/api/api-keys/${revoked.key.id}/revoke`);
-    expect(
-      (await v1(revoked.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550153' })).status,
-    ).toBe(401);
-    // The console's session still calls it (CAPTCHA is off in tests).
+    const gone = await v1(revoked.secret, 'POST', `/v1/otp/${svc.body.id}/send`, { to: '+14155550153' });
+    expect(gone.status).toBe(401);
+    expect(gone.body).toMatchObject(v1Error);
+    const invalid = await v1(withOtp.secret, 'POST', `/v1/otp/${svc.body.id}/check`, { id: send.body.id });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ error: { code: 'parameter_invalid', param: 'code' } });
+    // The console's session still calls it (CAPTCHA is off in tests), and gets the app's field errors.
     expect((await owner.post(`/v1/otp/${svc.body.id}/send`, { to: '+14155550154' })).status).toBe(201);
+    const consoleError = await owner.post(`/v1/otp/${svc.body.id}/send`, {});
+    expect(consoleError.status).toBe(400);
+    expect(consoleError.body.error).toBeUndefined();
   });
 });
 

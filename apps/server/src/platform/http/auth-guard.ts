@@ -22,7 +22,11 @@ export type AuthenticateKey = (
   scope: ApiScope | undefined,
 ) => Promise<ApiKeyPrincipal>;
 
-const bearerOf = (req: FastifyRequest) => {
+/** How every API key secret begins (a session's access token never does). */
+export const API_KEY_PREFIX = 'wren_live_';
+
+/** The `Authorization: Bearer …` token of a request, if any. */
+export const bearerOf = (req: FastifyRequest) => {
   const header = req.headers.authorization;
   return (header ? /^Bearer\s+(\S+)$/i.exec(header) : null)?.[1];
 };
@@ -52,7 +56,7 @@ export function createAuthGuard(authenticate: Authenticate, authenticateKey?: Au
     req.auth = { userId: key.userId, accountId: key.accountId, sessionId: `key:${key.keyId}`, role: 'user' };
   };
   /** Whether the request carries an API key rather than a session's access token. */
-  const hasApiKey = (req: FastifyRequest) => bearerOf(req)?.startsWith('wren_live_') ?? false;
+  const hasApiKey = (req: FastifyRequest) => bearerOf(req)?.startsWith(API_KEY_PREFIX) ?? false;
   return { requireUser, requireAdmin, requireApiKey, hasApiKey };
 }
 

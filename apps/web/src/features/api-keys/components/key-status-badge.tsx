@@ -6,7 +6,8 @@ const LABELS: Record<ApiKeyStatus, string> = { active: 'Active', expired: 'Expir
 
 export function KeyStatusBadge({ status }: { status: ApiKeyStatus }) {
   return (
-    <Badge color={COLORS[status]} variant="light">
+    // Never narrower than its word (a squeezed table column would cut it to "ACT…").
+    <Badge color={COLORS[status]} variant="light" miw="max-content">
       {LABELS[status]}
     </Badge>
   );

@@ -11,6 +11,7 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
@@ -89,7 +90,7 @@ export default function ApiListPage() {
                 <Table.Th ta="right">Requests (24 h)</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>
-                  <span className="sr-only">Actions</span>
+                  <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>

@@ -15,6 +15,7 @@ import {
   Text,
   Title,
   Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
 import type { WebhookDeliveryDto } from '@wren/contracts';
 import { useParams } from 'react-router';
@@ -119,6 +120,7 @@ export default function ApiReportPage() {
           Requests per day by status
         </Title>
         <BarChart
+          yAxisProps={{ allowDecimals: false }}
           h={240}
           data={chart}
           dataKey="day"
@@ -165,7 +167,7 @@ export default function ApiReportPage() {
               message.
             </Text>
           ) : (
-            <ResponsiveTable minWidth={640} verticalSpacing="xs">
+            <ResponsiveTable minWidth={520} verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Event</Table.Th>
@@ -174,7 +176,7 @@ export default function ApiReportPage() {
                   <Table.Th ta="right">Response</Table.Th>
                   <Table.Th ta="right">Latency</Table.Th>
                   <Table.Th>
-                    <span className="sr-only">Actions</span>
+                    <VisuallyHidden>Actions</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -189,7 +191,7 @@ export default function ApiReportPage() {
                     </Table.Td>
                     <Table.Td data-label="Status">
                       <Tooltip label={d.lastError ?? d.url} multiline maw={320}>
-                        <Badge color={STATUS_COLOR[d.status]} variant="light">
+                        <Badge color={STATUS_COLOR[d.status]} variant="light" miw="max-content">
                           {d.status}
                         </Badge>
                       </Tooltip>
