@@ -81,10 +81,10 @@ export function v1Routes(ctx: AppContext) {
       return reply.status(res.status).send(res.body);
     };
     app.setNotFoundHandler(notFound);
-    // Every other address under /v1, whatever the method, is /v1's 404 in its error shape: without
-    // these the web app's catch-all would answer an unknown GET (its 404, or its page for /v1).
-    app.all('/', { config: PUBLIC, schema: { hide: true } }, notFound);
-    app.all('/*', { config: PUBLIC, schema: { hide: true } }, notFound);
+    // An unknown GET under /v1 is /v1's 404 in its error shape too (other methods reach the handler
+    // above): without these the web app's catch-all would answer it (its 404, or its page for /v1).
+    app.get('/', { config: PUBLIC, schema: { hide: true } }, notFound);
+    app.get('/*', { config: PUBLIC, schema: { hide: true } }, notFound);
     app.addHook('onResponse', async (req, reply) => {
       const key = req.apiKey;
       if (key) apiKeys.recordUsage(key.keyId, reply.statusCode, errorCodes.get(req) ?? null, req.ip);

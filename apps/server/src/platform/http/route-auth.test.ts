@@ -38,6 +38,12 @@ const PUBLIC_ROUTES = [
   'HEAD /v1/openapi.json',
   'GET /v1/reference/js/scalar.js',
   'HEAD /v1/reference/js/scalar.js',
+  // An unknown GET under /v1: /v1's 404, ahead of the web app's catch-all (answers nothing else).
+  'GET /v1/',
+  'GET /v1/*',
+  'HEAD /v1',
+  'HEAD /v1/',
+  'HEAD /v1/*',
 ].sort();
 
 const fill = (url: string) => url.replace(/:\w+/g, () => randomUUID());
