@@ -28,7 +28,7 @@ const REFRESH_MS = 60_000;
 
 /** `messages_pYYYYMM` for a v7 UUID (by its time, UTC), or undefined for any other id. */
 export function monthPartitionOf(id: string): string | undefined {
-  const at = messageIdTime(id.toLowerCase());
+  const at = messageIdTime(id); // the version digit and the hex time read the same in any case
   return at && Number.isFinite(at.getTime()) ? partitionName(at) : undefined;
 }
 

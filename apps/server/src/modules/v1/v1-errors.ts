@@ -75,15 +75,14 @@ export function toV1Error(err: unknown): V1ErrorResponse | null {
   const e = err as FastifyError;
   if (hasZodFastifySchemaValidationErrors(e)) {
     const v = e.validation[0];
+    const path = v?.instancePath.replace(/^\//, '').replace(/\//g, '.');
     // A field the operation does not have (a misspelt `scheduleAt` must not send now): named as param.
     const unknown =
       v?.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys?.[0] : undefined;
     if (unknown !== undefined) {
-      const at = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const name = at ? `${at}.${unknown}` : unknown;
-      return make('parameter_invalid', `${paramOf(name)}: not a field of this request`, paramOf(name));
+      const name = paramOf(path ? `${path}.${unknown}` : unknown);
+      return make('parameter_invalid', `${name}: not a field of this request`, name);
     }
-    const path = v?.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const where = e.validationContext === 'querystring' ? 'query' : e.validationContext;
     const param = path || (where === 'body' ? undefined : where);
     return make(
