@@ -25,7 +25,11 @@ export type V1ErrorType = (typeof V1_ERROR_TYPES)[number];
 export const V1_ERRORS = {
   parameter_invalid: [400, 'invalid_request_error', 'A parameter is missing or not valid; `param` names it.'],
   body_invalid: [400, 'invalid_request_error', 'The body is not valid JSON, or not the expected shape.'],
-  body_too_large: [413, 'invalid_request_error', 'The request body is larger than 1 MB.'],
+  body_too_large: [
+    413,
+    'invalid_request_error',
+    'The request body is larger than the endpoint takes (1 MB; 2 MB for campaigns).',
+  ],
   unsupported_media_type: [415, 'invalid_request_error', 'Send JSON with Content-Type: application/json.'],
   not_found: [404, 'invalid_request_error', 'No such resource in your account (or no such route).'],
   conflict: [409, 'invalid_request_error', 'The resource is not in a state that allows this.'],
@@ -73,17 +77,32 @@ export const v1ErrorSchema = z
   .meta({ id: 'Error' });
 export type V1Error = z.infer<typeof v1ErrorSchema>;
 
-const recipient = safeString().trim().min(1, 'Give a phone number').max(32, 'Not a phone number');
+/** One phone number per string: "a,b" or "a\nb" is refused, not split (a list is an array). */
+const recipient = safeString()
+  .trim()
+  .min(1, 'Give a phone number')
+  .max(32, 'Not a phone number')
+  .refine((s) => !/[,;\r\n\t]/.test(s), {
+    message: 'One phone number per string; send several as an array of strings',
+  });
 
 export const v1SendMessageSchema = z
   .strictObject({
-    to: z.union([
-      recipient,
-      z
-        .array(recipient)
-        .min(1, 'Give at least one recipient')
-        .max(V1_MAX_RECIPIENTS, `At most ${V1_MAX_RECIPIENTS} recipients per request`),
-    ]),
+    to: z.union(
+      [
+        recipient,
+        z
+          .array(recipient)
+          .min(1, 'Give at least one recipient')
+          .max(V1_MAX_RECIPIENTS, `At most ${V1_MAX_RECIPIENTS} recipients per request`),
+      ],
+      {
+        error: (issue) =>
+          issue.code === 'invalid_union'
+            ? `A phone number, or an array of 1 to ${V1_MAX_RECIPIENTS} phone numbers (strings)`
+            : undefined,
+      },
+    ),
     text: safeString().min(1, 'Write a message').max(1600, 'At most 1600 characters'),
     from: safeString().trim().min(1).max(15).optional(),
     scheduleAt: z.iso.datetime({ offset: true, message: 'An ISO 8601 time with an offset' }).optional(),

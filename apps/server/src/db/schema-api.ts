@@ -20,6 +20,14 @@ export interface ApiKeysTable {
   last_used_ip: string | null;
 }
 
+/** A secret a key had before a rotation (migration 0028). */
+export interface ApiKeyRetiredSecretsTable {
+  prefix: string;
+  api_key_id: string;
+  secret_hash: Buffer;
+  retired_at: Generated<Date>;
+}
+
 export interface ApiKeyUsageTable {
   api_key_id: string;
   hour: Timestamp;
@@ -110,6 +118,7 @@ export interface WebhookStatusOutboxTable {
 
 export interface ApiTables {
   api_keys: ApiKeysTable;
+  api_key_retired_secrets: ApiKeyRetiredSecretsTable;
   api_key_usage: ApiKeyUsageTable;
   api_key_errors: ApiKeyErrorsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -25,6 +25,7 @@ import { registerOpenApi } from '../modules/v1/openapi';
 import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
 import { registerErrorHandler } from './http/error-handler';
+import { registerJsonBody } from './http/json-body';
 import { PUBLIC, registerRouteAuth } from './http/route-auth';
 import { registerTransportSecurity } from './http/transport-security';
 import { registerWebApp } from './http/web-app';
@@ -41,6 +42,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerJsonBody(app);
   registerErrorHandler(app);
   // Before any route: every route needs a signed-in user unless its config says PUBLIC (or ADMIN).
   registerRouteAuth(app, ctx.guard);

@@ -32,6 +32,34 @@ export async function findByPrefix(db: Db, prefix: string) {
   return db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).executeTakeFirst();
 }
 
+/** A secret retired by a rotation, by its prefix: when it was retired and its hash. */
+export async function findRetiredByPrefix(db: Db, prefix: string) {
+  return db
+    .selectFrom('api_key_retired_secrets')
+    .select(['secret_hash', 'retired_at'])
+    .where('prefix', '=', prefix)
+    .executeTakeFirst();
+}
+
+/** A rotation: the key takes a new secret, and the old one is kept (prefix and hash) as retired. */
+export async function rotateSecret(
+  db: Db,
+  accountId: string,
+  old: { id: string; prefix: string; secret_hash: Buffer },
+  next: { prefix: string; secret_hash: Buffer },
+) {
+  return db.transaction().execute(async (trx) => {
+    const row = await updateKey(trx, accountId, old.id, next);
+    if (!row) return undefined;
+    await trx
+      .insertInto('api_key_retired_secrets')
+      .values({ prefix: old.prefix, api_key_id: old.id, secret_hash: old.secret_hash })
+      .onConflict((oc) => oc.column('prefix').doNothing())
+      .execute();
+    return row;
+  });
+}
+
 export async function updateKey(db: Db, accountId: string, id: string, patch: Updateable<ApiKeysTable>) {
   return db
     .updateTable('api_keys')

@@ -41,6 +41,8 @@ export interface ApiKeyPrincipal {
 
 interface CachedKey {
   row: repo.ApiKeyRow | null;
+  /** With no live key of this prefix: the secret a rotation retired, if it was one. */
+  retired?: { secret_hash: Buffer; retired_at: Date };
   allowed: (ip: string) => boolean;
   until: number;
 }
@@ -124,7 +126,13 @@ export function createApiKeysService(deps: {
     const t = now();
     if (hit && hit.until > t) return hit;
     const row = (await repo.findByPrefix(db, prefix)) ?? null;
-    const entry = { row, allowed: compileAllowlist(row?.ip_allowlist ?? []), until: t + KEY_CACHE_MS };
+    const retired = row ? undefined : await repo.findRetiredByPrefix(db, prefix);
+    const entry = {
+      row,
+      ...(retired && { retired }),
+      allowed: compileAllowlist(row?.ip_allowlist ?? []),
+      until: t + KEY_CACHE_MS,
+    };
     if (cache.size > 10_000) cache.clear();
     cache.set(prefix, entry);
     return entry;
@@ -228,7 +236,7 @@ export function createApiKeysService(deps: {
         throw new AppError(ErrorCode.CONFLICT, 'This key is revoked; create a new key instead');
       }
       const { secret, prefix, hash } = newSecret();
-      const row = await repo.updateKey(db, accountId, id, { prefix, secret_hash: hash });
+      const row = await repo.rotateSecret(db, accountId, current, { prefix, secret_hash: hash });
       if (!row) throw notFound('API key');
       forget(current);
       return { key: await dtoOf(row), secret };
@@ -284,6 +292,13 @@ export function createApiKeysService(deps: {
       const entry = await loadKey(prefixOf(secret));
       const row = entry.row;
       if (!row || !sameHash(hashSecret(secret), row.secret_hash)) {
+        const retired = entry.retired;
+        if (retired && sameHash(hashSecret(secret), retired.secret_hash)) {
+          throw new ApiKeyError(
+            'key_revoked',
+            `This API key was rotated on ${retired.retired_at.toISOString()}; use its new secret`,
+          );
+        }
         throw new ApiKeyError('key_invalid', 'This API key is not valid');
       }
       if (row.revoked_at) throw new ApiKeyError('key_revoked', 'This API key has been revoked');

@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idempotencyHeaders, replyIdempotent, storeAnswers } from '../v1/idempotency';
 import { replyV1Error } from '../v1/v1-errors';
 import type { AppContext } from '../../platform/context';
 import { API_KEY_PREFIX, authOf, bearerOf } from '../../platform/http/auth-guard';
@@ -59,17 +60,36 @@ export function otpApiRoutes(ctx: AppContext) {
       {
         config: OTP_API_AUTH,
         preHandler: sessionCaptcha,
-        schema: { params: serviceParams, body: otpSendSchema, response: { 201: otpSendResultSchema } },
+        schema: {
+          params: serviceParams,
+          headers: idempotencyHeaders,
+          body: otpSendSchema,
+          response: { 201: otpSendResultSchema },
+        },
       },
       async (req, reply) => {
         const auth = authOf(req);
-        const result = await otp.send({
-          accountId: auth.accountId,
-          userId: auth.userId,
-          serviceId: req.params.serviceId,
-          to: req.body.to,
-        });
-        return reply.status(201).send(result);
+        const send = { accountId: auth.accountId, userId: auth.userId, serviceId: req.params.serviceId };
+        if (!req.apiKey) return reply.status(201).send(await otp.send({ ...send, to: req.body.to }));
+        // A key's send takes an Idempotency-Key like POST /v1/messages: its answer commits with the
+        // code and its SMS, so a retry after a lost answer replays it instead of sending a new code.
+        return replyIdempotent(
+          ctx.db,
+          req,
+          reply,
+          { accountId: auth.accountId, path: `/v1/otp/${send.serviceId}/send`, body: req.body },
+          async (claim) => ({
+            status: 201,
+            body: await otp.send({
+              ...send,
+              to: req.body.to,
+              ...(claim && {
+                withinTransaction: (trx, result) => storeAnswers(trx, [{ claim, status: 201, body: result }]),
+              }),
+            }),
+            stored: claim !== null,
+          }),
+        );
       },
     );
 
@@ -77,10 +97,26 @@ export function otpApiRoutes(ctx: AppContext) {
       OTP_API.check,
       {
         config: OTP_API_AUTH,
-        schema: { params: serviceParams, body: otpCheckSchema, response: { 200: otpCheckResultSchema } },
+        schema: {
+          params: serviceParams,
+          headers: idempotencyHeaders,
+          body: otpCheckSchema,
+          response: { 200: otpCheckResultSchema },
+        },
       },
-      async (req) =>
-        otp.check({ accountId: authOf(req).accountId, serviceId: req.params.serviceId, ...req.body }),
+      async (req, reply) => {
+        const check = { accountId: authOf(req).accountId, serviceId: req.params.serviceId, ...req.body };
+        if (!req.apiKey) return otp.check(check);
+        // With an Idempotency-Key, a retried check (its answer lost) replays the first answer
+        // rather than failing as a used code or costing an attempt.
+        return replyIdempotent(
+          ctx.db,
+          req,
+          reply,
+          { accountId: check.accountId, path: `/v1/otp/${check.serviceId}/check`, body: req.body },
+          async () => ({ status: 200, body: await otp.check(check) }),
+        );
+      },
     );
   };
 }

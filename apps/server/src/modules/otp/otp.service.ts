@@ -329,6 +329,8 @@ export function createOtpService(deps: Deps) {
       userId: string | null;
       serviceId: string;
       to: string;
+      /** Runs in the send's transaction with its answer (an Idempotency-Key answer commits with it). */
+      withinTransaction?: (trx: Db, result: OtpSendResult) => Promise<void>;
     }): Promise<OtpSendResult> {
       const svc = await requireService(input.accountId, input.serviceId);
       const { e164, country } = parseNumber(input.to, 'to');
@@ -384,7 +386,7 @@ export function createOtpService(deps: Deps) {
       const windowMs = svc.send_window_minutes * 60_000;
 
       type Outcome =
-        | { ok: true; resendAfter: Date }
+        | { ok: true; result: OtpSendResult }
         | { ok: false; reason: string | null; error: AppError; retryAt: Date };
       const retry = (message: string, at: Date) => {
         const seconds = Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
@@ -514,7 +516,16 @@ export function createOtpService(deps: Deps) {
           events.publish('messages.queued', { priority: PRIORITY.otp });
           events.publish('messages.changed', { accountId: svc.account_id, campaignIds: [] });
         });
-        return { ok: true, resendAfter: new Date(now.getTime() + cooldownMs) };
+        const result: OtpSendResult = {
+          id,
+          to: e164,
+          status: 'pending',
+          expiresAt: expiresAt.toISOString(),
+          resendAfter: new Date(now.getTime() + cooldownMs).toISOString(),
+          messageId,
+        };
+        await input.withinTransaction?.(trx, result);
+        return { ok: true, result };
       });
 
       if (!outcome.ok) {
@@ -523,14 +534,7 @@ export function createOtpService(deps: Deps) {
       }
       changed(svc.account_id, svc.id);
       deps.logger.debug({ service: svc.id, to: maskPhone(e164), verification: id }, 'OTP sent');
-      return {
-        id,
-        to: e164,
-        status: 'pending',
-        expiresAt: expiresAt.toISOString(),
-        resendAfter: outcome.resendAfter.toISOString(),
-        messageId,
-      };
+      return outcome.result;
     },
 
     /** POST /v1/otp/:serviceId/check */

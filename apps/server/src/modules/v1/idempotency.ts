@@ -1,12 +1,24 @@
 import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Db } from '../../platform/db';
-import { V1RequestError } from './v1-errors';
+import { errorCodes, toV1Error, V1RequestError } from './v1-errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const TTL_HOURS = 24;
 const WAIT_MS = 15_000;
 const KEY_RULE = /^[\x21-\x7e]{1,255}$/;
+
+/** The Idempotency-Key header of an operation's schema (documented in OpenAPI). */
+export const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe(
+      'Any unique string (a UUID): a retry with the same key and body replays the first answer for 24 h',
+    ),
+});
 
 export interface StoredResponse {
   status: number;
@@ -182,4 +194,35 @@ export async function purgeIdempotencyKeys(db: Db) {
     .deleteFrom('idempotency_keys')
     .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${TTL_HOURS + 1})`)
     .execute();
+}
+
+/**
+ * Runs a /v1 operation under the request's Idempotency-Key and answers it. A 4xx the work raises is
+ * an answer like a success: stored and replayed to a retry with the same key. A 429 is not (the
+ * retry after Retry-After must run), nor a 5xx; both go on to the error handler with their headers.
+ */
+export async function replyIdempotent(
+  db: Db,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  input: { accountId: string; path: string; body: unknown },
+  work: (claim: IdempotencyClaim | null) => Promise<StoredResponse>,
+) {
+  const header = req.headers[IDEMPOTENCY_HEADER];
+  const res = await idempotent(
+    db,
+    { ...input, key: typeof header === 'string' ? header : undefined, method: req.method },
+    async (claim) => {
+      try {
+        return await work(claim);
+      } catch (err) {
+        const mapped = toV1Error(err);
+        if (!mapped || mapped.status >= 500 || mapped.status === 429) throw err;
+        errorCodes.set(req, mapped.body.error.code);
+        return { status: mapped.status, body: mapped.body };
+      }
+    },
+  );
+  if (res.replayed) void reply.header('Idempotent-Replayed', 'true');
+  return reply.status(res.status).send(res.body);
 }

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, FieldError } from '../../platform/errors';
 import { databaseInputError } from '../../platform/http/database-errors';
+import { InvalidUtf8Error } from '../../platform/http/json-body';
 import { ApiKeyError } from '../api-keys/api-key-error';
 
 /** An error raised by the /v1 layer itself (idempotency, parameters). */
@@ -61,7 +62,7 @@ function make(
 }
 
 /** Any error as the one /v1 error shape `{ error: { type, code, message, param? } }`; null: a 5xx to log. */
-export function toV1Error(err: unknown): V1ErrorResponse | null {
+export function toV1Error(err: unknown, bodyLimit = 1024 * 1024): V1ErrorResponse | null {
   if (err instanceof ApiKeyError) return make(err.v1Code, err.message, err.param, err.status, err.headers);
   if (err instanceof V1RequestError) return make(err.code, err.message, err.param);
   if (err instanceof FieldError) {
@@ -92,10 +93,11 @@ export function toV1Error(err: unknown): V1ErrorResponse | null {
     );
   }
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-    return make('body_too_large', 'The request body is larger than 1 MB');
+    return make('body_too_large', `The request body is larger than ${bodyLimit / (1024 * 1024)} MB`);
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return make('unsupported_media_type', 'Send JSON with Content-Type: application/json');
   }
+  if (err instanceof InvalidUtf8Error) return make('body_invalid', err.message);
   if (err instanceof SyntaxError || e.code?.startsWith('FST_ERR_CTP')) {
     return make('body_invalid', `The body is not valid JSON: ${e.message}`);
   }
@@ -117,7 +119,7 @@ export const errorCodes = new WeakMap<FastifyRequest, string>();
 
 /** Answers `err` in /v1's one error shape (a 5xx is logged): the error handler of every /v1 route. */
 export function replyV1Error(err: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const mapped = toV1Error(err);
+  const mapped = toV1Error(err, req.routeOptions.bodyLimit);
   if (!mapped) req.log.error({ err }, 'unhandled /v1 error');
   const res = mapped ?? internalError();
   errorCodes.set(req, res.body.error.code);

@@ -3,7 +3,6 @@ import {
   campaignAcceptedSchema,
   v1CreateCampaignSchema,
   V1_API,
-  V1_ERRORS,
   v1BalanceSchema,
   v1ErrorSchema,
   v1MessageListQuerySchema,
@@ -24,8 +23,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { apiKey, PUBLIC } from '../../platform/http/route-auth';
 import { registerLazyApiReference } from '../../platform/http/api-reference';
-import { idempotent, IDEMPOTENCY_HEADER, storeAnswers } from './idempotency';
-import { errorCodes, replyV1Error, routeNotFound, toV1Error } from './v1-errors';
+import { errorCodesOf } from './openapi';
+import { idempotencyHeaders, replyIdempotent, storeAnswers } from './idempotency';
+import { errorCodes, replyV1Error, routeNotFound } from './v1-errors';
 import { createV1Service } from './v1.service';
 import { createV1ContactsService } from './v1-contacts';
 import { campaignsOf } from '../campaigns/campaigns.routes';
@@ -33,25 +33,8 @@ import { campaignsOf } from '../campaigns/campaigns.routes';
 /** Error responses every /v1 operation documents (the one error shape). */
 const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(
-    [400, 401, 403, 429, 500, ...statuses].map((s) => [
-      s,
-      v1ErrorSchema.describe(
-        Object.entries(V1_ERRORS)
-          .filter(([, v]) => v[0] === s)
-          .map(([k]) => k)
-          .join(', ') || 'Error',
-      ),
-    ]),
+    [400, 401, 403, 429, 500, ...statuses].map((s) => [s, v1ErrorSchema.describe(errorCodesOf(s))]),
   );
-
-const idempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .optional()
-    .describe(
-      'Any unique string (a UUID): a retry with the same key and body replays the first answer for 24 h',
-    ),
-});
 
 /** The public API: /v1 (API keys), its OpenAPI document and the interactive reference's script. */
 export function v1Routes(ctx: AppContext) {
@@ -109,29 +92,18 @@ export function v1Routes(ctx: AppContext) {
       },
       async (req, reply) => {
         const key = req.apiKey!;
-        const res = await idempotent(
+        return replyIdempotent(
           ctx.db,
-          {
-            accountId: key.accountId,
-            key: req.headers[IDEMPOTENCY_HEADER],
-            method: 'POST',
-            path: V1_API.messages,
-            body: req.body,
-          },
-          async (claim) => {
-            try {
-              // With an Idempotency-Key, the answer is stored in the send's own transaction.
-              return { status: 202, body: await v1.send(key, req.body, claim), stored: claim !== null };
-            } catch (err) {
-              const mapped = toV1Error(err);
-              if (!mapped || mapped.status >= 500) throw err;
-              errorCodes.set(req, mapped.body.error.code);
-              return { status: mapped.status, body: mapped.body };
-            }
-          },
+          req,
+          reply,
+          { accountId: key.accountId, path: V1_API.messages, body: req.body },
+          // With an Idempotency-Key, the answer is stored in the send's own transaction.
+          async (claim) => ({
+            status: 202,
+            body: await v1.send(key, req.body, claim),
+            stored: claim !== null,
+          }),
         );
-        if (res.replayed) void reply.header('Idempotent-Replayed', 'true');
-        return reply.status(res.status as 202).send(res.body as never);
       },
     );
 
@@ -200,49 +172,34 @@ export function v1Routes(ctx: AppContext) {
       async (req, reply) => {
         const key = req.apiKey!;
         const b = req.body;
-        const res = await idempotent(
+        return replyIdempotent(
           ctx.db,
-          {
-            accountId: key.accountId,
-            key: req.headers[IDEMPOTENCY_HEADER],
-            method: 'POST',
-            path: V1_API.campaigns,
-            body: b,
-          },
+          req,
+          reply,
+          { accountId: key.accountId, path: V1_API.campaigns, body: b },
           async (claim) => {
-            try {
-              const accepted = await campaignsOf(ctx).create(
-                {
-                  kind: 'bulk',
-                  name: b.name,
-                  numbers: b.to.join('\n'),
-                  groupIds: b.groupIds,
-                  text: b.text,
-                  senderId: b.from,
-                  scheduleAt: b.scheduleAt,
-                  ratePerMinute: b.ratePerMinute,
-                  accountId: key.accountId,
-                  userId: key.userId,
-                },
-                // The Idempotency-Key answer commits with the campaign: a failure after the commit
-                // cannot lead a retry to create it twice.
-                claim
-                  ? {
-                      withinTransaction: (trx, body) => storeAnswers(trx, [{ claim, status: 202, body }]),
-                    }
-                  : {},
-              );
-              return { status: 202, body: accepted, stored: claim !== null };
-            } catch (err) {
-              const mapped = toV1Error(err);
-              if (!mapped || mapped.status >= 500) throw err;
-              errorCodes.set(req, mapped.body.error.code);
-              return { status: mapped.status, body: mapped.body };
-            }
+            const accepted = await campaignsOf(ctx).create(
+              {
+                kind: 'bulk',
+                name: b.name,
+                numbers: b.to.join('\n'),
+                groupIds: b.groupIds,
+                text: b.text,
+                senderId: b.from,
+                scheduleAt: b.scheduleAt,
+                ratePerMinute: b.ratePerMinute,
+                accountId: key.accountId,
+                userId: key.userId,
+              },
+              // The Idempotency-Key answer commits with the campaign: a failure after the commit
+              // cannot lead a retry to create it twice.
+              claim
+                ? { withinTransaction: (trx, body) => storeAnswers(trx, [{ claim, status: 202, body }]) }
+                : {},
+            );
+            return { status: 202, body: accepted, stored: claim !== null };
           },
         );
-        if (res.replayed) void reply.header('Idempotent-Replayed', 'true');
-        return reply.status(res.status as 202).send(res.body as never);
       },
     );
 

@@ -200,7 +200,9 @@ describe('/v1', () => {
     const rotated = await createKey(owner);
     expect((await v1(rotated.secret, 'GET', '/v1/balance')).status).toBe(200);
     const fresh = (await owner.post(`/api/api-keys/${rotated.key.id}/rotate`)).body;
-    expect((await v1(rotated.secret, 'GET', '/v1/balance')).status).toBe(401);
+    const old = await v1(rotated.secret, 'GET', '/v1/balance');
+    expect([old.status, old.body.error.code]).toEqual([401, 'key_revoked']);
+    expect(old.body.error.message).toMatch(/rotated on \d{4}-\d\d-\d\dT.*use its new secret/);
     expect((await v1(fresh.secret, 'GET', '/v1/balance')).status).toBe(200);
 
     const expired = await createKey(owner);
