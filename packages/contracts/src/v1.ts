@@ -43,6 +43,7 @@ export const V1_ERRORS = {
   key_invalid: [401, 'authentication_error', 'The API key is not valid.'],
   key_revoked: [401, 'authentication_error', 'The API key has been revoked or rotated.'],
   key_expired: [401, 'authentication_error', 'The API key has expired.'],
+  account_locked: [403, 'permission_error', 'The account is locked by an operator; contact support.'],
   ip_not_allowed: [403, 'permission_error', "The caller's IP address is not on the key's allowlist."],
   scope_missing: [403, 'permission_error', 'The key lacks the scope this endpoint needs.'],
   rate_limited: [429, 'rate_limit_error', 'Too many requests for this key; wait for Retry-After seconds.'],

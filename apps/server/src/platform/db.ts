@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type Insertable } from 'kysely';
 import pg from 'pg';
@@ -70,6 +71,9 @@ export async function openDatabase(opts: {
   }
 }
 
+/** How long a query waits for a free pooled connection before it fails. */
+export const POOL_WAIT_MS = 30_000;
+
 /** How long an unused pooled connection stays open. */
 export const POOL_IDLE_TIMEOUT_MS = 10 * 60_000;
 
@@ -97,6 +101,9 @@ export async function openPostgres(
     max,
     types,
     idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+    // A request that waits this long for a connection fails (503) instead of waiting for ever: the
+    // safety net should transactions that each wait for a second connection ever hold all of them.
+    connectionTimeoutMillis: POOL_WAIT_MS,
     allowExitOnIdle: true,
   });
   // An idle client's connection can end under us (server restart, database dropped); the pool
@@ -112,6 +119,20 @@ export async function openPostgres(
     // Statements Wren repeats are parsed and planned once per connection (statement-cache.ts).
     if (statements) prepareRepeatedStatements(client, statements);
   });
+  // WREN_TRX_POOL_CHECK=1 (a diagnostic): prints the stack of every pooled connection asked for while
+  // a `transact` transaction is open in the same async context. Awaited inside the transaction, such
+  // a query holds one connection while it waits for another: enough of them at once hold the whole
+  // pool and wait for ever (12 parallel campaigns did, before their scan used the transaction's
+  // handle). Work merely started from a transaction (a timer, an unawaited write) is printed too.
+  if (process.env.WREN_TRX_POOL_CHECK) {
+    const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as { connect: unknown }).connect = (...args: unknown[]) => {
+      if (insideTransaction.getStore()) {
+        process.stderr.write(`pool connection asked for inside a transaction\n${new Error().stack}\n`);
+      }
+      return connect(...args);
+    };
+  }
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
@@ -145,6 +166,7 @@ export function chunkRows<T extends object>(rows: readonly T[]): T[][] {
 }
 
 const afterCommitQueues = new WeakMap<object, (() => void)[]>();
+const insideTransaction = new AsyncLocalStorage<boolean>();
 
 /**
  * Runs `fn` in a transaction; what it registers with `afterCommit` runs once the commit succeeded
@@ -154,7 +176,7 @@ export async function transact<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<
   const queue: (() => void)[] = [];
   const result = await db.transaction().execute((trx) => {
     afterCommitQueues.set(trx, queue);
-    return fn(trx);
+    return insideTransaction.run(true, () => fn(trx));
   });
   for (const run of queue) run();
   return result;

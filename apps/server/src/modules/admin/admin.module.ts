@@ -49,6 +49,10 @@ export async function registerAdmin(app: FastifyInstance, ctx: AppContext) {
     ledger: ctx.services.ledger,
     allowOverdraft: ctx.config.adminAllowOverdraft,
     invalidatePricing,
+    onLockChanged: (accountId) => {
+      ctx.services.auth.forgetSessions();
+      ctx.services.apiKeys.forgetAccount(accountId);
+    },
   });
   const ratePlans = createRatePlansService({ db, invalidatePricing });
   const system = createSystemService({ db, dataDir: ctx.config.dataDir, hubSockets: hubSocketsOf(app) });

@@ -38,6 +38,11 @@ interface Deps {
   allowOverdraft: boolean;
   /** Drops this node's price cache (pricing.invalidate); other nodes hear of it by NOTIFY. */
   invalidatePricing?: () => void;
+  /**
+   * After a lock or unlock commits: this node forgets what it remembers of the account's sessions
+   * and keys, so the change holds at once here (other nodes within their few seconds of memory).
+   */
+  onLockChanged?: (accountId: string) => void;
 }
 
 const accountCursor = z.object({ t: cursorTime, id: cursorId });
@@ -271,6 +276,7 @@ export function createAdminService(deps: Deps) {
           resourceId: acc.id,
         });
       });
+      deps.onLockChanged?.(input.accountId);
       deps.events.publish('account.event', {
         accountId: input.accountId,
         kind: 'account.locked',
@@ -296,6 +302,7 @@ export function createAdminService(deps: Deps) {
           resourceId: acc.id,
         });
       });
+      deps.onLockChanged?.(input.accountId);
       return this.accountDetail(input.accountId);
     },
 

@@ -243,13 +243,20 @@ describe('accounts and money', () => {
     const c = server.client();
     const reg = await c.register();
     expect((await c.get('/api/me')).status).toBe(200);
+    const key = await c.post('/api/api-keys', { name: 'Locked soon', scopes: ['sms:send', 'balance:read'] });
+    expect(key.status).toBe(201);
+    const byKey = () =>
+      fetch(`${server.url}/v1/balance`, { headers: { authorization: `Bearer ${key.body.secret}` } });
+    expect((await byKey()).status).toBe(200); // the key is now in this node's cache
     const locked = await admin.post(path(ADMIN_API.lock, reg.user.accountId), { reason: 'Spam complaints' });
     expect(locked.status).toBe(200);
     expect(locked.body.status).toBe('locked');
-    // The session is revoked (the API's session cache holds it for up to 5 s).
-    await expect
-      .poll(async () => (await c.get('/api/me')).status, { timeout: 8000, interval: 250 })
-      .toBe(401);
+    // The session and the account's API keys stop at once on the node that locked it (other nodes
+    // within their 5 s of memory).
+    expect((await c.get('/api/me')).status).toBe(401);
+    const refused = await byKey();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('account_locked');
     const login = await c.post('/api/auth/login', { username: reg.user.username, password: reg.password });
     expect(login.status).toBe(423);
     const wrong = await c.post('/api/auth/login', {

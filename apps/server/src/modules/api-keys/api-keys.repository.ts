@@ -28,8 +28,15 @@ export async function findKey(db: Db, accountId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** A key by its prefix, with its account's lock (an operator's lock stops the account's keys). */
 export async function findByPrefix(db: Db, prefix: string) {
-  return db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).executeTakeFirst();
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('accounts as a', 'a.id', 'k.account_id')
+    .selectAll('k')
+    .select('a.locked_at as account_locked_at')
+    .where('k.prefix', '=', prefix)
+    .executeTakeFirst();
 }
 
 /** A secret retired by a rotation, by its prefix: when it was retired and its hash. */

@@ -40,7 +40,7 @@ export interface ApiKeyPrincipal {
 }
 
 interface CachedKey {
-  row: repo.ApiKeyRow | null;
+  row: (repo.ApiKeyRow & { account_locked_at?: Date | null }) | null;
   /** With no live key of this prefix: the secret a rotation retired, if it was one. */
   retired?: { secret_hash: Buffer; retired_at: Date };
   allowed: (ip: string) => boolean;
@@ -275,6 +275,11 @@ export function createApiKeysService(deps: {
       };
     },
 
+    /** Forgets this node's cached keys of an account (its lock takes effect here at once). */
+    forgetAccount(accountId: string) {
+      for (const [prefix, entry] of cache) if (entry.row?.account_id === accountId) cache.delete(prefix);
+    },
+
     /** Whether a bearer token is an API key (rather than a session's access token). */
     looksLikeKey,
 
@@ -306,6 +311,12 @@ export function createApiKeysService(deps: {
         throw new ApiKeyError('key_expired', 'This API key has expired');
       }
       if (!row.created_by) throw new ApiKeyError('key_revoked', 'The user who created this key is gone');
+      if (row.account_locked_at) {
+        throw new ApiKeyError(
+          'account_locked',
+          'This account is locked; contact support to have it unlocked',
+        );
+      }
       if (!entry.allowed(ip)) {
         service.recordUsage(row.id, 403, 'ip_not_allowed', ip);
         throw new ApiKeyError('ip_not_allowed', `Requests from ${ip} are not allowed for this key`);

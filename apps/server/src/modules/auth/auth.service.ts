@@ -354,6 +354,9 @@ export function createAuthService(deps: Deps) {
       forgetSessions();
     },
 
+    /** Forgets the sessions this node remembers as active (a revocation made elsewhere: an account lock). */
+    forgetSessions,
+
     /**
      * Verifies an access token and that its session is still active. Active sessions are remembered
      * for a few seconds, so hot API paths do not query per request; a revocation on this node clears

@@ -184,6 +184,51 @@ export function createCampaignsService(deps: Deps) {
     return { ...row, stats, stats_at: new Date() };
   }
 
+  const uploadGone = () =>
+    new FieldError({
+      uploadId: ['The uploaded file is gone (used by a campaign, or expired); upload it again'],
+    });
+
+  /**
+   * Takes what a campaign may use once, under row locks held until its transaction ends: an upload
+   * (a second campaign of the same file waits, then finds it gone), and a campaign's failed messages
+   * for a resend (a second resend waits, then finds the first).
+   */
+  async function claimSources(trx: Db, input: { accountId: string; uploadId?: string; resendOf?: string }) {
+    if (input.uploadId) {
+      const upload = await trx
+        .selectFrom('campaign_uploads')
+        .select('id')
+        .where('id', '=', input.uploadId)
+        .where('account_id', '=', input.accountId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!upload) throw uploadGone();
+    }
+    if (input.resendOf) {
+      await trx
+        .selectFrom('bulk_campaigns')
+        .select('campaign_id')
+        .where('campaign_id', '=', input.resendOf)
+        .where('account_id', '=', input.accountId)
+        .forUpdate()
+        .executeTakeFirst();
+      const earlier = await trx
+        .selectFrom('bulk_campaigns as b')
+        .innerJoin('campaigns as c', 'c.id', 'b.campaign_id')
+        .select('c.name')
+        .where('b.account_id', '=', input.accountId)
+        .where('b.resend_of', '=', input.resendOf)
+        .executeTakeFirst();
+      if (earlier) {
+        throw new AppError(
+          ErrorCode.CONFLICT,
+          `The failed messages of this campaign were already resent as "${earlier.name}"; resend from that campaign instead`,
+        );
+      }
+    }
+  }
+
   /** Accepts a campaign: every recipient stored, priced and debited in ONE transaction. */
   async function accept(
     input: CreateCampaignInput & { accountId: string; userId: string | null; resendOf?: string },
@@ -200,6 +245,7 @@ export function createCampaignsService(deps: Deps) {
     const limits = await limitsOf.loadLimits(db, input.accountId);
     const outside: ReturnType<typeof limitsOf.outsideCountries> = [];
     const result = await transact(db, async (trx) => {
+      await claimSources(trx, input);
       await trx.insertInto('campaigns').values({ id, account_id: input.accountId, kind, name }).execute();
       // Recipients are written while the next ones are read: one INSERT at a time runs on the
       // transaction's connection (PostgreSQL's core) while the scan goes on (this process's core).
@@ -290,7 +336,14 @@ export function createCampaignsService(deps: Deps) {
           paced_at: scheduledAt ? null : new Date(),
         })
         .execute();
-      if (input.uploadId) await trx.deleteFrom('campaign_uploads').where('id', '=', input.uploadId).execute();
+      if (input.uploadId) {
+        const used = await trx
+          .deleteFrom('campaign_uploads')
+          .where('id', '=', input.uploadId)
+          .where('account_id', '=', input.accountId)
+          .executeTakeFirst();
+        if (used.numDeletedRows !== 1n) throw uploadGone();
+      }
       afterCommit(trx, () => changed(input.accountId, id));
       let accepted: CampaignAccepted | null = null;
       if (opts.withinTransaction) {

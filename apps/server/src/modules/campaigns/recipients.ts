@@ -281,6 +281,7 @@ async function scan(
       const screened = await deps.filterSuppressed(
         src.accountId,
         current.map((b) => b.e164),
+        deps.db,
       );
       if (screened.suppressed.length) {
         const out = new Set(screened.suppressed.map((s) => s.recipient));
@@ -297,6 +298,7 @@ async function scan(
       src.accountId,
       allowed.map((b) => b.e164),
       1,
+      deps.db,
     );
     result.currency = quote.currency;
     const out: Recipient[] = allowed.map((b, i) => {

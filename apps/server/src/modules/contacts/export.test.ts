@@ -77,6 +77,24 @@ describe('group export', () => {
     expect(await contactsOf(c, copy.id)).toEqual(await contactsOf(c, g.id));
   });
 
+  it('a field named like an Object method (constructor, toString) is a plain column, empty where a contact lacks it', async () => {
+    const c = server.client();
+    await c.register();
+    const g = await createGroup(c, 'Proto names');
+    const people: { phone: string; name: string; fields: Record<string, string> }[] = [
+      { phone: '+442079460002', name: 'Has them', fields: { constructor: 'y', toString: 'z', valueOf: 'v' } },
+      { phone: '+442079460003', name: 'Has none', fields: {} },
+    ];
+    for (const p of people) expect((await c.post(`/api/groups/${g.id}/contacts`, p)).status).toBe(201);
+    const res = await c.get(`/api/groups/${g.id}/contacts/export`);
+    expect(res.status).toBe(200);
+    const rows = Papa.parse<string[]>(res.body as string, { skipEmptyLines: true }).data;
+    expect(rows[0]).toEqual(['Phone', 'Name', 'constructor', 'toString', 'valueOf']);
+    const byPhone = new Map(rows.slice(1).map((r) => [r[0], r]));
+    expect(byPhone.get('+442079460002')).toEqual(['+442079460002', 'Has them', 'y', 'z', 'v']);
+    expect(byPhone.get('+442079460003')).toEqual(['+442079460003', 'Has none', '', '', '']);
+  });
+
   it('exports just the header for an empty group', async () => {
     const c = server.client();
     await c.register();

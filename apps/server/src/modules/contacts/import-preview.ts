@@ -21,12 +21,16 @@ export interface FilePreview {
   suggestedMapping: StoredMapping;
 }
 
-/** Non-blank lines: the record count of a CSV without quoted line breaks. */
+/**
+ * Non-blank lines: the record count of a CSV without quoted line breaks. Lines end in LF or CRLF,
+ * or in CR alone in a file without any LF (classic Mac OS, some Excel "CSV (Macintosh)" exports).
+ */
 function countLines(text: string): number {
+  const eol = text.includes('\n') ? '\n' : '\r';
   let n = 0;
   let start = 0;
   while (start < text.length) {
-    let end = text.indexOf('\n', start);
+    let end = text.indexOf(eol, start);
     if (end < 0) end = text.length;
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);

@@ -24,6 +24,9 @@ export function detectDelimiter(text: string): string {
   const result = Papa.parse<string[]>(text.slice(0, CHUNK), {
     preview: 20,
     delimitersToGuess: [',', ';', '\t', '|'],
+    // Without it the empty line after the last record counts as a row of one field, and a short
+    // file's two columns lose to "one column per line" (`Phone;Name` read as a single column).
+    skipEmptyLines: true,
   });
   return result.meta.delimiter || ',';
 }

@@ -261,6 +261,29 @@ describe('other file shapes', () => {
     const [zoe] = (await c.get(`/api/groups/${g2.id}/contacts`)).body.items;
     expect(zoe).toMatchObject({ phone: '+33612345678', name: 'Zoé', fields: { ville: 'Orléans' } });
 
+    // Short two-column files in each separator, ending in a line break (the empty last line must not
+    // make "one column" win), and CR-only line endings.
+    const dialects: [string, string][] = [
+      ['semicolon', 'Phone;Name\n+14155558001;Ann\n'],
+      ['tab', 'Phone\tName\n+14155558001\tAnn\n'],
+      ['pipe', 'Phone|Name\n+14155558001|Ann\n'],
+      ['semicolon crlf', 'Phone;Name\r\n+14155558001;Ann\r\n+14155558002;Bob\r\n'],
+      ['comma cr only', 'Phone,Name\r+14155558001,Ann\r+14155558002,Bob\r'],
+    ];
+    for (const [label, text] of dialects) {
+      const gd = await createGroup(c);
+      const rows = text.split(/\r\n|\r|\n/).filter(Boolean).length - 1;
+      const d = await importFile(c, gd.id, `${label}.csv`, text, {
+        phone: 'Phone',
+        name: 'Name',
+        fields: {},
+      });
+      expect(d.upload.columns, label).toEqual(['Phone', 'Name']);
+      expect(d.result, label).toMatchObject({ inserted: rows, invalid: 0 });
+      const items = (await c.get(`/api/groups/${gd.id}/contacts?sort=name`)).body.items as { name: string }[];
+      expect(items.map((i) => i.name).sort(), label).toEqual(['Ann', 'Bob'].slice(0, rows));
+    }
+
     const g3 = await createGroup(c);
     const renamed = await importFile(c, g3.id, 'really-a-csv.xlsx', 'phone\n+14155550199\n');
     expect(renamed.upload.fileType).toBe('csv');

@@ -51,9 +51,14 @@ function senderSpellings(to: string): string[] {
   return /^\d+$/.test(digits) ? [...new Set([digits, `+${digits}`])] : [t];
 }
 
+/**
+ * Splits `numbers` into allowed and suppressed. Inside a transaction, pass its handle as `trx`: the
+ * lookup then runs on the transaction's connection, never waiting for another from the pool.
+ */
 export type FilterSuppressed = (
   accountId: string,
   numbers: string[],
+  trx?: Db,
 ) => Promise<{ allowed: string[]; suppressed: SuppressedRecipient[] }>;
 
 /**
@@ -77,11 +82,11 @@ export function createInboundService(deps: {
   const findForSend = coalesced((lookups: readonly { accountId: string; phones: readonly string[] }[]) =>
     repo.findSuppressedMany(db, lookups),
   );
-  const filterSuppressed: FilterSuppressed = async (accountId, numbers) => {
+  const filterSuppressed: FilterSuppressed = async (accountId, numbers, trx) => {
     const rows =
-      numbers.length <= 1000
-        ? await findForSend({ accountId, phones: numbers })
-        : await repo.findSuppressed(db, accountId, numbers);
+      trx || numbers.length > 1000
+        ? await repo.findSuppressed(trx ?? db, accountId, numbers)
+        : await findForSend({ accountId, phones: numbers });
     if (rows.length === 0) return { allowed: numbers, suppressed: [] };
     const reasons = new Map(rows.map((r) => [r.phone, r.reason]));
     return {

@@ -18,10 +18,15 @@ import { listMonthPartitions, partitionName } from './partitions';
  * the DEFAULT partition, `messages_legacy`, holds rows of its range, so rows of an existing month
  * are always in it). Otherwise (v4 ids of old rows, a batch across a month's end, a month without
  * a partition yet) the answer is undefined: use `messages`. The list of partitions is read on first
- * use and again when a month is missing from it, at most once a minute.
+ * use and again when a month is missing from it, at most once a minute, in the background: `of` is
+ * asked inside the status moves' transactions, which must never wait for a second pooled connection
+ * (enough transactions waiting so would hold every connection of the pool). Until the list is read,
+ * the answer is undefined.
  */
 export interface PartitionDirectory {
-  of(ids: readonly string[]): Promise<string | undefined>;
+  of(ids: readonly string[]): string | undefined;
+  /** Reads the list of partitions now (tests; `of` reads it by itself in the background). */
+  refresh(): Promise<void>;
 }
 
 const REFRESH_MS = 60_000;
@@ -48,20 +53,18 @@ export function createPartitionDirectory(db: Db, now: () => number = Date.now): 
       }));
 
   return {
-    async of(ids) {
+    of(ids) {
       const first = ids[0];
       if (first === undefined) return undefined;
       const name = monthPartitionOf(first);
       if (name === undefined) return undefined;
       for (const id of ids) if (monthPartitionOf(id) !== name) return undefined;
-      if (names === null || (!names.has(name) && now() - loadedAt >= REFRESH_MS)) {
-        try {
-          await load();
-        } catch {
-          return undefined;
-        }
+      if (loading === null && (names === null || (!names.has(name) && now() - loadedAt >= REFRESH_MS))) {
+        loadedAt = now(); // a failed read is tried again a minute later, not on every call
+        void load().catch(() => undefined);
       }
       return names?.has(name) ? name : undefined;
     },
+    refresh: () => load(),
   };
 }

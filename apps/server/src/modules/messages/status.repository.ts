@@ -163,7 +163,7 @@ export async function transition<To extends MessageStatus>(
   if (ids) conditions.push(sql`m.id = ANY(${ids}::uuid[])`);
   // One month's partition by name: nothing to prune, so a generic plan reads the same rows as any
   // custom one (the ids through its primary key).
-  const partition = ids && !t.due && t.partitions ? await t.partitions.of(ids) : undefined;
+  const partition = ids && !t.due && t.partitions ? t.partitions.of(ids) : undefined;
   const target = partition ? sql`${sql.raw(GENERIC_PLAN_OK)} ${sql.table(partition)}` : sql`messages`;
 
   const res = await sql<Transitioned>`

@@ -20,10 +20,11 @@ export function createPricingService(db: Db) {
     { account: { rate_plan_id: string | null; currency: string }; at: number }
   >();
 
-  async function planFor(accountId: string): Promise<Plan> {
+  /** `exec`: a transaction's handle when asked inside one (never wait for a second connection). */
+  async function planFor(accountId: string, exec: Db = db): Promise<Plan> {
     let cached = accounts.get(accountId);
     if (!cached || Date.now() - cached.at > CACHE_MS) {
-      const row = await db
+      const row = await exec
         .selectFrom('accounts')
         .select(['rate_plan_id', 'currency'])
         .where('id', '=', accountId)
@@ -37,7 +38,7 @@ export function createPricingService(db: Db) {
     const key = account.rate_plan_id ?? 'default';
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.plan;
-    let q = db
+    let q = exec
       .selectFrom('rate_plans as p')
       .innerJoin('rate_plan_prices as r', 'r.plan_id', 'p.id')
       .select(['p.currency', 'r.prefix', 'r.country', 'r.price_minor']);
@@ -80,8 +81,8 @@ export function createPricingService(db: Db) {
      * Price of each recipient's message for the given segment count. A destination that no price of
      * the account's rate plan covers is refused (422), never sent for free.
      */
-    async quote(accountId: string, recipients: string[], segments: number) {
-      const plan = await planFor(accountId);
+    async quote(accountId: string, recipients: string[], segments: number, trx?: Db) {
+      const plan = await planFor(accountId, trx);
       const unpriced: string[] = [];
       const prices = recipients.map((to) => {
         const price = perSegment(plan, to);
