@@ -81,6 +81,42 @@ async function drawerOpen(page: Page): Promise<void> {
   });
 }
 
+/** WCAG contrast of a disabled button's text on its background (the first opaque one up its ancestors). */
+async function disabledContrast(page: Page, name: string): Promise<number> {
+  const { color, backgrounds } = await page.evaluate((label) => {
+    const button = [...document.querySelectorAll('button:disabled')].find(
+      (b) => b.textContent?.trim() === label,
+    );
+    if (!button) throw new Error(`no disabled button ${label}`);
+    const backgrounds: string[] = [];
+    for (let e: Element | null = button; e; e = e.parentElement)
+      backgrounds.push(getComputedStyle(e).backgroundColor);
+    return { color: getComputedStyle(button).color, backgrounds };
+  }, name);
+  const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+  const luminance = (c: number[]) =>
+    c
+      .slice(0, 3)
+      .map((v) => v / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+  const bg = backgrounds.map(rgb).find((c) => c.length === 3 || (c[3] ?? 0) > 0.9) ?? [255, 255, 255];
+  const [hi, lo] = [luminance(rgb(color)), luminance(bg)].sort((a, b) => b - a);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** "29 Nov 2026, 14:05" for an instant in the browser's zone (the app's one date-time format). */
+const appDateTime = async (page: Page, iso: string) => {
+  // The browser's zone, not this process's: read the parts there.
+  const [day, month, year, hours, minutes] = await page.evaluate((at) => {
+    const d = new Date(at);
+    return [d.getDate(), d.getMonth(), d.getFullYear(), d.getHours(), d.getMinutes()];
+  }, iso);
+  const name = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ')[month!];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${day} ${name} ${year}, ${two(hours!)}:${two(minutes!)}`;
+};
+
 describe('messaging', () => {
   it('sends a single SMS to a pasted list and follows it to delivered in the SMS log', async () => {
     const { context, page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
@@ -275,6 +311,17 @@ describe('messaging', () => {
       await page.goto('/reports/sms-log');
       await appReady(page);
       await countIn(page, 'table[aria-label="SMS log"] [data-status="delivered"]', 2);
+      // A scheduled message's row says when it goes out.
+      const scheduledRow = page.getByRole('row', { name: /Message to \+4930901820/ });
+      assert.equal(
+        await scheduledRow.getByTestId('scheduled-for').innerText(),
+        `Scheduled for ${await appDateTime(page, later)}`,
+      );
+      // In the dark scheme disabled buttons (no filter to clear) stay legible (≥ 3:1).
+      if (colorScheme === 'dark') {
+        const contrast = await disabledContrast(page, 'Clear filters');
+        assert.ok(contrast >= 3, `disabled "Clear filters" contrast ${contrast.toFixed(2)}`);
+      }
       await page.mouse.move(0, 0);
       await screenshot(page, `messaging-${colorScheme}-sms-log`);
       await page.getByRole('row', { name: /Message to \+14155552671/ }).click();

@@ -57,10 +57,10 @@ const TITLES: Record<string, string> = {
   '/otp-service/12/view': 'OTP service',
   '/otp-service/12/test': 'Test OTP service',
   '/api': 'SMS & OTP API',
-  '/api/create': 'Create API access',
+  '/api/create': 'Create API key',
   '/api/doc': 'API documentation',
-  '/api/12/edit': 'Edit API access',
-  '/api/12/view': 'API access',
+  '/api/12/edit': 'Edit API key',
+  '/api/12/view': 'API key',
   '/api/12/report': 'API usage report',
 };
 

@@ -18,6 +18,11 @@ export const theme = createTheme({
 /**
  * Colours that meet WCAG AA contrast (axe-core in the browser tests): dimmed text is gray 7 on white
  * (Mantine's gray 6 is 3.3:1), and links use the primary colour's AA shade in both schemes.
+ *
+ * Dark scheme: the text of disabled controls is dark 2 (3.5:1 on the disabled background, dark 6;
+ * Mantine's dark 3 is 2.5:1 and nearly invisible), and the light gray variant (badges such as
+ * "Revoked" or "Queued", light gray buttons) is dark 5, a step above the page, not Mantine's
+ * near-black that sank into it.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
@@ -30,5 +35,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
     '--mantine-color-placeholder': 'var(--mantine-color-dark-1)',
     '--mantine-color-anchor': 'var(--mantine-color-indigo-3)',
+    '--mantine-color-disabled-color': 'var(--mantine-color-dark-2)',
+    '--mantine-color-gray-light': 'var(--mantine-color-dark-5)',
+    '--mantine-color-gray-light-hover': 'var(--mantine-color-dark-4)',
   },
 });

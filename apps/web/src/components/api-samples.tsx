@@ -1,4 +1,4 @@
-import { Button, Code, CopyButton, Tabs } from '@mantine/core';
+import { Button, Code, CopyButton, Group, ScrollArea, Stack, Tabs } from '@mantine/core';
 import { iconOfSize } from './icons';
 
 const IconCopy = iconOfSize(16)('M8 8h12v12H8z', 'M16 8V4H4v12h4');
@@ -94,28 +94,38 @@ echo $result['data'][0]['id'] ?? $result['error']['message'];`,
   ];
 }
 
-/** One code block with a copy button. */
+/**
+ * One code block with a copy button. The button sits above the code, never over it, and long lines
+ * scroll inside the block with a visible scrollbar (the page itself never scrolls sideways).
+ */
 export function CodeSample({ code, label }: { code: string; label: string }) {
   return (
-    <div style={{ position: 'relative' }}>
-      <CopyButton value={code}>
-        {({ copied, copy }) => (
-          <Button
-            size="compact-xs"
-            variant="default"
-            onClick={copy}
-            leftSection={<IconCopy />}
-            style={{ position: 'absolute', top: 8, right: 8 }}
-            aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        )}
-      </CopyButton>
-      <Code block style={{ whiteSpace: 'pre', overflowX: 'auto' }} pr={80}>
-        {code}
-      </Code>
-    </div>
+    <Stack gap={4}>
+      <Group justify="flex-end">
+        <CopyButton value={code}>
+          {({ copied, copy }) => (
+            <Button
+              size="compact-xs"
+              variant="default"
+              onClick={copy}
+              leftSection={<IconCopy />}
+              aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+      <ScrollArea type="auto" scrollbars="x" offsetScrollbars="x">
+        {/* As wide as its longest line, so the scroll area (not the block itself) scrolls. */}
+        <Code
+          block
+          style={{ whiteSpace: 'pre', overflow: 'visible', width: 'max-content', minWidth: '100%' }}
+        >
+          {code}
+        </Code>
+      </ScrollArea>
+    </Stack>
   );
 }
 

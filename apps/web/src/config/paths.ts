@@ -91,10 +91,10 @@ export const paths = {
   },
   api: {
     list: route('/api', 'SMS & OTP API'),
-    create: route('/api/create', 'Create API access'),
+    create: route('/api/create', 'Create API key'),
     doc: route('/api/doc', 'API documentation'),
-    edit: route('/api/:id/edit', 'Edit API access'),
-    view: route('/api/:id/view', 'API access'),
+    edit: route('/api/:id/edit', 'Edit API key'),
+    view: route('/api/:id/view', 'API key'),
     report: route('/api/:id/report', 'API usage report'),
   },
   /** The operator console (issue #16): admins only. */

@@ -1,10 +1,9 @@
 import type { MantineColor } from '@mantine/core';
 import type { MessageStatus } from '@wren/contracts';
+import { formatDateTime as formatAppDateTime } from '@/lib/format-date';
 
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
-
-/** A timestamp in the browser's time zone, e.g. "Jan 5, 2025, 9:30:12 AM". */
-export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));
+/** A timestamp of the logs in the browser's time zone, with seconds: "29 Nov 2026, 14:05:09". */
+export const formatDateTime = (iso: string): string => formatAppDateTime(iso, { seconds: true });
 
 export { formatInZone } from '@/lib/format-in-zone';
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Anchor,
+  Center,
   Code,
   Group,
   Loader,
@@ -10,7 +11,6 @@ import {
   Text,
   useComputedColorScheme,
 } from '@mantine/core';
-import { API_KEY_MARK } from '@wren/contracts';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useApiKeys } from '../api/api-keys';
@@ -29,6 +29,37 @@ const CONTRAST_CSS = `
   --scalar-sidebar-color-2: #c8c8c8 !important; --scalar-sidebar-search-color: #b0b0b0 !important;
 }
 `;
+
+/**
+ * Tables of the descriptions (the error codes): the reference lays them out at fixed widths and breaks
+ * words anywhere ("stat|us", "parameter_inva|lid"). Here columns take the width of their content,
+ * headings stay whole, codes wrap only after an underscore (the <wbr> of `breakCodesAtUnderscores`),
+ * the last column (prose) takes the rest and wraps at spaces (a word breaks only if it alone is wider
+ * than the column), and a table still wider than its frame scrolls sideways inside itself.
+ */
+const TABLE_CSS = `
+.scalar-app .markdown table {
+  display: block; width: max-content; max-width: 100%; overflow-x: auto; table-layout: auto;
+}
+.scalar-app .markdown table th, .scalar-app .markdown table td { word-break: normal; overflow-wrap: normal; }
+.scalar-app .markdown table th { white-space: nowrap; }
+.scalar-app .markdown table td:last-child { overflow-wrap: anywhere; }
+@media (max-width: 40em) {
+  .scalar-app .markdown table th, .scalar-app .markdown table td { padding: 6px 8px; }
+}
+`;
+
+/** Lets the codes in the reference's tables (`idempotency_key_reused`) wrap after an underscore only. */
+function breakCodesAtUnderscores(root: HTMLElement) {
+  for (const code of root.querySelectorAll<HTMLElement>('.markdown table code:not([data-wbr])')) {
+    code.dataset.wbr = '';
+    const parts = (code.textContent ?? '').split('_');
+    if (parts.length < 2) continue;
+    code.replaceChildren(
+      ...parts.flatMap((part, i) => (i === 0 ? [part] : [document.createElement('wbr'), `_${part}`])),
+    );
+  }
+}
 
 /** The reference's script, served by the Wren server itself (the CSP allows only same-origin scripts). */
 const SCALAR_SCRIPT = '/v1/reference/js/scalar.js';
@@ -61,20 +92,21 @@ function loadScalar(): Promise<void> {
 
 /**
  * The interactive API reference (Scalar) of /v1/openapi.json: every operation with its schema,
- * samples in curl, Node.js, Python and PHP for this server's URL and the user's key prefix, and a
- * try-it console that calls this server.
+ * samples in curl, Node.js, Python and PHP for this server's URL, and a try-it console that calls
+ * this server with a key the user pastes (no key is filled in for them).
  */
 export default function ApiDocPage() {
   const host = useRef<HTMLDivElement>(null);
   const scheme = useComputedColorScheme('light');
   const keys = useApiKeys();
-  const prefix = keys.data?.find((k) => k.status === 'active')?.prefix ?? `${API_KEY_MARK}YOUR_KEY`;
+  const prefix = keys.data?.find((k) => k.status === 'active')?.prefix;
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
 
   useEffect(() => {
-    if (keys.isPending) return;
     let instance: ScalarInstance | null = null;
+    let observer: MutationObserver | null = null;
     let cancelled = false;
+    setState('loading');
     loadScalar()
       .then(() => {
         if (cancelled || !host.current || !window.Scalar) return;
@@ -85,7 +117,7 @@ export default function ApiDocPage() {
           forceDarkModeState: scheme,
           hideDarkModeToggle: true,
           withDefaultFonts: false,
-          customCss: CONTRAST_CSS,
+          customCss: CONTRAST_CSS + TABLE_CSS,
           showDeveloperTools: 'never',
           telemetry: false,
           // No "Ask AI" chat (it would send the document to a third party) and no MCP generator.
@@ -116,26 +148,44 @@ export default function ApiDocPage() {
             python: ['httpx_sync', 'httpx_async'],
             php: ['guzzle'],
           },
-          authentication: {
-            preferredSecurityScheme: 'apiKey',
-            securitySchemes: { apiKey: { token: `${prefix}…` } },
-          },
+          // No token: the field stays empty for the user's own key (a made-up one would look real).
+          authentication: { preferredSecurityScheme: 'apiKey' },
         });
-        setState('ready');
+        // The reference fetches the document and renders after this returns: the loading state stays
+        // until its content is there.
+        const target = host.current;
+        const update = () => {
+          breakCodesAtUnderscores(target);
+          if (!cancelled && target.querySelector('h1, h2')) setState('ready');
+        };
+        observer = new MutationObserver(update);
+        observer.observe(target, { childList: true, subtree: true });
+        update();
       })
       .catch(() => !cancelled && setState('error'));
     return () => {
       cancelled = true;
+      observer?.disconnect();
       instance?.destroy();
     };
-  }, [scheme, prefix, keys.isPending]);
+  }, [scheme]);
 
   return (
     <Stack gap="md">
       <Paper withBorder radius="md" p="md">
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Text size="sm">
-            Base URL <Code>{window.location.origin}/v1</Code> · key <Code>{prefix}…</Code> · machine-readable:{' '}
+            Base URL <Code>{window.location.origin}/v1</Code> ·{' '}
+            {prefix ? (
+              <>
+                key <Code>{prefix}…</Code>
+              </>
+            ) : (
+              <Anchor component={Link} to={paths.api.create.getHref()} underline="always">
+                Create API key
+              </Anchor>
+            )}{' '}
+            · machine-readable:{' '}
             <Anchor href="/v1/openapi.json" target="_blank" rel="noreferrer" underline="always">
               openapi.json
             </Anchor>
@@ -144,17 +194,11 @@ export default function ApiDocPage() {
             Quick start
           </Anchor>
         </Group>
-        <Text size="xs" c="dimmed" mt={4}>
-          To try a request, paste your whole key into the console&apos;s Authentication field; it stays in
-          this browser tab.
+        <Text size="sm" mt={4} data-testid="try-it-guidance">
+          Paste one of your API keys (shown once when created) into Authentication to try requests. It stays
+          in this browser tab.
         </Text>
       </Paper>
-      {state === 'loading' && (
-        <Group justify="center" p="xl">
-          <Loader size="sm" />
-          <Text size="sm">Loading the API reference…</Text>
-        </Group>
-      )}
       {state === 'error' && (
         <Alert color="red" title="The API reference could not be loaded">
           Reload the page to try again. The OpenAPI document itself is at <Code>/v1/openapi.json</Code>.
@@ -165,8 +209,19 @@ export default function ApiDocPage() {
       <Paper
         withBorder
         radius="md"
+        pos="relative"
         style={{ overflow: 'hidden', display: state === 'error' ? 'none' : undefined }}
       >
+        {/* Over the frame (and the reference's own sticky bars) while the script loads and the reference
+            renders: never an empty box. */}
+        {state === 'loading' && (
+          <Center pos="absolute" inset={0} bg="var(--mantine-color-body)" style={{ zIndex: 100 }}>
+            <Stack align="center" gap="sm" role="status" data-testid="api-reference-loading">
+              <Loader size="md" />
+              <Text size="sm">Loading the API reference…</Text>
+            </Stack>
+          </Center>
+        )}
         <div
           ref={host}
           data-testid="api-reference"

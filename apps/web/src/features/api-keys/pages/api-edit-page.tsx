@@ -1,10 +1,10 @@
-import { Alert, Skeleton } from '@mantine/core';
-import { useNavigate, useParams } from 'react-router';
+import { Alert, Button, Group, Skeleton } from '@mantine/core';
+import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useApiKey, useUpdateApiKey } from '../api/api-keys';
 import { KeyForm, toKeyInput } from '../components/key-form';
+import { KeyLoadError } from '../components/key-load-error';
 
 export default function ApiEditPage() {
   const { id = '' } = useParams();
@@ -12,17 +12,19 @@ export default function ApiEditPage() {
   const update = useUpdateApiKey();
   const navigate = useNavigate();
   if (key.isPending) return <Skeleton height={480} maw={760} radius="md" />;
-  if (key.isError) {
-    return (
-      <Alert color="red" title="Could not load this API key" maw={760}>
-        {messageOf(key.error)}
-      </Alert>
-    );
-  }
+  if (key.isError) return <KeyLoadError error={key.error} />;
   if (key.data.status === 'revoked') {
     return (
       <Alert color="yellow" title="This key is revoked" maw={760}>
         A revoked key cannot be changed. Create a new key instead.
+        <Group gap="xs" mt="sm">
+          <Button component={Link} to={paths.api.view.getHref(id)} size="xs" variant="default">
+            View the key
+          </Button>
+          <Button component={Link} to={paths.api.create.getHref()} size="xs" variant="light">
+            Create API key
+          </Button>
+        </Group>
       </Alert>
     );
   }

@@ -16,13 +16,13 @@ import {
 import { Link } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
-import { dayjs } from '@/lib/dayjs';
+import { formatDateTimeOr } from '@/lib/format-date';
 import { messageOf } from '@/lib/http/http-error';
 import { useApiKeys } from '../api/api-keys';
 import { IconKey, IconPlus } from '../components/icons';
 import { KeyStatusBadge } from '../components/key-status-badge';
 
-const when = (iso: string | null) => (iso ? dayjs(iso).format('D MMM YYYY, HH:mm') : 'Never');
+const when = (iso: string | null) => formatDateTimeOr(iso, 'Never');
 
 export default function ApiListPage() {
   const keys = useApiKeys();
@@ -115,12 +115,15 @@ export default function ApiListPage() {
                     </Group>
                   </Table.Td>
                   <Table.Td data-label="Last used">
-                    <Text size="sm">{when(k.lastUsedAt)}</Text>
-                    {k.lastUsedIp && (
-                      <Text size="xs" c="dimmed">
-                        from {k.lastUsedIp}
-                      </Text>
-                    )}
+                    {/* One block: on a phone's card the time and the address stay together. */}
+                    <div>
+                      <Text size="sm">{when(k.lastUsedAt)}</Text>
+                      {k.lastUsedIp && (
+                        <Text size="xs" c="dimmed">
+                          from {k.lastUsedIp}
+                        </Text>
+                      )}
+                    </div>
                   </Table.Td>
                   <Table.Td data-label="Requests (24 h)" ta="right">
                     {k.requests24h.toLocaleString()}

@@ -2,9 +2,9 @@ import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { BarChart } from '@mantine/charts';
 import {
-  Alert,
   Badge,
   Button,
+  Grid,
   Group,
   Paper,
   SegmentedControl,
@@ -21,11 +21,13 @@ import type { WebhookDeliveryDto } from '@wren/contracts';
 import { useParams } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { dayjs } from '@/lib/dayjs';
+import { formatDateTime } from '@/lib/format-date';
 import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { useApiKeyReport, useReplayDelivery } from '../api/api-key-report';
 import { IconReplay } from '../components/icons';
+import { KeyLoadError } from '../components/key-load-error';
 import { KeyStatusBadge } from '../components/key-status-badge';
 
 const STATUS_COLOR: Record<WebhookDeliveryDto['status'], string> = {
@@ -64,13 +66,7 @@ export default function ApiReportPage() {
   };
 
   if (report.isPending) return <Skeleton height={480} radius="md" />;
-  if (report.isError) {
-    return (
-      <Alert color="red" title="Could not load the report">
-        {messageOf(report.error)}
-      </Alert>
-    );
-  }
+  if (report.isError) return <KeyLoadError error={report.error} what="the report" />;
   const r = report.data;
   const totals = r.days.reduce(
     (t, d) => ({ ok: t.ok + d.ok, c: t.c + d.clientErrors, s: t.s + d.serverErrors }),
@@ -133,102 +129,107 @@ export default function ApiReportPage() {
           ]}
         />
       </Paper>
-      <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Paper withBorder radius="md" p="lg">
-          <Title order={3} size="h5" mb="sm">
-            Top errors
-          </Title>
-          {r.topErrors.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No errors in this period.
-            </Text>
-          ) : (
-            <Stack gap={6}>
-              {r.topErrors.map((e) => (
-                <Group key={e.code} justify="space-between">
-                  <Text size="sm" ff="monospace">
-                    {e.code}
-                  </Text>
-                  <Text size="sm" fw={600}>
-                    {e.count.toLocaleString()}
-                  </Text>
-                </Group>
-              ))}
-            </Stack>
-          )}
-        </Paper>
-        <Paper withBorder radius="md" style={{ gridColumn: 'span 2' }}>
-          <Title order={3} size="h5" p="lg" pb="sm">
-            Webhook deliveries
-          </Title>
-          {r.deliveries.length === 0 ? (
-            <Text size="sm" c="dimmed" px="lg" pb="lg">
-              No webhook deliveries yet. Give the key a default webhook URL, or send a callbackUrl with a
-              message.
-            </Text>
-          ) : (
-            <ResponsiveTable minWidth={520} verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Event</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th ta="right">Attempts</Table.Th>
-                  <Table.Th ta="right">Response</Table.Th>
-                  <Table.Th ta="right">Latency</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {r.deliveries.map((d) => (
-                  <Table.Tr key={d.id}>
-                    <Table.Td data-label="Event">
-                      <Text size="sm">{d.eventType}</Text>
-                      <Text size="xs" c="dimmed">
-                        {dayjs(d.createdAt).format('D MMM, HH:mm:ss')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td data-label="Status">
-                      <Tooltip label={d.lastError ?? d.url} multiline maw={320}>
-                        <Badge color={STATUS_COLOR[d.status]} variant="light" miw="max-content">
-                          {d.status}
-                        </Badge>
-                      </Tooltip>
-                      {d.nextAttemptAt && (
-                        <Text size="xs" c="dimmed">
-                          next {dayjs(d.nextAttemptAt).format('HH:mm:ss')}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td data-label="Attempts" ta="right">
-                      {d.attempts}
-                    </Table.Td>
-                    <Table.Td data-label="Response" ta="right">
-                      {d.lastStatusCode ?? '—'}
-                    </Table.Td>
-                    <Table.Td data-label="Latency" ta="right">
-                      {d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}
-                    </Table.Td>
-                    <Table.Td data-label="">
-                      <Button
-                        size="xs"
-                        variant="light"
-                        leftSection={<IconReplay />}
-                        loading={replay.isPending && replay.variables === d.id}
-                        onClick={() => void doReplay(d)}
-                        aria-label={`Replay ${d.eventType} of ${dayjs(d.createdAt).format('HH:mm:ss')}`}
-                      >
-                        Replay
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
+      {/* A third and two thirds side by side on desktop; stacked, each full width, on a phone. */}
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Paper withBorder radius="md" p="lg" h="100%">
+            <Title order={3} size="h5" mb="sm">
+              Top errors
+            </Title>
+            {r.topErrors.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No errors in this period.
+              </Text>
+            ) : (
+              <Stack gap={6}>
+                {r.topErrors.map((e) => (
+                  <Group key={e.code} justify="space-between" wrap="nowrap">
+                    <Text size="sm" ff="monospace" miw={0} style={{ overflowWrap: 'anywhere' }}>
+                      {e.code}
+                    </Text>
+                    <Text size="sm" fw={600}>
+                      {e.count.toLocaleString()}
+                    </Text>
+                  </Group>
                 ))}
-              </Table.Tbody>
-            </ResponsiveTable>
-          )}
-        </Paper>
-      </SimpleGrid>
+              </Stack>
+            )}
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Paper withBorder radius="md" h="100%">
+            <Title order={3} size="h5" p="lg" pb="sm">
+              Webhook deliveries
+            </Title>
+            {r.deliveries.length === 0 ? (
+              <Text size="sm" c="dimmed" px="lg" pb="lg">
+                No webhook deliveries yet. Give the key a default webhook URL, or send a callbackUrl with a
+                message.
+              </Text>
+            ) : (
+              <ResponsiveTable minWidth={520} verticalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Event</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th ta="right">Attempts</Table.Th>
+                    <Table.Th ta="right">Response</Table.Th>
+                    <Table.Th ta="right">Latency</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {r.deliveries.map((d) => (
+                    <Table.Tr key={d.id}>
+                      <Table.Td data-label="Event">
+                        <Text size="sm">{d.eventType}</Text>
+                        <Text size="xs" c="dimmed">
+                          <time dateTime={d.createdAt}>{formatDateTime(d.createdAt)}</time>
+                        </Text>
+                      </Table.Td>
+                      <Table.Td data-label="Status">
+                        <Tooltip label={d.lastError ?? d.url} multiline maw={320}>
+                          <Badge color={STATUS_COLOR[d.status]} variant="light" miw="max-content">
+                            {d.status}
+                          </Badge>
+                        </Tooltip>
+                        {d.nextAttemptAt && (
+                          <Text size="xs" c="dimmed">
+                            next <time dateTime={d.nextAttemptAt}>{formatDateTime(d.nextAttemptAt)}</time>
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td data-label="Attempts" ta="right">
+                        {d.attempts}
+                      </Table.Td>
+                      <Table.Td data-label="Response" ta="right">
+                        {d.lastStatusCode ?? '—'}
+                      </Table.Td>
+                      <Table.Td data-label="Latency" ta="right">
+                        {d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}
+                      </Table.Td>
+                      <Table.Td data-label="">
+                        <Button
+                          size="xs"
+                          variant="light"
+                          leftSection={<IconReplay />}
+                          loading={replay.isPending && replay.variables === d.id}
+                          onClick={() => void doReplay(d)}
+                          aria-label={`Replay ${d.eventType} of ${formatDateTime(d.createdAt, { seconds: true })}`}
+                        >
+                          Replay
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </ResponsiveTable>
+            )}
+          </Paper>
+        </Grid.Col>
+      </Grid>
     </Stack>
   );
 }

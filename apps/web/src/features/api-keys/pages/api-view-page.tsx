@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -19,15 +18,16 @@ import { Link, useParams } from 'react-router';
 import { ApiSampleTabs, sendMessageSamples } from '@/components/api-samples';
 import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
-import { dayjs } from '@/lib/dayjs';
+import { formatDateTimeOr } from '@/lib/format-date';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useApiKey, useRevokeApiKey, useRotateApiKey } from '../api/api-keys';
 import { IconBan, IconChart, IconPencil, IconRotate } from '../components/icons';
+import { KeyLoadError } from '../components/key-load-error';
 import { KeyStatusBadge } from '../components/key-status-badge';
 import { SecretOnce } from '../components/secret-once';
 
-const when = (iso: string | null, never = 'Never') => (iso ? dayjs(iso).format('D MMM YYYY, HH:mm') : never);
+const when = (iso: string | null) => formatDateTimeOr(iso, 'Never');
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -52,13 +52,7 @@ export default function ApiViewPage() {
   const [rotated, setRotated] = useState<ApiKeyCreated | null>(null);
 
   if (key.isPending) return <Skeleton height={420} radius="md" />;
-  if (key.isError) {
-    return (
-      <Alert color="red" title="Could not load this API key">
-        {messageOf(key.error)}
-      </Alert>
-    );
-  }
+  if (key.isError) return <KeyLoadError error={key.error} />;
   const k = key.data;
   const active = k.status !== 'revoked';
 
@@ -141,7 +135,7 @@ export default function ApiViewPage() {
           <Field label="Allowed IP addresses">
             {k.ipAllowlist.length ? k.ipAllowlist.join(', ') : 'Any address'}
           </Field>
-          <Field label="Expires">{when(k.expiresAt, 'Never')}</Field>
+          <Field label="Expires">{when(k.expiresAt)}</Field>
           <Field label="Rate limit">
             {k.rateLimitPerMinute
               ? `${k.rateLimitPerMinute.toLocaleString()} requests per minute`

@@ -20,21 +20,23 @@ import { API_KEYS_API, type ApiDetail } from '@wren/contracts';
 import { Link } from 'react-router';
 import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
-import { dayjs } from '@/lib/dayjs';
+import { formatDateTime } from '@/lib/format-date';
 import { http } from '@/lib/http/client';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 
 const detailKey = ['api-keys', 'detail'] as const;
 
-function CopyValue({ value, label }: { value: string; label: string }) {
+function CopyValue({ value, label, size = 'xs' }: { value: string; label: string; size?: 'xs' | 'sm' }) {
   return (
     <CopyButton value={value}>
       {({ copied, copy }) => (
         <Button
-          size="xs"
+          size={size}
           variant="default"
           onClick={copy}
+          // Never squeezed by a long value beside it (a narrow phone cut it to "Cop").
+          style={{ flexShrink: 0 }}
           aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
         >
           {copied ? 'Copied' : 'Copy'}
@@ -51,7 +53,8 @@ function Row({ label, value, copy }: { label: string; value: React.ReactNode; co
         <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
           {label}
         </Text>
-        <Text size="sm" component="div" style={{ wordBreak: 'break-all' }}>
+        {/* Long values (an id, a URL) wrap where they must, words stay whole where they can. */}
+        <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
           {value}
         </Text>
       </div>
@@ -128,7 +131,7 @@ export default function ApiDetailPage() {
             label="Last API call"
             value={
               d.lastCall
-                ? `${dayjs(d.lastCall.at).format('D MMM YYYY, HH:mm:ss')} from ${d.lastCall.ip ?? 'an unknown address'} (${d.lastCall.keyPrefix}…)`
+                ? `${formatDateTime(d.lastCall.at)} from ${d.lastCall.ip ?? 'an unknown address'} (${d.lastCall.keyPrefix}…)`
                 : 'No calls yet'
             }
           />
@@ -158,20 +161,23 @@ export default function ApiDetailPage() {
           backoff for 24 hours.
         </Text>
         <Stack gap="md">
-          <Group align="flex-end" gap="xs" wrap="nowrap">
+          {/* A field with its buttons: side by side, or the buttons on their own line on a phone. */}
+          <Group align="flex-end" gap="xs">
             <PasswordInput
               label="Signing secret"
-              description={`Made ${dayjs(d.webhookSecretRotatedAt).format('D MMM YYYY, HH:mm')}`}
+              description={`Made ${formatDateTime(d.webhookSecretRotatedAt)}`}
               value={d.webhookSecret}
               readOnly
-              style={{ flex: 1 }}
+              style={{ flex: '1 1 260px' }}
             />
-            <CopyValue value={d.webhookSecret} label="signing secret" />
-            <Button variant="default" onClick={() => setConfirmRotate(true)}>
-              Rotate
-            </Button>
+            <Group gap="xs" wrap="nowrap">
+              <CopyValue value={d.webhookSecret} label="signing secret" size="sm" />
+              <Button variant="default" onClick={() => setConfirmRotate(true)}>
+                Rotate
+              </Button>
+            </Group>
           </Group>
-          <Group align="flex-end" gap="xs" wrap="nowrap">
+          <Group align="flex-end" gap="xs">
             <TextInput
               label="Account webhook URL"
               description="Receives inbound messages and the final status of every message (web, campaigns, and API sends whose key and request name no URL). A public http(s) address."
@@ -179,7 +185,7 @@ export default function ApiDetailPage() {
               value={urlValue}
               onChange={(e) => setUrl(e.currentTarget.value)}
               error={urlError}
-              style={{ flex: 1 }}
+              style={{ flex: '1 1 260px' }}
             />
             <Button onClick={() => void doSaveUrl()} loading={saveUrl.isPending} disabled={url === null}>
               Save

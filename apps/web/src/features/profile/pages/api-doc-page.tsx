@@ -1,10 +1,11 @@
-import { Anchor, Code, List, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Code, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { API_KEY_MARK, API_KEYS_API, type ApiDetail, V1_ERRORS } from '@wren/contracts';
+import { API_KEY_MARK, API_KEYS_API, type ApiDetail } from '@wren/contracts';
 import { Link } from 'react-router';
 import { ApiSampleTabs, CodeSample, sendMessageSamples } from '@/components/api-samples';
 import { paths } from '@/config/paths';
 import { http } from '@/lib/http/client';
+import { V1ErrorTable } from '../components/v1-error-table';
 
 const VERIFY = `import { Webhook } from 'standardwebhooks'; // npm i standardwebhooks
 
@@ -82,28 +83,7 @@ export default function ApiDocPage() {
         <Text size="sm" mb="sm">
           Every error has the same shape: <Code>{'{"error": {"type", "code", "message", "param"}}'}</Code>.
         </Text>
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing={4} fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>code</Table.Th>
-                <Table.Th>HTTP</Table.Th>
-                <Table.Th>meaning</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {Object.entries(V1_ERRORS).map(([code, [status, , meaning]]) => (
-                <Table.Tr key={code}>
-                  <Table.Td>
-                    <Code>{code}</Code>
-                  </Table.Td>
-                  <Table.Td>{status}</Table.Td>
-                  <Table.Td>{meaning}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <V1ErrorTable />
       </Paper>
 
       <Paper withBorder radius="md" p="lg">

@@ -1,0 +1,32 @@
+import { Code, Table } from '@mantine/core';
+import { V1_ERRORS } from '@wren/contracts';
+import { InlineCode } from '@/components/inline-code';
+import classes from './v1-error-table.module.css';
+
+/** Every /v1 error code with its HTTP status and meaning (the meanings' `code` spans as <Code>). */
+export function V1ErrorTable() {
+  return (
+    <Table verticalSpacing={4} fz="sm" className={classes.errors} aria-label="Error codes">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>code</Table.Th>
+          <Table.Th>HTTP</Table.Th>
+          <Table.Th>meaning</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {Object.entries(V1_ERRORS).map(([code, [status, , meaning]]) => (
+          <Table.Tr key={code}>
+            <Table.Td>
+              <Code>{code}</Code>
+            </Table.Td>
+            <Table.Td>{status}</Table.Td>
+            <Table.Td>
+              <InlineCode text={meaning} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
