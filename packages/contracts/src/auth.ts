@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy';
-import { safeString } from './text';
+import { safeString, timeZoneSchema } from './text';
 
 export const usernameSchema = safeString()
   .trim()
@@ -113,18 +113,7 @@ export const updateProfileSchema = z.object({
   name: nameSchema.optional(),
   email: emailSchema.optional(),
   phone: phoneInputSchema.optional(),
-  timezone: safeString()
-    .trim()
-    .max(64)
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'Unknown time zone')
-    .optional(),
+  timezone: timeZoneSchema().optional(),
 });
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from './messages';
-import { pageCursorSchema, safeString } from './text';
+import { pageCursorSchema, safeString, timeZoneSchema } from './text';
 
 /** Campaigns (issue #11): bulk and personalised sends, their lifecycle, report and detail. */
 export const CAMPAIGN_STATUSES = ['scheduled', 'sending', 'paused', 'completed', 'canceled'] as const;
@@ -68,7 +68,7 @@ export const createCampaignSchema = campaignSourceSchema.extend({
   /** ISO 8601 instant; omit to send now. */
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
   /** IANA time zone the schedule was picked in. */
-  timezone: safeString().max(64).optional(),
+  timezone: timeZoneSchema().optional(),
   /** Messages per minute; omit for as fast as the connection allows. */
   ratePerMinute: z.number().int().min(1, 'At least 1 message a minute').max(1_000_000).optional(),
 });
@@ -179,7 +179,7 @@ export type CampaignTimeline = z.infer<typeof campaignTimelineSchema>;
 
 export const rescheduleCampaignSchema = z.object({
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }),
-  timezone: safeString().max(64).optional(),
+  timezone: timeZoneSchema().optional(),
 });
 
 export const CAMPAIGNS_API = {

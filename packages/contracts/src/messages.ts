@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageCursorSchema, safeString } from './text';
+import { pageCursorSchema, safeString, timeZoneSchema } from './text';
 import { suppressedRecipientSchema } from './inbound';
 
 /** Message statuses (ARCHITECTURE.md §5). A status only moves forward. */
@@ -43,7 +43,7 @@ export const sendSingleSchema = z.object({
   /** ISO 8601 instant; omit to send now. */
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
   /** IANA time zone the user picked the schedule in (kept for display). */
-  timezone: safeString().max(64).optional(),
+  timezone: timeZoneSchema().optional(),
 });
 export type SendSingleInput = z.infer<typeof sendSingleSchema>;
 

@@ -34,3 +34,20 @@ export const fileResponse = (mediaType: string, description: string) => ({
   description,
   content: { [mediaType]: { schema: z.any() } },
 });
+
+/** Whether the JavaScript runtime knows the IANA time zone `tz` (any alias, any case). */
+export function isKnownTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A time zone field, checked against the runtime's zones. The server checks it again against
+ * PostgreSQL's, which lack some aliases the runtime accepts, and stores PostgreSQL's spelling
+ * (apps/server/src/shared/time-zones.ts).
+ */
+export const timeZoneSchema = () => safeString().trim().max(64).refine(isKnownTimeZone, 'Unknown time zone');

@@ -52,6 +52,7 @@ import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './campaigns.repository';
 import { scanRecipients, VALUE_SEPARATOR, type Recipient } from './recipients';
 import { newMessageId } from '../../shared/message-uuid';
+import { postgresTimeZone } from '../../shared/time-zones';
 
 /** The materialiser's pass (pg-boss queue name) and its period. */
 export const CAMPAIGN_TICK_JOB = 'campaigns.materialise';
@@ -150,13 +151,9 @@ export function createCampaignsService(deps: Deps) {
     return at;
   }
 
-  function checkTimezone(tz: string | undefined) {
+  async function checkTimezone(tz: string | undefined) {
     if (!tz) return;
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    } catch {
-      throw new FieldError({ timezone: ['Unknown time zone'] });
-    }
+    if (!(await postgresTimeZone(db, tz))) throw new FieldError({ timezone: ['Unknown time zone'] });
   }
 
   /** A campaign's minutes, counted once per countsHoldMs of its size however many screens ask. */
@@ -235,7 +232,7 @@ export function createCampaignsService(deps: Deps) {
     opts: AcceptOptions = {},
   ): Promise<CampaignAccepted> {
     const scheduledAt = parseSchedule(input.scheduleAt);
-    checkTimezone(input.timezone);
+    await checkTimezone(input.timezone);
     const sender = await deps.resolveSender({ accountId: input.accountId, value: input.senderId });
     const id = randomUUID();
     const kind = input.kind;
@@ -740,9 +737,9 @@ export function createCampaignsService(deps: Deps) {
                    WHERE campaign_id = ${id}::uuid`.execute(trx);
       }),
 
-    reschedule: (accountId: string, id: string, scheduleAt: string, timezone?: string) => {
+    reschedule: async (accountId: string, id: string, scheduleAt: string, timezone?: string) => {
       const at = parseSchedule(scheduleAt)!;
-      checkTimezone(timezone);
+      await checkTimezone(timezone);
       return lifecycle(accountId, id, ['scheduled'], 'rescheduled (it has started)', async (trx) => {
         await sql`UPDATE bulk_campaigns SET scheduled_at = ${at}, timezone = coalesce(${timezone ?? null}, timezone),
                          updated_at = now() WHERE campaign_id = ${id}::uuid`.execute(trx);

@@ -17,6 +17,7 @@ import { countsHoldMs } from '../../shared/counts-freshness';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { UsersService } from '../users/users.service';
 import * as repo from './dashboard.repository';
+import { postgresTimeZone } from '../../shared/time-zones';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,15 +26,9 @@ const zeroCounts = (): StatusCounts =>
 
 const isStatus = (s: string): s is MessageStatus => (MESSAGE_STATUSES as readonly string[]).includes(s);
 
-/** An IANA zone the runtime knows, else UTC (a bad stored value must not break the dashboard). */
-function safeTimezone(tz: string | undefined): string {
-  if (!tz) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz;
-  } catch {
-    return 'UTC';
-  }
+/** A zone PostgreSQL knows, else UTC: a value stored before zones were checked must not break the dashboard. */
+async function safeTimezone(db: Db, tz: string | undefined): Promise<string> {
+  return (tz && (await postgresTimeZone(db, tz))) || 'UTC';
 }
 
 /** YYYY-MM-DD minus n days (calendar arithmetic, no time zone involved). */
@@ -55,7 +50,7 @@ export interface Caller {
 export function createDashboardService(deps: { db: Db; ledger: LedgerService; users: UsersService }) {
   const { db, ledger, users } = deps;
 
-  const timezoneOf = async (userId: string) => safeTimezone((await users.getProfile(userId)).timezone);
+  const timezoneOf = async (userId: string) => safeTimezone(db, (await users.getProfile(userId)).timezone);
 
   async function balance(input: { accountId: string }): Promise<HubBalance> {
     return ledger.balance(db, input.accountId);

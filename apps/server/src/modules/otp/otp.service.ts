@@ -30,6 +30,7 @@ import { PRIORITY, type ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
 import * as repo from './otp.repository';
 import { newMessageId } from '../../shared/message-uuid';
+import { postgresTimeZone } from '../../shared/time-zones';
 
 declare module '../../platform/events' {
   interface DomainEvents {
@@ -104,14 +105,11 @@ export function generateCode(length: number, type: 'numeric' | 'alphanumeric'): 
   return code;
 }
 
-function validTimezone(tz: string | undefined): string {
+async function validTimezone(db: Db, tz: string | undefined): Promise<string> {
   if (!tz) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return tz;
-  } catch {
-    throw new FieldError({ timezone: [`Unknown time zone: ${tz}`] });
-  }
+  const zone = await postgresTimeZone(db, tz);
+  if (!zone) throw new FieldError({ timezone: [`Unknown time zone: ${tz}`] });
+  return zone;
 }
 
 /**
@@ -272,7 +270,7 @@ export function createOtpService(deps: Deps) {
 
     async stats(accountId: string, id: string, q: { timezone?: string; days: number }): Promise<OtpStats> {
       await requireService(accountId, id);
-      const timezone = validTimezone(q.timezone);
+      const timezone = await validTimezone(db, q.timezone);
       const rows = await repo.daily(db, id, timezone, q.days, clock.now());
       return {
         timezone,

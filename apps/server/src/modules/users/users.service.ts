@@ -5,6 +5,7 @@ import { toE164 } from '../../shared/phone';
 import { recordAudit } from '../audit/audit.repository';
 import { sniffImageType } from './picture';
 import * as repo from './users.repository';
+import { postgresTimeZone } from '../../shared/time-zones';
 
 export function toUser(row: NonNullable<repo.ProfileRow>): User {
   return {
@@ -47,6 +48,11 @@ export function createUsersService(deps: { db: Db; defaultCountry: string }) {
     }): Promise<User> {
       const patch = { ...input.patch };
       if (patch.phone !== undefined) patch.phone = normalisePhone(patch.phone);
+      if (patch.timezone !== undefined) {
+        const zone = await postgresTimeZone(db, patch.timezone);
+        if (!zone) throw new FieldError({ timezone: ['Unknown time zone'] });
+        patch.timezone = zone;
+      }
       return transact(db, async (trx) => {
         if (patch.email && (await repo.emailTakenByOther(trx, patch.email, input.userId))) {
           throw new AppError(ErrorCode.EMAIL_TAKEN, 'That email address is already in use');

@@ -41,6 +41,27 @@ describe('profile', () => {
     const bad = await c.patch('/api/me', { timezone: 'Mars/Olympus', email: 'nope' });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['email', 'timezone']);
+    // A zone must be one PostgreSQL knows (the dashboard's and the OTP statistics' day boundaries use
+    // it there), stored in PostgreSQL's spelling; US/Pacific-New is known to the JavaScript runtime but
+    // not to PostgreSQL, and once stored it broke the dashboard.
+    const alias = await c.patch('/api/me', { timezone: 'US/Pacific-New' });
+    expect([alias.status, alias.body.errors?.timezone]).toEqual([400, ['Unknown time zone']]);
+    for (const [typed, stored] of [
+      ['america/new_york', 'America/New_York'],
+      [' Europe/Paris ', 'Europe/Paris'],
+      ['Asia/Kolkata', 'Asia/Kolkata'],
+      ['asia/calcutta', 'Asia/Calcutta'],
+    ] as const) {
+      const tz = await c.patch('/api/me', { timezone: typed });
+      expect([tz.status, tz.body.timezone], typed).toEqual([200, stored]);
+      expect((await c.get('/api/dashboard/summary')).status, typed).toBe(200);
+    }
+    await server.ctx.db
+      .updateTable('users')
+      .set({ timezone: 'US/Pacific-New' }) // stored before zones were canonicalised
+      .where('id', '=', reg.user.id)
+      .execute();
+    expect((await c.get('/api/dashboard/summary')).status).toBe(200);
     const badPhone = await c.patch('/api/me', { phone: '123' });
     expect(badPhone.status).toBe(400);
     expect(badPhone.body.errors.phone).toBeDefined();
