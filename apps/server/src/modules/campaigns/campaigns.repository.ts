@@ -161,12 +161,20 @@ export async function backlog(trx: Db, campaignId: string) {
 }
 
 /** Counts by message status (messages_campaign_keyset_idx). */
+/** The key of a campaign's stats holding what its messages were refunded (minor units). */
+export const REFUNDED_STAT = 'refundedMinor';
+
+/**
+ * A campaign's messages per status, and under REFUNDED_STAT the sum refunded for its messages one by
+ * one (canceled while queued, rejected, undelivered…), in the same pass.
+ */
 export async function statusCounts(db: Db, campaignId: string) {
-  const res = await sql<{ status: string; n: string }>`
-    SELECT status, count(*) AS n FROM messages WHERE campaign_id = ${campaignId}::uuid GROUP BY status`.execute(
-    db,
-  );
-  return Object.fromEntries(res.rows.map((r) => [r.status, Number(r.n)]));
+  const res = await sql<{ status: string; n: string; refunded: string | null }>`
+    SELECT status, count(*) AS n, sum(price_minor) FILTER (WHERE refunded) AS refunded
+      FROM messages WHERE campaign_id = ${campaignId}::uuid GROUP BY status`.execute(db);
+  const stats: Record<string, number> = Object.fromEntries(res.rows.map((r) => [r.status, Number(r.n)]));
+  stats[REFUNDED_STAT] = res.rows.reduce((a, r) => a + Number(r.refunded ?? 0), 0);
+  return stats;
 }
 
 export async function saveStats(db: Db, campaignId: string, stats: Record<string, number>) {

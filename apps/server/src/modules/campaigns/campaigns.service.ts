@@ -111,7 +111,8 @@ export function toCampaignDto(row: repo.CampaignRow): CampaignDto {
     pending,
     deliveryRate: finished ? Math.round((delivered / finished) * 10_000) / 10_000 : 0,
     costMinor: Number(row.cost_minor),
-    refundedMinor: Number(row.unsent_refund_minor) + 0,
+    // Recipients never queued (one entry at a cancel) and messages refunded one by one.
+    refundedMinor: Number(row.unsent_refund_minor) + Number(stats[repo.REFUNDED_STAT] ?? 0),
     currency: row.currency,
     ratePerMinute: row.rate_per_minute,
     scheduledAt: iso(row.scheduled_at),

@@ -538,7 +538,44 @@ describe('campaign lifecycle', () => {
     // reached the SMSC are paid for.
     const sentCount = final.counts.delivered + final.counts.sent + final.counts.undelivered;
     expect(await balance(c)).toBe(before - sentCount * 4);
-    expect(final.refundedMinor).toBe((40 - final.materialised) * 4);
+    // The report's refund is all of it: the recipients never queued (one entry) and the queued
+    // messages canceled one by one (it showed only the first).
+    expect(final.refundedMinor).toBe((40 - sentCount) * 4);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('reports as refunded both the recipients never queued and the queued messages a cancel refunds', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    // One message a second for the account: most of the campaign waits queued when it is canceled.
+    await server.ctx.db
+      .updateTable('accounts')
+      .set({ max_per_second: 1 })
+      .where('id', '=', user.accountId)
+      .execute();
+    const before = await balance(c);
+    const res = await c.post('/api/campaigns', { numbers: ukMobiles(30).join('\n'), text: 'Slow lane' });
+    expect(res.status).toBe(202);
+    const id = res.body.campaign.id as string;
+    const each = res.body.campaign.costMinor / 30;
+    const svc = campaignsOf(server.ctx);
+    await waitFor(
+      async () => {
+        await svc.tick();
+        return (await c.get(`/api/campaigns/${id}`)).body;
+      },
+      (b) => b.materialised === 30 && b.counts.queued > 10,
+    );
+    expect((await c.post(`/api/campaigns/${id}/cancel`)).status).toBe(200);
+    const final = await waitFor(
+      async () => (await c.get(`/api/campaigns/${id}`)).body,
+      (b) => b.pending === 0,
+    );
+    expect(final.counts.canceled).toBeGreaterThan(10);
+    const paid = 30 - final.counts.canceled;
+    expect(await balance(c)).toBe(before - paid * each);
+    // Every recipient was queued, so all of the refund is per message (it showed 0).
+    expect(final.refundedMinor).toBe(final.counts.canceled * each);
     await expectInvariants(server, user.accountId);
   });
 
