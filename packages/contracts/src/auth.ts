@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy';
-import { safeString, timeZoneSchema } from './text';
+import { safeString, timeZoneField } from './text';
 
 export const usernameSchema = safeString()
   .trim()
@@ -113,7 +113,7 @@ export const updateProfileSchema = z.object({
   name: nameSchema.optional(),
   email: emailSchema.optional(),
   phone: phoneInputSchema.optional(),
-  timezone: timeZoneSchema().optional(),
+  timezone: timeZoneField().optional(),
 });
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 

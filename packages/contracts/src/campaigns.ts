@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from './messages';
-import { pageCursorSchema, safeString, timeZoneSchema } from './text';
+import { messageTextField, pageCursorSchema, safeString, timeZoneField } from './text';
 
 /** Campaigns (issue #11): bulk and personalised sends, their lifecycle, report and detail. */
 export const CAMPAIGN_STATUSES = ['scheduled', 'sending', 'paused', 'completed', 'canceled'] as const;
@@ -45,9 +45,10 @@ export const campaignUploadSchema = z.object({
 });
 export type CampaignUploadDto = z.infer<typeof campaignUploadSchema>;
 
-const text = safeString()
-  .min(1, 'Write a message')
-  .max(CAMPAIGN_MAX_TEXT, `The message is too long (at most ${CAMPAIGN_MAX_TEXT} characters)`);
+const text = messageTextField(
+  CAMPAIGN_MAX_TEXT,
+  `The message is too long (at most ${CAMPAIGN_MAX_TEXT} characters)`,
+);
 
 /** Where a campaign's recipients come from; what the estimate and the send both take. */
 export const campaignSourceSchema = z.object({
@@ -68,7 +69,7 @@ export const createCampaignSchema = campaignSourceSchema.extend({
   /** ISO 8601 instant; omit to send now. */
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
   /** IANA time zone the schedule was picked in. */
-  timezone: timeZoneSchema().optional(),
+  timezone: timeZoneField().optional(),
   /** Messages per minute; omit for as fast as the connection allows. */
   ratePerMinute: z.number().int().min(1, 'At least 1 message a minute').max(1_000_000).optional(),
 });
@@ -179,7 +180,7 @@ export type CampaignTimeline = z.infer<typeof campaignTimelineSchema>;
 
 export const rescheduleCampaignSchema = z.object({
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }),
-  timezone: timeZoneSchema().optional(),
+  timezone: timeZoneField().optional(),
 });
 
 export const CAMPAIGNS_API = {

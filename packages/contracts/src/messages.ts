@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageCursorSchema, safeString, timeZoneSchema } from './text';
+import { messageTextField, pageCursorSchema, safeString, timeZoneField } from './text';
 import { suppressedRecipientSchema } from './inbound';
 
 /** Message statuses (ARCHITECTURE.md §5). A status only moves forward. */
@@ -38,12 +38,12 @@ export const sendSingleSchema = z.object({
       MAX_RECIPIENTS_SINGLE,
       `At most ${MAX_RECIPIENTS_SINGLE} recipients per send; use Bulk SMS for more`,
     ),
-  text: safeString().min(1, 'Write a message').max(1600, 'The message is too long (at most 1600 characters)'),
+  text: messageTextField(1600, 'The message is too long (at most 1600 characters)'),
   senderId: safeString().trim().min(1).max(15).optional(),
   /** ISO 8601 instant; omit to send now. */
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
   /** IANA time zone the user picked the schedule in (kept for display). */
-  timezone: timeZoneSchema().optional(),
+  timezone: timeZoneField().optional(),
 });
 export type SendSingleInput = z.infer<typeof sendSingleSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageCursorSchema, safeString, timeZoneSchema } from './text';
+import { pageCursorSchema, safeString, timeZoneField } from './text';
 
 /** OTP services (issue #12): service CRUD for the web app, and the public verify API. */
 export const OTP_API = {
@@ -192,7 +192,7 @@ export const otpVerificationQuerySchema = z.object({
 });
 
 export const otpStatsQuerySchema = z.object({
-  timezone: timeZoneSchema().optional(),
+  timezone: timeZoneField().optional(),
   days: z.coerce.number().int().min(1).max(90).default(30),
 });
 export const otpDailyPointSchema = z.object({

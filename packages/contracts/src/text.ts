@@ -50,4 +50,14 @@ export function isKnownTimeZone(tz: string): boolean {
  * PostgreSQL's, which lack some aliases the runtime accepts, and stores PostgreSQL's spelling
  * (apps/server/src/shared/time-zones.ts).
  */
-export const timeZoneSchema = () => safeString().trim().max(64).refine(isKnownTimeZone, 'Unknown time zone');
+export const timeZoneField = () => safeString().trim().max(64).refine(isKnownTimeZone, 'Unknown time zone');
+
+/**
+ * The text of an SMS to send: up to `max` characters and not only spaces or line breaks (a blank SMS
+ * was accepted and charged). Leading and trailing spaces of a real text are kept: they are its own.
+ */
+export const messageTextField = (max: number, tooLong: string) =>
+  safeString()
+    .min(1, { message: 'Write a message', abort: true })
+    .max(max, tooLong)
+    .refine((s) => s.trim() !== '', 'Write a message');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from './messages';
-import { pageCursorSchema, safeString } from './text';
+import { messageTextField, pageCursorSchema, safeString } from './text';
 
 /**
  * The public API under /v1 (Authorization: Bearer wren_live_…). Every schema here drives both the
@@ -104,7 +104,7 @@ export const v1SendMessageSchema = z
             : undefined,
       },
     ),
-    text: safeString().min(1, 'Write a message').max(1600, 'At most 1600 characters'),
+    text: messageTextField(1600, 'At most 1600 characters'),
     from: safeString().trim().min(1).max(15).optional(),
     scheduleAt: z.iso.datetime({ offset: true, message: 'An ISO 8601 time with an offset' }).optional(),
     callbackUrl: safeString()
@@ -185,7 +185,7 @@ export const v1CreateCampaignSchema = z
       .max(50_000, 'At most 50,000 numbers per request; use groupIds for more')
       .default([]),
     groupIds: z.array(z.uuid('Unknown group')).max(100).default([]),
-    text: safeString().min(1, 'Write a message').max(1600, 'At most 1600 characters'),
+    text: messageTextField(1600, 'At most 1600 characters'),
     from: safeString().trim().min(1).max(15).optional(),
     scheduleAt: z.iso.datetime({ offset: true, message: 'An ISO 8601 time with an offset' }).optional(),
     /** Messages per minute; omit for as fast as the connection allows. */

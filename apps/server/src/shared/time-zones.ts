@@ -5,7 +5,7 @@ const zones = new WeakMap<Db, Promise<Map<string, string>>>();
 
 /**
  * PostgreSQL's spelling of the time zone `tz` (names match in any case), or null when PostgreSQL does
- * not know it. The runtime's time zones (what the contracts' `timeZoneSchema` checks) include aliases
+ * not know it. The runtime's time zones (what the contracts' `timeZoneField` checks) include aliases
  * PostgreSQL's lack (`US/Pacific-New`), and a zone stored from one of them broke every query of the
  * dashboard and the OTP statistics with `AT TIME ZONE`. The list is read once per database handle.
  * Call it with the pool's handle, outside a transaction.

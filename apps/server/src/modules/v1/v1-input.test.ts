@@ -322,3 +322,30 @@ describe('OpenAPI: what the routes do not say themselves', () => {
     expect(Object.keys(doc.webhooks)).toEqual(['message.status', 'message.inbound']);
   });
 });
+
+describe('a message text must say something', () => {
+  it('refuses a text of only spaces or line breaks on every send path, charging nothing', async () => {
+    const before = (await owner.get('/api/balance')).body.balanceMinor as number;
+    for (const text of ['   ', '\n\t \r\n', '']) {
+      const single = await owner.post('/api/sms/single', { recipients: ['+14155550180'], text });
+      expect([single.status, single.body.errors?.text?.[0]], JSON.stringify(text)).toEqual([
+        400,
+        'Write a message',
+      ]);
+      const campaign = await owner.post('/api/campaigns', { numbers: '+14155550181', text });
+      expect([campaign.status, campaign.body.errors?.text?.[0]]).toEqual([400, 'Write a message']);
+      const api = await post('/v1/messages', { to: '+14155550182', text });
+      expect([api.status, api.body.error.param, api.body.error.message]).toEqual([
+        400,
+        'text',
+        'text: Write a message',
+      ]);
+      const apiCampaign = await post('/v1/campaigns', { to: ['+14155550183'], text });
+      expect([apiCampaign.status, apiCampaign.body.error.param]).toEqual([400, 'text']);
+    }
+    expect((await owner.get('/api/balance')).body.balanceMinor).toBe(before);
+    // A real text keeps its own spaces.
+    const spaced = await post('/v1/messages', { to: '+14155550184', text: '  indented\n' });
+    expect([spaced.status, spaced.body.data[0].text]).toEqual([202, '  indented\n']);
+  });
+});
