@@ -77,7 +77,12 @@ function cellText(v: ExcelJS.CellValue): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  // A date cell (styles are read, so a number formatted as a date arrives as a Date, in UTC as Excel
+  // has no zones): its day, and its time of day when it has one.
+  if (v instanceof Date) {
+    const iso = v.toISOString();
+    return iso.slice(11, 19) === '00:00:00' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  }
   if ('richText' in v) return v.richText.map((t) => t.text).join('');
   if ('error' in v) return '';
   if ('formula' in v || 'sharedFormula' in v)
@@ -127,7 +132,9 @@ export async function* xlsxRows(bytes: Uint8Array, opts: XlsxReadOptions = {}): 
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
-    styles: 'ignore',
+    // Read, so a date cell arrives as a Date rather than Excel's day number ("33010" for 17 May
+    // 1990). 100,000 rows of three columns: 12.6–15.0 µs of CPU a row, against 14.7–16.4 ignored.
+    styles: 'cache',
     entries: 'ignore',
   });
   try {

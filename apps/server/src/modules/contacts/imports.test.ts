@@ -229,6 +229,38 @@ describe('XLSX import', () => {
   });
 });
 
+describe('XLSX dates', () => {
+  it("a date cell reads as its date (and time), not as Excel's day number", async () => {
+    const c = server.client();
+    await c.register();
+    const g = await createGroup(c);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Contacts');
+    ws.addRow(['Phone', 'Name', 'Born', 'Appointment']);
+    ws.addRow([
+      '+447911000021',
+      'Ann',
+      new Date(Date.UTC(1990, 4, 17)),
+      new Date(Date.UTC(2026, 11, 2, 14, 30)),
+    ]);
+    ws.getColumn(3).numFmt = 'yyyy-mm-dd';
+    ws.getColumn(4).numFmt = 'dd/mm/yyyy hh:mm';
+    const bytes = new Uint8Array(await wb.xlsx.writeBuffer());
+    const { upload, result } = await importFile(
+      c,
+      g.id,
+      'dates.xlsx',
+      bytes,
+      { phone: 'Phone', name: 'Name', fields: { born: 'Born', appointment: 'Appointment' } },
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(upload.previewRows[0]).toEqual(['+447911000021', 'Ann', '1990-05-17', '2026-12-02 14:30']);
+    expect(result).toMatchObject({ inserted: 1 });
+    const [ann] = (await c.get(`/api/groups/${g.id}/contacts`)).body.items;
+    expect(ann.fields).toEqual({ born: '1990-05-17', appointment: '2026-12-02 14:30' });
+  });
+});
+
 describe('other file shapes', () => {
   it('reads a headerless .txt list, a semicolon CSV in Windows-1252, and a CSV named .xlsx', async () => {
     const c = server.client();
