@@ -43,6 +43,7 @@ export function campaignsOf(ctx: AppContext): CampaignsService {
       pricing: ctx.services.pricing,
       resolveSender: (input) => ctx.services.senderIds.resolveSenderForSend(input),
       filterSuppressed: ctx.services.inbound.filterSuppressed,
+      smsLog: (accountId, q) => ctx.services.messages.log(accountId, q),
       jobs: ctx.jobs,
       logger: ctx.logger,
     });

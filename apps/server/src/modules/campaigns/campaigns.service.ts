@@ -38,11 +38,6 @@ import { previewImportFile } from '../contacts/import-preview';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
-import {
-  toMessageDto,
-  decodeCursor as decodeLogCursor,
-  encodeCursor as encodeLogCursor,
-} from '../messages/message-dto';
 import * as messagesRepo from '../messages/messages.repository';
 import type { ResolveSender } from '../messages/messages.service';
 import { refundMessages } from '../messages/refunds';
@@ -74,6 +69,8 @@ interface Deps {
   pricing: PricingService;
   resolveSender: ResolveSender;
   filterSuppressed?: FilterSuppressed;
+  /** The SMS log's page (messages service): a campaign's messages are the log with its id as filter. */
+  smsLog: (accountId: string, q: SmsLogQuery) => Promise<SmsLogPage>;
   jobs: Jobs;
   logger: Logger;
 }
@@ -644,25 +641,10 @@ export function createCampaignsService(deps: Deps) {
     },
 
     /** The campaign's messages (the SMS log's query with the campaign filter). */
+    /** Every filter of the SMS log (status, recipient, sender, text, dates), within the campaign. */
     async messages(accountId: string, id: string, q: SmsLogQuery): Promise<SmsLogPage> {
       await get(accountId, id);
-      const after = q.cursor ? decodeLogCursor(q.cursor) : null;
-      if (q.cursor && !after) throw new FieldError({ cursor: ['Invalid page cursor'] });
-      const r = q.recipient?.replace(/[\s().-]/g, '');
-      const rows = await messagesRepo.listLog(db, {
-        accountId,
-        campaignId: id,
-        status: q.status,
-        recipient: r ? (r.startsWith('+') ? { prefix: r } : { contains: r }) : undefined,
-        after: after ?? undefined,
-        limit: q.limit + 1,
-      });
-      const page = rows.slice(0, q.limit);
-      const last = page[page.length - 1];
-      return {
-        items: page.map(toMessageDto),
-        nextCursor: rows.length > q.limit && last ? encodeLogCursor(last) : null,
-      };
+      return deps.smsLog(accountId, { ...q, campaignId: id });
     },
 
     async *exportMessages(accountId: string, id: string, status?: MessageStatus) {

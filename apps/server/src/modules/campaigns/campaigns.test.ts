@@ -180,6 +180,20 @@ describe('bulk campaigns', () => {
     expect(page.body.items[0]).toMatchObject({ campaignId: id, text: source.text, status: 'delivered' });
     const next = await c.get(`/api/campaigns/${id}/messages?limit=50&cursor=${page.body.nextCursor}`);
     expect(next.body.items).toHaveLength(2);
+    // Every filter of the SMS log works within the campaign (text, sender and dates were ignored).
+    const count = async (q: string) =>
+      ((await c.get(`/api/campaigns/${id}/messages?limit=100&${q}`)).body.items as unknown[]).length;
+    expect(await count('text=spring')).toBe(52);
+    expect(await count('text=zzzz')).toBe(0);
+    expect(await count(`sender=${encodeURIComponent(done.sender)}`)).toBe(52);
+    expect(await count('sender=NOBODY')).toBe(0);
+    expect(await count(`from=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}`)).toBe(
+      0,
+    );
+    expect(await count(`to=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}`)).toBe(0);
+    expect(await count(`from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}`)).toBe(
+      52,
+    );
     const csv = await c.get(`/api/campaigns/${id}/messages/export.csv`);
     expect(csv.status).toBe(200);
     expect(csv.body.trim().split('\r\n')).toHaveLength(53);
