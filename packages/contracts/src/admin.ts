@@ -120,10 +120,16 @@ export const adjustmentSchema = z.object({
   /** Minor units: positive credits the account, negative debits it. */
   amountMinor: z
     .number({ error: 'Enter an amount' })
+    // First, and alone: 1e16 is also not a safe integer, and "whole minor units" misled.
+    .refine((v) => Math.abs(v) <= 100_000_000_00, { message: 'That amount is too large', abort: true })
     .int('Amounts are in whole minor units (cents)')
-    .refine((v) => v !== 0, 'Enter an amount other than zero')
-    .refine((v) => Math.abs(v) <= 100_000_000_00, 'That amount is too large'),
+    .refine((v) => v !== 0, 'Enter an amount other than zero'),
   reason: adminReasonSchema,
+  /**
+   * One per confirmed adjustment (the form makes it): the same request sent twice (a double click, a
+   * retry after a lost answer) posts once and answers the first entry again.
+   */
+  requestId: z.uuid('Not a valid request id').optional(),
 });
 export type AdjustmentInput = z.infer<typeof adjustmentSchema>;
 

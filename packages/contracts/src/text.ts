@@ -35,6 +35,9 @@ export const fileResponse = (mediaType: string, description: string) => ({
   content: { [mediaType]: { schema: z.any() } },
 });
 
+// Schema factories here are marked pure in apps/web/vite.config.ts (manualPureFunctions), or zod
+// stays in the web app's first load.
+
 /** Whether the JavaScript runtime knows the IANA time zone `tz` (any alias, any case). */
 export function isKnownTimeZone(tz: string): boolean {
   try {

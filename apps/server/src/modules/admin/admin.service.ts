@@ -148,8 +148,14 @@ export function createAdminService(deps: Deps) {
      * `adjustment` carrying the reason. A debit may not take the balance below zero, unless the
      * reason says "overdraft" and ADMIN_ALLOW_OVERDRAFT is on.
      */
-    async adjust(input: { op: Operator; accountId: string; amountMinor: number; reason: string }) {
-      const reference = `adj:${randomUUID()}`;
+    async adjust(input: {
+      op: Operator;
+      accountId: string;
+      amountMinor: number;
+      reason: string;
+      requestId?: string;
+    }) {
+      const reference = `adj:${input.requestId ?? randomUUID()}`;
       const result = await transact(db, async (trx) => {
         const acc = await ledgerRepo.lockAccount(trx, input.accountId);
         if (!acc) throw notFound('Account');
@@ -174,6 +180,8 @@ export function createAdminService(deps: Deps) {
           note: input.reason,
         });
         const entry = await repo.findEntryByReference(trx, input.accountId, 'adjustment', reference);
+        // Already posted by the same request (its requestId): the first entry again, audited once.
+        if (!posted.posted) return { entry: toEntry(entry), balanceMinor: posted.balanceMinor };
         await audit.recordAudit(trx, {
           accountId: input.accountId,
           userId: null,

@@ -168,6 +168,27 @@ describe('accounts and money', () => {
     expect(ledger.body.items.some((e: { note: string }) => e.note === 'Bank transfer 42')).toBe(true);
     const audit = await admin.get(`${ADMIN_API.audit}?accountId=${id}&kind=admin.credit`);
     expect(audit.body.items[0]).toMatchObject({ kind: 'admin.credit', actorUsername: expect.any(String) });
+
+    // One confirmed adjustment sent three times at once (a double click, a retry) posts once, audited
+    // once, and every answer names the same entry.
+    const requestId = crypto.randomUUID();
+    const start = (await server.ctx.services.ledger.verify(server.ctx.db, id)).cached;
+    const twice = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        admin.post(path(ADMIN_API.adjustments, id), { amountMinor: 700, reason: 'Double click', requestId }),
+      ),
+    );
+    expect(twice.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(new Set(twice.map((r) => r.body.entry.id)).size).toBe(1);
+    const after = await server.ctx.services.ledger.verify(server.ctx.db, id);
+    expect([after.cached, after.sum]).toEqual([start + 700, start + 700]);
+    const audits = await admin.get(`${ADMIN_API.audit}?accountId=${id}&kind=admin.credit`);
+    expect(
+      audits.body.items.filter((a: { message: string }) => a.message.includes('Double click')),
+    ).toHaveLength(1);
+    // A far too large amount says so (not "whole minor units").
+    const huge = await admin.post(path(ADMIN_API.adjustments, id), { amountMinor: 1e16, reason: 'Typo' });
+    expect([huge.status, huge.body.errors?.amountMinor]).toEqual([400, ['That amount is too large']]);
   });
 
   it('a debit cannot take the balance below zero unless the reason says overdraft and config allows it', async () => {

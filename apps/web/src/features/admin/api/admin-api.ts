@@ -98,7 +98,7 @@ function useAccountChange<I>(id: string, fn: (input: I) => Promise<unknown>) {
 export const useAdjust = (id: string) =>
   useAccountChange(
     id,
-    async (input: { amountMinor: number; reason: string }) =>
+    async (input: { amountMinor: number; reason: string; requestId: string }) =>
       (await http.post(at(ADMIN_API.adjustments, id), input)).data,
   );
 export const useLock = (id: string) =>

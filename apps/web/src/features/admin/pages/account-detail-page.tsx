@@ -47,6 +47,7 @@ import {
   SectionHeader,
   When,
 } from '../components/common';
+import { newRequestId } from '@/lib/request-id';
 
 /** "12.34" → 1234 minor units (2 decimals), exactly; null when it is not an amount. */
 export function toMinor(text: string): number | null {
@@ -62,6 +63,8 @@ function AdjustmentCard({ account }: { account: AdminAccountDetail }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // One per confirmation: sending it twice (a double click, a retry) posts the adjustment once.
+  const [requestId, setRequestId] = useState(newRequestId);
   const minor = toMinor(amount);
   const signed = minor === null ? null : direction === 'credit' ? minor : -minor;
 
@@ -69,11 +72,12 @@ function AdjustmentCard({ account }: { account: AdminAccountDetail }) {
     setError(null);
     if (!minor) return setError('Enter an amount greater than zero, e.g. 25.00');
     if (reason.trim().length < 3) return setError('Give a reason of at least 3 characters');
+    setRequestId(newRequestId());
     setConfirming(true);
   };
   const submit = async () => {
     try {
-      const res = (await adjust.mutateAsync({ amountMinor: signed!, reason: reason.trim() })) as {
+      const res = (await adjust.mutateAsync({ amountMinor: signed!, reason: reason.trim(), requestId })) as {
         balanceMinor: number;
       };
       toast.success(`Balance is now ${formatMoney(res.balanceMinor, account.currency)}.`);
