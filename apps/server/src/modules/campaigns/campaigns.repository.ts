@@ -160,13 +160,12 @@ export async function backlog(trx: Db, campaignId: string) {
   return Number(res.rows[0]?.n ?? 0);
 }
 
-/** Counts by message status (messages_campaign_keyset_idx). */
 /** The key of a campaign's stats holding what its messages were refunded (minor units). */
 export const REFUNDED_STAT = 'refundedMinor';
 
 /**
- * A campaign's messages per status, and under REFUNDED_STAT the sum refunded for its messages one by
- * one (canceled while queued, rejected, undelivered…), in the same pass.
+ * Counts by message status (messages_campaign_keyset_idx), and under REFUNDED_STAT the sum refunded
+ * for its messages one by one (canceled while queued, rejected, undelivered…), in the same pass.
  */
 export async function statusCounts(db: Db, campaignId: string) {
   const res = await sql<{ status: string; n: string; refunded: string | null }>`
