@@ -170,8 +170,12 @@ export function createCampaignsService(deps: Deps) {
   }
 
   /** Fresh counts for a campaign whose stored ones are older than countsEveryMs allows. */
-  async function refreshStats(row: repo.CampaignRow) {
-    if (row.stats_at && Date.now() - new Date(row.stats_at).getTime() < countsEveryMs(row.materialised))
+  async function refreshStats(row: repo.CampaignRow, opts: { force?: boolean } = {}) {
+    if (
+      !opts.force &&
+      row.stats_at &&
+      Date.now() - new Date(row.stats_at).getTime() < countsEveryMs(row.materialised)
+    )
       return row;
     if (row.materialised === 0) return row;
     const stats = await repo.statusCounts(db, row.campaign_id);
@@ -538,7 +542,9 @@ export function createCampaignsService(deps: Deps) {
       await run(trx, c);
       afterCommit(trx, () => changed(accountId, id));
     });
-    return toCampaignDto(await refreshStats(await get(accountId, id)));
+    // Counted afresh: the answer to a cancel or pause shows what it did (canceled, refunded), not the
+    // counts of up to countsEveryMs before.
+    return toCampaignDto(await refreshStats(await get(accountId, id), { force: true }));
   }
 
   return {
@@ -640,8 +646,7 @@ export function createCampaignsService(deps: Deps) {
       return toCampaignDto(await refreshStats(await get(accountId, id)));
     },
 
-    /** The campaign's messages (the SMS log's query with the campaign filter). */
-    /** Every filter of the SMS log (status, recipient, sender, text, dates), within the campaign. */
+    /** The campaign's messages: the SMS log's query and every filter of it, within the campaign. */
     async messages(accountId: string, id: string, q: SmsLogQuery): Promise<SmsLogPage> {
       await get(accountId, id);
       return deps.smsLog(accountId, { ...q, campaignId: id });

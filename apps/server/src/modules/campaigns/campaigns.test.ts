@@ -580,7 +580,11 @@ describe('campaign lifecycle', () => {
       },
       (b) => b.materialised === 30 && b.counts.queued > 10,
     );
-    expect((await c.post(`/api/campaigns/${id}/cancel`)).status).toBe(200);
+    const canceled = await c.post(`/api/campaigns/${id}/cancel`);
+    expect(canceled.status).toBe(200);
+    // The answer shows what the cancel did (its counts were up to a refresh old).
+    expect(canceled.body.counts.canceled).toBeGreaterThan(10);
+    expect(canceled.body.refundedMinor).toBe(canceled.body.counts.canceled * each);
     const final = await waitFor(
       async () => (await c.get(`/api/campaigns/${id}`)).body,
       (b) => b.pending === 0,
