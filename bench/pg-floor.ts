@@ -12,11 +12,14 @@
  *
  * No client round trip, no protocol, no planning beyond the first batch, no Wren: the gap between
  * this and bench:pipeline's PostgreSQL CPU per message is what Wren's way of sending those changes
- * costs. Then the same again without the text-search index, which prints that index's share.
+ * costs. Then the same again without the text-search index, which prints that index's share (or
+ * without each index named in BENCH_INDEXES, one at a time).
  *
  *   npm run bench:pg-floor -- [messages] [batch]   (defaults 20,000 and 20: the pipeline's request size)
  *   BENCH_SYNCHRONOUS_COMMIT=off                    (commits do not wait for the disk: their share)
  *   BENCH_ROUNDS=2                                  (alternating rounds with and without the index)
+ *   BENCH_INDEXES=messages_log_sender_idx,…         (the indexes measured, each dropped for its rounds;
+ *                                                   default messages_body_trgm_idx)
  *   BENCH_TEXT_INDEX='USING gist (body gist_trgm_ops)'   the text-search index measured instead of
  *                                                   the migration's (GIN; also try `… WITH (fastupdate = off)`)
  *   BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres   (default: an embedded cluster)
@@ -41,6 +44,10 @@ const STEPS = ['accept', 'claim', 'sent', 'delivered'] as const;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** The text-search index as migration 0018 makes it, or another kind to compare (BENCH_TEXT_INDEX). */
 const TEXT_INDEX = process.env.BENCH_TEXT_INDEX ?? 'USING gin (body gin_trgm_ops)';
+/** The indexes of `messages` whose share is measured, each dropped for its rounds (BENCH_INDEXES). */
+const MEASURED = (process.env.BENCH_INDEXES ?? 'messages_body_trgm_idx').split(',').filter(Boolean);
+/** A row label for an index: its name without the table's prefix and `_idx`. */
+const label = (name: string) => name.replace(/^messages_/, '').replace(/_idx$/, '');
 /** `off` shows what waiting for the disk at each commit costs (Wren itself commits durably). */
 const SYNCHRONOUS_COMMIT = process.env.BENCH_SYNCHRONOUS_COMMIT === 'off' ? 'off' : 'on';
 
@@ -167,32 +174,44 @@ async function run(url: string, allPostgresCpu: () => number) {
     `PostgreSQL floor per message: ${messages.toLocaleString('en')} messages in batches of ${BATCH}, one backend, in-database (µs per message)`,
   );
   console.log(`${''.padEnd(32)}${[...STEPS, 'wall', 'CPU', 'all PG'].map((s) => s.padStart(10)).join('')}`);
-  // Alternating rounds with and without the text-search index (the table grows as they go).
-  const withIndex: Awaited<ReturnType<typeof round>>[] = [];
-  const without: Awaited<ReturnType<typeof round>>[] = [];
-  const textIndex = `CREATE INDEX messages_body_trgm_idx ON messages ${TEXT_INDEX}`;
+  // Alternating rounds: the whole schema, then without each measured index in turn (the table grows
+  // as they go, so each index's rounds sit between rounds of the whole schema).
+  const whole: Awaited<ReturnType<typeof round>>[] = [];
+  const without = new Map<string, Awaited<ReturnType<typeof round>>[]>(MEASURED.map((n) => [n, []]));
   if (process.env.BENCH_TEXT_INDEX) {
     await client.query('DROP INDEX messages_body_trgm_idx');
-    await client.query(textIndex);
+    await client.query(`CREATE INDEX messages_body_trgm_idx ON messages ${TEXT_INDEX}`);
+  }
+  const definitions = new Map<string, string>();
+  for (const name of MEASURED) {
+    const { rows } = await client.query<{ def: string }>('SELECT pg_get_indexdef($1::regclass) AS def', [
+      name,
+    ]);
+    definitions.set(name, rows[0]!.def);
   }
   for (let r = 0; r < ROUNDS; r++) {
-    if (r > 0) await client.query(textIndex);
-    withIndex.push(await round(`a${r}`));
-    print(`Wren's schema (round ${r + 1})`, withIndex[r]!);
-    await client.query('DROP INDEX messages_body_trgm_idx');
-    without.push(await round(`b${r}`));
-    print(`without text-search index (${r + 1})`, without[r]!);
+    whole.push(await round(`a${r}`));
+    print(`Wren's schema (round ${r + 1})`, whole[r]!);
+    for (const name of MEASURED) {
+      await client.query(`DROP INDEX ${name}`);
+      const res = await round(`${name}${r}`);
+      without.get(name)!.push(res);
+      print(`without ${label(name)} (${r + 1})`, res);
+      await client.query(definitions.get(name)!);
+    }
   }
-  const a = mean(withIndex);
-  const b = mean(without);
+  const a = mean(whole);
   print("Wren's schema, mean", a);
-  print('without text-search index, mean', b);
   const floor = a.all || a.wall;
-  const share = floor - (b.all || b.wall);
-  console.log(
-    `text-search index (${TEXT_INDEX}): ${share.toFixed(1)} µs per message of PostgreSQL's CPU ` +
-      `(${((100 * share) / floor).toFixed(0)} % of the floor); its accept step ${(a.steps.accept! - b.steps.accept!).toFixed(1)} µs`,
-  );
+  for (const name of MEASURED) {
+    const b = mean(without.get(name)!);
+    print(`without ${label(name)}, mean`, b);
+    const share = floor - (b.all || b.wall);
+    console.log(
+      `  ${name}${name === 'messages_body_trgm_idx' ? ` (${TEXT_INDEX})` : ''}: ${share.toFixed(1)} µs per message of PostgreSQL's CPU ` +
+        `(${((100 * share) / floor).toFixed(0)} % of the floor); its accept step ${(a.steps.accept! - b.steps.accept!).toFixed(1)} µs`,
+    );
+  }
   const h = await hot();
   console.log(
     `message updates HOT: ${h.hot} of ${h.upd} (${((100 * Number(h.hot)) / Math.max(1, Number(h.upd))).toFixed(1)} %)`,

@@ -157,6 +157,43 @@ describe('Operator console', () => {
     await context.close();
   });
 
+  it('locks an account after a confirmation that says what stops; its scheduled message is canceled and refunded', async () => {
+    const user = await registerViaApi(server.baseUrl, newUser({ name: 'Lou Locked' }));
+    const session = await login(user);
+    const scheduled = await apiCall(
+      server.baseUrl,
+      'POST',
+      '/api/sms/single',
+      {
+        recipients: ['+14155550177'],
+        text: 'Tomorrow',
+        scheduleAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+      session.accessToken,
+    );
+    assert.equal(scheduled.status, 202, JSON.stringify(scheduled.body));
+    const { page, context } = await adminPage();
+    await open(page, `/admin/accounts/${session.user.accountId}`);
+    const balance = await page.getByTestId('account-balance').innerText();
+    await page.getByRole('button', { name: 'Lock account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Lock account' });
+    await dialog
+      .getByText(/scheduled and queued messages and its unfinished campaigns are canceled and refunded/)
+      .waitFor();
+    // The reason field has the focus: type, then confirm.
+    await page.keyboard.type('Account taken over');
+    await screenshot(page, 'admin-lock-dialog');
+    await dialog.getByRole('button', { name: 'Lock account' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Account taken over' }).waitFor();
+    // The scheduled message's price came back.
+    const refunded = await page.getByTestId('account-balance').innerText();
+    const money = (s: string) => Math.round(Number(s.replace(/[^\d.-]/g, '')) * 100);
+    assert.ok(money(refunded) > money(balance), `${balance} → ${refunded}`);
+    await open(page, '/admin/audit');
+    await page.getByText(/1 waiting message canceled and refunded\): Account taken over/).waitFor();
+    await context.close();
+  });
+
   it('a rejected sender ID shows as rejected to its requester live', async () => {
     const session = await login(customer);
     const requested = await apiCall(

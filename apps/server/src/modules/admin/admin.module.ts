@@ -13,6 +13,7 @@ import { AppError } from '../../platform/errors';
 import { toHubFailure } from '../../realtime/hub-methods';
 import type { HubSocket } from '../../realtime/hub-types';
 import { recordAudit } from '../audit/audit.repository';
+import { campaignsOf } from '../campaigns/campaigns.routes';
 import { createMetrics, registerMetrics } from '../metrics/metrics';
 import * as repo from './admin.repository';
 import { adminRoutes } from './admin.routes';
@@ -49,6 +50,14 @@ export async function registerAdmin(app: FastifyInstance, ctx: AppContext) {
     ledger: ctx.services.ledger,
     allowOverdraft: ctx.config.adminAllowOverdraft,
     invalidatePricing,
+    // Locking stops the account's sending: its unfinished campaigns and its waiting messages are
+    // canceled and refunded in the lock's transaction (and its send debits are refused from then on).
+    stopSending: async (trx, accountId) => {
+      const reason = 'Canceled: the account was locked by an operator';
+      const fromCampaigns = await campaignsOf(ctx).cancelAllOf(trx, accountId, reason);
+      const loose = await ctx.services.messages.cancelPendingOf(trx, accountId, reason);
+      return { campaigns: fromCampaigns.campaigns, messages: fromCampaigns.messages + loose };
+    },
     onLockChanged: (accountId) => {
       ctx.services.auth.forgetSessions();
       ctx.services.apiKeys.forgetAccount(accountId);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { plural } from '../../shared/plural';
 import { Readable } from 'node:stream';
 import {
   ErrorCode,
@@ -43,6 +44,11 @@ interface Deps {
    * and keys, so the change holds at once here (other nodes within their few seconds of memory).
    */
   onLockChanged?: (accountId: string) => void;
+  /**
+   * In the lock's transaction: cancels and refunds what the account has waiting to be sent (its
+   * unfinished campaigns, its queued and scheduled messages) and says how much.
+   */
+  stopSending?: (trx: Db, accountId: string) => Promise<{ campaigns: number; messages: number }>;
 }
 
 const accountCursor = z.object({ t: cursorTime, id: cursorId });
@@ -262,7 +268,10 @@ export function createAdminService(deps: Deps) {
       };
     },
 
-    /** Locks an account: its users cannot sign in and every session of theirs is revoked at once. */
+    /**
+     * Locks an account: its users cannot sign in, every session of theirs is revoked at once, and its
+     * sending stops (stopSending; messages already with the SMSC go on).
+     */
     async lock(input: { op: Operator; accountId: string; reason: string }) {
       if (input.accountId === input.op.accountId) {
         throw new AppError(ErrorCode.CONFLICT, 'You cannot lock your own account');
@@ -273,13 +282,21 @@ export function createAdminService(deps: Deps) {
         if (acc.locked_at) throw new AppError(ErrorCode.CONFLICT, `"${acc.name}" is already locked`);
         await repo.setLock(trx, acc.id, { at: new Date(), reason: input.reason });
         const revoked = await repo.revokeAccountSessions(trx, acc.id, 'account_locked_by_operator');
+        const stopped = (await deps.stopSending?.(trx, acc.id)) ?? { campaigns: 0, messages: 0 };
+        const ended = [
+          `${plural(revoked, 'session')} ended`,
+          ...(stopped.campaigns ? [`${plural(stopped.campaigns, 'campaign')} canceled`] : []),
+          ...(stopped.messages
+            ? [`${plural(stopped.messages, 'waiting message')} canceled and refunded`]
+            : []),
+        ];
         await audit.recordAudit(trx, {
           accountId: acc.id,
           userId: null,
           actorUserId: input.op.userId,
           ip: input.op.ip,
           kind: 'admin.account_locked',
-          message: `Locked "${acc.name}" (${revoked} session${revoked === 1 ? '' : 's'} ended): ${input.reason}`,
+          message: `Locked "${acc.name}" (${ended.join(', ')}): ${input.reason}`,
           resourceType: 'account',
           resourceId: acc.id,
         });

@@ -6,6 +6,8 @@ import { startServer, type TestServer } from '../../../test/harness';
 import { routeTable } from '../../platform/http/route-auth';
 import { call, connectHub } from '../../realtime/test-client';
 import { countryOfPrefix, parseMajor } from './rate-plans.service';
+import { campaignsOf } from '../campaigns/campaigns.routes';
+import { toV1Error } from '../v1/v1-errors';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -310,6 +312,121 @@ describe('accounts and money', () => {
     expect(
       (await admin.post(path(ADMIN_API.lock, self.body.accountId), { reason: 'oops mine' })).status,
     ).toBe(409);
+  });
+
+  it("locking stops the account's sending: waiting messages and unfinished campaigns are canceled and refunded, and its sends refused", async () => {
+    const c = server.client();
+    const reg = await c.register();
+    const id = reg.user.accountId;
+    expect(
+      (await admin.post(path(ADMIN_API.adjustments, id), { amountMinor: 10_000, reason: 'Top-up' })).status,
+    ).toBe(201);
+    const start = (await admin.get(path(ADMIN_API.account, id))).body.balanceMinor as number;
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    // Two scheduled messages, one queued (this server runs no worker, so it waits), a scheduled
+    // campaign and one that is sending (paused, so its queued messages wait too).
+    const scheduled = await c.post('/api/sms/single', {
+      recipients: ['+12125550130', '+12125550131'],
+      text: 'Later',
+      scheduleAt: later,
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(202);
+    expect((await c.post('/api/sms/single', { recipients: ['+12125550132'], text: 'Now' })).status).toBe(202);
+    const numbers = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `+1212555${String(1000 + from + i)}`).join('\n');
+    const campaignLater = await c.post('/api/campaigns', {
+      numbers: numbers(100, 3),
+      text: 'Sale',
+      scheduleAt: later,
+    });
+    expect(campaignLater.status, JSON.stringify(campaignLater.body)).toBe(202);
+    const campaignNow = await c.post('/api/campaigns', { numbers: numbers(200, 4), text: 'Sale now' });
+    expect(campaignNow.status, JSON.stringify(campaignNow.body)).toBe(202);
+    const nowId = campaignNow.body.campaign.id as string;
+    // Its messages are queued (the materialiser's pass) before it is paused.
+    const ofCampaign = async () =>
+      (await server.ctx.db.selectFrom('messages').select('id').where('campaign_id', '=', nowId).execute())
+        .length;
+    await expect.poll(ofCampaign, { timeout: 15_000 }).toBe(4);
+    expect((await c.post(`/api/campaigns/${nowId}/pause`, {})).status).toBeLessThan(300);
+    const spent = start - ((await admin.get(path(ADMIN_API.account, id))).body.balanceMinor as number);
+    expect(spent).toBeGreaterThan(0);
+
+    const locked = await admin.post(path(ADMIN_API.lock, id), { reason: 'Account taken over' });
+    expect(locked.status).toBe(200);
+
+    const db = server.ctx.db;
+    const messages = await db
+      .selectFrom('messages')
+      .select(['status', 'error', 'refunded'])
+      .where('account_id', '=', id)
+      .execute();
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+    for (const m of messages) {
+      expect(m).toEqual({
+        status: 'canceled',
+        error: 'Canceled: the account was locked by an operator',
+        refunded: true,
+      });
+    }
+    const queued = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM send_queue q JOIN messages m ON m.id = q.message_id WHERE m.account_id = ${id}::uuid`.execute(
+      db,
+    );
+    expect(Number(queued.rows[0]!.n)).toBe(0);
+    const campaigns = await db
+      .selectFrom('bulk_campaigns')
+      .select('status')
+      .where('account_id', '=', id)
+      .execute();
+    expect(campaigns.map((r) => r.status)).toEqual(['canceled', 'canceled']);
+    // Every charge came back, once; the cached balance is still the ledger's sum.
+    const after = await admin.get(path(ADMIN_API.account, id));
+    expect(after.body.balanceMinor).toBe(start);
+    expect(await server.ctx.services.ledger.verify(db, id)).toEqual({ cached: start, sum: start });
+    const audit = await admin.get(`${ADMIN_API.audit}?accountId=${id}&kind=admin.account_locked`);
+    expect(audit.body.items[0].message).toMatch(
+      new RegExp(
+        `ended, 2 campaigns canceled, ${messages.length} waiting messages canceled and refunded\\): Account taken over$`,
+      ),
+    );
+
+    // A send already past its key or session check when the lock committed is refused by its debit.
+    const send = server.ctx.services.messages.sendSingle({
+      accountId: id,
+      userId: reg.user.id,
+      recipients: ['+12125550133'],
+      text: 'Too late',
+    });
+    await expect(send).rejects.toMatchObject({ code: 'ACCOUNT_LOCKED', status: 423 });
+    const v1 = toV1Error(await send.catch((e: unknown) => e));
+    expect(v1).toMatchObject({ status: 403, body: { error: { code: 'account_locked' } } });
+    await expect(
+      campaignsOf(server.ctx).create({
+        kind: 'bulk',
+        groupIds: [],
+        accountId: id,
+        userId: reg.user.id,
+        numbers: numbers(300, 2),
+        text: 'Late',
+      }),
+    ).rejects.toMatchObject({ code: 'ACCOUNT_LOCKED' });
+    expect((await admin.get(path(ADMIN_API.account, id))).body.balanceMinor).toBe(start);
+
+    // Unlocked, the account sends again; what the lock canceled stays canceled.
+    await admin.post(path(ADMIN_API.unlock, id), {});
+    const login = await c.post('/api/auth/login', { username: reg.user.username, password: reg.password });
+    c.useSession(login.body);
+    expect((await c.post('/api/sms/single', { recipients: ['+12125550134'], text: 'Back' })).status).toBe(
+      202,
+    );
+    const stillCanceled = await db
+      .selectFrom('messages')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('account_id', '=', id)
+      .where('status', '=', 'canceled')
+      .executeTakeFirstOrThrow();
+    expect(stillCanceled.n).toBe(messages.length);
   });
 
   it('assigns a rate plan, sets limits and changes roles, each audited', async () => {

@@ -547,6 +547,52 @@ export function createCampaignsService(deps: Deps) {
     return toCampaignDto(await refreshStats(await get(accountId, id), { force: true }));
   }
 
+  /** The statuses a campaign can be canceled from. */
+  const CANCELABLE: readonly string[] = ['scheduled', 'sending', 'paused'];
+
+  /**
+   * Cancels a campaign whose row the caller has locked: its recipients never queued are refunded in
+   * one entry, its queued messages are canceled (`reason` as their error) and refunded one by one.
+   */
+  async function cancelWithin(
+    trx: Db,
+    c: NonNullable<Awaited<ReturnType<typeof repo.lockCampaign>>>,
+    reason: string,
+  ) {
+    const id = c.campaign_id;
+    const accountId = c.account_id;
+    const unsent = await sql<{ n: string | null }>`
+      SELECT sum(price_minor) AS n FROM campaign_recipients
+       WHERE campaign_id = ${id}::uuid AND seq >= ${c.next_seq}`.execute(trx);
+    const amount = Number(unsent.rows[0]?.n ?? 0);
+    const credited = await ledger.creditEach(trx, [
+      {
+        accountId,
+        amountMinor: amount,
+        kind: 'sms_refund',
+        reference: `campaign:${id}:unsent`,
+        note: `Campaign canceled: refund for ${c.recipients - c.materialised} message(s) not sent`,
+      },
+    ]);
+    const ids = await repo.queuedMessageIds(trx, id, { unleasedOnly: true });
+    const canceled = await transition(trx, {
+      to: 'canceled',
+      from: ['queued', 'scheduled'],
+      accountId,
+      rows: ids,
+      error: reason,
+    });
+    await refundMessages(trx, ledger, canceled);
+    await messagesRepo.insertEvents(
+      trx,
+      canceled.map((m) => ({ message_id: m.id, status: 'canceled', detail: reason })),
+    );
+    await sql`UPDATE bulk_campaigns SET status = 'canceled', finished_at = now(), updated_at = now(),
+                     unsent_refund_minor = ${credited.size ? amount : 0}
+               WHERE campaign_id = ${id}::uuid`.execute(trx);
+    return canceled.length;
+  }
+
   return {
     async upload(input: { accountId: string; fileName: string; bytes: Buffer }): Promise<CampaignUploadDto> {
       if (input.bytes.length > config.importMaxBytes) {
@@ -662,16 +708,34 @@ export function createCampaignsService(deps: Deps) {
       return timelines(id);
     },
 
+    /**
+     * Pauses: its messages still waiting step out of the queue's ready set until it resumes. Refused
+     * when nothing is left to hold (every recipient queued and every message with a worker or the
+     * SMSC): such a campaign completes by itself, and a pause would leave it paused with nothing to
+     * resume.
+     */
     pause: (accountId: string, id: string) =>
-      lifecycle(accountId, id, ['sending'], 'paused', async (trx) => {
+      lifecycle(accountId, id, ['sending'], 'paused', async (trx, c) => {
         await sql`UPDATE bulk_campaigns SET status = 'paused', updated_at = now() WHERE campaign_id = ${id}::uuid`.execute(
           trx,
         );
-        // Its messages still waiting step out of the queue's ready set until it resumes.
-        await sql`UPDATE send_queue q SET scheduled = true, due_at = 'infinity'
-                   WHERE q.campaign_id = ${id}::uuid AND q.leased_by IS NULL AND NOT q.scheduled`.execute(
+        const held = await sql<{ n: number }>`
+          WITH held AS (
+            UPDATE send_queue q SET scheduled = true, due_at = 'infinity'
+             WHERE q.campaign_id = ${id}::uuid AND q.leased_by IS NULL AND NOT q.scheduled
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM held`.execute(trx);
+        if (held.rows[0]!.n > 0) return;
+        const more = await sql`
+          SELECT 1 FROM campaign_recipients WHERE campaign_id = ${id}::uuid AND seq >= ${c.next_seq} LIMIT 1`.execute(
           trx,
         );
+        if (more.rows.length === 0) {
+          throw new AppError(
+            ErrorCode.CONFLICT,
+            'Nothing is left to pause: every message of this campaign is already on its way',
+          );
+        }
       }),
 
     resume: (accountId: string, id: string) =>
@@ -689,41 +753,30 @@ export function createCampaignsService(deps: Deps) {
      * Messages already with the SMSC go on.
      */
     cancel: (accountId: string, id: string) =>
-      lifecycle(accountId, id, ['scheduled', 'sending', 'paused'], 'canceled', async (trx, c) => {
-        const unsent = await sql<{ n: string | null }>`
-          SELECT sum(price_minor) AS n FROM campaign_recipients
-           WHERE campaign_id = ${id}::uuid AND seq >= ${c.next_seq}`.execute(trx);
-        const amount = Number(unsent.rows[0]?.n ?? 0);
-        const credited = await ledger.creditEach(trx, [
-          {
-            accountId,
-            amountMinor: amount,
-            kind: 'sms_refund',
-            reference: `campaign:${id}:unsent`,
-            note: `Campaign canceled: refund for ${c.recipients - c.materialised} message(s) not sent`,
-          },
-        ]);
-        const ids = await repo.queuedMessageIds(trx, id, { unleasedOnly: true });
-        const canceled = await transition(trx, {
-          to: 'canceled',
-          from: ['queued', 'scheduled'],
-          accountId,
-          rows: ids,
-          error: 'The campaign was canceled',
-        });
-        await refundMessages(trx, ledger, canceled);
-        await messagesRepo.insertEvents(
-          trx,
-          canceled.map((m) => ({
-            message_id: m.id,
-            status: 'canceled',
-            detail: 'The campaign was canceled',
-          })),
-        );
-        await sql`UPDATE bulk_campaigns SET status = 'canceled', finished_at = now(), updated_at = now(),
-                         unsent_refund_minor = ${credited.size ? amount : 0}
-                   WHERE campaign_id = ${id}::uuid`.execute(trx);
+      lifecycle(accountId, id, CANCELABLE, 'canceled', async (trx, c) => {
+        await cancelWithin(trx, c, 'The campaign was canceled');
       }),
+
+    /**
+     * Cancels every campaign of the account that has not finished, in the caller's transaction (an
+     * operator locking the account), each as `cancel` does; `reason` is each canceled message's error.
+     * Returns how many campaigns, and how many of their queued messages, were canceled.
+     */
+    async cancelAllOf(trx: Db, accountId: string, reason: string) {
+      const { rows } = await sql<{ id: string }>`
+        SELECT campaign_id AS id FROM bulk_campaigns
+         WHERE account_id = ${accountId}::uuid AND status IN (${sql.join(CANCELABLE.map((st) => sql.lit(st)))})
+         ORDER BY campaign_id`.execute(trx);
+      const canceled = { campaigns: 0, messages: 0 };
+      for (const { id } of rows) {
+        const c = await repo.lockCampaign(trx, id, accountId);
+        if (!c || !CANCELABLE.includes(c.status)) continue;
+        canceled.messages += await cancelWithin(trx, c, reason);
+        canceled.campaigns += 1;
+        afterCommit(trx, () => changed(accountId, id));
+      }
+      return canceled;
+    },
 
     reschedule: async (accountId: string, id: string, scheduleAt: string, timezone?: string) => {
       const at = parseSchedule(scheduleAt)!;

@@ -597,6 +597,32 @@ describe('campaign lifecycle', () => {
     await expectInvariants(server, user.accountId);
   });
 
+  it('refuses a pause with nothing left to hold: every recipient queued and every message on its way', async () => {
+    const c = server.client();
+    await c.register();
+    const res = await c.post('/api/campaigns', { numbers: ukMobiles(3).join('\n'), text: 'All out' });
+    expect(res.status).toBe(202);
+    const id = res.body.campaign.id as string;
+    const svc = campaignsOf(server.ctx);
+    await waitFor(
+      async () => {
+        await svc.tick();
+        return (await c.get(`/api/campaigns/${id}`)).body;
+      },
+      (b) => b.materialised === 3,
+    );
+    // Whatever is still in the queue is with a worker (leased), as when the SMSC has them all.
+    await sql`UPDATE send_queue SET leased_by = 'elsewhere', lease_until = now() + interval '1 minute'
+               WHERE campaign_id = ${id}::uuid AND leased_by IS NULL`.execute(server.ctx.db);
+    const paused = await c.post(`/api/campaigns/${id}/pause`);
+    expect(paused.status).toBe(409);
+    expect(paused.body.message).toBe(
+      'Nothing is left to pause: every message of this campaign is already on its way',
+    );
+    // Nothing changed: it completes by itself once its messages settle.
+    expect((await c.get(`/api/campaigns/${id}`)).body.status).toBe('sending');
+  });
+
   it("keeps every campaign route to its own account (another account's id is a 404)", async () => {
     const owner = server.client();
     await owner.register();

@@ -10,7 +10,8 @@ export interface LedgerEntryInput {
 }
 
 /**
- * Locks the account row for the rest of the transaction and returns its cached balance. FOR NO KEY UPDATE: it serialises
+ * Locks the account row for the rest of the transaction and returns its cached balance (and whether
+ * an operator locked the account: a locked account's sends are refused). FOR NO KEY UPDATE: it serialises
  * every balance change, but not the inserts that reference the account (their foreign-key checks
  * take KEY SHARE, which FOR UPDATE would wait for, and two sends that each inserted first would then
  * deadlock on each other's check).
@@ -18,7 +19,7 @@ export interface LedgerEntryInput {
 export async function lockAccount(trx: Db, accountId: string) {
   return trx
     .selectFrom('accounts')
-    .select(['id', 'balance_minor', 'currency'])
+    .select(['id', 'balance_minor', 'currency', 'locked_at'])
     .where('id', '=', accountId)
     .forNoKeyUpdate()
     .executeTakeFirst();
@@ -86,7 +87,8 @@ export async function appendAndAddToBalance(
  * covers `total` (the sum of the entries' amounts, as a positive number), and the entries are
  * inserted only with it. The row lock is taken by the UPDATE itself (which, in READ COMMITTED,
  * re-checks the balance on the newest row version), so nothing waits for another round trip while
- * holding it. `null`: the balance did not cover the total and nothing was written.
+ * holding it. `null`: the balance did not cover the total, or the account is locked by an operator,
+ * and nothing was written.
  */
 export async function debitAllOrNothing(
   trx: Db,
@@ -115,7 +117,7 @@ export function debitAllOrNothingCtes(
 ) {
   return sql`debited AS (
       UPDATE accounts SET balance_minor = balance_minor - ${total}::bigint
-       WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint AND ${after}
+       WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint AND locked_at IS NULL AND ${after}
    RETURNING balance_minor + ${total}::bigint AS start_minor, currency),
     appended AS (
       INSERT INTO ledger_entries (account_id, amount_minor, currency, kind, reference, note)

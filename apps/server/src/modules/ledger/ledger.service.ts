@@ -6,9 +6,19 @@ import type { EventBus } from '../../platform/events';
 import * as repo from './ledger.repository';
 
 export interface Posting extends repo.LedgerEntryInput {
-  /** Debits fail with INSUFFICIENT_BALANCE instead of taking the balance below zero. */
+  /**
+   * A send's debit: it fails with INSUFFICIENT_BALANCE instead of taking the balance below zero, and
+   * with ACCOUNT_LOCKED when an operator has locked the account.
+   */
   requireFunds?: boolean;
 }
+
+/** A send refused because an operator locked the account (checked under the account row lock). */
+export const accountLockedError = () =>
+  new AppError(
+    ErrorCode.ACCOUNT_LOCKED,
+    'This account is locked by an operator: it cannot send. Contact support.',
+  );
 
 export interface PostingResult {
   posted: boolean;
@@ -25,6 +35,7 @@ export function createLedgerService(events: EventBus) {
     async post(trx: Db, p: Posting): Promise<PostingResult> {
       const account = await repo.lockAccount(trx, p.accountId);
       if (!account) throw notFound('Account');
+      if (p.requireFunds && account.locked_at) throw accountLockedError();
       if (p.requireFunds && p.amountMinor < 0 && account.balance_minor + p.amountMinor < 0) {
         throw new AppError(
           ErrorCode.INSUFFICIENT_BALANCE,
@@ -109,7 +120,8 @@ export function createLedgerService(events: EventBus) {
 
     /**
      * Debits several charges of one account under a single row lock, in order: each charge that the
-     * balance covers is posted, each that it does not is refused. Used by the send batcher.
+     * balance covers is posted, each that it does not is refused. Used by the send batcher. A locked
+     * account's charges are all refused (`locked`).
      */
     async debitEach(
       trx: Db,
@@ -119,10 +131,11 @@ export function createLedgerService(events: EventBus) {
       const account = await repo.lockAccount(trx, accountId);
       if (!account) throw notFound('Account');
       let balance = account.balance_minor;
+      const locked = account.locked_at !== null;
       const accepted: boolean[] = [];
       const entries: repo.LedgerEntryInput[] = [];
       for (const c of charges) {
-        const ok = c.amountMinor <= balance;
+        const ok = !locked && c.amountMinor <= balance;
         accepted.push(ok);
         if (!ok) continue;
         balance -= c.amountMinor;
@@ -146,6 +159,7 @@ export function createLedgerService(events: EventBus) {
       }
       return {
         accepted,
+        locked,
         balanceMinor: balance,
         currency: account.currency,
         startMinor: account.balance_minor,

@@ -3,7 +3,7 @@ import type { RawBuilder } from 'kysely';
 import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import { format, type LedgerService } from '../ledger/ledger.service';
+import { accountLockedError, format, type LedgerService } from '../ledger/ledger.service';
 import * as repo from './messages.repository';
 import type { MessageDtoRow } from './messages.repository';
 
@@ -205,6 +205,8 @@ export function createSendBatcher(deps: { db: Db; ledger: LedgerService; logger:
               before -= p.job.totalMinor;
               accepted.push(p);
               outcome.set(p, { balanceMinor: before });
+            } else if (r.locked) {
+              outcome.set(p, accountLockedError());
             } else {
               outcome.set(
                 p,

@@ -23,7 +23,8 @@ import { AppError, FieldError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
-import { format, type LedgerService } from '../ledger/ledger.service';
+import { plural } from '../../shared/plural';
+import { accountLockedError, format, type LedgerService } from '../ledger/ledger.service';
 import { insertMessages } from '../messages/messages.repository';
 import * as limitsOf from '../messages/account-limits';
 import { PRIORITY, type ResolveSender } from '../messages/messages.service';
@@ -62,7 +63,6 @@ const countryName = (cc: string) => {
     return cc;
   }
 };
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function toServiceDto(
   row: repo.OtpServiceRow,
@@ -462,6 +462,7 @@ export function createOtpService(deps: Deps) {
             note: `OTP SMS × ${info.segments} segment(s)`,
           },
         ]);
+        if (debit.locked) throw accountLockedError();
         if (!debit.accepted[0]) {
           throw new AppError(
             ErrorCode.INSUFFICIENT_BALANCE,

@@ -27,6 +27,7 @@ const fromAppCode: Partial<Record<ErrorCode, V1ErrorCode>> = {
   NOT_FOUND: 'not_found',
   CONFLICT: 'conflict',
   INSUFFICIENT_BALANCE: 'insufficient_balance',
+  ACCOUNT_LOCKED: 'account_locked',
   SENDER_ID_NOT_APPROVED: 'sender_id_not_approved',
   UNPROCESSABLE: 'unprocessable',
   PAYLOAD_TOO_LARGE: 'body_too_large',
@@ -71,7 +72,9 @@ export function toV1Error(err: unknown, bodyLimit = 1024 * 1024): V1ErrorRespons
   }
   if (err instanceof AppError) {
     if (err.status >= 500) return null;
-    return make(fromAppCode[err.code] ?? 'unprocessable', err.message, undefined, err.status, err.headers);
+    // A locked account is 423 on the browser API (its sign-in) and 403 on /v1, as documented there.
+    const status = err.code === ErrorCode.ACCOUNT_LOCKED ? undefined : err.status;
+    return make(fromAppCode[err.code] ?? 'unprocessable', err.message, undefined, status, err.headers);
   }
   const e = err as FastifyError;
   if (hasZodFastifySchemaValidationErrors(e)) {

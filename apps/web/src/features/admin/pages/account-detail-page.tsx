@@ -193,6 +193,8 @@ function LockCard({ account }: { account: AdminAccountDetail }) {
       ) : (
         <Text size="sm" c="dimmed" mb="sm">
           Locking signs every user of this account out at once and stops them signing in until it is unlocked.
+          It also stops the account&apos;s sending: its waiting messages and unfinished campaigns are canceled
+          and refunded, and its API keys are refused.
         </Text>
       )}
       <Button
@@ -222,6 +224,12 @@ function LockCard({ account }: { account: AdminAccountDetail }) {
               ? `Let the users of ${account.username ?? account.name} sign in again?`
               : `Lock ${account.username ?? account.name}? Every user is signed out now and cannot sign in until you unlock it.`}
           </Text>
+          {!locked && (
+            <Text size="sm">
+              Its scheduled and queued messages and its unfinished campaigns are canceled and refunded now,
+              and stay canceled after an unlock. Messages already with a carrier go on.
+            </Text>
+          )}
           <Textarea
             label={locked ? 'Note (optional)' : 'Reason'}
             placeholder={locked ? 'Verified with the customer' : 'Spam complaints from carriers'}
