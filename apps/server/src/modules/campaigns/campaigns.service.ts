@@ -725,7 +725,7 @@ export function createCampaignsService(deps: Deps) {
              WHERE q.campaign_id = ${id}::uuid AND q.leased_by IS NULL AND NOT q.scheduled
             RETURNING 1)
           SELECT count(*)::int AS n FROM held`.execute(trx);
-        if (held.rows[0]!.n > 0) return;
+        if (held.rows[0].n > 0) return;
         const more = await sql`
           SELECT 1 FROM campaign_recipients WHERE campaign_id = ${id}::uuid AND seq >= ${c.next_seq} LIMIT 1`.execute(
           trx,
