@@ -4,21 +4,38 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { scheduledMessageRow } from '../../../test/messaging';
 import { onEveryStatement } from '../../../test/statement-spy';
+import { DTO_COLUMNS } from './messages.repository';
 import { createSendBatcher, type SendHook, type SendJob } from './send-batcher';
 
 // The send batcher's group commit on the real database: two transactions in flight, balance locks
 // taken last and in account order, and a refused job that leaves nothing behind.
 
 /** Statements sent while `statements` is an array (every client of this process). */
-let statements: string[] | null = null;
-onEveryStatement((text) => statements?.push(text.trim()));
+let statements: { text: string; client: object }[] | null = null;
+onEveryStatement((text, client) => statements?.push({ text: text.trim(), client }));
 
-/** What `run` returns, and the statements sent while it ran. */
-async function during<T>(run: () => Promise<T>): Promise<{ result: T; seen: string[] }> {
-  const seen: string[] = [];
-  statements = seen;
+/** What `run` returns, the statements sent while it ran, and whether each of them ran in a transaction. */
+async function during<T>(run: () => Promise<T>) {
+  const sent: { text: string; client: object }[] = [];
+  statements = sent;
   try {
-    return { result: await run(), seen };
+    const result = await run();
+    /**
+     * The statements matching `pattern` that ran in a transaction: on their connection, just after a
+     * BEGIN or just before a COMMIT (background work on other connections has transactions of its own).
+     */
+    const inTransaction = (pattern: RegExp) =>
+      sent
+        .filter((t) => pattern.test(t.text))
+        .filter((t) => {
+          const mine = sent.filter((o) => o.client === t.client);
+          const at = mine.indexOf(t);
+          return (
+            /^BEGIN\b/i.test(mine[at - 1]?.text ?? '') ||
+            /^(COMMIT|ROLLBACK)\b/i.test(mine[at + 1]?.text ?? '')
+          );
+        });
+    return { result, seen: sent.map((t) => t.text), inTransaction };
   } finally {
     statements = null;
   }
@@ -133,10 +150,12 @@ describe('the send batcher', () => {
     const batcher = createSendBatcher({ db, ledger: services.ledger, logger });
     // Three jobs of 40 messages at 10 (1,200 of the 2,000 balance), in one batch or two (the first
     // starts alone; the others wait for it, too few rows for a second transaction beside it).
-    const { result: sent, seen } = await during(() =>
-      Promise.all([0, 1, 2].map(() => batcher.submit(job(a, 40)))),
-    );
-    expect(seen.filter((t) => /^(BEGIN|COMMIT|ROLLBACK)\b/i.test(t))).toEqual([]);
+    const {
+      result: sent,
+      seen,
+      inTransaction,
+    } = await during(() => Promise.all([0, 1, 2].map(() => batcher.submit(job(a, 40)))));
+    expect(inTransaction(/INSERT INTO "messages"/)).toEqual([]);
     // Each batch is one statement that inserts the messages and debits the account.
     const inserts = seen.filter((t) => /INSERT INTO "messages"/.test(t));
     expect(inserts.length).toBeGreaterThanOrEqual(1);
@@ -145,6 +164,16 @@ describe('the send batcher', () => {
     expect(seen.filter((t) => /UPDATE accounts SET balance_minor/.test(t))).toHaveLength(inserts.length);
     expect(sent.map((r) => r.balanceMinor)).toEqual([1600, 1200, 800]);
     expect(sent.flatMap((r) => r.rows)).toHaveLength(120);
+    // The rows it answers with are built, not returned: they are the stored rows, to the millisecond.
+    const answered = sent.flatMap((r) => r.rows).sort((x, y) => (x.id < y.id ? -1 : 1));
+    const storedRows = await db
+      .selectFrom('messages')
+      .select([...DTO_COLUMNS])
+      .where('account_id', '=', a)
+      .orderBy('id')
+      .execute();
+    expect(answered).toEqual(storedRows);
+    expect(answered.every((m) => m.created_at instanceof Date && m.created_at.getTime() > 0)).toBe(true);
     // 800 left: a job of 81 messages at 10 is refused and writes nothing.
     await expect(batcher.submit(job(a, 81))).rejects.toThrow(/Insufficient balance/);
     expect(await stored(a)).toBe(120);
@@ -176,10 +205,14 @@ describe('the send batcher', () => {
         )
       ).rows[0]!.n;
 
-    const { result: sent, seen } = await during(() =>
+    const {
+      result: sent,
+      seen,
+      inTransaction,
+    } = await during(() =>
       Promise.all(['one', 'two'].map((note) => batcher.submit(job(a, 10, { hook, data: note })))),
     );
-    expect(seen.filter((t) => /^(BEGIN|COMMIT|ROLLBACK)\b/i.test(t))).toEqual([]);
+    expect(inTransaction(/INSERT INTO test_hook_rows/)).toEqual([]);
     const writes = seen.filter((t) => /INSERT INTO test_hook_rows/.test(t));
     expect(writes.length).toBeGreaterThanOrEqual(1);
     expect(
@@ -195,8 +228,8 @@ describe('the send batcher', () => {
     expect(await noted('refused')).toBe(0);
 
     // A hook that needs the inserted rows: a transaction that calls write.
-    const inTransaction = await during(() => batcher.submit(job(a, 5, { hook, data: 'needs rows' })));
-    expect(inTransaction.seen.some((t) => /^BEGIN\b/i.test(t))).toBe(true);
+    const transacted = await during(() => batcher.submit(job(a, 5, { hook, data: 'needs rows' })));
+    expect(transacted.inTransaction(/INSERT INTO "messages"/)).toHaveLength(1);
     expect(await noted('needs rows')).toBe(5);
     expect(await stored(a)).toBe(25);
     expect(await services.ledger.verify(db, a)).toEqual({ cached: 1750, sum: 1750 });
