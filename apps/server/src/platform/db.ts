@@ -127,7 +127,7 @@ export async function openPostgres(
   if (process.env.WREN_TRX_POOL_CHECK) {
     const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
     (pool as { connect: unknown }).connect = (...args: unknown[]) => {
-      if (insideTransaction.getStore()) {
+      if (insideTransaction?.getStore()) {
         process.stderr.write(`pool connection asked for inside a transaction\n${new Error().stack}\n`);
       }
       return connect(...args);
@@ -166,7 +166,12 @@ export function chunkRows<T extends object>(rows: readonly T[]): T[][] {
 }
 
 const afterCommitQueues = new WeakMap<object, (() => void)[]>();
-const insideTransaction = new AsyncLocalStorage<boolean>();
+/**
+ * WREN_TRX_POOL_CHECK's mark of code inside a `transact` (see openPostgres). Only with the diagnostic
+ * on: an AsyncLocalStorage in use makes Node track every promise the process creates (its hooks
+ * were ~3 % of the API's CPU in bench:api's profile).
+ */
+const insideTransaction = process.env.WREN_TRX_POOL_CHECK ? new AsyncLocalStorage<boolean>() : null;
 
 /**
  * Runs `fn` in a transaction; what it registers with `afterCommit` runs once the commit succeeded
@@ -176,7 +181,7 @@ export async function transact<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<
   const queue: (() => void)[] = [];
   const result = await db.transaction().execute((trx) => {
     afterCommitQueues.set(trx, queue);
-    return insideTransaction.run(true, () => fn(trx));
+    return insideTransaction ? insideTransaction.run(true, () => fn(trx)) : fn(trx);
   });
   for (const run of queue) run();
   return result;
