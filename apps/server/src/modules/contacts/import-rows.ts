@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import Papa from 'papaparse';
+import { format as formatNumber } from 'numfmt';
 import { ErrorCode } from '@wren/contracts';
 import { AppError } from '../../platform/errors';
 
@@ -72,10 +73,27 @@ export async function* csvRows(text: string, delimiter: string): AsyncGenerator<
   }
 }
 
-function cellText(v: ExcelJS.CellValue): string {
+/**
+ * A number as the sheet shows it: its number format applied (numfmt), so "$1,234.50", "12.50%" and a
+ * number kept with its leading zero by a format of zeros ("07911123456", ZIP "02134") read as they
+ * look. Under the General format (or none), the whole number: Excel shows a 12-digit phone number
+ * in General as "4.47911E+11", which no one means.
+ */
+function numberText(v: number, numFmt: string | undefined): string {
+  if (numFmt && numFmt !== 'General' && numFmt !== '@') {
+    try {
+      return formatNumber(numFmt, v);
+    } catch {
+      // A format numfmt cannot read: the number itself.
+    }
+  }
+  return Number.isInteger(v) ? v.toFixed(0) : String(v);
+}
+
+function cellText(v: ExcelJS.CellValue, numFmt?: string): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
-  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
+  if (typeof v === 'number') return numberText(v, numFmt);
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   // A date cell (styles are read, so a number formatted as a date arrives as a Date, in UTC as Excel
   // has no zones): its day, and its time of day when it has one.
@@ -86,10 +104,13 @@ function cellText(v: ExcelJS.CellValue): string {
   if ('richText' in v) return v.richText.map((t) => t.text).join('');
   if ('error' in v) return '';
   if ('formula' in v || 'sharedFormula' in v)
-    return cellText((v as { result?: ExcelJS.CellValue }).result ?? null);
+    return cellText((v as { result?: ExcelJS.CellValue }).result ?? null, numFmt);
   if ('text' in v) return typeof v.text === 'string' ? v.text : cellText(v.text);
   return '';
 }
+
+const isFormula = (v: ExcelJS.CellValue) =>
+  typeof v === 'object' && v !== null && !(v instanceof Date) && ('formula' in v || 'sharedFormula' in v);
 
 /** Excel's own sheet limits: 1,048,576 rows and 16,384 columns (XFD). */
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -148,7 +169,11 @@ export async function* xlsxRows(bytes: Uint8Array, opts: XlsxReadOptions = {}): 
         if (values.length > XLSX_MAX_COLUMNS + 1) throw overLimit(`more than ${XLSX_MAX_COLUMNS} columns`);
         const cells: string[] = [];
         for (let i = 1; i < values.length; i++) {
-          const text = cellText(values[i]);
+          const value = values[i];
+          const text = cellText(
+            value,
+            typeof value === 'number' || isFormula(value) ? r.getCell(i).numFmt : undefined,
+          );
           if (text.length > XLSX_MAX_CELL_CHARS) throw overLimit('a cell holds too much text');
           cells.push(text.trim());
         }

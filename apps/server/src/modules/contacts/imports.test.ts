@@ -257,7 +257,105 @@ describe('XLSX dates', () => {
     expect(upload.previewRows[0]).toEqual(['+447911000021', 'Ann', '1990-05-17', '2026-12-02 14:30']);
     expect(result).toMatchObject({ inserted: 1 });
     const [ann] = (await c.get(`/api/groups/${g.id}/contacts`)).body.items;
-    expect(ann.fields).toEqual({ born: '1990-05-17', appointment: '2026-12-02 14:30' });
+    expect(ann.fields, JSON.stringify(ann.fields)).toEqual({
+      born: '1990-05-17',
+      appointment: '2026-12-02 14:30',
+    });
+  });
+});
+
+describe('XLSX number formats', () => {
+  it('a number reads as the sheet shows it: currency, percent, leading zeros; General keeps the whole number', async () => {
+    const c = server.client();
+    await c.register();
+    const g = await createGroup(c);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Contacts');
+    ws.addRow(['Phone', 'Name', 'Balance', 'Discount', 'Zip', 'Account', 'Total', 'Euro', 'Ref']);
+    // A US number kept as a number and shown by a phone format; a UK mobile kept as a number with
+    // its leading zero shown by a format of eleven zeros.
+    ws.addRow([
+      2125550131,
+      'Ann',
+      1234.5,
+      0.125,
+      2134,
+      447911000099,
+      { formula: 'C2*2', result: 2469 },
+      12.5,
+      7911000031,
+    ]);
+    ws.addRow([
+      '+447911000032',
+      'Bob',
+      -5.5,
+      1,
+      90210,
+      12,
+      { formula: 'C3*2', result: -11 },
+      1000,
+      7911000032,
+    ]);
+    ws.getColumn(1).numFmt = '(000) 000-0000';
+    ws.getColumn(3).numFmt = '"£"#,##0.00;[Red]-"£"#,##0.00';
+    ws.getColumn(4).numFmt = '0.0%';
+    ws.getColumn(5).numFmt = '00000';
+    ws.getColumn(7).numFmt = '$#,##0';
+    ws.getColumn(8).numFmt = '[$€-407]#,##0.00';
+    ws.getColumn(9).numFmt = '00000000000';
+    const bytes = new Uint8Array(await wb.xlsx.writeBuffer());
+    const { upload, result } = await importFile(
+      c,
+      g.id,
+      'numbers.xlsx',
+      bytes,
+      {
+        phone: 'Phone',
+        name: 'Name',
+        fields: {
+          balance: 'Balance',
+          discount: 'Discount',
+          zip: 'Zip',
+          account: 'Account',
+          total: 'Total',
+          euro: 'Euro',
+          ref: 'Ref',
+        },
+      },
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(upload.previewRows).toEqual([
+      [
+        '(212) 555-0131',
+        'Ann',
+        '£1,234.50',
+        '12.5%',
+        '02134',
+        '447911000099',
+        '$2,469',
+        '€12,50',
+        '07911000031',
+      ],
+      ['+447911000032', 'Bob', '-£5.50', '100.0%', '90210', '12', '-$11', '€1.000,00', '07911000032'],
+    ]);
+    expect(result, JSON.stringify(result)).toMatchObject({ inserted: 2 });
+    const contacts = (await c.get(`/api/groups/${g.id}/contacts`)).body.items as {
+      phone: string;
+      name: string;
+      fields: Record<string, string>;
+    }[];
+    const ann = contacts.find((x) => x.name === 'Ann')!;
+    // The formatted number reads as a US number (the default country).
+    expect(ann.phone).toBe('+12125550131');
+    expect(ann.fields, JSON.stringify(ann.fields)).toEqual({
+      balance: '£1,234.50',
+      discount: '12.5%',
+      zip: '02134',
+      account: '447911000099',
+      total: '$2,469',
+      euro: '€12,50',
+      ref: '07911000031',
+    });
   });
 });
 
