@@ -178,7 +178,9 @@ describe('Operator console', () => {
     await page.getByRole('button', { name: 'Lock account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Lock account' });
     await dialog
-      .getByText(/scheduled and queued messages and its unfinished campaigns are canceled and refunded/)
+      .getByText(
+        /scheduled and queued messages and unfinished campaigns are canceled now and their cost refunded/,
+      )
       .waitFor();
     // The reason field has the focus: type, then confirm.
     await page.keyboard.type('Account taken over');

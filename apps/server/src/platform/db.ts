@@ -187,6 +187,26 @@ export async function transact<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<
   return result;
 }
 
+/**
+ * `transact`, run again (up to `attempts` times) when PostgreSQL chose it as a deadlock's victim
+ * (SQLSTATE 40P01): for a rare transaction that must take many rows' locks in an order other
+ * writers may not share (an operator's lock of an account cancels its waiting messages while a
+ * user's own cancel holds one of them). Its work is rolled back before each new attempt.
+ */
+export async function transactRetryingDeadlocks<T>(
+  db: Db,
+  fn: (trx: Db) => Promise<T>,
+  attempts = 3,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transact(db, fn);
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== '40P01' || attempt >= attempts) throw err;
+    }
+  }
+}
+
 /** Runs `run` after the commit of the `transact` transaction `trx`; outside one, at once. */
 export function afterCommit(trx: Db, run: () => void): void {
   const queue = afterCommitQueues.get(trx);
@@ -221,26 +241,31 @@ export type PgElementType = 'uuid' | 'text' | 'integer' | 'smallint' | 'bigint' 
  * not depend on the arrays (rows are routed to partitions as they are inserted), so a statement made
  * of it is planned once per connection.
  *
- * A column with one value in every row is one scalar parameter, not an array of copies: a send's
- * rows share all but their id and number (account, sender, text, price, times…). For a request of
- * 100 recipients, the copies were 80 % of the bytes serialised, sent and parsed (bench:api). The
- * statement's text then names which columns vary, so a table has a few texts, each planned once.
+ * `shared`: groups of columns a caller's rows usually have in common (a send's account and sender;
+ * its text and times). When every row has the same values in a group's columns, each of them is one
+ * scalar parameter instead of an array of copies: for a request of 100 recipients the copies were
+ * 80 % of the bytes serialised, sent and parsed (bench:api). A group is all scalars or all arrays,
+ * so a call site has a few statement texts (2 per group, each prepared and planned once per
+ * connection), not one per subset of columns that happen to vary.
  */
 export function insertUnnest<T extends keyof DB, C extends keyof Insertable<DB[T]> & string>(
   table: T,
   columns: Record<C, PgElementType>,
   rows: readonly { [K in C]: Insertable<DB[T]>[K] }[],
+  shared: readonly (readonly NoInfer<C>[])[] = [],
 ) {
   const names = Object.keys(columns) as C[];
   const valuesOf = (name: C) => rows.map((row) => row[name] ?? null);
-  // The rows' count comes from the arrays: at least one column stays one (the first, when none varies).
-  const varying = names.filter((name) => !oneValue(valuesOf(name)));
-  const unnested = varying.length > 0 ? varying : [names[0]];
+  const scalars = new Set<C>(
+    rows.length === 0 ? [] : shared.filter((group) => group.every((name) => oneValue(valuesOf(name)))).flat(),
+  );
+  // The rows' count comes from the arrays: at least one column stays one.
+  const unnested = names.filter((name) => !scalars.has(name));
   const arrays = unnested.map((name) => sql`${sql.val(valuesOf(name))}::${sql.raw(columns[name])}[]`);
   const selected = names.map((name) =>
-    unnested.includes(name)
-      ? sql.ref(`u.${name}`)
-      : sql`${sql.val(rows[0]?.[name] ?? null)}::${sql.raw(columns[name])}`,
+    scalars.has(name)
+      ? sql`${sql.val(rows[0]?.[name] ?? null)}::${sql.raw(columns[name])}`
+      : sql.ref(`u.${name}`),
   );
   return sql`${genericPlanOk} INSERT INTO ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))}) SELECT ${sql.join(selected)} FROM unnest(${sql.join(arrays)}) AS u(${sql.join(unnested.map((n) => sql.id(n)))})`;
 }

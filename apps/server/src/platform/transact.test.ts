@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness';
-import { afterCommit, transact } from './db';
+import { randomUUID } from 'node:crypto';
+import { afterCommit, insertUnnest, transact, transactRetryingDeadlocks } from './db';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -58,5 +59,73 @@ describe('transact and afterCommit', () => {
     } finally {
       off();
     }
+  });
+
+  it("transactRetryingDeadlocks runs a deadlock's victim again, after the other side committed", async () => {
+    const { db } = server.ctx;
+    await sql`CREATE TABLE IF NOT EXISTS test_deadlock (k text PRIMARY KEY, v int NOT NULL)`.execute(db);
+    await sql`INSERT INTO test_deadlock VALUES ('a', 0), ('b', 0) ON CONFLICT (k) DO UPDATE SET v = 0`.execute(
+      db,
+    );
+    let attempts = 0;
+    let bHeld!: () => void;
+    const holdingB = new Promise<void>((resolve) => (bHeld = resolve));
+    let aHeld!: () => void;
+    const holdingA = new Promise<void>((resolve) => (aHeld = resolve));
+    // The retried side locks a then b, and finds the deadlock first (its deadlock_timeout is short):
+    // PostgreSQL aborts it, and it runs again once the other side has committed.
+    const retried = transactRetryingDeadlocks(db, async (trx) => {
+      attempts += 1;
+      await sql`SET LOCAL deadlock_timeout = '100ms'`.execute(trx);
+      await sql`UPDATE test_deadlock SET v = v + 1 WHERE k = 'a'`.execute(trx);
+      if (attempts === 1) {
+        aHeld();
+        await holdingB;
+      }
+      await sql`UPDATE test_deadlock SET v = v + 1 WHERE k = 'b'`.execute(trx);
+    });
+    const other = transact(db, async (trx) => {
+      await sql`SET LOCAL deadlock_timeout = '10s'`.execute(trx);
+      await holdingA;
+      await sql`UPDATE test_deadlock SET v = v + 10 WHERE k = 'b'`.execute(trx);
+      bHeld();
+      await sql`UPDATE test_deadlock SET v = v + 10 WHERE k = 'a'`.execute(trx);
+    });
+    await Promise.all([retried, other]);
+    expect(attempts).toBe(2);
+    const rows = await sql<{ k: string; v: number }>`SELECT k, v FROM test_deadlock ORDER BY k`.execute(db);
+    // Both committed once each; the aborted attempt left nothing.
+    expect(rows.rows).toEqual([
+      { k: 'a', v: 11 },
+      { k: 'b', v: 11 },
+    ]);
+  });
+
+  it('insertUnnest sends shared columns once when every row has their values, else as arrays, with the same rows stored', async () => {
+    const { db } = server.ctx;
+    const columns = { message_id: 'uuid', status: 'text', detail: 'text', raw: 'text' } as const;
+    const insert = (
+      rows: { message_id: string; status: string; detail: string | null; raw: string | null }[],
+    ) => insertUnnest('message_events', columns, rows, [['status'], ['detail', 'raw']]);
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const same = ids.map((id) => ({ message_id: id, status: 'queued', detail: null, raw: null }));
+    const mixed = ids.map((id, i) => ({ message_id: id, status: 'sent', detail: `part ${i}`, raw: null }));
+    const text = (q: ReturnType<typeof insert>) => q.compile(db).sql;
+    // Shared values: one array (the ids), the rest scalars; a group with a value that varies: its
+    // columns are arrays (detail and raw), the other group's a scalar (status).
+    expect(text(insert(same)).match(/\[\]/g)).toHaveLength(1);
+    expect(text(insert(mixed)).match(/\[\]/g)).toHaveLength(3);
+    await insert(same).execute(db);
+    await insert(mixed).execute(db);
+    await insert([]).execute(db);
+    const stored = await db
+      .selectFrom('message_events')
+      .select(['message_id', 'status', 'detail', 'raw'])
+      .where('message_id', 'in', ids)
+      .execute();
+    const key = (r: { message_id: string; status: string }) => `${r.status} ${r.message_id}`;
+    const byKey = (a: { message_id: string; status: string }, b: { message_id: string; status: string }) =>
+      key(a) < key(b) ? -1 : 1;
+    expect([...stored].sort(byKey)).toEqual([...same, ...mixed].sort(byKey));
   });
 });

@@ -106,12 +106,17 @@ export async function accountUsers(db: Db, accountId: string) {
     .execute();
 }
 
+/**
+ * Locks the account's row for an operator's change. FOR NO KEY UPDATE, as the ledger takes it: a
+ * send's inserts lock their account FOR KEY SHARE (migration 0023), which FOR UPDATE would wait for,
+ * so a campaign's materialiser holding its campaign row could deadlock with a lock that waits for it.
+ */
 export async function lockAccountRow(db: Db, id: string) {
   return db
     .selectFrom('accounts')
     .select(['id', 'name', 'locked_at', 'rate_plan_id'])
     .where('id', '=', id)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 

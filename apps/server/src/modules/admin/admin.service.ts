@@ -13,7 +13,7 @@ import {
   type UserRole,
 } from '@wren/contracts';
 import { z } from 'zod';
-import { type Db, transact } from '../../platform/db';
+import { type Db, transact, transactRetryingDeadlocks } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { attachment, CSV_BOM, csvLine, majorUnits } from '../../shared/csv';
@@ -276,13 +276,16 @@ export function createAdminService(deps: Deps) {
       if (input.accountId === input.op.accountId) {
         throw new AppError(ErrorCode.CONFLICT, 'You cannot lock your own account');
       }
-      await transact(db, async (trx) => {
+      await transactRetryingDeadlocks(db, async (trx) => {
+        // Sending stops first: it locks the account's campaigns before the account's row, in the order
+        // a user's cancel and the campaign materialiser take them. Refused below (already locked, no
+        // such account), all of it rolls back.
+        const stopped = (await deps.stopSending?.(trx, input.accountId)) ?? { campaigns: 0, messages: 0 };
         const acc = await repo.lockAccountRow(trx, input.accountId);
         if (!acc) throw notFound('Account');
         if (acc.locked_at) throw new AppError(ErrorCode.CONFLICT, `"${acc.name}" is already locked`);
         await repo.setLock(trx, acc.id, { at: new Date(), reason: input.reason });
         const revoked = await repo.revokeAccountSessions(trx, acc.id, 'account_locked_by_operator');
-        const stopped = (await deps.stopSending?.(trx, acc.id)) ?? { campaigns: 0, messages: 0 };
         const ended = [
           `${plural(revoked, 'session')} ended`,
           ...(stopped.campaigns ? [`${plural(stopped.campaigns, 'campaign')} canceled`] : []),

@@ -760,13 +760,21 @@ export function createCampaignsService(deps: Deps) {
     /**
      * Cancels every campaign of the account that has not finished, in the caller's transaction (an
      * operator locking the account), each as `cancel` does; `reason` is each canceled message's error.
+     * Leaves the account's row locked (FOR NO KEY UPDATE) for the rest of the transaction.
      * Returns how many campaigns, and how many of their queued messages, were canceled.
      */
     async cancelAllOf(trx: Db, accountId: string, reason: string) {
+      // Every campaign row first, in one order, before any refund locks the account's row: the order
+      // a user's cancel and the materialiser take them in (campaign, then account), so neither can
+      // wait on this transaction while it waits on them.
       const { rows } = await sql<{ id: string }>`
         SELECT campaign_id AS id FROM bulk_campaigns
          WHERE account_id = ${accountId}::uuid AND status IN (${sql.join(CANCELABLE.map((st) => sql.lit(st)))})
-         ORDER BY campaign_id`.execute(trx);
+         ORDER BY campaign_id
+           FOR UPDATE`.execute(trx);
+      // Then the account's row, as the ledger locks it: no send debits the account until the caller's
+      // transaction ends, and every send that did is committed, so its messages are seen below.
+      await sql`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`.execute(trx);
       const canceled = { campaigns: 0, messages: 0 };
       for (const { id } of rows) {
         const c = await repo.lockCampaign(trx, id, accountId);

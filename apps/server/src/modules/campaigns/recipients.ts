@@ -17,7 +17,7 @@ import type { Db } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
 import { normaliseContactPhone } from '../contacts/contact-phone';
 import { unguardCell } from '../contacts/csv';
-import { csvRows, xlsxRows, type FileRow } from '../contacts/import-rows';
+import { csvRows, phoneCell, xlsxRows, type FileRow } from '../contacts/import-rows';
 import { checkXlsxZip } from '../contacts/import-zip-guard';
 import { withTightHeapGrowth } from '../../platform/heap-growth';
 import type { FilterSuppressed } from '../inbound/inbound.service';
@@ -341,7 +341,7 @@ async function scan(
     sources.push(
       (async function* () {
         for await (const rows of uploadRows(db, upload))
-          yield rows.map((r): Candidate => ({ row: r.row, raw: r.cells[phoneIndex] ?? '', cells: r.cells }));
+          yield rows.map((r): Candidate => ({ row: r.row, raw: phoneCell(r, phoneIndex), cells: r.cells }));
       })(),
     );
   }

@@ -8,7 +8,22 @@ import { AppError } from '../../platform/errors';
 /** One record of an import file: its row number in the file (1-based) and its cells as text. */
 export interface FileRow {
   row: number;
+  /** Each cell as the sheet shows it (an XLSX number with its number format applied). */
   cells: string[];
+  /** XLSX: a number cell's plain number, where its format shows something else ("$1,234.50"). */
+  numbers?: (string | undefined)[];
+}
+
+/**
+ * Cell `i` read as a phone number: what the sheet shows when that is the number with only leading
+ * zeros or punctuation added ("07911000031", "(212) 555-0131"), else the number itself: a phone
+ * number under a "0.00" or scientific format shows "7911000031.00" or "7.91E+09", which is not it.
+ */
+export function phoneCell(r: FileRow, i: number): string {
+  const shown = r.cells[i] ?? '';
+  const plain = r.numbers?.[i];
+  if (plain === undefined) return shown;
+  return shown.replace(/\D/g, '').replace(/^0+/, '') === plain ? shown : plain;
 }
 
 const CHUNK = 64 * 1024;
@@ -168,17 +183,20 @@ export async function* xlsxRows(bytes: Uint8Array, opts: XlsxReadOptions = {}): 
         const values = Array.isArray(r.values) ? r.values : [];
         if (values.length > XLSX_MAX_COLUMNS + 1) throw overLimit(`more than ${XLSX_MAX_COLUMNS} columns`);
         const cells: string[] = [];
+        let numbers: (string | undefined)[] | undefined;
         for (let i = 1; i < values.length; i++) {
           const value = values[i];
-          const text = cellText(
-            value,
-            typeof value === 'number' || isFormula(value) ? r.getCell(i).numFmt : undefined,
-          );
+          const numeric = typeof value === 'number' || isFormula(value);
+          const text = cellText(value, numeric ? r.getCell(i).numFmt : undefined).trim();
           if (text.length > XLSX_MAX_CELL_CHARS) throw overLimit('a cell holds too much text');
-          cells.push(text.trim());
+          cells.push(text);
+          if (numeric) {
+            const plain = cellText(value);
+            if (plain !== text) (numbers ??= [])[i - 1] = plain;
+          }
         }
         if (cells.every((c) => c === '')) continue;
-        yield { row: r.number, cells };
+        yield numbers ? { row: r.number, cells, numbers } : { row: r.number, cells };
       }
       return; // the first worksheet only
     }

@@ -7,7 +7,7 @@ import * as contactsRepo from './contacts.repository';
 import { unguardCell } from './csv';
 import { adjustContactCount } from './groups.repository';
 import type { ResolvedMapping } from './import-mapping';
-import { csvRows, xlsxRows, type FileRow } from './import-rows';
+import { csvRows, phoneCell, xlsxRows, type FileRow } from './import-rows';
 import * as repo from './imports.repository';
 import { checkXlsxZip } from './import-zip-guard';
 
@@ -52,7 +52,7 @@ const cell = (cells: string[], i: number) => unguardCell((cells[i] ?? '').trim()
 
 function parseRow(job: ImportJob, r: FileRow): Parsed {
   const { mapping } = job;
-  const raw = cell(r.cells, mapping.phone);
+  const raw = unguardCell(phoneCell(r, mapping.phone).trim());
   const fields: Record<string, string> = {};
   for (const [key, i] of mapping.fields) {
     const v = cell(r.cells, i);

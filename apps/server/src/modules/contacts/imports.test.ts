@@ -285,18 +285,12 @@ describe('XLSX number formats', () => {
       12.5,
       7911000031,
     ]);
-    ws.addRow([
-      '+447911000032',
-      'Bob',
-      -5.5,
-      1,
-      90210,
-      12,
-      { formula: 'C3*2', result: -11 },
-      1000,
-      7911000032,
-    ]);
+    ws.addRow([2125550132, 'Bob', -5.5, 1, 90210, 12, { formula: 'C3*2', result: -11 }, 1000, 7911000032]);
+    // Phone numbers under formats that change their digits as shown: read as the numbers they are.
+    ws.addRow([2125550133, 'Cy']);
     ws.getColumn(1).numFmt = '(000) 000-0000';
+    ws.getCell('A3').numFmt = '#,##0.00';
+    ws.getCell('A4').numFmt = '0.00E+00';
     ws.getColumn(3).numFmt = '"£"#,##0.00;[Red]-"£"#,##0.00';
     ws.getColumn(4).numFmt = '0.0%';
     ws.getColumn(5).numFmt = '00000';
@@ -336,17 +330,21 @@ describe('XLSX number formats', () => {
         '€12,50',
         '07911000031',
       ],
-      ['+447911000032', 'Bob', '-£5.50', '100.0%', '90210', '12', '-$11', '€1.000,00', '07911000032'],
+      ['2,125,550,132.00', 'Bob', '-£5.50', '100.0%', '90210', '12', '-$11', '€1.000,00', '07911000032'],
+      ['2.13E+09', 'Cy', '', '', '', '', '', '', ''],
     ]);
-    expect(result, JSON.stringify(result)).toMatchObject({ inserted: 2 });
+    expect(result, JSON.stringify(result)).toMatchObject({ inserted: 3, invalid: 0 });
     const contacts = (await c.get(`/api/groups/${g.id}/contacts`)).body.items as {
       phone: string;
       name: string;
       fields: Record<string, string>;
     }[];
     const ann = contacts.find((x) => x.name === 'Ann')!;
-    // The formatted number reads as a US number (the default country).
+    // The formatted number reads as a US number (the default country); so do the numbers whose
+    // format shows other digits.
     expect(ann.phone).toBe('+12125550131');
+    expect(contacts.find((x) => x.name === 'Bob')!.phone).toBe('+12125550132');
+    expect(contacts.find((x) => x.name === 'Cy')!.phone).toBe('+12125550133');
     expect(ann.fields, JSON.stringify(ann.fields)).toEqual({
       balance: '£1,234.50',
       discount: '12.5%',

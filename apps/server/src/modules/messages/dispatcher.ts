@@ -16,6 +16,8 @@ import { createPartitionDirectory } from './partition-directory';
 
 /** Claims per message before it fails; the validity period is the other limit. */
 const MAX_ATTEMPTS = 25;
+/** Why a message that was with a worker when its account was locked is not sent again. */
+const NOT_SENT_LOCKED = 'Not sent: the account was locked by an operator';
 const FLUSH_MS = 15;
 const FLUSH_SIZE = 300;
 /** Most outcomes settled in one transaction; a longer backlog is settled in several. */
@@ -318,9 +320,19 @@ export function createDispatcher(deps: Deps) {
         }
         touched.push(...sent);
       }
+      // A locked account's messages are not sent again (the lock canceled what waited; these were
+      // with this worker then): failed and refunded instead of back to the queue.
+      const locked = await q.lockedAccounts(
+        trx,
+        [...sorted.retry, ...sorted.resend].map(({ m }) => m.account_id),
+      );
       // Safe to send again later: back to the queue with backoff, or failed after too many tries.
       let dueIn = Infinity;
       for (const { m, outcome } of sorted.retry) {
+        if (locked.has(m.account_id)) {
+          sorted.failed.push({ m, error: NOT_SENT_LOCKED });
+          continue;
+        }
         if (m.attempts >= MAX_ATTEMPTS || m.validity_until.getTime() < Date.now()) {
           sorted.failed.push({ m, error: `Could not be sent: ${outcome.reason}` });
           continue;
@@ -343,6 +355,10 @@ export function createDispatcher(deps: Deps) {
       if (dueIn < Infinity) afterCommit(trx, () => nudgeIn(dueIn));
       // Unanswered on a lane that resends: back to the queue at once (at-least-once, noted in history).
       for (const { m, reason } of sorted.resend) {
+        if (locked.has(m.account_id)) {
+          sorted.failed.push({ m, error: NOT_SENT_LOCKED });
+          continue;
+        }
         if (m.attempts >= MAX_ATTEMPTS || m.validity_until.getTime() < Date.now()) {
           sorted.failed.push({
             m,
@@ -392,17 +408,40 @@ export function createDispatcher(deps: Deps) {
    * moves once, and only the pass that moved it records the event.
    */
   async function reclaimLeases() {
-    const reclaimed = await transition(db, { to: 'queued', from: ['sending'], rows: [], due: 'lease' });
-    if (reclaimed.length === 0) return reclaimed;
-    await insertEvents(
-      db,
-      reclaimed.map((m) => ({
-        message_id: m.id,
-        status: 'queued',
-        detail: 'Reclaimed after a worker lease expired',
-      })),
-    );
-    nudge();
+    // One transaction, so a message of a locked account is canceled before any claim can see it back
+    // in the queue (the other messages are claimable once it commits, as before).
+    const reclaimed = await transact(db, async (trx) => {
+      const back = await transition(trx, { to: 'queued', from: ['sending'], rows: [], due: 'lease' });
+      if (back.length === 0) return back;
+      await insertEvents(
+        trx,
+        back.map((m) => ({
+          message_id: m.id,
+          status: 'queued',
+          detail: 'Reclaimed after a worker lease expired',
+        })),
+      );
+      // A locked account's messages are canceled and refunded, not sent: the lock canceled what
+      // waited, and these were with a worker then.
+      const locked = await q.lockedAccounts(
+        trx,
+        back.map((m) => m.account_id),
+      );
+      if (locked.size === 0) return back;
+      const canceled = await transition(trx, {
+        to: 'canceled',
+        from: ['queued'],
+        rows: back.filter((m) => locked.has(m.account_id)).map((m) => m.id),
+        error: NOT_SENT_LOCKED,
+      });
+      await refundMessages(trx, deps.ledger, canceled);
+      await insertEvents(
+        trx,
+        canceled.map((m) => ({ message_id: m.id, status: 'canceled', detail: NOT_SENT_LOCKED })),
+      );
+      return back;
+    });
+    if (reclaimed.length > 0) nudge();
     return reclaimed;
   }
 

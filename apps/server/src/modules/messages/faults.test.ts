@@ -2,7 +2,8 @@ import type { RuntimeOptions } from '@wren/smsc-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import { faultFamily } from '../../../test/fault-summary';
-import { expectInvariants, waitForFinal } from '../../../test/messaging';
+import { sql } from 'kysely';
+import { expectInvariants, insertTestMessage, waitForFinal } from '../../../test/messaging';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -117,4 +118,99 @@ describe('SMSC faults: every message ends final, nothing moves back, nothing is 
       await expectInvariants(server, first.user.accountId);
       await expectInvariants(server, second.user.accountId);
     }));
+
+  it("a locked account's messages that come back from the SMSC for a retry are not sent again: failed and refunded", () =>
+    smscFamily.run(async () => {
+      const sim = server.worker!.simulator!;
+      const db = server.ctx.db;
+      sim.setOptions({ throttle: { rate: 1 } });
+      try {
+        const { user, ids, dests } = await sendBatch(5);
+        const start = 500; // the trial balance (every send is refunded in the end)
+        // Every submit is throttled: the messages go round (claimed, refused, back with a backoff).
+        const retried = async () =>
+          (
+            await db
+              .selectFrom('message_events')
+              .select('message_id')
+              .where('message_id', 'in', ids)
+              .where('detail', 'like', 'Will retry%')
+              .execute()
+          ).length;
+        await expect.poll(retried, { timeout: 15_000 }).toBeGreaterThan(0);
+        // An operator locks the account while some of them are with the worker.
+        await db
+          .updateTable('accounts')
+          .set({ locked_at: new Date(), locked_reason: 'test' })
+          .where('id', '=', user.accountId)
+          .execute();
+        const final = async () =>
+          db.selectFrom('messages').select(['status', 'error', 'refunded']).where('id', 'in', ids).execute();
+        await expect
+          .poll(async () => (await final()).filter((m) => m.status === 'failed').length, { timeout: 20_000 })
+          .toBe(5);
+        for (const m of await final()) {
+          expect(m).toEqual({
+            status: 'failed',
+            error: 'Not sent: the account was locked by an operator',
+            refunded: true,
+          });
+        }
+        expect(Math.max(...submitsPerDestination(dests))).toBe(0);
+        await expectInvariants(server, user.accountId);
+        const { balance_minor } = await db
+          .selectFrom('accounts')
+          .select('balance_minor')
+          .where('id', '=', user.accountId)
+          .executeTakeFirstOrThrow();
+        expect(Number(balance_minor)).toBe(start);
+      } finally {
+        sim.setOptions({ throttle: undefined });
+      }
+    }));
+
+  it("a locked account's message whose worker died is canceled and refunded when its lease is reclaimed, not sent", async () => {
+    const db = server.ctx.db;
+    const c = server.client();
+    const { user } = await c.register();
+    const id = await insertTestMessage(server, {
+      accountId: user.accountId,
+      status: 'sending',
+      recipient: '+12125559870',
+    });
+    // With a worker that died: its lease ran out a minute ago.
+    await sql`INSERT INTO send_queue (message_id, priority, due_at, validity_until, leased_by, lease_until)
+              VALUES (${id}::uuid, 1, now(), now() + interval '1 hour', 'dead-worker', now() - interval '1 minute')`.execute(
+      db,
+    );
+    await db
+      .updateTable('accounts')
+      .set({ locked_at: new Date(), locked_reason: 'test' })
+      .where('id', '=', user.accountId)
+      .execute();
+    await server.worker!.dispatcher.maintenance();
+    const m = await db
+      .selectFrom('messages')
+      .select(['status', 'error', 'refunded'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(m).toEqual({
+      status: 'canceled',
+      error: 'Not sent: the account was locked by an operator',
+      refunded: true,
+    });
+    const queued = await db
+      .selectFrom('send_queue')
+      .select('message_id')
+      .where('message_id', '=', id)
+      .execute();
+    expect(queued).toEqual([]);
+    const history = await db
+      .selectFrom('message_events')
+      .select(['status', 'detail'])
+      .where('message_id', '=', id)
+      .execute();
+    expect(history.map((e) => e.status)).toEqual(expect.arrayContaining(['queued', 'canceled']));
+    expect(Math.max(...submitsPerDestination(['12125559870']))).toBe(0);
+  });
 });

@@ -59,6 +59,16 @@ const NEW_MESSAGE_COLUMNS = {
   validity_until: 'timestamptz',
 } as const satisfies Partial<Record<keyof MessagesTable, PgElementType>>;
 
+/**
+ * What the messages of a send batch usually have in common (all but their id, number and price),
+ * in two groups (insertUnnest's `shared`): the account's and its sender, which the sends of one
+ * account share; and one request's text and times.
+ */
+const SHARED_MESSAGE_COLUMNS = [
+  ['account_id', 'campaign_id', 'user_id', 'sender', 'currency', 'status', 'priority', 'encoding'],
+  ['body', 'segments', 'scheduled_at', 'timezone', 'next_attempt_at', 'validity_until'],
+] as const satisfies readonly (readonly (keyof typeof NEW_MESSAGE_COLUMNS)[])[];
+
 /** A message as a send stores it; the other columns take their defaults. */
 export type NewMessage = {
   [K in keyof typeof NEW_MESSAGE_COLUMNS]-?: Exclude<Insertable<MessagesTable>[K], undefined>;
@@ -169,7 +179,7 @@ const SEND_REFUSED = 'WR402';
 /** The inserts of `rows` into messages (with the DTO's columns returned or not) and send_queue. */
 function messageInserts(rows: readonly NewMessage[], returning: boolean) {
   const waiting = rows.filter((r) => r.status === 'queued' || r.status === 'scheduled');
-  const messages = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows)}${
+  const messages = sql`${insertUnnest('messages', NEW_MESSAGE_COLUMNS, rows, SHARED_MESSAGE_COLUMNS)}${
     returning ? sql` RETURNING ${sql.join(DTO_COLUMNS.map((c) => sql.ref(c)))}` : sql``
   }`;
   if (waiting.length === 0) return { messages, queue: null };
@@ -191,6 +201,10 @@ function messageInserts(rows: readonly NewMessage[], returning: boolean) {
       scheduled: r.status === 'scheduled',
       validity_until: r.validity_until,
     })),
+    [
+      ['priority', 'scheduled', 'campaign_id'],
+      ['due_at', 'validity_until'],
+    ],
   )}`;
   return { messages, queue };
 }

@@ -66,3 +66,13 @@ export async function insertParts(
     rows,
   )} ON CONFLICT DO NOTHING`.execute(trx);
 }
+
+/** Of these accounts, the ones an operator has locked (their messages are not sent again). */
+export async function lockedAccounts(db: Db, accountIds: readonly string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM accounts WHERE id = ANY(${[...new Set(accountIds)]}::uuid[]) AND locked_at IS NOT NULL`.execute(
+    db,
+  );
+  return new Set(rows.map((r) => r.id));
+}

@@ -91,6 +91,7 @@ function insertLinks(items: { rows: readonly { id: string }[]; data: SendRecord 
       notify_pending: 'boolean',
     },
     links,
+    [['account_id', 'api_key_id', 'client_ref', 'callback_url', 'notify_pending']],
   );
 }
 

@@ -193,8 +193,8 @@ function LockCard({ account }: { account: AdminAccountDetail }) {
       ) : (
         <Text size="sm" c="dimmed" mb="sm">
           Locking signs every user of this account out at once and stops them signing in until it is unlocked.
-          It also stops the account&apos;s sending: its waiting messages and unfinished campaigns are canceled
-          and refunded, and its API keys are refused.
+          It also stops the account&apos;s sending: its waiting messages and the unsent part of its campaigns
+          are canceled and refunded, and its API keys stop working.
         </Text>
       )}
       <Button
@@ -226,8 +226,9 @@ function LockCard({ account }: { account: AdminAccountDetail }) {
           </Text>
           {!locked && (
             <Text size="sm">
-              Its scheduled and queued messages and its unfinished campaigns are canceled and refunded now,
-              and stay canceled after an unlock. Messages already with a carrier go on.
+              The account&apos;s scheduled and queued messages and unfinished campaigns are canceled now and
+              their cost refunded. They stay canceled after an unlock. Messages already being sent still go
+              out.
             </Text>
           )}
           <Textarea
