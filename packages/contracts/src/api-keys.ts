@@ -34,29 +34,38 @@ const httpsUrl = safeString()
   .max(2000, 'The URL is too long (at most 2000 characters)')
   .pipe(z.url({ protocol: /^https?$/, message: 'Enter a full http:// or https:// URL' }));
 
-export const apiKeyInputSchema = z.object({
+/** A key's fields as given (no defaults): a creation fills the ones left out, an update keeps them. */
+const apiKeyFields = {
   name: safeString().trim().min(1, 'Name the key').max(80, 'At most 80 characters'),
   scopes: z.array(z.enum(API_SCOPES)).min(1, 'Choose at least one scope').max(API_SCOPES.length),
   ipAllowlist: z
     .array(safeString().trim().max(64).regex(cidrLike, 'Enter an IP address or CIDR, e.g. 203.0.113.0/24'))
-    .max(50, 'At most 50 addresses')
-    .default([]),
-  expiresAt: z.iso
-    .datetime({ offset: true, message: 'Enter a valid date and time' })
-    .nullable()
-    .default(null),
+    .max(50, 'At most 50 addresses'),
+  expiresAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).nullable(),
   rateLimitPerMinute: z
     .number()
     .int()
     .min(1, 'At least 1 request per minute')
     .max(API_KEY_RATE_LIMIT_MAX, `At most ${API_KEY_RATE_LIMIT_MAX.toLocaleString('en-US')} per minute`)
-    .nullable()
-    .default(null),
-  webhookUrl: httpsUrl.nullable().default(null),
+    .nullable(),
+  webhookUrl: httpsUrl.nullable(),
+};
+
+export const apiKeyInputSchema = z.object({
+  ...apiKeyFields,
+  ipAllowlist: apiKeyFields.ipAllowlist.default([]),
+  expiresAt: apiKeyFields.expiresAt.default(null),
+  rateLimitPerMinute: apiKeyFields.rateLimitPerMinute.default(null),
+  webhookUrl: apiKeyFields.webhookUrl.default(null),
 });
 export type ApiKeyInput = z.input<typeof apiKeyInputSchema>;
 
-export const apiKeyUpdateSchema = apiKeyInputSchema.partial();
+/**
+ * An update: only the fields given change. Built from the fields without their defaults: zod's
+ * `.partial()` of the creation schema still fills a left-out field with its default, so renaming a
+ * key cleared its IP allowlist, expiry, rate limit and webhook.
+ */
+export const apiKeyUpdateSchema = z.object(apiKeyFields).partial();
 export type ApiKeyUpdate = z.input<typeof apiKeyUpdateSchema>;
 
 export const API_KEY_STATUSES = ['active', 'expired', 'revoked'] as const;

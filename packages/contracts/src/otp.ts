@@ -209,7 +209,8 @@ export type OtpStats = z.infer<typeof otpStatsResponseSchema>;
 
 // ---- Public API ----
 
-export const otpSendSchema = z.object({
+// Strict, as /v1/messages: a field the operation does not have is a 400 naming it, not ignored.
+export const otpSendSchema = z.strictObject({
   to: safeString()
     .trim()
     .min(1, 'Give the phone number to send the code to')
@@ -228,7 +229,7 @@ export const otpSendResultSchema = z.object({
 export type OtpSendResult = z.infer<typeof otpSendResultSchema>;
 
 export const otpCheckSchema = z
-  .object({
+  .strictObject({
     to: safeString().trim().max(32, 'Not a valid phone number').optional(),
     id: z.uuid('Not a verification id').optional(),
     code: safeString().trim().min(1, 'Give the code to check').max(10, 'The code is at most 10 characters'),

@@ -1,4 +1,5 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { FieldError } from '../platform/errors';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 
 /**
@@ -355,4 +356,18 @@ export function toE164(value: string, defaultCountry: string): string | null {
   const viable = digits.length >= 3 || (!plus && digits.length === 2 && last - first === 1);
   if (!viable) return null;
   return validE164(plus ? '+' + digits : digits, defaultCountry);
+}
+
+/**
+ * The one check of a list of country codes (an OTP service's or an account's allowed countries):
+ * a FieldError on `field` naming each code that is not a country libphonenumber knows ("UK": the
+ * United Kingdom is GB). A two-letter pattern alone let "XX" through, and every send was refused.
+ */
+export function checkCountryCodes(field: string, codes: readonly string[] | null | undefined) {
+  const unknown = (codes ?? []).filter((c) => !isSupportedCountry(c));
+  if (unknown.length === 0) return;
+  const hint = unknown.includes('UK') ? ' (the United Kingdom is GB)' : '';
+  throw new FieldError({
+    [field]: [`Not a country code: ${unknown.join(', ')}${hint}. Use ISO codes such as US, GB or DE.`],
+  });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { plural } from '../../shared/plural';
+import { checkCountryCodes } from '../../shared/phone';
 import { Readable } from 'node:stream';
 import {
   ErrorCode,
@@ -370,6 +371,7 @@ export function createAdminService(deps: Deps) {
 
     async setLimits(input: { op: Operator; accountId: string; limits: AccountLimits }) {
       const { maxPerSecond, dailyCap, allowedCountries } = input.limits;
+      checkCountryCodes('allowedCountries', allowedCountries);
       const countries = allowedCountries ? [...new Set(allowedCountries)].sort() : null;
       await transact(db, async (trx) => {
         const acc = await repo.lockAccountRow(trx, input.accountId);

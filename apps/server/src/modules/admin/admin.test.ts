@@ -449,6 +449,16 @@ describe('accounts and money', () => {
       allowedCountries: ['gb'],
     });
     expect(badLimits.status).toBe(400);
+    const noCountry = await admin.request('PUT', path(ADMIN_API.limits, id), {
+      maxPerSecond: 5,
+      dailyCap: 1000,
+      allowedCountries: ['GB', 'UK'],
+    });
+    expect(noCountry.status).toBe(400);
+    expect(noCountry.body.errors.allowedCountries[0]).toMatch(
+      /Not a country code: UK \(the United Kingdom is GB\)/,
+    );
+    expect((await admin.get(path(ADMIN_API.account, id))).body.limits.allowedCountries).toEqual(['GB', 'US']);
     const role = await admin.request('PUT', path(ADMIN_API.userRole, userReg.user.id), { role: 'admin' });
     expect(role.body.users[0].role).toBe('admin');
     await admin.request('PUT', path(ADMIN_API.userRole, userReg.user.id), { role: 'user' });

@@ -2,8 +2,14 @@ import ipaddr from 'ipaddr.js';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-/** Parses an allowlist entry (an address or a CIDR, IPv4 or IPv6); null when it is neither. */
+/**
+ * Parses an allowlist entry (an address or a CIDR, IPv4 or IPv6); null when it is neither. An IPv4
+ * address must be four decimal numbers without leading zeros: the older forms inet_aton accepts
+ * read `192.168.010.001` as octal (192.168.8.1) and `1.2.3` as 1.2.0.3, not what anyone typed.
+ */
 export function parseEntry(entry: string): Range | null {
+  const address = entry.split('/')[0] ?? '';
+  if (!address.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(address)) return null;
   try {
     if (entry.includes('/')) {
       const [addr, bits] = ipaddr.parseCIDR(entry);

@@ -24,6 +24,7 @@ import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { plural } from '../../shared/plural';
+import { checkCountryCodes } from '../../shared/phone';
 import { accountLockedError, format, type LedgerService } from '../ledger/ledger.service';
 import { insertMessages } from '../messages/messages.repository';
 import * as limitsOf from '../messages/account-limits';
@@ -209,6 +210,7 @@ export function createOtpService(deps: Deps) {
         ...input,
       };
       await checkSender(accountId, v.senderId);
+      checkCountryCodes('allowedCountries', v.allowedCountries);
       checkTemplateLength(v);
       const row = await repo.insertService(db, {
         account_id: accountId,
@@ -235,6 +237,7 @@ export function createOtpService(deps: Deps) {
     async update(accountId: string, id: string, p: UpdateOtpServiceInput) {
       const current = await requireService(accountId, id);
       await checkSender(accountId, p.senderId);
+      checkCountryCodes('allowedCountries', p.allowedCountries);
       checkTemplateLength({
         template: p.template ?? current.template,
         codeLength: p.codeLength ?? current.code_length,

@@ -322,6 +322,33 @@ describe('OTP services', () => {
     expect(gb.status, JSON.stringify(gb.body)).toBe(201);
   });
 
+  it('refuses country codes that are no country, and fields a send or check does not have', async () => {
+    const bad = await c.post('/api/otp-services', {
+      name: 'Bad countries',
+      template: 'Your {{service}} code is {{code}}.',
+      allowedCountries: ['GB', 'XX', 'UK'],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.allowedCountries[0]).toMatch(
+      /Not a country code: XX, UK \(the United Kingdom is GB\)/,
+    );
+    const svc = await createService({ allowedCountries: ['GB'] });
+    const edit = await c.request('PATCH', `/api/otp-services/${svc.id}`, { allowedCountries: ['ZZ'] });
+    expect(edit.status).toBe(400);
+    const before = await messageCount();
+    const extra = await c.post(`/v1/otp/${svc.id}/send`, { to: '+442071838751', channel: 'sms' });
+    expect(extra.status).toBe(400);
+    expect(JSON.stringify(extra.body)).toMatch(/channel/);
+    const check = await c.post(`/v1/otp/${svc.id}/check`, {
+      to: '+442071838751',
+      code: '123456',
+      remember: true,
+    });
+    expect(check.status).toBe(400);
+    expect(JSON.stringify(check.body)).toMatch(/remember/);
+    expect(await messageCount()).toBe(before);
+  });
+
   it('velocity guard: sequential numbers in one prefix block that range and record why', async () => {
     const svc = await createService({
       velocityMaxSends: 5,

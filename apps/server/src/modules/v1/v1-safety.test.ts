@@ -65,6 +65,55 @@ async function v1(secret: string, method: string, path: string, body?: unknown) 
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
+describe('API key settings', () => {
+  it('an update changes only the fields it names: a rename keeps the allowlist, expiry, rate limit and webhook', async () => {
+    const settings = {
+      ipAllowlist: ['10.0.0.0/8'],
+      expiresAt: '2027-01-01T00:00:00.000Z',
+      rateLimitPerMinute: 5,
+      webhookUrl: 'https://hooks.example.com/keep',
+    };
+    const created = await owner.post('/api/api-keys', {
+      name: 'Locked down',
+      scopes: ['sms:send'],
+      ...settings,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { key, secret } = created.body as { key: { id: string }; secret: string };
+    const renamed = await owner.request('PATCH', `/api/api-keys/${key.id}`, { name: 'Renamed' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Renamed', ...settings });
+    expect((await owner.get(`/api/api-keys/${key.id}`)).body).toMatchObject({ name: 'Renamed', ...settings });
+    // Still refused from outside its allowlist (this test calls from 127.0.0.1).
+    expect((await v1(secret, 'GET', '/v1/balance')).status).toBe(403);
+    // Cleared only when asked.
+    const cleared = await owner.request('PATCH', `/api/api-keys/${key.id}`, {
+      ipAllowlist: [],
+      webhookUrl: null,
+    });
+    expect(cleared.body).toMatchObject({ ipAllowlist: [], webhookUrl: null, rateLimitPerMinute: 5 });
+  });
+
+  it('an IPv4 allowlist entry is four decimal numbers: zero-padded (octal to inet_aton) or short forms are refused', async () => {
+    for (const entry of ['192.168.010.001', '010.0.0.0/8', '1.2.3', '0x7f.0.0.1', '3232235777']) {
+      const res = await owner.post('/api/api-keys', {
+        name: 'Odd IP',
+        scopes: ['sms:send'],
+        ipAllowlist: [entry],
+      });
+      expect(res.status, entry).toBe(400);
+      expect(res.body.errors?.ipAllowlist ?? res.body.errors?.['ipAllowlist.0'], entry).toBeDefined();
+    }
+    const ok = await owner.post('/api/api-keys', {
+      name: 'Plain IP',
+      scopes: ['sms:send'],
+      ipAllowlist: ['192.168.10.1', '10.0.0.0/8', '::ffff:10.1.2.3', '2001:db8::/32'],
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.key.ipAllowlist).toEqual(['192.168.10.1', '10.0.0.0/8', '10.1.2.3', '2001:db8::/32']);
+  });
+});
+
 describe('webhook URLs: refused when saved or accepted', () => {
   it('refuses every internal, credentialed or non-http(s) form on keys, the account and callbackUrl', async () => {
     const created = await owner.post('/api/api-keys', { name: 'Guarded', scopes: ['sms:send'] });
