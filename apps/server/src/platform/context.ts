@@ -71,7 +71,7 @@ export function createContext(
     systemDefault: config.defaultSender,
   });
   const resolveSender: ResolveSender = (input) => senderIds.resolveSenderForSend(input);
-  const inbound = createInboundService({ db, events, logger, defaultCountry: config.defaultCountry });
+  const inbound = createInboundService({ db, events, logger, defaultCountry: config.defaultCountry, ledger });
   const messages = createMessagesService({
     db,
     config,

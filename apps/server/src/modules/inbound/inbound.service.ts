@@ -18,6 +18,11 @@ import { coalesced } from '../../platform/coalesce';
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { toE164 } from '../../shared/phone';
 import * as repo from './inbound.repository';
+import type { LedgerService } from '../ledger/ledger.service';
+import { cancelWaiting } from '../messages/cancel-waiting';
+
+/** Why a number's waiting messages were canceled when it was added to the suppression list. */
+const OPTED_OUT = 'Canceled: the number opted out (suppression list) before it was sent';
 
 /** Most numbers GET /api/suppressions returns (newest first). */
 export const SUPPRESSION_LIST_MAX = 1000;
@@ -71,6 +76,8 @@ export function createInboundService(deps: {
   events: EventBus;
   logger: Logger;
   defaultCountry: string;
+  /** Refunds the messages a number's opt-out cancels. */
+  ledger: LedgerService;
 }) {
   const { db, events } = deps;
 
@@ -127,6 +134,7 @@ export function createInboundService(deps: {
             reason: 'stop_keyword',
             inboundId: id,
           });
+          await cancelWaiting(trx, deps, { accountId, recipient: handset }, OPTED_OUT);
         } else if (accountId && handset && isOptIn(keyword)) {
           await repo.removeSuppression(trx, accountId, handset);
         }
@@ -174,11 +182,15 @@ export function createInboundService(deps: {
     async addSuppression(input: { accountId: string; phone: string }): Promise<SuppressionDto> {
       const phone = toE164(input.phone, deps.defaultCountry);
       if (!phone) throw new FieldError({ phone: [`Not a valid phone number: ${input.phone}`] });
-      const row = await repo.addSuppression(db, {
-        accountId: input.accountId,
-        phone,
-        reason: 'manual',
-        inboundId: null,
+      const row = await transact(db, async (trx) => {
+        const added = await repo.addSuppression(trx, {
+          accountId: input.accountId,
+          phone,
+          reason: 'manual',
+          inboundId: null,
+        });
+        await cancelWaiting(trx, deps, { accountId: input.accountId, recipient: phone }, OPTED_OUT);
+        return added;
       });
       events.publish('suppressions.changed', { accountId: input.accountId });
       return toSuppressionDto(row);

@@ -226,6 +226,64 @@ describe('suppression list', () => {
     expect((await a.c.get('/api/suppressions')).body.items).toHaveLength(1);
   });
 
+  it("STOP (or a number added by hand) cancels and refunds the account's messages still waiting for it", async () => {
+    const a = await signedIn();
+    const [stopper, byHand, other] = [handset(), handset(), handset()];
+    await send(a.c, [stopper]);
+    const start = await balance(a.c);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await a.c.post('/api/sms/single', {
+      recipients: [stopper, byHand, other],
+      text: 'Tomorrow',
+      scheduleAt: later,
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(202);
+    const ids = new Map<string, string>(
+      scheduled.body.messages.map((m: { recipient: string; id: string }) => [m.recipient, m.id]),
+    );
+    const each = scheduled.body.messages[0].priceMinor as number;
+    expect(await balance(a.c)).toBe(start - 3 * each);
+
+    expect((await mo(stopper, 'Wren', 'STOP')).statuses).toEqual([ESME_ROK]);
+    expect((await a.c.post('/api/suppressions', { phone: byHand })).status).toBeLessThan(300);
+
+    const status = async (recipient: string) =>
+      (await a.c.get(`/api/sms/log/${ids.get(recipient)}`)).body.message as {
+        status: string;
+        error: string | null;
+      };
+    for (const r of [stopper, byHand]) {
+      expect(await status(r)).toMatchObject({
+        status: 'canceled',
+        error: 'Canceled: the number opted out (suppression list) before it was sent',
+      });
+    }
+    expect((await status(other)).status).toBe('scheduled');
+    // Both refunded, once.
+    expect(await balance(a.c)).toBe(start - each);
+  });
+
+  it('an OTP to a number that opted out is refused, with nothing sent or charged', async () => {
+    const a = await signedIn();
+    const stopper = handset();
+    await send(a.c, [stopper]);
+    await mo(stopper, 'Wren', 'STOP');
+    const svc = await a.c.post('/api/otp-services', { name: 'Login', template: 'Your code is {{code}}' });
+    expect(svc.status, JSON.stringify(svc.body)).toBe(201);
+    const before = await balance(a.c);
+    const res = await a.c.post(`/v1/otp/${svc.body.id}/send`, { to: stopper });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/opted out/);
+    expect(await balance(a.c)).toBe(before);
+    const codes = await server.ctx.db
+      .selectFrom('messages')
+      .select('id')
+      .where('account_id', '=', a.accountId)
+      .where('recipient', '=', stopper)
+      .execute();
+    expect(codes).toHaveLength(1); // the send before STOP only
+  });
+
   it('START from the handset removes it from the list and sends reach it again', async () => {
     const a = await signedIn();
     const phone = handset();

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import {
   analyseSmsText,
   ErrorCode,
@@ -10,9 +9,10 @@ import {
   type SmsLogQuery,
 } from '@wren/contracts';
 import type { Config } from '../../platform/config';
-import { afterCommit, type Db, transact } from '../../platform/db';
+import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import { refundMessages } from './refunds';
+import { cancelWaiting } from './cancel-waiting';
 import type { EventBus } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import { toE164 } from '../../shared/phone';
@@ -246,37 +246,9 @@ export function createMessagesService(deps: Deps) {
       return this.detail(accountId, id);
     },
 
-    /**
-     * Cancels every message of the account still waiting to be sent (queued or scheduled, not leased
-     * by a worker) in the caller's transaction, each refunded once, with `reason` as its error and in
-     * its history: an operator locking the account. Messages already with a worker or the SMSC go
-     * on. Returns how many were canceled.
-     */
-    async cancelPendingOf(trx: Db, accountId: string, reason: string) {
-      const { rows } = await sql<{ id: string }>`
-        SELECT q.message_id AS id FROM send_queue q JOIN messages m ON m.id = q.message_id
-         WHERE m.account_id = ${accountId}::uuid AND q.leased_by IS NULL`.execute(trx);
-      let canceled = 0;
-      // In slices: one statement per 5,000 messages (the ids travel as one array parameter).
-      for (let i = 0; i < rows.length; i += 5_000) {
-        const moved = await transition(trx, {
-          to: 'canceled',
-          from: ['queued', 'scheduled'],
-          accountId,
-          rows: rows.slice(i, i + 5_000).map((r) => r.id),
-          error: reason,
-        });
-        await refundMessages(trx, deps.ledger, moved);
-        await repo.insertEvents(
-          trx,
-          moved.map((m) => ({ message_id: m.id, status: 'canceled', detail: reason })),
-        );
-        canceled += moved.length;
-      }
-      if (canceled > 0)
-        afterCommit(trx, () => deps.events.publish('messages.changed', { accountId, campaignIds: [] }));
-      return canceled;
-    },
+    /** Cancels the account's messages still waiting to be sent, in the caller's transaction (cancel-waiting.ts). */
+    cancelPendingOf: (trx: Db, accountId: string, reason: string) =>
+      cancelWaiting(trx, deps, { accountId }, reason),
 
     /** The message and its history; raw receipts and internal names only for an admin. */
     async detail(accountId: string, id: string, viewer: { admin: boolean } = { admin: false }) {

@@ -16,6 +16,7 @@ export function otpServiceOf(ctx: AppContext): OtpService {
       pricing: ctx.services.pricing,
       resolveSender: (input) => ctx.services.senderIds.resolveSenderForSend(input),
       logger: ctx.logger,
+      filterSuppressed: ctx.services.inbound.filterSuppressed,
     });
     services.set(ctx, s);
   }

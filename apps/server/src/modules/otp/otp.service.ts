@@ -25,6 +25,7 @@ import type { Logger } from '../../platform/logger';
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { plural } from '../../shared/plural';
 import { checkCountryCodes } from '../../shared/phone';
+import type { FilterSuppressed } from '../inbound/inbound.service';
 import { accountLockedError, format, type LedgerService } from '../ledger/ledger.service';
 import { insertMessages } from '../messages/messages.repository';
 import * as limitsOf from '../messages/account-limits';
@@ -53,6 +54,8 @@ interface Deps {
   pricing: PricingService;
   resolveSender: ResolveSender;
   logger: Logger;
+  /** The account's suppression list (inbound module): a number that opted out gets no codes. */
+  filterSuppressed?: FilterSuppressed;
 }
 
 const serviceNotFound = () => notFound('OTP service');
@@ -353,7 +356,7 @@ export function createOtpService(deps: Deps) {
         created_at: now,
         expires_at: now,
       });
-      const refuse = async (reason: string, error: AppError) => {
+      const refuse = async (reason: string, error: AppError | FieldError) => {
         await repo.insertVerification(db, blockedRow(reason));
         deps.logger.warn({ service: svc.id, to: maskPhone(e164), reason }, 'OTP send blocked');
         changed(svc.account_id, svc.id);
@@ -369,6 +372,20 @@ export function createOtpService(deps: Deps) {
             `This service does not send to ${where}. Allowed: ${svc.allowed_countries.join(', ')}.`,
           ),
         );
+      }
+
+      if (deps.filterSuppressed) {
+        const { suppressed } = await deps.filterSuppressed(svc.account_id, [e164]);
+        if (suppressed.length > 0) {
+          throw await refuse(
+            'Opted out',
+            new FieldError({
+              to: [
+                `${e164} opted out of your messages (it sent STOP, or is on your suppression list); it gets no codes until it sends START or you remove it`,
+              ],
+            }),
+          );
+        }
       }
 
       const code = generateCode(svc.code_length, svc.code_type);

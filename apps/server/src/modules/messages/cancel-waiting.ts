@@ -1,0 +1,52 @@
+import { sql } from 'kysely';
+import { afterCommit, type Db } from '../../platform/db';
+import type { EventBus } from '../../platform/events';
+import type { LedgerService } from '../ledger/ledger.service';
+import { insertEvents } from './messages.repository';
+import { refundMessages } from './refunds';
+import { transition } from './status.repository';
+
+/**
+ * Cancels, in the caller's transaction, the account's messages still waiting to be sent (queued or
+ * scheduled, not leased by a worker), or only those to `recipient`: each refunded once, with `reason`
+ * as its error and in its history. An operator locking the account, a number opting out (STOP).
+ * Messages already with a worker or the SMSC go on. Returns how many were canceled.
+ */
+export async function cancelWaiting(
+  trx: Db,
+  deps: { ledger: LedgerService; events: EventBus },
+  f: { accountId: string; recipient?: string },
+  reason: string,
+) {
+  // One number's: from the account's recipient index (messages_log_recipient_idx). The whole
+  // account's: from the work queue, which has no account column (a rare operator action).
+  const { rows } = await sql<{ id: string }>`
+    SELECT q.message_id AS id FROM send_queue q JOIN messages m ON m.id = q.message_id
+     WHERE m.account_id = ${f.accountId}::uuid AND q.leased_by IS NULL
+       ${f.recipient === undefined ? sql`` : sql`AND m.recipient = ${f.recipient}`}`.execute(trx);
+  let canceled = 0;
+  const campaignIds = new Set<string>();
+  // In slices: one statement per 5,000 messages (the ids travel as one array parameter).
+  for (let i = 0; i < rows.length; i += 5_000) {
+    const moved = await transition(trx, {
+      to: 'canceled',
+      from: ['queued', 'scheduled'],
+      accountId: f.accountId,
+      rows: rows.slice(i, i + 5_000).map((r) => r.id),
+      error: reason,
+    });
+    await refundMessages(trx, deps.ledger, moved);
+    await insertEvents(
+      trx,
+      moved.map((m) => ({ message_id: m.id, status: 'canceled', detail: reason })),
+    );
+    for (const m of moved) if (m.campaign_id) campaignIds.add(m.campaign_id);
+    canceled += moved.length;
+  }
+  if (canceled > 0) {
+    afterCommit(trx, () =>
+      deps.events.publish('messages.changed', { accountId: f.accountId, campaignIds: [...campaignIds] }),
+    );
+  }
+  return canceled;
+}
