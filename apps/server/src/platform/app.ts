@@ -14,6 +14,7 @@ import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
 import { inboundRoutes } from '../modules/inbound/inbound.routes';
 import { messagesRoutes } from '../modules/messages/messages.routes';
 import { otpApiRoutes } from '../modules/otp/otp-api.routes';
+import { errorCodes } from '../modules/v1/v1-errors';
 import { otpRoutes } from '../modules/otp/otp.routes';
 import { contactsRoutes } from '../modules/contacts/contacts.routes';
 import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
@@ -89,6 +90,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       // Only ready or not: an unauthenticated caller learns nothing about the database.
       return reply.status(503).send({ status: 'unavailable' });
     }
+  });
+
+  // Every request an API key made counts in the key's usage (last used, requests, errors) on whichever
+  // route it reached: /v1 and the OTP API alike (the key check itself records the ones it refuses).
+  app.addHook('onResponse', async (req, reply) => {
+    const key = req.apiKey;
+    if (key)
+      ctx.services.apiKeys.recordUsage(key.keyId, reply.statusCode, errorCodes.get(req) ?? null, req.ip);
   });
 
   // The operator console (issue #16): its hooks (sign-in audit, locked accounts, metrics) come first.

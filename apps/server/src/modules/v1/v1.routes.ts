@@ -25,7 +25,7 @@ import { apiKey, PUBLIC } from '../../platform/http/route-auth';
 import { registerLazyApiReference } from '../../platform/http/api-reference';
 import { errorCodesOf } from './openapi';
 import { idempotencyHeaders, replyIdempotent, storeAnswers } from './idempotency';
-import { errorCodes, replyV1Error, routeNotFound } from './v1-errors';
+import { replyV1Error, routeNotFound } from './v1-errors';
 import { createV1Service } from './v1.service';
 import { createV1ContactsService } from './v1-contacts';
 import { campaignsOf } from '../campaigns/campaigns.routes';
@@ -38,7 +38,7 @@ const errorResponses = (...statuses: number[]) =>
 
 /** The public API: /v1 (API keys), its OpenAPI document and the interactive reference's script. */
 export function v1Routes(ctx: AppContext) {
-  const { apiKeys, messages, ledger, webhooks } = ctx.services;
+  const { messages, ledger, webhooks } = ctx.services;
   const v1 = createV1Service({
     db: ctx.db,
     jobs: ctx.jobs,
@@ -68,10 +68,6 @@ export function v1Routes(ctx: AppContext) {
     // above): without these the web app's catch-all would answer it (its 404, or its page for /v1).
     app.get('/', { config: PUBLIC, schema: { hide: true } }, notFound);
     app.get('/*', { config: PUBLIC, schema: { hide: true } }, notFound);
-    app.addHook('onResponse', async (req, reply) => {
-      const key = req.apiKey;
-      if (key) apiKeys.recordUsage(key.keyId, reply.statusCode, errorCodes.get(req) ?? null, req.ip);
-    });
 
     const r = app.withTypeProvider<ZodTypeProvider>();
 

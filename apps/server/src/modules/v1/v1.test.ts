@@ -621,6 +621,9 @@ describe('OTP API with keys (scope otp)', () => {
     const invalid = await v1(withOtp.secret, 'POST', `/v1/otp/${svc.body.id}/check`, { id: send.body.id });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toMatchObject({ error: { code: 'parameter_invalid', param: 'code' } });
+    // The key's usage counts its OTP calls, as it counts its /v1/messages calls (send, check, the 400).
+    const used = await owner.get(`/api/api-keys/${withOtp.key.id}`);
+    expect(used.body).toMatchObject({ lastUsedAt: expect.any(String), requests24h: 3 });
     // The console's session still calls it (CAPTCHA is off in tests), and gets the app's field errors.
     expect((await owner.post(`/v1/otp/${svc.body.id}/send`, { to: '+14155550154' })).status).toBe(201);
     const consoleError = await owner.post(`/v1/otp/${svc.body.id}/send`, {});
