@@ -24,8 +24,13 @@ export interface OutboundSms {
 export type SubmitOutcome =
   /** Every part was accepted; smscIds[i] is the SMSC's id for part i, as the SMSC wrote it. */
   | { kind: 'accepted'; connection: string; smscIds: string[] }
-  /** Not accepted and safe to send again later (throttled, queue full, no bind, PDU never written). */
-  | { kind: 'retry'; reason: string; retryAfterMs: number }
+  /**
+   * Not accepted and safe to send again later (throttled, queue full, no bind, PDU never written).
+   * `waiting`: nothing reached the SMSC because no connection could take it (none bound, paused by
+   * an operator, no free window slot): the message waits for one within its validity, and the try
+   * does not count against the attempts its SMSC refusals may use.
+   */
+  | { kind: 'retry'; reason: string; retryAfterMs: number; waiting?: true }
   /** Refused for good by the SMSC (e.g. invalid destination). Nothing was accepted. */
   | { kind: 'rejected'; commandStatus: number; reason: string }
   /**

@@ -33,7 +33,8 @@ export async function submitParts(
     for (let attempt = 1; ; attempt++) {
       const got = await conn.acquire(bind, priority);
       if (!('submit' in got)) {
-        if (i === 0) return { kind: 'retry', reason: got.reason, retryAfterMs: got.retryAfterMs };
+        if (i === 0)
+          return { kind: 'retry', reason: got.reason, retryAfterMs: got.retryAfterMs, waiting: true };
         return unknown(`${got.reason}${label}; earlier parts were accepted`);
       }
       bind = got;

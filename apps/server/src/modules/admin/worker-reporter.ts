@@ -99,7 +99,8 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
         return {
           kind: 'retry',
           reason: `connection ${conn.cfg.name} is paused by an operator`,
-          retryAfterMs: 2000,
+          retryAfterMs: 5000,
+          waiting: true,
         };
       }
       const started = performance.now();

@@ -16,6 +16,8 @@ import { createPartitionDirectory } from './partition-directory';
 
 /** Claims per message before it fails; the validity period is the other limit. */
 const MAX_ATTEMPTS = 25;
+/** The longest a message waiting for a connection (none bound, paused) steps back before a new try. */
+const MAX_WAITING_BACKOFF_MS = 10_000;
 /** Why a message that was with a worker when its account was locked is not sent again. */
 const NOT_SENT_LOCKED = 'Not sent: the account was locked by an operator';
 const FLUSH_MS = 15;
@@ -333,19 +335,25 @@ export function createDispatcher(deps: Deps) {
           sorted.failed.push({ m, error: NOT_SENT_LOCKED });
           continue;
         }
-        if (m.attempts >= MAX_ATTEMPTS || m.validity_until.getTime() < Date.now()) {
+        // Waiting for a connection (none bound, paused, no free slot) spends no attempt: an SMSC down
+        // or paused for longer than 25 tries is waited for until the message's validity ends.
+        const outOfTries = !outcome.waiting && m.attempts >= MAX_ATTEMPTS;
+        if (outOfTries || m.validity_until.getTime() < Date.now()) {
           sorted.failed.push({ m, error: `Could not be sent: ${outcome.reason}` });
           continue;
         }
         // The gateway paces the bind itself (a throttled bind stays paused), so the message only needs
-        // to step back briefly: its suggested delay, capped, with jitter.
-        const backoff = Math.min(2000, Math.max(100, outcome.retryAfterMs)) * (1 + Math.random() * 0.2);
+        // to step back briefly: its suggested delay, capped, with jitter. Waiting for a connection,
+        // the gateway's own suggestion (5 s when none is bound) is kept.
+        const cap = outcome.waiting ? MAX_WAITING_BACKOFF_MS : 2000;
+        const backoff = Math.min(cap, Math.max(100, outcome.retryAfterMs)) * (1 + Math.random() * 0.2);
         const r = await transition(trx, {
           to: 'queued',
           from: ['sending'],
           heldBy: workerId,
           rows: [m.id],
           retryInMs: Math.round(backoff),
+          giveBackAttempt: outcome.waiting === true,
         });
         if (r.length) {
           events.push({ message_id: m.id, status: 'queued', detail: `Will retry: ${outcome.reason}` });

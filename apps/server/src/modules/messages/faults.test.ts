@@ -119,6 +119,51 @@ describe('SMSC faults: every message ends final, nothing moves back, nothing is 
       await expectInvariants(server, second.user.accountId);
     }));
 
+  it('a message waits for a paused connection past the 25 tries an SMSC refusal may use, then goes out on resume', () =>
+    smscFamily.run(async () => {
+      const db = server.ctx.db;
+      const name = server.worker!.gateway.status()[0]!.name;
+      await sql`INSERT INTO smsc_connection_controls (name, paused, reason) VALUES (${name}, true, 'test')
+                ON CONFLICT (name) DO UPDATE SET paused = true`.execute(db);
+      try {
+        // The worker applies the pause at its next report (every second).
+        await new Promise((r) => setTimeout(r, 1500));
+        const { c, ids } = await sendBatch(1);
+        const id = ids[0]!;
+        const waits = async () =>
+          (
+            await db
+              .selectFrom('message_events')
+              .select('id')
+              .where('message_id', '=', id)
+              .where('detail', 'like', '%paused by an operator%')
+              .execute()
+          ).length;
+        await expect.poll(waits, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+        // As if it had waited through 30 tries: a try spent waiting must not count.
+        await sql`UPDATE send_queue SET attempts = 30 WHERE message_id = ${id}::uuid`.execute(db);
+        const seen = await waits();
+        await expect.poll(waits, { timeout: 20_000 }).toBeGreaterThan(seen);
+        const row = await db
+          .selectFrom('messages')
+          .select(['status', 'attempts'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(row.status).toMatch(/^(queued|sending)$/);
+        const queue = await db
+          .selectFrom('send_queue')
+          .select('attempts')
+          .where('message_id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(queue.attempts).toBeLessThanOrEqual(30);
+        await sql`UPDATE smsc_connection_controls SET paused = false WHERE name = ${name}`.execute(db);
+        const [done] = await waitForFinal(c, ids, 30_000);
+        expect(done!.status).toBe('delivered');
+      } finally {
+        await sql`UPDATE smsc_connection_controls SET paused = false WHERE name = ${name}`.execute(db);
+      }
+    }));
+
   it("a locked account's messages that come back from the SMSC for a retry are not sent again: failed and refunded", () =>
     smscFamily.run(async () => {
       const sim = server.worker!.simulator!;

@@ -47,6 +47,8 @@ export interface Transition<To extends MessageStatus> {
   parts?: readonly { connection: string; smsc_key: string; message_id: string; part: number }[];
   /** Back in the queue: earliest next attempt, from now. */
   retryInMs?: number;
+  /** Back in the queue: the claim's attempt is given back (nothing reached the SMSC). */
+  giveBackAttempt?: boolean;
   /** The time the scheduled/queued/lease condition refers to has passed (maintenance sweeps). */
   /**
    * A sweep: scheduled time reached, validity over (queued), lease expired (sending), or a sent
@@ -116,6 +118,7 @@ export async function transition<To extends MessageStatus>(
                     submitted_at timestamptz, error text))`,
   ];
   if (final) sets.push(sql`done_at = now()`);
+  if (t.giveBackAttempt) sets.push(sql`attempts = greatest(m.attempts - 1, 0)`);
   if (t.connection) sets.push(sql`connection = ${t.connection}`);
   // Literals from the typed table (never user input).
   const inFrom = sql`(${sql.join(from.map((f) => sql.lit(f)))})`;
@@ -217,8 +220,10 @@ function queueEffect(t: Transition<MessageStatus>, from: readonly MessageStatus[
   // Claiming (queued → sending) leases the queue row itself (outcomes.repository).
   if (t.to === 'sending') return sql`SELECT 1`;
   if (t.to === 'queued') {
+    // The queue row's count is the one a claim adds to (wren_lease_ready, 0024).
+    const attempts = t.giveBackAttempt ? sql`, attempts = greatest(attempts - 1, 0)` : sql``;
     return sql`UPDATE send_queue SET scheduled = false, leased_by = NULL, lease_until = NULL,
-                      due_at = now() + make_interval(secs => ${(t.retryInMs ?? 0) / 1000})
+                      due_at = now() + make_interval(secs => ${(t.retryInMs ?? 0) / 1000})${attempts}
                 WHERE message_id IN (SELECT id FROM moved)`;
   }
   if (typeof t.due === 'object') {
