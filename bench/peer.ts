@@ -6,14 +6,20 @@
  *
  *   npm run bench:peer -- [N] [concurrency]          (defaults 20,000 and 50)
  *   BENCH_DATABASE_URL=postgres://…/postgres          Wren's PostgreSQL (default: local wren_ci)
- *   BENCH_PEER_ONLY=kannel|wren                       run one product only
+ *   BENCH_PEER_ONLY=kannel|wren|floor                 run one part only (floor: the Node.js floor below)
  *   BENCH_FINAL_TIMEOUT_S=120                         wait for final states this long after the last submit
  *   BENCH_KANNEL_STORE=file                           Kannel keeps its message store on disk
  *   BENCH_DB=embedded                                 Wren on its embedded PostgreSQL (default: fresh database on the above)
  *   BENCH_PG_STATEMENTS=1                             (with BENCH_DB=embedded) Wren's top statements per message
  *   BENCH_WREN_ID_NOTATION=dec                        SMSC_ID_NOTATION for Wren (default: Wren's default)
+ *
+ * Then the Node.js floor, in the same harness: the CPU per message of the least a Node.js gateway
+ * does with Wren's libraries (lib/node-floor-child.ts): a Fastify route that answers the same
+ * requests, and the `smpp` library submitting as many messages to the same simulator and answering
+ * their receipts. With bench:pg-floor (PostgreSQL's least work for Wren's log at the same batch
+ * size) it bounds what any design on this stack can reach against Kannel.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { ensureKannel, KANNEL_USER, startKannel } from './lib/kannel';
 import { freePorts, recipient, runLoad, startDlrReceiver, type LoadResult } from './lib/load';
@@ -385,6 +391,71 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
   }
 }
 
+/** The Node.js floor: see the header. Its parts are printed; the load generator is the same. */
+async function runFloor(idArgs: string[]) {
+  const [httpPort, smscPort] = await freePorts(2);
+  const child = (args: string[]) =>
+    track(
+      spawn(process.execPath, ['--import', 'tsx', 'bench/lib/node-floor-child.ts', ...args], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
+  const http = child(['http', String(httpPort)]);
+  let httpUs: number;
+  try {
+    await waitForPort(httpPort);
+    const before = treeCpuSeconds(http.pid!);
+    const load = await runLoad(`http://127.0.0.1:${httpPort}`, N, CONCURRENCY, (i) => ({
+      path: '/api/sms/single',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ recipients: [recipient(i)], text: `Bench message ${i}` }),
+    }));
+    if (load.errors > 0)
+      throw new Error(`HTTP floor: ${load.errors} errors: ${load.errorSamples.join('; ')}`);
+    httpUs = us(treeCpuSeconds(http.pid!) - before, load.accepted);
+  } finally {
+    await stopChild(http);
+  }
+  const sim = track(
+    await startSimulator(['--port', String(smscPort), '--delay-ms', '0', '--mix', 'DELIVRD=100', ...idArgs]),
+  );
+  let smppUs: number;
+  try {
+    const client = child(['smpp', String(smscPort), String(N), String(WINDOW)]);
+    let out = '';
+    client.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => client.once('exit', resolve));
+    if (code !== 0) throw new Error(`SMPP floor: the client exited with ${code}`);
+    smppUs = (JSON.parse(out) as { usPerMessage: number }).usPerMessage;
+  } finally {
+    await stopChild(sim);
+  }
+  console.log('\n== Node.js floor (Fastify + the smpp library, nothing stored, nothing checked)');
+  console.log(
+    `HTTP: a Fastify JSON route answering the same ${N} requests: ${httpUs.toFixed(0)} µs per request`,
+  );
+  console.log(
+    `SMPP: the smpp library submitting ${N} messages (window ${WINDOW}) and answering their receipts: ${smppUs.toFixed(0)} µs per message`,
+  );
+  console.log(
+    `together: ${(httpUs + smppUs).toFixed(0)} µs per message, before any storage; add bench:pg-floor at the ` +
+      `same batch size for PostgreSQL's least share`,
+  );
+  return httpUs + smppUs;
+}
+
+async function waitForPort(port: number) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined);
+    if (res) return;
+    if (Date.now() > deadline) throw new Error(`nothing listened on ${port}`);
+    await sleep(100);
+  }
+}
+
 function print(r: RunResult) {
   const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const total = r.cpu.product.reduce((s, [, v]) => s + v, 0);
@@ -445,6 +516,21 @@ async function main() {
     results.find((r) => r.name.startsWith('Kannel')),
     results.find((r) => r.name.startsWith('Wren')),
   ];
+  let floorUs: number | undefined;
+  if (!ONLY || ONLY === 'floor') {
+    try {
+      floorUs = await runFloor(id.args);
+    } catch (err) {
+      console.error('\n== the Node.js floor failed:', err);
+      process.exitCode = 1;
+    }
+  }
+  if (k && floorUs !== undefined) {
+    const cpu = k.cpu.product.reduce((s, [, v]) => s + v, 0);
+    console.log(
+      `Node.js floor / Kannel: ${(floorUs / cpu).toFixed(2)} (${floorUs.toFixed(0)} µs vs ${cpu.toFixed(0)} µs)`,
+    );
+  }
   if (k && w) {
     const cpu = (r: RunResult) => r.cpu.product.reduce((s, [, v]) => s + v, 0);
     const rate = (r: RunResult) => (r.submitted * 1000) / r.submitMs;
@@ -459,7 +545,8 @@ async function main() {
       `CPU per message: ${(cpu(w) / cpu(k)).toFixed(2)} (${cpu(w).toFixed(0)} µs vs ${cpu(k).toFixed(0)} µs)`,
     );
   }
-  if (results.some((r) => r.timedOut) || results.length < (ONLY ? 1 : 2)) process.exitCode = 1;
+  if (results.some((r) => r.timedOut) || results.length < (ONLY === 'floor' ? 0 : ONLY ? 1 : 2))
+    process.exitCode = 1;
 }
 
 main()

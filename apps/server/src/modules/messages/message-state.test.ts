@@ -74,6 +74,55 @@ describe('the message state machine', () => {
     expect((await statusOf(done)).status).toBe('delivered');
   });
 
+  it('records each row its own values, whether a batch shares them or not', async () => {
+    const read = (id: string) =>
+      server.ctx.db
+        .selectFrom('messages')
+        .select(['smsc_stat', 'smsc_err', 'error', 'receipt_due_at', 'submitted_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    // Shared: every row the same receipt (sent as scalar parameters).
+    const same = [await messageIn('sent'), await messageIn('sent'), await messageIn('sent')];
+    const moved = await transition(server.ctx.db, {
+      to: 'delivered',
+      rows: same.map((id) => ({ id, smscStat: 'DELIVRD', smscErr: '000' })),
+    });
+    expect(moved.map((r) => r.id).sort()).toEqual([...same].sort());
+    for (const id of same) expect(await read(id)).toMatchObject({ smsc_stat: 'DELIVRD', smsc_err: '000' });
+    // Distinct: each row its own (one jsonb lookup per row); a row without values keeps its own.
+    const [a, b, c] = [await messageIn('sent'), await messageIn('sent'), await messageIn('sent')];
+    await transition(server.ctx.db, {
+      to: 'undelivered',
+      rows: [
+        { id: a!, smscStat: 'UNDELIV', smscErr: '001' },
+        { id: b!.toUpperCase(), smscStat: 'UNDELIV', smscErr: '099', error: 'absent subscriber' },
+        c!,
+      ],
+    });
+    expect(await read(a!)).toMatchObject({ smsc_stat: 'UNDELIV', smsc_err: '001', error: null });
+    expect(await read(b!)).toMatchObject({
+      smsc_stat: 'UNDELIV',
+      smsc_err: '099',
+      error: 'absent subscriber',
+    });
+    expect(await read(c!)).toMatchObject({ smsc_stat: null, smsc_err: null });
+    // Shared on `sent`: one submit time and one receipt deadline for all.
+    const at = new Date(Date.now() - 1000);
+    const queued = [await messageIn('sending'), await messageIn('sending')];
+    await transition(server.ctx.db, {
+      to: 'sent',
+      rows: queued.map((id) => ({ id, submittedAt: at, receiptTimeoutMinutes: 30 })),
+    });
+    for (const id of queued) {
+      const row = await read(id);
+      expect(row.submitted_at?.getTime()).toBeGreaterThanOrEqual(at.getTime() - 1000);
+      expect(row.submitted_at?.getTime()).toBeLessThanOrEqual(Date.now());
+      const due = row.receipt_due_at!.getTime() - Date.now();
+      expect(due).toBeGreaterThan(29 * 60_000);
+      expect(due).toBeLessThanOrEqual(30 * 60_000);
+    }
+  });
+
   it('rejects a disallowed arrow at compile time', () => {
     // @ts-expect-error delivered is not reachable from queued
     const call = () => transition(server.ctx.db, { to: 'delivered', from: ['queued'], rows: [] });

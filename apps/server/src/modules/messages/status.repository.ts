@@ -86,6 +86,8 @@ export async function transition<To extends MessageStatus>(
   // the outer side and produced every given row again for each of them, a whole-row copy of each
   // for the recheck included: n² rows for a batch of n (180 × 180 per receipt batch in bench:pipeline).
   const values: Record<string, Record<string, string | number>> = {};
+  let shared: string | undefined;
+  let allShare = rows.length > 0;
   for (const r of rows) {
     const v: Record<string, string | number> = {};
     if (r.smscStat != null) v.smsc_stat = r.smscStat;
@@ -96,23 +98,36 @@ export async function transition<To extends MessageStatus>(
     if (r.error != null) v.error = r.error;
     // Keyed as PostgreSQL prints the id (lower case): an id may come as a user typed it.
     if (Object.keys(v).length > 0) values[r.id.toLowerCase()] = v;
+    if (allShare) {
+      const key = JSON.stringify(v);
+      if (shared === undefined) shared = key;
+      else if (key !== shared) allShare = false;
+    }
   }
-  const x = (column: string) => sql`(${sql.ref(`x.${column}`)})`;
+  // Every row records the same values (a batch of DELIVRD 000 receipts, a retry's error): they go
+  // as scalar parameters, and no row looks anything up. The jsonb lookup cost 7-12 µs a row against
+  // 5 for the plain assignment (33-row batches, PostgreSQL 15).
+  const one =
+    allShare && shared !== undefined ? (JSON.parse(shared) as Record<string, string | number>) : null;
+  const x = (column: string, type: 'text' | 'int' | 'timestamptz') =>
+    one ? sql`${one[column] ?? null}::${sql.raw(type)}` : sql`(${sql.ref(`x.${column}`)})`;
   const targets = [sql`smsc_stat`, sql`smsc_err`, sql`receipt_raw`, sql`receipt_due_at`, sql`error`];
   const assigned = [
-    sql`COALESCE(${x('smsc_stat')}, m.smsc_stat)`,
-    sql`COALESCE(${x('smsc_err')}, m.smsc_err)`,
-    sql`COALESCE(${x('receipt_raw')}, m.receipt_raw)`,
-    sql`COALESCE(now() + make_interval(mins => ${x('receipt_minutes')}), m.receipt_due_at)`,
-    sql`COALESCE(${x('error')}, ${t.error ?? null}::text, m.error)`,
+    sql`COALESCE(${x('smsc_stat', 'text')}, m.smsc_stat)`,
+    sql`COALESCE(${x('smsc_err', 'text')}, m.smsc_err)`,
+    sql`COALESCE(${x('receipt_raw', 'text')}, m.receipt_raw)`,
+    sql`COALESCE(now() + make_interval(mins => ${x('receipt_minutes', 'int')}), m.receipt_due_at)`,
+    sql`COALESCE(${x('error', 'text')}, ${t.error ?? null}::text, m.error)`,
   ];
   if (t.to === 'sent') {
     targets.push(sql`submitted_at`);
-    assigned.push(sql`GREATEST(m.created_at, LEAST(${x('submitted_at')}, now()))`);
+    assigned.push(sql`GREATEST(m.created_at, LEAST(${x('submitted_at', 'timestamptz')}, now()))`);
   }
   const sets = [
     sql`status = ${t.to}`,
-    sql`(${sql.join(targets)}) = (SELECT ${sql.join(assigned)}
+    one
+      ? sql`(${sql.join(targets)}) = (${sql.join(assigned)})`
+      : sql`(${sql.join(targets)}) = (SELECT ${sql.join(assigned)}
           FROM jsonb_to_record(COALESCE(${jsonParam(values)}::jsonb -> m.id::text, '{}'::jsonb))
                AS x(smsc_stat text, smsc_err text, receipt_raw text, receipt_minutes int,
                     submitted_at timestamptz, error text))`,
