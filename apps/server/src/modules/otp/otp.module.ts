@@ -15,6 +15,7 @@ export function otpServiceOf(ctx: AppContext): OtpService {
       ledger: ctx.services.ledger,
       pricing: ctx.services.pricing,
       resolveSender: (input) => ctx.services.senderIds.resolveSenderForSend(input),
+      lockSender: (trx, input) => ctx.services.senderIds.lockSenderForUse(trx, input),
       logger: ctx.logger,
       filterSuppressed: ctx.services.inbound.filterSuppressed,
     });

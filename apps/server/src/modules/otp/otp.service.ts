@@ -53,6 +53,11 @@ interface Deps {
   ledger: LedgerService;
   pricing: PricingService;
   resolveSender: ResolveSender;
+  /**
+   * In `trx`: checks the account may send from this sender and keeps the account's sender ID of
+   * that value from being deleted until `trx` ends (sender-ids' `lockSenderForUse`).
+   */
+  lockSender: (trx: Db, input: { accountId: string; value: string }) => Promise<string>;
   logger: Logger;
   /** The account's suppression list (inbound module): a number that opted out gets no codes. */
   filterSuppressed?: FilterSuppressed;
@@ -148,10 +153,14 @@ export function createOtpService(deps: Deps) {
     return row;
   }
 
-  async function checkSender(accountId: string, senderId: string | undefined) {
+  /**
+   * The service's own sender (none: the account's default), checked in `trx` and held until it
+   * commits, so the sender ID cannot be deleted between the check and the save.
+   */
+  async function holdSender(trx: Db, accountId: string, senderId: string | undefined) {
     if (!senderId) return;
     try {
-      await deps.resolveSender({ accountId, value: senderId });
+      await deps.lockSender(trx, { accountId, value: senderId });
     } catch (err) {
       if (err instanceof AppError) throw new FieldError({ senderId: [err.message] });
       throw err;
@@ -212,26 +221,28 @@ export function createOtpService(deps: Deps) {
         velocityRangeDigits: 3,
         ...input,
       };
-      await checkSender(accountId, v.senderId);
       checkCountryCodes('allowedCountries', v.allowedCountries);
       checkTemplateLength(v);
-      const row = await repo.insertService(db, {
-        account_id: accountId,
-        name: v.name,
-        sender_id: v.senderId,
-        template: v.template,
-        code_length: v.codeLength,
-        code_type: v.codeType,
-        ttl_minutes: v.ttlMinutes,
-        max_attempts: v.maxAttempts,
-        send_limit: v.sendLimit,
-        send_window_minutes: v.sendWindowMinutes,
-        resend_cooldown_seconds: v.resendCooldownSeconds,
-        allowed_countries: [...new Set(v.allowedCountries)],
-        velocity_max_sends: v.velocityMaxSends,
-        velocity_window_minutes: v.velocityWindowMinutes,
-        velocity_range_digits: v.velocityRangeDigits,
-        updated_at: new Date(),
+      const row = await transact(db, async (trx) => {
+        await holdSender(trx, accountId, v.senderId);
+        return repo.insertService(trx, {
+          account_id: accountId,
+          name: v.name,
+          sender_id: v.senderId,
+          template: v.template,
+          code_length: v.codeLength,
+          code_type: v.codeType,
+          ttl_minutes: v.ttlMinutes,
+          max_attempts: v.maxAttempts,
+          send_limit: v.sendLimit,
+          send_window_minutes: v.sendWindowMinutes,
+          resend_cooldown_seconds: v.resendCooldownSeconds,
+          allowed_countries: [...new Set(v.allowedCountries)],
+          velocity_max_sends: v.velocityMaxSends,
+          velocity_window_minutes: v.velocityWindowMinutes,
+          velocity_range_digits: v.velocityRangeDigits,
+          updated_at: new Date(),
+        });
       });
       changed(accountId, row.id);
       return toServiceDto(row, undefined);
@@ -239,7 +250,6 @@ export function createOtpService(deps: Deps) {
 
     async update(accountId: string, id: string, p: UpdateOtpServiceInput) {
       const current = await requireService(accountId, id);
-      await checkSender(accountId, p.senderId);
       checkCountryCodes('allowedCountries', p.allowedCountries);
       checkTemplateLength({
         template: p.template ?? current.template,
@@ -248,21 +258,24 @@ export function createOtpService(deps: Deps) {
         ttlMinutes: p.ttlMinutes ?? current.ttl_minutes,
         name: p.name ?? current.name,
       });
-      const row = await repo.updateService(db, accountId, id, {
-        name: p.name,
-        sender_id: p.senderId,
-        template: p.template,
-        code_length: p.codeLength,
-        code_type: p.codeType,
-        ttl_minutes: p.ttlMinutes,
-        max_attempts: p.maxAttempts,
-        send_limit: p.sendLimit,
-        send_window_minutes: p.sendWindowMinutes,
-        resend_cooldown_seconds: p.resendCooldownSeconds,
-        allowed_countries: p.allowedCountries ? [...new Set(p.allowedCountries)] : undefined,
-        velocity_max_sends: p.velocityMaxSends,
-        velocity_window_minutes: p.velocityWindowMinutes,
-        velocity_range_digits: p.velocityRangeDigits,
+      const row = await transact(db, async (trx) => {
+        await holdSender(trx, accountId, p.senderId);
+        return repo.updateService(trx, accountId, id, {
+          name: p.name,
+          sender_id: p.senderId,
+          template: p.template,
+          code_length: p.codeLength,
+          code_type: p.codeType,
+          ttl_minutes: p.ttlMinutes,
+          max_attempts: p.maxAttempts,
+          send_limit: p.sendLimit,
+          send_window_minutes: p.sendWindowMinutes,
+          resend_cooldown_seconds: p.resendCooldownSeconds,
+          allowed_countries: p.allowedCountries ? [...new Set(p.allowedCountries)] : undefined,
+          velocity_max_sends: p.velocityMaxSends,
+          velocity_window_minutes: p.velocityWindowMinutes,
+          velocity_range_digits: p.velocityRangeDigits,
+        });
       });
       if (!row) throw serviceNotFound();
       changed(accountId, id);

@@ -37,14 +37,50 @@ export async function findSenderId(db: Db, accountId: string, id: string) {
     .executeTakeFirst();
 }
 
-/** Any account's sender ID, locked for a decision (admin only). */
-export async function lockSenderIdForDecision(trx: Db, id: string) {
+/** Any account's sender ID, unlocked (admin only): which account's senders to lock first. */
+export async function findAnySenderId(db: Db, id: string) {
+  return db.selectFrom('sender_ids as s').select(columns).where('s.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * One of the account's sender IDs, locked FOR UPDATE for a decision or a delete; call under
+ * `lockAccountSenders` (the advisory lock first, then rows, as every writer of the table does).
+ */
+export async function lockSenderIdForChange(trx: Db, accountId: string, id: string) {
   return trx
     .selectFrom('sender_ids as s')
     .select(columns)
+    .where('s.account_id', '=', accountId)
     .where('s.id', '=', id)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/**
+ * The account's sender ID with this value (any case), locked FOR SHARE until the transaction ends:
+ * while something that will name it (an OTP service) is saved, it cannot be deleted or decided on.
+ * A delete that got there first has removed the row, and then nothing is returned.
+ */
+export async function lockSenderIdForUse(trx: Db, accountId: string, value: string) {
+  return trx
+    .selectFrom('sender_ids as s')
+    .select(columns)
+    .where('s.account_id', '=', accountId)
+    .where(sql`lower(s.value)`, '=', value.toLowerCase())
+    .forShare()
+    .executeTakeFirst();
+}
+
+/** The account's OTP services that name a sender of their own (not the account's default). */
+export async function otpServicesNamingASender(db: Db, accountId: string) {
+  return db
+    .selectFrom('otp_services')
+    .select(['id', 'name', 'sender_id'])
+    .where('account_id', '=', accountId)
+    .where('sender_id', '<>', '')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findSenderIdByValue(db: Db, accountId: string, value: string) {
@@ -148,6 +184,27 @@ export async function deleteSenderId(db: Db, accountId: string, id: string) {
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
+}
+
+/**
+ * Gives an account that has lost its default (deleted or rejected) a new one: its oldest approved
+ * sender ID, by request time (`created_at`, then `id` for a tie), so the choice is deterministic and
+ * the longest-standing sender wins. Returns it, or undefined when the account has no approved
+ * sender ID left (sends then use the platform's sender). Call under `lockAccountSenders`.
+ */
+export async function promoteOldestApproved(trx: Db, accountId: string) {
+  const next = await trx
+    .selectFrom('sender_ids')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'approved')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!next) return undefined;
+  await makeDefault(trx, accountId, next.id);
+  return findSenderId(trx, accountId, next.id);
 }
 
 /** Every account's sender IDs for review, oldest first, after the (created_at, id) cursor. */

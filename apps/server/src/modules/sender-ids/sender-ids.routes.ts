@@ -46,7 +46,8 @@ export function senderIdsRoutes(ctx: AppContext) {
       SENDER_ID_API.item,
       { schema: { params: idParams, response: { 204: noContentSchema } } },
       async (req, reply) => {
-        await senderIds.remove({ accountId: authOf(req).accountId, id: req.params.id });
+        const a = authOf(req);
+        await senderIds.remove({ accountId: a.accountId, id: req.params.id, userId: a.userId });
         return reply.status(204).send();
       },
     );

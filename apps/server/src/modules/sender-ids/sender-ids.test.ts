@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -172,8 +173,8 @@ describe('manual approval (default policy)', () => {
       status: 422,
       message: 'Sender ID "Nope" is not registered on your account. Request it under Sender IDs first.',
     });
-    // The account has no default any more: sends fall back to the platform sender.
-    expect(await resolve()).toBe(server.ctx.config.defaultSender);
+    // The rejected default handed the default on to the other approved sender ID.
+    expect(await resolve()).toBe('Alpha');
     expect(await resolve(server.ctx.config.defaultSender.toUpperCase())).toBe(
       server.ctx.config.defaultSender,
     );
@@ -197,6 +198,8 @@ describe('manual approval (default policy)', () => {
 
     expect((await c.delete(`/api/sender-ids/${a.id}`)).status).toBe(204);
     expect((await c.delete(`/api/sender-ids/${a.id}`)).status).toBe(404);
+    // No approved sender ID is left: sends that name none go from the platform's sender.
+    expect(await resolve()).toBe(server.ctx.config.defaultSender);
     ev.off();
     // requested ×2, approved ×2, default, rejected, deleted
     expect(ev.seen).toEqual(Array(7).fill(user.accountId));
@@ -303,6 +306,241 @@ describe('auto approval (SENDER_ID_APPROVAL=auto)', () => {
   });
 });
 
+/** A client whose account has these sender IDs approved (requested and approved in this order). */
+async function withApproved(...values: string[]) {
+  const c = server.client();
+  const { user } = await c.register();
+  const admin = await adminClient(server);
+  const ids: Record<string, string> = {};
+  for (const v of values) {
+    const created = await c.post('/api/sender-ids', body(v));
+    expect(created.status).toBe(201);
+    expect((await admin.post(`/api/admin/sender-ids/${created.body.id}/approve`)).status).toBe(200);
+    ids[v] = created.body.id;
+  }
+  return { c, user, admin, ids };
+}
+
+const defaults = async (accountId: string) =>
+  (await rows(accountId)).filter((r) => r.is_default).map((r) => r.value);
+
+const otpService = (c: ApiClient, name: string, senderId: string) =>
+  c.post('/api/otp-services', { name, senderId, template: 'Your {{service}} code is {{code}}.' });
+
+describe('deleting the default sender ID', () => {
+  it('hands the default to the oldest approved sender ID, then to the platform sender', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    const admin = await adminClient(server);
+    // Oldest of all, but only requested: never the default.
+    const pending = (await c.post('/api/sender-ids', body('Pending'))).body;
+    const ids: Record<string, string> = {};
+    for (const v of ['Older', 'Middle', 'Newest']) {
+      ids[v] = (await c.post('/api/sender-ids', body(v))).body.id;
+    }
+    // Approved newest first: the rule goes by request time, not by approval order.
+    for (const v of ['Newest', 'Middle', 'Older']) {
+      await admin.post(`/api/admin/sender-ids/${ids[v]}/approve`);
+    }
+    expect(await defaults(user.accountId)).toEqual(['Newest']);
+    const resolve = () => server.ctx.services.senderIds.resolveSenderForSend({ accountId: user.accountId });
+    expect(await resolve()).toBe('Newest');
+
+    expect((await c.delete(`/api/sender-ids/${ids.Newest}`)).status).toBe(204);
+    expect(await defaults(user.accountId)).toEqual(['Older']);
+    expect(await resolve()).toBe('Older');
+    const list = (await c.get('/api/sender-ids')).body.items as { value: string; isDefault: boolean }[];
+    expect(list.filter((s) => s.isDefault).map((s) => s.value)).toEqual(['Older']);
+
+    // Deleting one that is not the default leaves the default alone.
+    expect((await c.delete(`/api/sender-ids/${ids.Middle}`)).status).toBe(204);
+    expect(await defaults(user.accountId)).toEqual(['Older']);
+
+    expect((await c.delete(`/api/sender-ids/${ids.Older}`)).status).toBe(204);
+    // Only the pending one is left: no default, sends go from the platform's sender.
+    expect(await defaults(user.accountId)).toEqual([]);
+    expect((await rows(user.accountId)).map((r) => r.id)).toEqual([pending.id]);
+    expect(await resolve()).toBe(server.ctx.config.defaultSender);
+    const send = await c.post('/api/sms/single', { recipients: ['+14155550123'], text: 'Hello' });
+    expect(send.status).toBe(202);
+    expect(send.body.messages[0].sender).toBe(server.ctx.config.defaultSender);
+
+    const events = (await c.get('/api/me/events')).body.items as { kind: string; message: string }[];
+    expect(events.filter((e) => e.kind === 'sender_id.deleted').map((e) => e.message)).toEqual([
+      `Sender ID "Older" was deleted; messages that name no sender now go from the platform's sender "${server.ctx.config.defaultSender}"`,
+      'Sender ID "Middle" was deleted',
+      'Sender ID "Newest" was deleted; "Older" is now the default sender ID',
+    ]);
+  });
+
+  it('a rejected default hands the default on too', async () => {
+    const { user, admin, ids } = await withApproved('RejFirst', 'RejSecond');
+    expect(await defaults(user.accountId)).toEqual(['RejFirst']);
+    await admin.post(`/api/admin/sender-ids/${ids.RejFirst}/reject`, { reason: 'Not your brand' });
+    expect(await defaults(user.accountId)).toEqual(['RejSecond']);
+  });
+
+  it('promotes under the account lock: parallel deletes leave exactly one default', async () => {
+    const { c, user, ids } = await withApproved('Par1', 'Par2', 'Par3', 'Par4');
+    const results = await Promise.all(['Par1', 'Par2'].map((v) => c.delete(`/api/sender-ids/${ids[v]}`)));
+    expect(results.map((r) => r.status)).toEqual([204, 204]);
+    expect(await defaults(user.accountId)).toEqual(['Par3']);
+  });
+});
+
+describe('a sender ID used by an OTP service', () => {
+  it('cannot be deleted: 409 names the services (any case, numbers in any format)', async () => {
+    const { c, user, ids } = await withApproved('OtpBrand', '+44 7911 123456', 'Spare');
+    const login = await otpService(c, 'Login codes', 'otpbrand');
+    expect(login.status, JSON.stringify(login.body)).toBe(201);
+    expect((await otpService(c, 'Signup', 'OTPBRAND')).status).toBe(201);
+    const phone = await otpService(c, 'Phone check', '+447911123456');
+    expect(phone.status, JSON.stringify(phone.body)).toBe(201);
+    expect((await otpService(c, 'Default sender', '')).status).toBe(201);
+    const before = await rows(user.accountId);
+
+    const refused = await c.delete(`/api/sender-ids/${ids.OtpBrand}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'CONFLICT',
+      message:
+        'Sender ID "OtpBrand" is used by the OTP services "Login codes" and "Signup". Choose another sender for them first, then delete this sender ID.',
+    });
+    // The web app shows the Application-Error header's text.
+    expect(decodeURIComponent(refused.headers.get('application-error') ?? '')).toBe(refused.body.message);
+    const number = await c.delete(`/api/sender-ids/${ids['+44 7911 123456']}`);
+    expect(number.status).toBe(409);
+    expect(number.body.message).toBe(
+      'Sender ID "447911123456" is used by the OTP service "Phone check". Choose another sender for it first, then delete this sender ID.',
+    );
+    expect(await rows(user.accountId)).toEqual(before);
+
+    // Not used by any service (one naming no sender uses the default, whichever it is): deletable.
+    expect((await c.delete(`/api/sender-ids/${ids.Spare}`)).status).toBe(204);
+    // Once the services name another sender, it can go.
+    await c.patch(`/api/otp-services/${login.body.id}`, { senderId: '' });
+    const signup = (await c.get('/api/otp-services')).body.items.find(
+      (s: { name: string }) => s.name === 'Signup',
+    );
+    await c.patch(`/api/otp-services/${signup.id}`, { senderId: server.ctx.config.defaultSender });
+    expect((await c.delete(`/api/sender-ids/${ids.OtpBrand}`)).status).toBe(204);
+  });
+
+  it('a delete waits for an OTP service being saved with it, then sees it (409)', async () => {
+    const { c, user, ids } = await withApproved('RaceSave');
+    const trx = await server.ctx.db.startTransaction().execute();
+    let settled = false;
+    let pending: Promise<{ status: number; body: { message: string } }> | undefined;
+    try {
+      // What an OTP service's save does first: check the sender and hold it.
+      await server.ctx.services.senderIds.lockSenderForUse(trx, {
+        accountId: user.accountId,
+        value: 'racesave',
+      });
+      pending = c.delete(`/api/sender-ids/${ids.RaceSave}`);
+      void pending.then(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
+      // The rest of the save (the table's defaults fill the settings it leaves out).
+      await sql`INSERT INTO otp_services (account_id, name, sender_id, template)
+                VALUES (${user.accountId}, 'Saved meanwhile', 'RaceSave', 'Code {{code}}')`.execute(trx);
+      await trx.commit().execute();
+    } catch (err) {
+      await trx.rollback().execute();
+      throw err;
+    }
+    const res = await pending!;
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/used by the OTP service "Saved meanwhile"/);
+    expect((await rows(user.accountId)).map((r) => r.value)).toEqual(['RaceSave']);
+  });
+
+  it('an OTP service saved while its sender ID is being deleted waits, then is refused (400)', async () => {
+    const { c, user, ids } = await withApproved('RaceDel');
+    const { body: kept } = await otpService(c, 'Kept', '');
+    const trx = await server.ctx.db.startTransaction().execute();
+    let created: Promise<{ status: number; body: any }>;
+    let updated: Promise<{ status: number; body: any }>;
+    try {
+      // A delete in flight: the row is gone once it commits.
+      await trx.deleteFrom('sender_ids').where('id', '=', ids.RaceDel!).execute();
+      created = otpService(c, 'Too late', 'RaceDel');
+      updated = c.patch(`/api/otp-services/${kept.id}`, { senderId: 'RaceDel' });
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      await trx.commit().execute();
+    }
+    const message =
+      'Sender ID "RaceDel" is not registered on your account. Request it under Sender IDs first.';
+    for (const res of [await created, await updated]) {
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual({ senderId: [message] });
+    }
+    const services = (await c.get('/api/otp-services')).body.items;
+    expect(services.map((s: { name: string; senderId: string }) => [s.name, s.senderId])).toEqual([
+      ['Kept', ''],
+    ]);
+    expect(await rows(user.accountId)).toEqual([]);
+  });
+});
+
+describe("the platform's shared sender ID", () => {
+  it('cannot be requested (409, nothing stored): every account may already send from it', async () => {
+    const shared = server.ctx.config.defaultSender;
+    const c = server.client();
+    const { user } = await c.register();
+    const message = `"${shared}" is the platform's shared sender ID: every account can already send from it, without a request. Request a name of your own.`;
+    for (const value of [shared, shared.toUpperCase(), ` ${shared.toLowerCase()} `]) {
+      const res = await c.post('/api/sender-ids', body(value));
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ code: 'CONFLICT', message });
+    }
+    // The hub's CreateSenderId goes through the same check.
+    await expect(
+      server.ctx.services.senderIds.createSenderId({ accountId: user.accountId, ...body(shared) }),
+    ).rejects.toMatchObject({ status: 409, message });
+    expect(await rows(user.accountId)).toEqual([]);
+    // It is sent from at once, named or not, and an OTP service can name it.
+    const send = await c.post('/api/sms/single', {
+      recipients: ['+14155550123'],
+      text: 'Hello',
+      senderId: shared,
+    });
+    expect(send.status).toBe(202);
+    expect(send.body.messages[0].sender).toBe(shared);
+    expect((await otpService(c, 'Shared', shared.toLowerCase())).status).toBe(201);
+  });
+
+  it('a request of it made before the refusal does not hold back sends naming it', async () => {
+    const shared = server.ctx.config.defaultSender;
+    const c = server.client();
+    const { user } = await c.register();
+    await server.ctx.db
+      .insertInto('sender_ids')
+      .values({
+        account_id: user.accountId,
+        value: shared,
+        kind: 'alphanumeric',
+        purpose: 'Old request',
+        sample_message: 'Hello',
+        status: 'requested',
+        updated_at: new Date(),
+      })
+      .execute();
+    const send = await c.post('/api/sms/single', {
+      recipients: ['+14155550123'],
+      text: 'Hello',
+      senderId: shared,
+    });
+    expect(send.status, JSON.stringify(send.body)).toBe(202);
+    expect(send.body.messages[0].sender).toBe(shared);
+    // An OTP service naming it uses the shared sender, so the old request can still be deleted.
+    expect((await otpService(c, 'Shared', shared)).status).toBe(201);
+    const [old] = await rows(user.accountId);
+    expect((await c.delete(`/api/sender-ids/${old!.id}`)).status).toBe(204);
+  });
+});
+
 describe('sender ID account isolation', () => {
   it('another account gets 404 on every endpoint and changes nothing', async () => {
     const a = server.client();
@@ -324,5 +562,24 @@ describe('sender ID account isolation', () => {
     // The same value is free for another account.
     expect((await b.post('/api/sender-ids', body('Owner'))).status).toBe(201);
     expect(await rows(ua.accountId)).toEqual(before);
+  });
+
+  it('another account cannot delete the default (no promotion), and its OTP services do not block a delete', async () => {
+    const a = await withApproved('IsoFirst', 'IsoSecond');
+    const b = await withApproved('IsoFirst', 'IsoOnlyB');
+    const before = await rows(a.user.accountId);
+    expect((await b.c.delete(`/api/sender-ids/${a.ids.IsoFirst}`)).status).toBe(404);
+    expect(await rows(a.user.accountId)).toEqual(before);
+    // B's OTP service names B's own "IsoFirst"; A's is used by none of A's services.
+    expect((await otpService(b.c, 'B login', 'IsoFirst')).status).toBe(201);
+    // A's service cannot name B's sender ID, nor hold it.
+    const foreign = await otpService(a.c, 'A login', 'IsoOnlyB');
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors.senderId[0]).toMatch(/not registered on your account/);
+    expect((await a.c.delete(`/api/sender-ids/${a.ids.IsoFirst}`)).status).toBe(204);
+    expect(await defaults(a.user.accountId)).toEqual(['IsoSecond']);
+    expect(await defaults(b.user.accountId)).toEqual(['IsoFirst']);
+    // B's sender ID is still held by B's service.
+    expect((await b.c.delete(`/api/sender-ids/${b.ids.IsoFirst}`)).status).toBe(409);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SenderIdDto } from '@wren/contracts';
-import { senderIdHint, sortSenderIds, STATUS_META } from './sender-id-rules';
+import { nextDefault, senderIdHint, sortSenderIds, STATUS_META } from './sender-id-rules';
 
 describe('senderIdHint', () => {
   it('explains both kinds while the field is empty', () => {
@@ -70,5 +70,35 @@ describe('sortSenderIds', () => {
       item('d', 'approved', '2024-01-02', true),
     ]);
     expect(sorted.map((s) => s.id)).toEqual(['d', 'a-new', 'a-old', 'p', 'r']);
+  });
+});
+
+describe('nextDefault', () => {
+  const item = (id: string, status: SenderIdDto['status'], createdAt: string, isDefault = false) =>
+    ({
+      id,
+      value: `S${id}`,
+      kind: 'alphanumeric',
+      purpose: 'p',
+      sampleMessage: 'm',
+      status,
+      reason: null,
+      isDefault,
+      createdAt,
+      decidedAt: null,
+    }) satisfies SenderIdDto;
+
+  it('is the oldest other approved sender ID (then the lower id), as the server picks', () => {
+    const target = item('9', 'approved', '2024-01-01T00:00:00.000Z', true);
+    const items = [
+      target,
+      item('0', 'requested', '2023-01-01T00:00:00.000Z'),
+      item('7', 'rejected', '2023-01-01T00:00:00.000Z'),
+      item('c', 'approved', '2024-02-01T00:00:00.000Z'),
+      item('b', 'approved', '2024-02-01T00:00:00.000Z'),
+      item('d', 'approved', '2024-03-01T00:00:00.000Z'),
+    ];
+    expect(nextDefault(items, target)?.id).toBe('b');
+    expect(nextDefault([target, items[1]!], target)).toBeNull();
   });
 });

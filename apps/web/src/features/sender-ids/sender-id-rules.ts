@@ -90,3 +90,15 @@ export function sortSenderIds(items: readonly SenderIdDto[]): SenderIdDto[] {
       b.createdAt.localeCompare(a.createdAt),
   );
 }
+
+/**
+ * The sender ID that becomes the account's default when `deleting` (the default) is deleted: the
+ * server's rule (the oldest approved one by request time, then id); null when none is left, and
+ * messages that name no sender then go from the platform's sender.
+ */
+export function nextDefault(items: readonly SenderIdDto[], deleting: SenderIdDto): SenderIdDto | null {
+  const candidates = items
+    .filter((s) => s.status === 'approved' && s.id !== deleting.id)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return candidates[0] ?? null;
+}

@@ -12,7 +12,7 @@ import { IconInfo, IconPlus } from '../components/icons';
 import { RequestSenderIdModal } from '../components/request-sender-id-modal';
 import { LoadError, SenderIdsEmpty, SenderIdsSkeleton } from '../components/sender-ids-panel-states';
 import { SenderIdTable } from '../components/sender-id-table';
-import { sortSenderIds } from '../sender-id-rules';
+import { nextDefault, sortSenderIds } from '../sender-id-rules';
 
 function summary(items: SenderIdDto[]): string {
   const approved = items.filter((s) => s.status === 'approved').length;
@@ -20,6 +20,17 @@ function summary(items: SenderIdDto[]): string {
   const parts = [`${items.length} sender ID${items.length === 1 ? '' : 's'}`, `${approved} approved`];
   if (pending) parts.push(`${pending} pending review`);
   return parts.join(' · ');
+}
+
+/** What deleting the default does to messages that name no sender (the server's rule). */
+function DefaultAfterDelete({ next }: { next: SenderIdDto | null }) {
+  return next ? (
+    <>
+      , and <b>{next.value}</b>, your oldest approved sender ID, will become the default
+    </>
+  ) : (
+    <>, and messages that name no sender will go from the platform&apos;s shared sender</>
+  );
 }
 
 export default function SenderIdsPage() {
@@ -111,8 +122,8 @@ export default function SenderIdsPage() {
         onClose={deleting.close}
       >
         Delete <b>{deleting.target?.value}</b>? You will no longer be able to send from it
-        {deleting.target?.isDefault ? ', and messages that name no sender will use the platform default' : ''}
-        . This cannot be undone.
+        {deleting.target?.isDefault && <DefaultAfterDelete next={nextDefault(items, deleting.target)} />}.
+        This cannot be undone.
       </ConfirmDeleteModal>
     </Stack>
   );
