@@ -364,11 +364,30 @@ export function createCampaignsService(deps: Deps) {
   }
 
   /**
+   * Refunds recipients of a campaign that never became messages, in one ledger entry of their summed
+   * price (a cancel's recipients not yet queued; a batch's recipients that opted out before they were
+   * queued). `reference` makes it once only. Returns what was credited (0: nothing was due, or the
+   * reference was credited before), for the campaign's unsent_refund_minor.
+   */
+  async function refundUnqueued(
+    trx: Db,
+    r: { accountId: string; amountMinor: number; reference: string; note: string },
+  ): Promise<number> {
+    const credited = await ledger.creditEach(trx, [{ ...r, kind: 'sms_refund' }]);
+    return credited.size ? r.amountMinor : 0;
+  }
+
+  /**
    * Turns the next recipients of a sending campaign into queued messages of the core queue (bulk
    * lane), keeping at most CAMPAIGN_WINDOW of them waiting (and within the send rate). One
    * transaction under the campaign's row lock: a crash either stores the batch and the new position
    * together or neither, so no recipient is lost or queued twice. Completes the campaign once every
    * recipient has been queued and none waits.
+   *
+   * Each recipient is screened again against the account's suppression list as it is read (one
+   * statement with the batch): a number that opted out after the campaign was accepted is not queued,
+   * but counted as suppressed (and no longer as a recipient), and the batch's opted-out recipients
+   * are refunded in one ledger entry in the same transaction.
    */
   async function materialise(id: string): Promise<number> {
     const out = await transact(db, async (trx) => {
@@ -397,6 +416,21 @@ export function createCampaignsService(deps: Deps) {
         const since = camp.paced_at ? new Date(camp.paced_at).getTime() : now;
         room = Math.min(room, Math.floor(((now - since) / 60_000) * camp.rate_per_minute));
       }
+      /** Completes the campaign when no recipient is left from `nextSeq` on (and none waits queued). */
+      const completeIfDrained = async (nextSeq: number) => {
+        const more =
+          await sql`SELECT 1 FROM campaign_recipients WHERE campaign_id = ${id}::uuid AND seq >= ${nextSeq} LIMIT 1`.execute(
+            trx,
+          );
+        if (more.rows.length) return;
+        await sql`UPDATE bulk_campaigns SET status = 'completed', finished_at = now(), updated_at = now()
+                   WHERE campaign_id = ${id}::uuid`.execute(trx);
+        afterCommit(trx, () => changed(camp.account_id, id));
+      };
+      // Screened against the account's own suppression list as it is now: one probe of
+      // suppressions_phone_key per recipient of the batch (a LATERAL … LIMIT 1 is always a nested
+      // loop; an EXISTS column was planned as a hash of every suppression in the table, built anew
+      // for each batch: 70 ms a batch against 12 ms with 100,000 suppressions).
       const rows =
         room > 0
           ? (
@@ -406,31 +440,35 @@ export function createCampaignsService(deps: Deps) {
                 price_minor: number;
                 segments: number;
                 vals: string | null;
+                opted_out: boolean;
               }>`
-            SELECT seq, phone, price_minor, segments, vals FROM campaign_recipients
-             WHERE campaign_id = ${id}::uuid AND seq >= ${camp.next_seq}
-             ORDER BY seq LIMIT ${room}`.execute(trx)
+            SELECT r.seq, r.phone, r.price_minor, r.segments, r.vals, s.hit IS NOT NULL AS opted_out
+              FROM (SELECT seq, phone, price_minor, segments, vals FROM campaign_recipients
+                     WHERE campaign_id = ${id}::uuid AND seq >= ${camp.next_seq}
+                     ORDER BY seq LIMIT ${room}) r
+              LEFT JOIN LATERAL (SELECT true AS hit FROM suppressions s
+                                  WHERE s.account_id = ${camp.account_id}::uuid AND s.phone = '+' || r.phone::text
+                                  LIMIT 1) s ON true
+             ORDER BY r.seq`.execute(trx)
             ).rows
           : [];
       if (rows.length === 0) {
-        if (waiting > 0 || room <= 0) return { account: camp.account_id, n: 0 };
-        const more =
-          await sql`SELECT 1 FROM campaign_recipients WHERE campaign_id = ${id}::uuid AND seq >= ${camp.next_seq} LIMIT 1`.execute(
-            trx,
-          );
-        if (more.rows.length) return { account: camp.account_id, n: 0 };
-        await sql`UPDATE bulk_campaigns SET status = 'completed', finished_at = now(), updated_at = now()
-                   WHERE campaign_id = ${id}::uuid`.execute(trx);
-        afterCommit(trx, () => changed(camp.account_id, id));
+        if (waiting === 0 && room > 0) await completeIfDrained(camp.next_seq);
         return { account: camp.account_id, n: 0 };
       }
+      const queue = rows.filter((r) => !r.opted_out);
+      const optedOut = rows.length - queue.length;
+      const optedOutMinor = optedOut ? rows.reduce((a, r) => (r.opted_out ? a + r.price_minor : a), 0) : 0;
       const start = new Date();
       const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
       const limits = await limitsOf.loadLimits(trx, camp.account_id);
-      const paced = await limitsOf.admit(trx, camp.account_id, { ...limits, dailyCap: null }, rows.length);
+      const paced =
+        queue.length > 0
+          ? await limitsOf.admit(trx, camp.account_id, { ...limits, dailyCap: null }, queue.length)
+          : null;
       await messagesRepo.insertMessages(
         trx,
-        rows.map((r, i) => {
+        queue.map((r, i) => {
           const body =
             r.vals === null
               ? camp.body
@@ -462,17 +500,33 @@ export function createCampaignsService(deps: Deps) {
         { returning: false },
       );
       const last = rows[rows.length - 1];
+      // Opted-out recipients are refunded as a cancel refunds those never queued: one entry, once
+      // (the reference is the batch's first position, which only this batch starts at).
+      const refunded = optedOut
+        ? await refundUnqueued(trx, {
+            accountId: camp.account_id,
+            amountMinor: optedOutMinor,
+            reference: `campaign:${id}:suppressed:${camp.next_seq}`,
+            note: `Campaign: refund for ${optedOut} message(s) not sent (the number opted out after the campaign was accepted)`,
+          })
+        : 0;
+      // Opted-out recipients take no share of the send rate: they are not sent.
       const pacedAt = camp.rate_per_minute
-        ? sql`LEAST(now(), coalesce(paced_at, now()) + make_interval(secs => ${(rows.length * 60) / camp.rate_per_minute}))`
+        ? sql`LEAST(now(), coalesce(paced_at, now()) + make_interval(secs => ${(queue.length * 60) / camp.rate_per_minute}))`
         : sql`now()`;
-      await sql`UPDATE bulk_campaigns SET next_seq = ${last.seq + 1}, materialised = materialised + ${rows.length},
+      await sql`UPDATE bulk_campaigns SET next_seq = ${last.seq + 1}, materialised = materialised + ${queue.length},
+                       recipients = recipients - ${optedOut}, suppressed = suppressed + ${optedOut},
+                       unsent_refund_minor = unsent_refund_minor + ${refunded},
                        paced_at = ${pacedAt}, updated_at = now()
                  WHERE campaign_id = ${id}::uuid`.execute(trx);
+      // The batch's recipients all opted out and nothing waits: the last of them may have been the
+      // campaign's last, which leaves nothing for a later pass to complete it after.
+      if (queue.length === 0 && waiting === 0) await completeIfDrained(last.seq + 1);
       afterCommit(trx, () => {
-        events.publish('messages.queued', {});
+        if (queue.length) events.publish('messages.queued', {});
         changed(camp.account_id, id);
       });
-      return { account: camp.account_id, n: rows.length };
+      return { account: camp.account_id, n: queue.length };
     });
     return out?.n ?? 0;
   }
@@ -564,16 +618,12 @@ export function createCampaignsService(deps: Deps) {
     const unsent = await sql<{ n: string | null }>`
       SELECT sum(price_minor) AS n FROM campaign_recipients
        WHERE campaign_id = ${id}::uuid AND seq >= ${c.next_seq}`.execute(trx);
-    const amount = Number(unsent.rows[0]?.n ?? 0);
-    const credited = await ledger.creditEach(trx, [
-      {
-        accountId,
-        amountMinor: amount,
-        kind: 'sms_refund',
-        reference: `campaign:${id}:unsent`,
-        note: `Campaign canceled: refund for ${c.recipients - c.materialised} message(s) not sent`,
-      },
-    ]);
+    const refunded = await refundUnqueued(trx, {
+      accountId,
+      amountMinor: Number(unsent.rows[0]?.n ?? 0),
+      reference: `campaign:${id}:unsent`,
+      note: `Campaign canceled: refund for ${c.recipients - c.materialised} message(s) not sent`,
+    });
     const ids = await repo.queuedMessageIds(trx, id, { unleasedOnly: true });
     const canceled = await transition(trx, {
       to: 'canceled',
@@ -588,7 +638,7 @@ export function createCampaignsService(deps: Deps) {
       canceled.map((m) => ({ message_id: m.id, status: 'canceled', detail: reason })),
     );
     await sql`UPDATE bulk_campaigns SET status = 'canceled', finished_at = now(), updated_at = now(),
-                     unsent_refund_minor = ${credited.size ? amount : 0}
+                     unsent_refund_minor = unsent_refund_minor + ${refunded}
                WHERE campaign_id = ${id}::uuid`.execute(trx);
     return canceled.length;
   }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
-import { expectInvariants } from '../../../test/messaging';
+import { expectInvariants, waitForFinal } from '../../../test/messaging';
 import { transact } from '../../platform/db';
 import { createGroup, importFile, ukMobiles } from '../contacts/test-fixtures';
 import { campaignsOf } from './campaigns.routes';
@@ -656,5 +656,187 @@ describe('campaign lifecycle', () => {
     expect(theirs.status).toBe(400);
     expect((await other.get('/api/campaigns')).body.items).toEqual([]);
     expect((await owner.get(`/api/campaigns/${id}`)).body.status).toBe('scheduled');
+  });
+});
+
+/** A campaign scheduled an hour ahead (so nothing is queued yet), to `numbers`. */
+async function scheduledTo(c: ApiClient, numbers: string[], text: string, extra: object = {}) {
+  const res = await c.post('/api/campaigns', {
+    numbers: numbers.join('\n'),
+    text,
+    scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+    ...extra,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.campaign as { id: string; costMinor: number; recipients: number; suppressed: number };
+}
+
+/** Brings a scheduled campaign's time to now: the next pass starts it. */
+async function startNow(id: string) {
+  await sql`UPDATE bulk_campaigns SET scheduled_at = now() WHERE campaign_id = ${id}::uuid`.execute(
+    server.ctx.db,
+  );
+}
+
+/** The account's ledger entries whose reference starts with `prefix`. */
+async function entries(accountId: string, prefix: string) {
+  return server.ctx.db
+    .selectFrom('ledger_entries')
+    .select(['kind', 'amount_minor', 'reference'])
+    .where('account_id', '=', accountId)
+    .where('reference', 'like', `${prefix}%`)
+    .execute();
+}
+
+/** The campaign's message rows, and what the SMSC simulator was sent with its text, per number. */
+async function sentTo(id: string, text: string) {
+  const rows = await server.ctx.db
+    .selectFrom('messages')
+    .select('recipient')
+    .where('campaign_id', '=', id)
+    .execute();
+  const submitted = [...server.worker!.simulator!.messages.values()]
+    .filter((m) => m.text === text)
+    .map((m) => `+${m.dest}`);
+  return { rows: rows.map((r) => r.recipient).sort(), submitted: [...new Set(submitted)].sort() };
+}
+
+describe('recipients who opt out after the campaign was accepted', () => {
+  it('sends nothing to a number that sent STOP before it was queued: counted as suppressed, its price refunded, the campaign completes', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 1_000);
+    const [stopper] = ukMobiles(1, 700_000); // 4 minor units a message
+    const us = ['+14155557001', '+14155557002', '+14155557003']; // 1 each
+    // The account texted the handset before: its STOP is attributed to this account.
+    const hello = await c.post('/api/sms/single', { recipients: [stopper], text: 'Welcome' });
+    expect(hello.status, JSON.stringify(hello.body)).toBe(202);
+    await waitForFinal(c, [hello.body.messages[0].id]);
+
+    const text = 'Opt-out between acceptance and queueing';
+    const camp = await scheduledTo(c, [us[0], us[1], stopper, us[2]], text);
+    expect(camp).toMatchObject({ recipients: 4, suppressed: 0, costMinor: 3 + 4 });
+    const sim = server.worker!.simulator!;
+    expect((await sim.sendMo({ from: stopper.slice(1), to: 'Wren', text: 'STOP' })).statuses).toEqual([0]);
+    expect((await c.get('/api/suppressions')).body.items).toEqual([
+      expect.objectContaining({ phone: stopper, reason: 'stop_keyword' }),
+    ]);
+    const before = await balance(c);
+
+    await startNow(camp.id);
+    const done = await waitFor(
+      async () => {
+        await campaignsOf(server.ctx).tick();
+        return (await c.get(`/api/campaigns/${camp.id}`)).body;
+      },
+      (b) => b.status === 'completed' && b.delivered === 3,
+    );
+    // The report balances: the three sent, the one that opted out counted with the suppressed.
+    expect(done).toMatchObject({
+      recipients: 3,
+      suppressed: 1,
+      materialised: 3,
+      delivered: 3,
+      failed: 0,
+      pending: 0,
+      costMinor: 7,
+      refundedMinor: 4,
+    });
+    expect(done.recipients + done.invalid + done.duplicates + done.suppressed).toBe(4);
+    expect(Object.values(done.counts as Record<string, number>).reduce((a, n) => a + n, 0)).toBe(
+      done.recipients,
+    );
+    // No message to the number that opted out, and nothing submitted to it.
+    expect(await sentTo(camp.id, text)).toEqual({ rows: [...us].sort(), submitted: [...us].sort() });
+    // Refunded exactly its price, in one entry, and the balance moved by that only.
+    expect(await entries(user.accountId, `campaign:${camp.id}:`)).toEqual([
+      { kind: 'sms_refund', amount_minor: 4, reference: `campaign:${camp.id}:suppressed:0` },
+    ]);
+    expect(await balance(c)).toBe(before + 4);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('completes a campaign whose recipients all opted out before they were queued, refunding all of it', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 1_000);
+    const numbers = ukMobiles(2, 700_010);
+    const text = 'Nobody left to send to';
+    const camp = await scheduledTo(c, numbers, text);
+    for (const phone of numbers) {
+      expect((await c.post('/api/suppressions', { phone })).status).toBeLessThan(300);
+    }
+    const before = await balance(c);
+    await startNow(camp.id);
+    // One pass: nothing is queued, and nothing is left for a later pass to complete it after.
+    await campaignsOf(server.ctx).tick();
+    const done = (await c.get(`/api/campaigns/${camp.id}`)).body;
+    expect(done).toMatchObject({
+      status: 'completed',
+      recipients: 0,
+      suppressed: 2,
+      materialised: 0,
+      pending: 0,
+      refundedMinor: camp.costMinor,
+    });
+    expect(await sentTo(camp.id, text)).toEqual({ rows: [], submitted: [] });
+    expect(await balance(c)).toBe(before + camp.costMinor);
+    await expectInvariants(server, user.accountId);
+  });
+
+  it("screens against the campaign's own account only: another account's opt-out of the same number does not stop it", async () => {
+    const a = server.client();
+    const { user } = await a.register();
+    await topUp(user.accountId, 1_000);
+    const b = server.client();
+    await b.register();
+    const [shared, ownStop] = ['+14155557011', '+14155557012'];
+    const text = 'Only my own list counts';
+    const camp = await scheduledTo(a, [shared, ownStop], text);
+    // b's list has the shared number; a's list has the other one.
+    expect((await b.post('/api/suppressions', { phone: shared })).status).toBeLessThan(300);
+    expect((await a.post('/api/suppressions', { phone: ownStop })).status).toBeLessThan(300);
+    await startNow(camp.id);
+    const done = await waitFor(
+      async () => {
+        await campaignsOf(server.ctx).tick();
+        return (await a.get(`/api/campaigns/${camp.id}`)).body;
+      },
+      (r) => r.status === 'completed' && r.delivered === 1,
+    );
+    expect(done).toMatchObject({ recipients: 1, suppressed: 1, delivered: 1, refundedMinor: 1 });
+    expect(await sentTo(camp.id, text)).toEqual({ rows: [shared], submitted: [shared] });
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('a cancel after an opt-out reports both refunds: the opted-out recipient and those never queued', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 1_000);
+    const numbers = ukMobiles(5, 700_020);
+    const camp = await scheduledTo(c, numbers, 'Paced with an opt-out', { ratePerMinute: 60 });
+    expect((await c.post('/api/suppressions', { phone: numbers[0] })).status).toBeLessThan(300);
+    const before = await balance(c);
+    await startNow(camp.id);
+    const svc = campaignsOf(server.ctx);
+    // One recipient a second: the first is read (and screened) about a second after the start.
+    await waitFor(
+      async () => {
+        await svc.tick();
+        return (await c.get(`/api/campaigns/${camp.id}`)).body;
+      },
+      (r) => r.suppressed === 1,
+    );
+    const canceled = await c.post(`/api/campaigns/${camp.id}/cancel`);
+    expect(canceled.status).toBe(200);
+    const final = await waitFor(
+      async () => (await c.get(`/api/campaigns/${camp.id}`)).body,
+      (r) => r.pending === 0,
+    );
+    const paid = final.counts.delivered + final.counts.sent + final.counts.undelivered;
+    expect(final.recipients).toBe(4);
+    expect(final.refundedMinor).toBe((5 - paid) * 4);
+    expect(await balance(c)).toBe(before + (5 - paid) * 4);
+    await expectInvariants(server, user.accountId);
   });
 });
