@@ -8,6 +8,10 @@
  *   BENCH_DATABASE_URL=postgres://…/postgres          Wren's PostgreSQL (default: local wren_ci)
  *   BENCH_PEER_ONLY=kannel|wren|floor                 run one part only (floor: the Node.js floor below)
  *   BENCH_FINAL_TIMEOUT_S=120                         wait for final states this long after the last submit
+ *   BENCH_WARMUP=10000                                messages sent first and left out of every figure, by
+ *                                                     each product and the floor alike (0: none). A server
+ *                                                     runs for days: its steady state is what a message costs,
+ *                                                     not the JIT compiling Node.js does in its first seconds
  *   BENCH_KANNEL_STORE=file                           Kannel keeps its message store on disk
  *   BENCH_DB=embedded                                 Wren on its embedded PostgreSQL (default: fresh database on the above)
  *   BENCH_PG_STATEMENTS=1                             (with BENCH_DB=embedded) Wren's top statements per message
@@ -22,6 +26,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { ensureKannel, KANNEL_USER, startKannel } from './lib/kannel';
+import type { Dispatcher } from 'undici';
 import { freePorts, recipient, runLoad, startDlrReceiver, type LoadResult } from './lib/load';
 import { pgStatementsEnabled, pgStatementsSettings, statementTimes, tableWrites } from './lib/pg-stats';
 import { backendsOf, postgresAuxiliaries, procStat, SampledCpu, treeCpuSeconds } from './lib/proc-cpu';
@@ -41,6 +46,7 @@ const CONCURRENCY = Number(process.argv[3] ?? process.env.BENCH_CONCURRENCY ?? 5
 const WINDOW = 100;
 const FINAL_TIMEOUT_MS = Number(process.env.BENCH_FINAL_TIMEOUT_S ?? 120) * 1000;
 const ONLY = process.env.BENCH_PEER_ONLY;
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 10_000);
 /** BENCH_DB=embedded: Wren on its embedded PostgreSQL instead of a fresh database on BENCH_DATABASE_URL. */
 const EMBEDDED = process.env.BENCH_DB === 'embedded';
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? 'postgres://wren_ci:wren_ci@127.0.0.1:5432/postgres';
@@ -107,6 +113,28 @@ interface RunResult {
 
 const us = (seconds: number, messages: number) => (seconds * 1e6) / Math.max(1, messages);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends WARMUP requests (built by `request(i)` from index N on, so no measured recipient repeats),
+ * then waits until `finalCount()` reaches `base + accepted`. Returns the final count to count from.
+ */
+async function warmUp(
+  origin: string,
+  request: (i: number) => Dispatcher.RequestOptions,
+  finalCount: () => Promise<number>,
+) {
+  const base = await finalCount();
+  if (WARMUP <= 0) return base;
+  const l = await runLoad(origin, WARMUP, CONCURRENCY, (i) => request(N + i));
+  if (l.errors > 0) throw new Error(`warm-up: ${l.errors} errors: ${l.errorSamples.join('; ')}`);
+  const deadline = performance.now() + FINAL_TIMEOUT_MS;
+  for (;;) {
+    const n = await finalCount();
+    if (n >= base + l.accepted) return n;
+    if (performance.now() > deadline) throw new Error(`warm-up: ${n - base} of ${l.accepted} final`);
+    await sleep(100);
+  }
+}
 
 /**
  * Polls `progress` until `final` reaches the accepted count, or until no message was submitted for
@@ -187,9 +215,7 @@ async function runKannel(idArgs: string[]): Promise<RunResult> {
       simulator: treeCpuSeconds(sim.pid!),
       self: process.cpuUsage(),
     });
-    const before = cpu();
-    const t0 = performance.now();
-    const load = runLoad(`http://127.0.0.1:${sendsmsPort}`, N, CONCURRENCY, (i) => {
+    const kannelRequest = (i: number): Dispatcher.RequestOptions => {
       const q = new URLSearchParams({
         username: KANNEL_USER.username,
         password: KANNEL_USER.password,
@@ -200,10 +226,17 @@ async function runKannel(idArgs: string[]): Promise<RunResult> {
         'dlr-url': `${dlr.url}?n=${i}&t=%d`,
       });
       return { path: `/cgi-bin/sendsms?${q}`, method: 'GET' };
-    });
+    };
+    const finalBase = await warmUp(`http://127.0.0.1:${sendsmsPort}`, kannelRequest, async () =>
+      Promise.resolve(dlr.finals()),
+    );
+    const sentBase = await k.sent();
+    const before = cpu();
+    const t0 = performance.now();
+    const load = runLoad(`http://127.0.0.1:${sendsmsPort}`, N, CONCURRENCY, kannelRequest);
     const w = await waitForFinal(
       load,
-      async () => ({ submitted: await k.sent(), final: dlr.finals() }),
+      async () => ({ submitted: (await k.sent()) - sentBase, final: dlr.finals() - finalBase }),
       25,
       cpu,
     );
@@ -296,6 +329,27 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
     const backends = new SampledCpu(EMBEDDED ? () => [] : backendsOf(dbName, () => [pollPid]));
     const auxiliaries = new SampledCpu(EMBEDDED ? () => [] : postgresAuxiliaries(postmaster));
     const embeddedCpu = () => (EMBEDDED ? treeCpuSeconds(postmaster, (p) => p.pid !== pollPid) : 0);
+    const final = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'canceled', 'unknown'];
+    const counts = async () => {
+      const r = await client.query<{ submitted: string; final: string }>(
+        `SELECT count(*) FILTER (WHERE submitted_at IS NOT NULL) AS submitted,
+                count(*) FILTER (WHERE status = ANY($1)) AS final FROM messages`,
+        [final],
+      );
+      return { submitted: Number(r.rows[0]!.submitted), final: Number(r.rows[0]!.final) };
+    };
+    const wrenRequest = (i: number): Dispatcher.RequestOptions => ({
+      path: '/api/sms/single',
+      method: 'POST',
+      headers: session.headers,
+      body: JSON.stringify({ recipients: [recipient(i)], text: `Bench message ${i}` }),
+    });
+    const finalBase = await warmUp(
+      `http://127.0.0.1:${port}`,
+      wrenRequest,
+      async () => (await counts()).final,
+    );
+    const submittedBase = (await counts()).submitted;
     const writes = await tableWrites(db.url);
     const statements = EMBEDDED && pgStatementsEnabled ? await statementTimes(db.url) : null;
     const cpu = () => ({
@@ -312,22 +366,12 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
     const before = cpu();
     const t0 = performance.now();
     const t0Epoch = Date.now();
-    const load = runLoad(`http://127.0.0.1:${port}`, N, CONCURRENCY, (i) => ({
-      path: '/api/sms/single',
-      method: 'POST',
-      headers: session.headers,
-      body: JSON.stringify({ recipients: [recipient(i)], text: `Bench message ${i}` }),
-    }));
-    const final = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'canceled', 'unknown'];
+    const load = runLoad(`http://127.0.0.1:${port}`, N, CONCURRENCY, wrenRequest);
     const w = await waitForFinal(
       load,
       async () => {
-        const r = await client.query<{ submitted: string; final: string }>(
-          `SELECT count(*) FILTER (WHERE submitted_at IS NOT NULL) AS submitted,
-                  count(*) FILTER (WHERE status = ANY($1)) AS final FROM messages`,
-          [final],
-        );
-        return { submitted: Number(r.rows[0]!.submitted), final: Number(r.rows[0]!.final) };
+        const c = await counts();
+        return { submitted: c.submitted - submittedBase, final: c.final - finalBase };
       },
       500,
       cpu,
@@ -379,7 +423,7 @@ async function runWren(idArgs: string[]): Promise<RunResult> {
             ],
       },
       notes: [
-        `statuses: ${statuses}`,
+        `statuses: ${statuses}${WARMUP > 0 ? ` (with the ${WARMUP} warm-up messages)` : ''}`,
         `id notation: ${process.env.BENCH_WREN_ID_NOTATION ?? "Wren's default"}`,
         'pg_stat_user_tables for the run:',
         ...tables,
@@ -405,13 +449,23 @@ async function runFloor(idArgs: string[]) {
   let httpUs: number;
   try {
     await waitForPort(httpPort);
-    const before = treeCpuSeconds(http.pid!);
-    const load = await runLoad(`http://127.0.0.1:${httpPort}`, N, CONCURRENCY, (i) => ({
+    const floorRequest = (i: number): Dispatcher.RequestOptions => ({
       path: '/api/sms/single',
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ recipients: [recipient(i)], text: `Bench message ${i}` }),
-    }));
+    });
+    let answered = 0;
+    await warmUp(
+      `http://127.0.0.1:${httpPort}`,
+      (i) => {
+        answered += 1;
+        return floorRequest(i);
+      },
+      async () => Promise.resolve(answered),
+    );
+    const before = treeCpuSeconds(http.pid!);
+    const load = await runLoad(`http://127.0.0.1:${httpPort}`, N, CONCURRENCY, floorRequest);
     if (load.errors > 0)
       throw new Error(`HTTP floor: ${load.errors} errors: ${load.errorSamples.join('; ')}`);
     httpUs = us(treeCpuSeconds(http.pid!) - before, load.accepted);
@@ -423,7 +477,7 @@ async function runFloor(idArgs: string[]) {
   );
   let smppUs: number;
   try {
-    const client = child(['smpp', String(smscPort), String(N), String(WINDOW)]);
+    const client = child(['smpp', String(smscPort), String(N), String(WINDOW), String(WARMUP)]);
     let out = '';
     client.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => client.once('exit', resolve));

@@ -4,16 +4,17 @@
  *
  *   http <port>                 a Fastify server with one JSON route that answers an id: the HTTP
  *                               part of accepting a message (parse, route, serialise), nothing else
- *   smpp <port> <n> <window>    the `smpp` library as a client of the SMSC at <port>: bind, submit n
- *                               messages with at most <window> unanswered, answer every receipt;
- *                               prints its own CPU per message as JSON when all receipts are in
+ *   smpp <port> <n> <window> <warm-up>
+ *                               the `smpp` library as a client of the SMSC at <port>: bind, submit
+ *                               <warm-up> messages and then n more, with at most <window> unanswered,
+ *                               answer every receipt; prints its own CPU per message of the n as JSON
  *
  * Neither stores anything, checks anything or matches a receipt to a message.
  */
 import Fastify from 'fastify';
 import smpp from 'smpp';
 
-const [mode, portArg, nArg, windowArg] = process.argv.slice(2);
+const [mode, portArg, nArg, windowArg, warmArg] = process.argv.slice(2);
 const port = Number(portArg);
 
 async function httpFloor() {
@@ -27,46 +28,53 @@ async function httpFloor() {
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 }
 
-async function smppFloor(n: number, window: number) {
+async function smppFloor(n: number, window: number, warm: number) {
   const session = smpp.connect({ host: '127.0.0.1', port });
   session.socket.setNoDelay(true);
   let receipts = 0;
+  let target = 0;
   let done: () => void = () => undefined;
-  const allIn = new Promise<void>((resolve) => (done = resolve));
   session.on('deliver_sm', (pdu: smpp.PDU) => {
     session.send(pdu.response());
     receipts += 1;
-    if (receipts === n) done();
+    if (receipts === target) done();
   });
   await new Promise<void>((resolve, reject) =>
     session.bind_transceiver({ system_id: 'wren', password: 'wrenpass' }, (pdu) =>
       pdu.command_status === 0 ? resolve() : reject(new Error(`bind: status ${pdu.command_status}`)),
     ),
   );
-  const before = process.cpuUsage();
-  let sent = 0;
-  let answered = 0;
-  const pump = () => {
-    while (sent < n && sent - answered < window) {
-      const i = sent;
-      sent += 1;
-      session.submit_sm(
-        {
-          source_addr: 'Wren',
-          destination_addr: `1212555${String(i % 10_000).padStart(4, '0')}`,
-          short_message: `Bench message ${i}`,
-          data_coding: 0,
-          registered_delivery: 1,
-        },
-        () => {
-          answered += 1;
-          pump();
-        },
-      );
-    }
+  /** Submits `count` messages and resolves when every receipt so far is in. */
+  const run = (count: number) => {
+    target += count;
+    const allIn = new Promise<void>((resolve) => (done = resolve));
+    let sent = 0;
+    let answered = 0;
+    const pump = () => {
+      while (sent < count && sent - answered < window) {
+        const i = sent;
+        sent += 1;
+        session.submit_sm(
+          {
+            source_addr: 'Wren',
+            destination_addr: `1212555${String(i % 10_000).padStart(4, '0')}`,
+            short_message: `Bench message ${i}`,
+            data_coding: 0,
+            registered_delivery: 1,
+          },
+          () => {
+            answered += 1;
+            pump();
+          },
+        );
+      }
+    };
+    pump();
+    return allIn;
   };
-  pump();
-  await allIn;
+  if (warm > 0) await run(warm);
+  const before = process.cpuUsage();
+  await run(n);
   const cpu = process.cpuUsage(before);
   process.stdout.write(`${JSON.stringify({ usPerMessage: (cpu.user + cpu.system) / n })}\n`);
   session.close();
@@ -74,5 +82,5 @@ async function smppFloor(n: number, window: number) {
 }
 
 if (mode === 'http') await httpFloor();
-else if (mode === 'smpp') await smppFloor(Number(nArg), Number(windowArg));
+else if (mode === 'smpp') await smppFloor(Number(nArg), Number(windowArg), Number(warmArg ?? 0));
 else throw new Error(`node-floor-child: unknown mode ${mode}`);
