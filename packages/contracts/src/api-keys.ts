@@ -119,6 +119,7 @@ export const apiKeyReportSchema = z.object({
   days: z.array(
     z.object({ day: z.string(), ok: z.number(), clientErrors: z.number(), serverErrors: z.number() }),
   ),
+  /** Every message the key sent in the window: its /v1/messages sends and its OTP codes' SMS. */
   messages: z.object({ count: z.number(), costMinor: z.number(), currency: z.string() }),
   topErrors: z.array(z.object({ code: z.string(), count: z.number() })),
   deliveries: z.array(webhookDeliveryDtoSchema),

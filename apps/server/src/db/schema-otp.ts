@@ -40,6 +40,8 @@ export interface OtpTables {
     created_at: Timestamp;
     expires_at: Timestamp;
     approved_at: NullableTimestamp;
+    /** The API key that asked for the code (0029); null for a session's send and older rows. */
+    api_key_id: string | null;
   };
   otp_blocked_ranges: {
     service_id: string;

@@ -159,12 +159,24 @@ export async function topErrors(db: Db, keyId: string, days: number) {
     .execute();
 }
 
-export async function messageTotals(db: Db, keyId: string, days: number) {
+/**
+ * The messages a key sent in the report's window (UTC days, today included), their count and cost:
+ * its /v1/messages sends (api_messages) and the SMS of the OTP codes it sent (otp_verifications with
+ * its id; a refused code has no message). Both sources are scoped to the key and its account.
+ */
+export async function messageTotals(db: Db, accountId: string, keyId: string, days: number) {
+  const since = sql`date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => ${days - 1})`;
   return sql<{ count: number; cost: number; currency: string | null }>`
+    WITH sent AS (
+      SELECT a.message_id FROM api_messages a
+       WHERE a.api_key_id = ${keyId} AND a.account_id = ${accountId} AND a.created_at >= ${since}
+      UNION ALL
+      SELECT v.message_id FROM otp_verifications v
+       WHERE v.api_key_id = ${keyId} AND v.account_id = ${accountId} AND v.created_at >= ${since}
+         AND v.message_id IS NOT NULL
+    )
     SELECT count(*)::int AS count, coalesce(sum(m.price_minor), 0)::int AS cost, max(m.currency) AS currency
-      FROM api_messages a JOIN messages m ON m.id = a.message_id
-     WHERE a.api_key_id = ${keyId}
-       AND a.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => ${days - 1})`
+      FROM sent s JOIN messages m ON m.id = s.message_id AND m.account_id = ${accountId}`
     .execute(db)
     .then((r) => r.rows[0]);
 }

@@ -248,7 +248,7 @@ export function createApiKeysService(deps: {
       const [usageRows, top, totals, currency] = await Promise.all([
         repo.usageByDay(db, id, days),
         repo.topErrors(db, id, days),
-        repo.messageTotals(db, id, days),
+        repo.messageTotals(db, accountId, id, days),
         db.selectFrom('accounts').select('currency').where('id', '=', accountId).executeTakeFirstOrThrow(),
       ]);
       const byDay = new Map<string, { ok: number; clientErrors: number; serverErrors: number }>();

@@ -69,7 +69,13 @@ export function otpApiRoutes(ctx: AppContext) {
       },
       async (req, reply) => {
         const auth = authOf(req);
-        const send = { accountId: auth.accountId, userId: auth.userId, serviceId: req.params.serviceId };
+        const send = {
+          accountId: auth.accountId,
+          userId: auth.userId,
+          serviceId: req.params.serviceId,
+          // The key's report counts the codes it sent (with their SMS and its price).
+          apiKeyId: req.apiKey?.keyId ?? null,
+        };
         if (!req.apiKey) return reply.status(201).send(await otp.send({ ...send, to: req.body.to }));
         // A key's send takes an Idempotency-Key like POST /v1/messages: its answer commits with the
         // code and its SMS, so a retry after a lost answer replays it instead of sending a new code.

@@ -346,6 +346,8 @@ export function createOtpService(deps: Deps) {
       userId: string | null;
       serviceId: string;
       to: string;
+      /** The API key that asks (null: a session): recorded on the code, for the key's report. */
+      apiKeyId: string | null;
       /** Runs in the send's transaction with its answer (an Idempotency-Key answer commits with it). */
       withinTransaction?: (trx: Db, result: OtpSendResult) => Promise<void>;
     }): Promise<OtpSendResult> {
@@ -368,6 +370,7 @@ export function createOtpService(deps: Deps) {
         blocked_reason: reason,
         created_at: now,
         expires_at: now,
+        api_key_id: input.apiKeyId,
       });
       const refuse = async (reason: string, error: AppError | FieldError) => {
         await repo.insertVerification(db, blockedRow(reason));
@@ -543,6 +546,7 @@ export function createOtpService(deps: Deps) {
           blocked_reason: null,
           created_at: now,
           expires_at: expiresAt,
+          api_key_id: input.apiKeyId,
         });
         afterCommit(trx, () => {
           events.publish('messages.queued', { priority: PRIORITY.otp });

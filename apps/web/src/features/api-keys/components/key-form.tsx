@@ -135,7 +135,7 @@ export function KeyForm(props: {
           </SimpleGrid>
           <TextInput
             label="Default delivery webhook URL"
-            description="Final statuses of messages sent with this key are POSTed here (signed), unless a request names its own callbackUrl."
+            description="Final statuses of messages this key sends through /v1/messages are POSTed here (signed), unless a request names its own callbackUrl."
             placeholder="https://example.com/wren/webhook"
             {...form.getInputProps('webhookUrl')}
           />

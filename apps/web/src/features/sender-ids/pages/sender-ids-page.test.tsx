@@ -62,6 +62,9 @@ describe('Sender ID page', () => {
     approval = 'auto';
     renderPage(<SenderIdsPage />);
     expect(await screen.findByText(/approved as soon as you request it/)).toBeInTheDocument();
+    // A sender ID an OTP service uses cannot be deleted (409), so deleting is not "at any time".
+    expect(screen.getByText(/delete a sender ID\s+that no OTP service uses/)).toBeInTheDocument();
+    expect(screen.queryByText(/delete a sender ID at any time/)).not.toBeInTheDocument();
     expect(screen.queryByText(/checked by our team/)).not.toBeInTheDocument();
     expect(screen.queryByText(/business day/)).not.toBeInTheDocument();
   });

@@ -81,7 +81,8 @@ export default function SenderIdsPage() {
       {approval.data === 'auto' && (
         <Alert variant="light" color="blue" icon={<IconInfo />} title="How sender IDs work">
           A new sender ID is approved as soon as you request it, and your first one becomes the default: it is
-          used when a message names no sender. You can change the default or delete a sender ID at any time.
+          used when a message names no sender. You can change the default at any time, and delete a sender ID
+          that no OTP service uses (point such a service at another sender first).
         </Alert>
       )}
       <Paper withBorder radius="md">
