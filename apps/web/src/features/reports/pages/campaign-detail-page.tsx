@@ -284,9 +284,11 @@ export default function CampaignDetailPage() {
       </SimpleGrid>
       {(c.invalid > 0 || c.duplicates > 0 || c.suppressed > 0 || c.refundedMinor > 0) && (
         <Text size="sm" c="dimmed">
-          Not sent at acceptance: {c.invalid.toLocaleString()} invalid, {c.duplicates.toLocaleString()}{' '}
-          {c.duplicates === 1 ? 'duplicate' : 'duplicates'}, {c.suppressed.toLocaleString()} opted out.
-          {c.refundedMinor > 0 && ` Refunded at cancel: ${formatMoney(c.refundedMinor, c.currency)}.`}
+          Not sent: {c.invalid.toLocaleString()} invalid, {c.duplicates.toLocaleString()}{' '}
+          {c.duplicates === 1 ? 'duplicate' : 'duplicates'}, {c.suppressed.toLocaleString()} opted out (at
+          acceptance, or before their turn came).
+          {c.refundedMinor > 0 &&
+            ` Refunded for messages not sent: ${formatMoney(c.refundedMinor, c.currency)}.`}
         </Text>
       )}
 
