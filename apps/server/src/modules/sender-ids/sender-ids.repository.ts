@@ -62,14 +62,16 @@ export async function lockSenderIdForChange(trx: Db, accountId: string, id: stri
  * A delete that got there first has removed the row, and then nothing is returned.
  */
 export async function lockSenderIdForUse(trx: Db, accountId: string, value: string) {
-  return trx
+  return byValue(trx, accountId, value).forShare().executeTakeFirst();
+}
+
+/** The account's sender ID with this value, in any case. */
+const byValue = (db: Db, accountId: string, value: string) =>
+  db
     .selectFrom('sender_ids as s')
     .select(columns)
     .where('s.account_id', '=', accountId)
-    .where(sql`lower(s.value)`, '=', value.toLowerCase())
-    .forShare()
-    .executeTakeFirst();
-}
+    .where(sql`lower(s.value)`, '=', value.toLowerCase());
 
 /** The account's OTP services that name a sender of their own (not the account's default). */
 export async function otpServicesNamingASender(db: Db, accountId: string) {
@@ -84,12 +86,7 @@ export async function otpServicesNamingASender(db: Db, accountId: string) {
 }
 
 export async function findSenderIdByValue(db: Db, accountId: string, value: string) {
-  return db
-    .selectFrom('sender_ids as s')
-    .select(columns)
-    .where('s.account_id', '=', accountId)
-    .where(sql`lower(s.value)`, '=', value.toLowerCase())
-    .executeTakeFirst();
+  return byValue(db, accountId, value).executeTakeFirst();
 }
 
 /**
