@@ -106,17 +106,18 @@ describe('the message state machine', () => {
       error: 'absent subscriber',
     });
     expect(await read(c!)).toMatchObject({ smsc_stat: null, smsc_err: null });
-    // Shared on `sent`: one submit time and one receipt deadline for all.
-    const at = new Date(Date.now() - 1000);
+    // Shared on `sent`: one submit time and one receipt deadline for all, each stored as given.
     const queued = [await messageIn('sending'), await messageIn('sending')];
+    await new Promise((r) => setTimeout(r, 20));
+    const at = new Date(); // after the messages were accepted, before now: stored as it is
+    await new Promise((r) => setTimeout(r, 20));
     await transition(server.ctx.db, {
       to: 'sent',
       rows: queued.map((id) => ({ id, submittedAt: at, receiptTimeoutMinutes: 30 })),
     });
     for (const id of queued) {
       const row = await read(id);
-      expect(row.submitted_at?.getTime()).toBeGreaterThanOrEqual(at.getTime() - 1000);
-      expect(row.submitted_at?.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(row.submitted_at?.getTime()).toBe(at.getTime());
       const due = row.receipt_due_at!.getTime() - Date.now();
       expect(due).toBeGreaterThan(29 * 60_000);
       expect(due).toBeLessThanOrEqual(30 * 60_000);

@@ -288,7 +288,7 @@ export default function CampaignDetailPage() {
           {c.duplicates === 1 ? 'duplicate' : 'duplicates'}, {c.suppressed.toLocaleString()} opted out (at
           acceptance, or before their turn came).
           {c.refundedMinor > 0 &&
-            ` Refunded for messages not sent: ${formatMoney(c.refundedMinor, c.currency)}.`}
+            ` Refunded (not sent or not delivered): ${formatMoney(c.refundedMinor, c.currency)}.`}
         </Text>
       )}
 
