@@ -138,6 +138,8 @@ export const senderIdListSchema = z.object({
   items: z.array(senderIdDtoSchema),
   /** `manual`: a request waits for review by the platform's team; `auto`: approved on request. */
   approval: z.enum(SENDER_ID_APPROVALS),
+  /** The platform's shared sender (DEFAULT_SENDER): every account may send from it, unrequested. */
+  platformSender: z.string(),
 });
 export type SenderIdList = z.infer<typeof senderIdListSchema>;
 

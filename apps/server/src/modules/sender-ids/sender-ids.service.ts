@@ -25,7 +25,7 @@ interface Deps {
   /** SENDER_ID_APPROVAL: `manual` waits for an admin; `auto` approves on request. */
   approval: SenderIdApproval;
   /** The platform's sender for accounts with no default of their own (DEFAULT_SENDER). */
-  systemDefault?: string;
+  systemDefault: string;
 }
 
 export function toSenderId(row: repo.SenderIdRow): SenderIdDto {
@@ -83,7 +83,7 @@ export function createSenderIdsService(deps: Deps) {
   const { db, events } = deps;
   const system = deps.systemDefault;
   /** The platform's shared sender (DEFAULT_SENDER): every account may send from it, unrequested. */
-  const isShared = (value: string) => system !== undefined && senderKey(value) === senderKey(system);
+  const isShared = (value: string) => senderKey(value) === senderKey(system);
   const changed = (accountId: string) => events.publish('sender.changed', { accountId });
   const sendLookup = new Map<string, { until: number; rows: Promise<repo.SenderIdRow[]> }>();
   events.subscribe('sender.changed', ({ accountId }) => sendLookup.delete(accountId));
@@ -158,6 +158,7 @@ export function createSenderIdsService(deps: Deps) {
       return {
         items: (await repo.listSenderIds(db, input.accountId)).map(toSenderId),
         approval: deps.approval,
+        platformSender: system,
       };
     },
 
@@ -291,7 +292,7 @@ export function createSenderIdsService(deps: Deps) {
     async lockSenderForUse(trx: Db, input: { accountId: string; value: string }): Promise<string> {
       const check = checkSenderId(input.value);
       const value = check.ok ? check.value : input.value.trim();
-      if (isShared(value)) return system!;
+      if (isShared(value)) return system;
       return usableValue(await repo.lockSenderIdForUse(trx, input.accountId, value), value);
     },
 
@@ -305,7 +306,7 @@ export function createSenderIdsService(deps: Deps) {
       const wanted = input.value?.trim();
       // The shared sender is every account's, whatever the account's own rows say (one requested
       // before such requests were refused must not hold its sends back).
-      if (wanted && isShared(wanted)) return system!;
+      if (wanted && isShared(wanted)) return system;
       const senders = await sendersOf(input.accountId);
       if (wanted) {
         const check = checkSenderId(wanted);

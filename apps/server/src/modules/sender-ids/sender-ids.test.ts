@@ -181,6 +181,7 @@ describe('manual approval (default policy)', () => {
 
     const list = await c.get('/api/sender-ids');
     expect(list.body.approval).toBe('manual');
+    expect(list.body.platformSender).toBe('Wren'); // DEFAULT_SENDER's default
     expect(
       list.body.items.map((s: { value: string; status: string; reason: string | null }) => [
         s.value,
@@ -249,7 +250,7 @@ describe('manual approval (default policy)', () => {
 
 describe('auto approval (SENDER_ID_APPROVAL=auto)', () => {
   it('approves on request; the first becomes the default', async () => {
-    const auto = await startServer({ SENDER_ID_APPROVAL: 'auto' });
+    const auto = await startServer({ SENDER_ID_APPROVAL: 'auto', DEFAULT_SENDER: 'AcmeCloud' });
     try {
       const c = auto.client();
       const { user } = await c.register();
@@ -264,6 +265,9 @@ describe('auto approval (SENDER_ID_APPROVAL=auto)', () => {
       expect(second.body).toMatchObject({ status: 'approved', isDefault: false });
       // The list says how approval works here, so the page explains the right thing.
       expect((await c.get('/api/sender-ids')).body.approval).toBe('auto');
+      // And which shared sender this server has (DEFAULT_SENDER), which no one may request.
+      expect((await c.get('/api/sender-ids')).body.platformSender).toBe('AcmeCloud');
+      expect((await c.post('/api/sender-ids', body('acmecloud'))).status).toBe(409);
       const resolve = (input: { accountId: string; value?: string }) =>
         auto.ctx.services.senderIds.resolveSenderForSend(input);
       expect(await resolve({ accountId: user.accountId })).toBe('Auto1');

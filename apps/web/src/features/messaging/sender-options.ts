@@ -1,8 +1,5 @@
 import type { SenderIdDto } from '@wren/contracts';
 
-/** The platform's sender, used when an account has no approved sender ID of its own. */
-export const PLATFORM_SENDER = 'Wren';
-
 export interface SenderOption {
   value: string;
   label: string;
@@ -18,18 +15,27 @@ export interface SenderChoices {
 /**
  * The senders a user can pick: approved sender IDs (the account default marked), or the platform
  * sender when none is the default. Requested ones are listed but cannot be picked yet.
+ * `platformSender` is this server's shared sender (DEFAULT_SENDER); until it is known, none is
+ * offered and a send names no sender (the server then uses the account's default or its own).
  */
-export function senderChoices(senderIds: SenderIdDto[] | undefined): SenderChoices {
+export function senderChoices(
+  senderIds: SenderIdDto[] | undefined,
+  platformSender: string | undefined,
+): SenderChoices {
   const approved = (senderIds ?? []).filter((s) => s.status === 'approved');
   const pending = (senderIds ?? []).filter((s) => s.status === 'requested');
   const accountDefault = approved.find((s) => s.isDefault);
-  const defaultValue = accountDefault?.value ?? PLATFORM_SENDER;
+  const defaultValue = accountDefault?.value ?? platformSender ?? '';
   const options: SenderOption[] = approved.map((s) => ({
     value: s.value,
     label: s.isDefault ? `${s.value} (default)` : s.value,
   }));
-  if (!accountDefault && !approved.some((s) => s.value.toLowerCase() === PLATFORM_SENDER.toLowerCase())) {
-    options.unshift({ value: PLATFORM_SENDER, label: `${PLATFORM_SENDER} (default)` });
+  if (
+    !accountDefault &&
+    platformSender &&
+    !approved.some((s) => s.value.toLowerCase() === platformSender.toLowerCase())
+  ) {
+    options.unshift({ value: platformSender, label: `${platformSender} (default)` });
   }
   for (const s of pending)
     options.push({ value: s.value, label: `${s.value} (awaiting approval)`, disabled: true });

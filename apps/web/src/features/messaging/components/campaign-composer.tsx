@@ -41,7 +41,7 @@ import { ScheduleFields } from './schedule-fields';
 import { SenderSelect } from './sender-select';
 import { senderChoices } from '../sender-options';
 import { browserTimeZone, formatInZone, toIsoWithOffset, wallTimeToInstant } from '../zoned-time';
-import { useSenderIds } from '@/features/sender-ids';
+import { usePlatformSender, useSenderIds } from '@/features/sender-ids';
 import { HttpError } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
@@ -89,7 +89,11 @@ export function CampaignComposer({ kind }: { kind: Kind }) {
   const balance = useBalance();
   const senderIds = useSenderIds();
   const create = useCreateCampaign();
-  const choices = useMemo(() => senderChoices(senderIds.data), [senderIds.data]);
+  const platformSender = usePlatformSender();
+  const choices = useMemo(
+    () => senderChoices(senderIds.data, platformSender.data),
+    [senderIds.data, platformSender.data],
+  );
   const textRef = useRef<HTMLTextAreaElement>(null);
 
   const [groupIds, setGroupIds] = useState<string[]>([]);

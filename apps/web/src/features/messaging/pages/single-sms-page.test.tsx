@@ -43,7 +43,10 @@ beforeEach(() => {
     if (config.url === MESSAGING_API.balance)
       return { status: 200, data: { balanceMinor: 500, currency: 'USD' } };
     if (config.url === SENDER_ID_API.list)
-      return { status: 200, data: { items: [sender('ACME', true), sender('SHOP')] } };
+      return {
+        status: 200,
+        data: { items: [sender('ACME', true), sender('SHOP')], approval: 'manual', platformSender: 'Wren' },
+      };
     if (config.url === TEMPLATES_API.list) {
       return { status: 200, data: { items: [{ id: 't1', name: 'Welcome', text: 'Welcome to Wren!' }] } };
     }

@@ -4,7 +4,7 @@ import { Alert, Button, Card, Grid, Group, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { analyseSmsText } from '@wren/contracts';
 import { paths } from '@/config/paths';
-import { useSenderIds } from '@/features/sender-ids';
+import { usePlatformSender, useSenderIds } from '@/features/sender-ids';
 import { applySubmitError } from '@/lib/form-errors';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
@@ -43,7 +43,11 @@ export default function SingleSmsPage() {
   const [sent, setSent] = useState<SentNotice | null>(null);
 
   const { values } = form;
-  const choices = useMemo(() => senderChoices(senderIds.data), [senderIds.data]);
+  const platformSender = usePlatformSender();
+  const choices = useMemo(
+    () => senderChoices(senderIds.data, platformSender.data),
+    [senderIds.data, platformSender.data],
+  );
   const sender = values.senderId || choices.defaultValue;
   const info = useMemo(() => analyseSmsText(values.text), [values.text]);
   const parts = useMemo(() => segmentParts(values.text), [values.text]);

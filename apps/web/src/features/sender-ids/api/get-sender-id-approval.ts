@@ -1,15 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import { SENDER_ID_API, type SenderIdApprovalMode, type SenderIdList } from '@wren/contracts';
+import { SENDER_ID_API, type SenderIdList } from '@wren/contracts';
 import { http } from '@/lib/http/client';
 
-/** Outside the ['sender-ids'] root: the mode is server configuration, not the account's list. */
+/** Outside the ['sender-ids'] root: these are server configuration, not the account's list. */
 export const senderIdApprovalQueryKey = ['sender-id-approval'] as const;
 
-export async function getSenderIdApproval(): Promise<SenderIdApprovalMode> {
+export type SenderIdSettings = Pick<SenderIdList, 'approval' | 'platformSender'>;
+
+export async function getSenderIdSettings(): Promise<SenderIdSettings> {
   const { data } = await http.get<SenderIdList>(SENDER_ID_API.list);
-  return data.approval;
+  return { approval: data.approval, platformSender: data.platformSender };
 }
 
+const useSenderIdSettings = <T>(select: (s: SenderIdSettings) => T) =>
+  useQuery({ queryKey: senderIdApprovalQueryKey, queryFn: getSenderIdSettings, staleTime: Infinity, select });
+
 /** How this server approves new sender IDs (SENDER_ID_APPROVAL): `manual` review or `auto`. */
-export const useSenderIdApproval = () =>
-  useQuery({ queryKey: senderIdApprovalQueryKey, queryFn: getSenderIdApproval, staleTime: Infinity });
+export const useSenderIdApproval = () => useSenderIdSettings((s) => s.approval);
+
+/** This server's shared sender (DEFAULT_SENDER), which every account may send from. */
+export const usePlatformSender = () => useSenderIdSettings((s) => s.platformSender);

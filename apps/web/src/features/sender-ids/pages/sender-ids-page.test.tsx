@@ -42,7 +42,7 @@ beforeEach(() => {
   other = null;
   server = http.defaults.adapter = fakeAdapter((config) => {
     if (config.url === SENDER_ID_API.list && config.method === 'get')
-      return { status: 200, data: { items, approval } };
+      return { status: 200, data: { items, approval, platformSender: 'Wren' } };
     if (other) return other;
     if (config.url === SENDER_ID_API.list) return { status: 201, data: {} };
     return { status: 404 };
