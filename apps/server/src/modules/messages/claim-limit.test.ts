@@ -53,6 +53,45 @@ describe('claimBatch', () => {
     expect(urgent).toHaveLength(25);
   });
 
+  it("records each message's own attempt count, whether a claim's messages share one or not", async () => {
+    const fresh = await startServer();
+    try {
+      const { db } = fresh.ctx;
+      const c = fresh.client();
+      await c.register();
+      const sent = await c.post('/api/sms/single', {
+        recipients: ['+12125550001', '+12125550002', '+12125550003'],
+        text: 'attempts',
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+      const ids = (sent.body.messages as { id: string }[]).map((m) => m.id);
+      const attemptsOf = async () =>
+        Object.fromEntries(
+          (
+            await sql<{ id: string; attempts: number }>`
+              SELECT id, attempts FROM messages WHERE id = ANY(${ids}::uuid[])`.execute(db)
+          ).rows.map((r) => [r.id, r.attempts]),
+        );
+      // All on their first try: one shared count.
+      expect(await claimBatch(db, 'attempts-worker', 10, 60)).toHaveLength(3);
+      expect(await attemptsOf()).toEqual({ [ids[0]!]: 1, [ids[1]!]: 1, [ids[2]!]: 1 });
+      // Back in the queue as retries on different tries (one of them retried twice before).
+      await sql`UPDATE messages SET status = 'queued' WHERE id = ANY(${ids}::uuid[])`.execute(db);
+      await sql`UPDATE send_queue SET leased_by = NULL, lease_until = NULL,
+                       attempts = CASE WHEN message_id = ${ids[1]!}::uuid THEN 3 ELSE attempts END
+                 WHERE message_id = ANY(${ids}::uuid[])`.execute(db);
+      const mixed = await claimBatch(db, 'attempts-worker', 10, 60);
+      expect(Object.fromEntries(mixed.map((m) => [m.id, m.attempts]))).toEqual({
+        [ids[0]!]: 2,
+        [ids[1]!]: 4,
+        [ids[2]!]: 2,
+      });
+      expect(await attemptsOf()).toEqual({ [ids[0]!]: 2, [ids[1]!]: 4, [ids[2]!]: 2 });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('reads the ready queue in claim order and stops at its limit, not the whole backlog, on statistics of an empty queue', async () => {
     // A server of its own, and one connection for every statement here: a backend publishes its
     // table counters late (up to 10 s), so earlier statements of other backends would land in the
