@@ -38,6 +38,7 @@ import { previewImportFile } from '../contacts/import-preview';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
+import { holdOptOuts } from '../messages/cancel-waiting';
 import * as messagesRepo from '../messages/messages.repository';
 import type { ResolveSender } from '../messages/messages.service';
 import { refundMessages } from '../messages/refunds';
@@ -409,6 +410,13 @@ export function createCampaignsService(deps: Deps) {
            FOR UPDATE SKIP LOCKED`.execute(trx);
       const camp = c.rows[0];
       if (!camp) return null;
+      // Before the screen, and held to the commit: an opt-out of one of this batch's numbers either
+      // waits for the batch's messages and cancels them, or comes first and is screened out
+      // (holdOptOuts). Lock order: the campaign's row, then the account's opt-out lock, then the
+      // account's rows (its send counter in admit, its balance in a refund). An opt-out takes the
+      // exclusive lock holding only its own inserted rows (and KEY SHARE on the account), none of
+      // which a batch waits for, so the two cannot deadlock.
+      await holdOptOuts(trx, camp.account_id);
       const waiting = await repo.backlog(trx, id);
       let room = CAMPAIGN_WINDOW - waiting;
       const now = Date.now();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -806,6 +807,99 @@ describe('recipients who opt out after the campaign was accepted', () => {
     );
     expect(done).toMatchObject({ recipients: 1, suppressed: 1, delivered: 1, refundedMinor: 1 });
     expect(await sentTo(camp.id, text)).toEqual({ rows: [shared], submitted: [shared] });
+    await expectInvariants(server, user.accountId);
+  });
+
+  it('an opt-out while a batch that screened the number before it is still being stored cancels its message: nothing is sent to it, its price is refunded', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 1_000);
+    // Paced (two a second), so the batch locks the account's send counter after its screen, and the
+    // last recipient is not due for 1.5 s: no worker takes its message before the opt-out can.
+    await server.ctx.db
+      .updateTable('accounts')
+      .set({ max_per_second: 2 })
+      .where('id', '=', user.accountId)
+      .execute();
+    await sql`INSERT INTO account_send_counters (account_id, day)
+              VALUES (${user.accountId}::uuid, (now() AT TIME ZONE 'UTC')::date)
+              ON CONFLICT (account_id) DO NOTHING`.execute(server.ctx.db);
+    const numbers = ukMobiles(4, 700_030); // 4 minor units each
+    const stopper = numbers[3];
+    const text = 'Opt-out during the batch';
+    const camp = await scheduledTo(c, numbers, text);
+    const before = await balance(c);
+
+    const blocker = new pg.Client({ connectionString: server.databaseUrl });
+    await blocker.connect();
+    const waiters = async (like: string) =>
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE ${like}`.execute(
+          server.ctx.db,
+        )
+      ).rows[0].n;
+    let optOut: Promise<{ status: number }> | undefined;
+    let ticking: Promise<void> | undefined;
+    try {
+      // Hold the account's send counter: the batch stops in its admission, after its screen read.
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM account_send_counters WHERE account_id = $1 FOR UPDATE', [
+        user.accountId,
+      ]);
+      await startNow(camp.id);
+      ticking = campaignsOf(server.ctx).tick();
+      await waitFor(
+        () => waiters('%account_send_counters%'),
+        (n) => n > 0,
+      );
+      // The number opts out now: its suppression is stored, and its cancel reads what waits to it
+      // (nothing yet: the batch has not stored its messages), or waits for the batch.
+      let settled = false;
+      optOut = c.post('/api/suppressions', { phone: stopper }).finally(() => {
+        settled = true;
+      });
+      await waitFor(
+        async () => settled || (await waiters('%pg_advisory_xact_lock(hashtextextended%')) > 0,
+        (done) => done,
+      );
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => undefined);
+      await blocker.end();
+    }
+    expect((await optOut).status).toBeLessThan(300);
+    await ticking;
+
+    const done = await waitFor(
+      async () => {
+        await campaignsOf(server.ctx).tick();
+        return (await c.get(`/api/campaigns/${camp.id}`)).body;
+      },
+      // (the counts are refreshed once a second: a completed campaign's may not show its messages yet)
+      (b) => b.status === 'completed' && b.pending === 0 && b.delivered >= 3,
+    );
+    expect(done.delivered).toBe(3);
+    // Nothing reached the SMSC for the number that opted out; its message, if the batch stored one,
+    // was canceled and refunded.
+    const sent = await sentTo(camp.id, text);
+    expect(sent.submitted).toEqual(numbers.slice(0, 3));
+    const toStopper = await server.ctx.db
+      .selectFrom('messages')
+      .select(['id', 'status', 'refunded'])
+      .where('campaign_id', '=', camp.id)
+      .where('recipient', '=', stopper)
+      .execute();
+    expect(toStopper.length).toBeLessThanOrEqual(1);
+    if (toStopper.length === 1) {
+      expect(toStopper[0]).toMatchObject({ status: 'canceled', refunded: true });
+      expect(await entries(user.accountId, toStopper[0].id)).toEqual([
+        { kind: 'sms_refund', amount_minor: 4, reference: toStopper[0].id },
+      ]);
+    } else {
+      expect(done).toMatchObject({ recipients: 3, suppressed: 1 });
+    }
+    // Its price came back once, and nothing else moved the balance.
+    expect(await balance(c)).toBe(before + 4);
     await expectInvariants(server, user.accountId);
   });
 

@@ -7,6 +7,20 @@ import { refundMessages } from './refunds';
 import { transition } from './status.repository';
 
 /**
+ * The account's opt-out lock, shared: a campaign batch (the materialiser) takes it before it screens
+ * its recipients against the suppression list, and holds it until it commits its messages. An
+ * opt-out (`cancelWaiting` with a recipient) takes it exclusive after it stored the suppression and
+ * before it reads what to cancel, so a batch is either wholly before the opt-out (the opt-out's
+ * read sees and cancels its messages) or wholly after it (its screen sees the committed opt-out).
+ * Batches do not wait for one another. Held until the transaction ends.
+ */
+export async function holdOptOuts(trx: Db, accountId: string) {
+  await sql`SELECT pg_advisory_xact_lock_shared(hashtextextended(${`opt_outs:${accountId}`}, 0))`.execute(
+    trx,
+  );
+}
+
+/**
  * Cancels, in the caller's transaction, the account's messages still waiting to be sent (queued or
  * scheduled, not leased by a worker), or only those to `recipient`: each refunded once, with `reason`
  * as its error and in its history. An operator locking the account, a number opting out (STOP).
@@ -18,6 +32,18 @@ export async function cancelWaiting(
   f: { accountId: string; recipient?: string },
   reason: string,
 ) {
+  if (f.recipient !== undefined) {
+    // A number's opt-out (its suppression row is already written in this transaction): first wait
+    // for the account's campaign batches in flight (holdOptOuts). One may have screened its
+    // recipients before the suppression was committed, and not yet committed its messages: this
+    // read (READ COMMITTED, a snapshot of its own taken after the wait) then sees them, and cancels
+    // the one to this number. A batch that starts after this lock waits for this transaction to
+    // end, and its screen then sees the committed opt-out. The caller must hold nothing a batch in
+    // flight waits for (the campaign's row, the account's send counter, the account's row in a
+    // conflicting mode): it has only inserted the suppression (and the MO), whose foreign-key checks
+    // take KEY SHARE on the account row, which a batch's FOR NO KEY UPDATE (its refund) does not wait for.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`opt_outs:${f.accountId}`}, 0))`.execute(trx);
+  }
   // One number's: from the account's recipient index (messages_log_recipient_idx). The whole
   // account's: from the work queue, which has no account column (a rare operator action).
   const { rows } = await sql<{ id: string }>`
