@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
 import type { DB } from '../../db/schema';
 import { claimBatch } from './outcomes.repository';
-import { settleParts } from './parts.repository';
+import { findParts, settleParts } from './parts.repository';
 import { transition } from './status.repository';
 
 /**
@@ -195,5 +195,28 @@ describe('batch statements on statistics of finished messages', () => {
       const err = String(i).padStart(3, '0');
       expect(byId.get(id)).toMatchObject({ err, raw: `id:open-${id} stat:UNDELIV err:${err}` });
     });
+  });
+
+  it('receipt matching looks each SMSC id up by its key, even when statistics guess many parts a key', async () => {
+    // Sequential decimal ids stored under more than one notation: each key on several parts, so
+    // the statistics say a batch of keys matches a good share of the table.
+    const msgs = await insertMessages(3000, 'delivered');
+    await sql`
+      INSERT INTO message_parts (connection, smsc_key, message_id, part, stat)
+      SELECT c, 'seq-' || (i % 300), id, 1, 'DELIVRD'
+        FROM unnest(${msgs}::uuid[]) WITH ORDINALITY AS u(id, i), unnest(ARRAY['a', 'b', 'c']) AS c`.execute(
+      db,
+    );
+    await sql`ANALYZE message_parts`.execute(db);
+    const keys = Array.from({ length: 40 }, (_, i) => `seq-${i}`);
+    plans.length = 0;
+    const found = await db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL enable_seqscan = on`.execute(trx);
+      return findParts(trx, ['a', 'b'], keys);
+    });
+    expect(found).toHaveLength(40 * 10 * 2);
+    const plan = planOf(/smsc_key = (ANY|k\.key)/);
+    expect(plan).not.toMatch(/Seq Scan on message_parts/);
+    expect(heavySteps(plan, 2 * found.length)).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import { genericPlanOk, jsonParam, type Db } from '../../platform/db';
 
 /**
  * Every stored part under one of `keys` on one of `connections` (at most a few per key): one lookup
- * of the primary key per key (a LATERAL subquery is always a nested loop). Written as two `= ANY`
+ * of the primary key per key (a LATERAL subquery is a nested loop; its OFFSET 0 keeps PostgreSQL
+ * from flattening it into a join, which it planned as a hash join over a scan of all parts). Written as two `= ANY`
  * conditions, PostgreSQL planned a scan of the whole table once its statistics guessed a dozen rows
  * a key (sequential SMSC ids, stored under more than one notation): 1,026 scans of up to 30,000 rows
  * in one bench:peer run, 4-10 ms each (auto_explain).
@@ -27,7 +28,8 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
     SELECT p.connection, p.smsc_key, p.message_id, p.part, p.stat, p.created_at
       FROM unnest(${[...new Set(keys)]}::text[]) AS k(key)
       CROSS JOIN LATERAL (SELECT * FROM message_parts m
-                           WHERE m.connection = ANY(${connections}::text[]) AND m.smsc_key = k.key) p
+                           WHERE m.connection = ANY(${connections}::text[]) AND m.smsc_key = k.key
+                           OFFSET 0) p
     ${genericPlanOk}`.execute(db);
   return rows;
 }
