@@ -36,6 +36,7 @@ import {
 import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import { previewImportFile } from '../contacts/import-preview';
 import type { FilterSuppressed } from '../inbound/inbound.service';
+import { lockAccount } from '../ledger/ledger.repository';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
 import { holdOptOuts } from '../messages/cancel-waiting';
@@ -832,7 +833,7 @@ export function createCampaignsService(deps: Deps) {
            FOR UPDATE`.execute(trx);
       // Then the account's row, as the ledger locks it: no send debits the account until the caller's
       // transaction ends, and every send that did is committed, so its messages are seen below.
-      await sql`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`.execute(trx);
+      await lockAccount(trx, accountId);
       const canceled = { campaigns: 0, messages: 0 };
       for (const { id } of rows) {
         const c = await repo.lockCampaign(trx, id, accountId);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -261,6 +262,46 @@ describe('suppression list', () => {
     expect((await status(other)).status).toBe('scheduled');
     // Both refunded, once.
     expect(await balance(a.c)).toBe(start - each);
+  });
+
+  it("an opt-out takes the account's row before its messages, as a campaign's cancel does (no deadlock)", async () => {
+    const a = await signedIn();
+    const number = handset();
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await a.c.post('/api/sms/single', {
+      recipients: [number],
+      text: 'Later',
+      scheduleAt: later,
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(202);
+    const id = scheduled.body.messages[0].id as string;
+    // A cancel holding the account's row (as a campaign's cancel does before it moves its messages).
+    const other = new pg.Client({ connectionString: server.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [a.accountId]);
+      const optOut = a.c.post('/api/suppressions', { phone: number });
+      // The opt-out waits for the row (it has not locked the message) …
+      for (let waited = 0; ; waited += 50) {
+        // From another connection: inside a transaction, pg_stat_activity is read once and kept.
+        const { rows } = await sql<{ n: string }>`
+          SELECT count(*) AS n FROM pg_stat_activity
+           WHERE wait_event_type = 'Lock' AND query ILIKE '%from "accounts"%'`.execute(server.ctx.db);
+        if (Number(rows[0]!.n) > 0) break;
+        expect(waited, 'the opt-out waits for the account row').toBeLessThan(10_000);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // … so the cancel can still take the message: before, the opt-out held it, and waited for the
+      // row this transaction holds (a deadlock; PostgreSQL aborted one of the two).
+      await other.query(`SET LOCAL lock_timeout = '3s'`);
+      await other.query('SELECT 1 FROM messages WHERE id = $1 FOR NO KEY UPDATE', [id]);
+      await other.query('ROLLBACK');
+      expect((await optOut).status).toBeLessThan(300);
+    } finally {
+      await other.end();
+    }
+    expect((await a.c.get(`/api/sms/log/${id}`)).body.message.status).toBe('canceled');
   });
 
   it('an OTP to a number that opted out is refused, with nothing sent or charged', async () => {

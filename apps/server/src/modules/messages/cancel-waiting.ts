@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterCommit, type Db } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
+import { lockAccount } from '../ledger/ledger.repository';
 import type { LedgerService } from '../ledger/ledger.service';
 import { insertEvents } from './messages.repository';
 import { refundMessages } from './refunds';
@@ -50,6 +51,11 @@ export async function cancelWaiting(
     SELECT q.message_id AS id FROM send_queue q JOIN messages m ON m.id = q.message_id
      WHERE m.account_id = ${f.accountId}::uuid AND q.leased_by IS NULL
        ${f.recipient === undefined ? sql`` : sql`AND m.recipient = ${f.recipient}`}`.execute(trx);
+  if (rows.length === 0) return 0;
+  // The account's row before any message's, the order a campaign's cancel and every refund take
+  // them in: moving the messages first and then waiting for the row (the refund) could deadlock
+  // with a cancel of their campaign that holds the row and waits for them.
+  await lockAccount(trx, f.accountId);
   let canceled = 0;
   const campaignIds = new Set<string>();
   // In slices: one statement per 5,000 messages (the ids travel as one array parameter).
