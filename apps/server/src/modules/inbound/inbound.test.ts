@@ -38,6 +38,14 @@ async function send(c: ApiClient, recipients: string[], senderId?: string) {
   return res.body;
 }
 
+/** The account's messages to `recipient`, from the database (whatever the API answered). */
+const messagesTo = (accountId: string, recipient: string) =>
+  server.ctx.db
+    .selectFrom('messages')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('recipient', '=', recipient)
+    .execute();
 const inbox = async (c: ApiClient, query = '') => (await c.get(`/api/inbound${query}`)).body;
 const balance = async (c: ApiClient) => (await c.get('/api/balance')).body.balanceMinor as number;
 
@@ -201,12 +209,7 @@ describe('suppression list', () => {
     expect(res.totalPriceMinor).toBe(res.messages[0].priceMinor);
     expect(res.balanceMinor).toBe(before - res.messages[0].priceMinor);
     expect(await balance(a.c)).toBe(before - res.messages[0].priceMinor);
-    const sentToStopper = await server.ctx.db
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', a.accountId)
-      .where('recipient', '=', stopper)
-      .execute();
+    const sentToStopper = await messagesTo(a.accountId, stopper);
     expect(sentToStopper).toHaveLength(1); // the send before STOP only
 
     const onlyStopper = await a.c.post('/api/sms/single', { recipients: [stopper], text: 'again' });
@@ -316,12 +319,7 @@ describe('suppression list', () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toMatch(/opted out/);
     expect(await balance(a.c)).toBe(before);
-    const codes = await server.ctx.db
-      .selectFrom('messages')
-      .select('id')
-      .where('account_id', '=', a.accountId)
-      .where('recipient', '=', stopper)
-      .execute();
+    const codes = await messagesTo(a.accountId, stopper);
     expect(codes).toHaveLength(1); // the send before STOP only
   });
 
