@@ -52,6 +52,7 @@ export const CLI_USAGE = `Usage: wren-smsc [options]
   --throttle-rate R         fraction 0..1 of submits answered ESME_RTHROTTLED
   --seed N                  PRNG seed
   --one-session-per-system-type  a new bind closes the older session of the same system_id+system_type
+  --drop-after-bind-ms N    destroy each session N ms after it bound (a crash of that session)
   --bind-modes M,...        accepted bind types: tx,rx,trx (default all)
   --acceptd-receipts M      final|interim: stat:ACCEPTD receipts (only, or before the final one)
   --lose-receipts-on-restart  a restart (SIGHUP) forgets the receipts not yet sent
@@ -81,6 +82,7 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
       'throttle-rate': { type: 'string' },
       seed: { type: 'string' },
       'one-session-per-system-type': { type: 'boolean' },
+      'drop-after-bind-ms': { type: 'string' },
       'bind-modes': { type: 'string' },
       'acceptd-receipts': { type: 'string' },
       'lose-receipts-on-restart': { type: 'boolean' },
@@ -126,6 +128,9 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
   }
   if (values.seed !== undefined) opts.seed = num('seed', values.seed);
   if (values['one-session-per-system-type']) opts.oneSessionPerSystemType = true;
+  if (values['drop-after-bind-ms'] !== undefined) {
+    opts.dropAfterBindMs = integer('drop-after-bind-ms', values['drop-after-bind-ms'], 1);
+  }
   if (values['bind-modes'] !== undefined) {
     const names = { tx: 'transmitter', rx: 'receiver', trx: 'transceiver' } as const;
     opts.bindModes = values['bind-modes']

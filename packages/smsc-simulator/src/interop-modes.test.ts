@@ -82,6 +82,21 @@ describe('oneSessionPerSystemType', () => {
   });
 });
 
+describe('dropAfterBindMs', () => {
+  it('destroys each session that long after its own bind, and leaves the others', async () => {
+    const h = await setup({ dropAfterBindMs: 80 });
+    const a = await bound('transceiver');
+    await sleep(40);
+    const b = await bound('transceiver');
+    await a.until(() => a.closed);
+    expect(b.closed).toBe(false); // bound 40 ms after a: 40 ms to go
+    await b.until(() => b.closed);
+    expect(h.stats()).toMatchObject({ binds: 2, connectionsDropped: 2, unbinds: 0, sessionsReplaced: 0 });
+    expect(parseCliArgs(['--drop-after-bind-ms', '8000']).dropAfterBindMs).toBe(8000);
+    expect(() => parseCliArgs(['--drop-after-bind-ms', '0'])).toThrow(/drop-after-bind-ms/);
+  });
+});
+
 describe('tx/rx-only binds', () => {
   it('refuses submits on a receiver and sends receipts and MO only to the receiver', async () => {
     const h = await setup({ bindModes: ['transmitter', 'receiver'] });

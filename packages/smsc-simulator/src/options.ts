@@ -52,6 +52,11 @@ export interface FaultOptions {
    * receivers and transceivers, a transceiver replaces all three).
    */
   oneSessionPerSystemType?: boolean | undefined;
+  /**
+   * Destroy each session (no unbind, as a crash of that session) this many ms after it bound; the
+   * other sessions stay (default off).
+   */
+  dropAfterBindMs?: number | undefined;
   /** Bind types accepted (default all three); any other bind is answered ESME_RINVCMDID. */
   bindModes?: readonly BindMode[] | undefined;
   /**

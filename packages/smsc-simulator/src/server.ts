@@ -360,6 +360,8 @@ class Smsc implements SmscHandle {
       conn.mode = mode;
       this.n.binds++;
       if (this.opts.oneSessionPerSystemType) this.replaceOlder(conn, mode);
+      const dropMs = this.opts.dropAfterBindMs;
+      if (dropMs !== undefined && dropMs > 0) this.scheduler.after(dropMs, () => this.kill(conn));
     } else {
       this.n.bindFailures++;
     }
