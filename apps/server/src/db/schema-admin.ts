@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { NullableTimestamp } from './schema-columns';
 
 /** A nullable column that inserts may leave out. */
 type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { NullableTimestamp, Timestamp } from './schema';
+import type { NullableTimestamp, Timestamp } from './schema-columns';
 
 export interface ApiKeysTable {
   id: Generated<string>;

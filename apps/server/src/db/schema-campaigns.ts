@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { NullableTimestamp } from './schema';
+import type { NullableTimestamp } from './schema-columns';
 
 export type CampaignStatus = 'scheduled' | 'sending' | 'paused' | 'completed' | 'canceled';
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
-import type { NullableTimestamp, Timestamp } from './schema';
+import type { NullableTimestamp, Timestamp } from './schema-columns';
 
 export interface SenderIdsTable {
   id: Generated<string>;

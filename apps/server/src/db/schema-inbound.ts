@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Timestamp } from './schema';
+import type { Timestamp } from './schema-columns';
 
 export interface InboundMessagesTable {
   id: Generated<string>;

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { NullableTimestamp, Timestamp } from './schema';
+import type { NullableTimestamp, Timestamp } from './schema-columns';
 
 /** Rate plans, messages, campaigns and delivery receipts (issue #4). */
 export interface MessagingTables {
@@ -45,6 +45,8 @@ export interface MessagingTables {
     stat: string;
     err: string | null;
     done_at: NullableTimestamp;
+    /** The receipt's `submit date:` (0031); null when it had none. */
+    submit_at: NullableTimestamp;
     raw: string;
     attempts: Generated<number>;
     matched_at: NullableTimestamp;

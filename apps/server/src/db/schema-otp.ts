@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { NullableTimestamp, Timestamp } from './schema';
+import type { NullableTimestamp, Timestamp } from './schema-columns';
 
 /** OTP services, their verifications and the ranges the velocity guard blocked (issue #12, 0010). */
 export interface OtpTables {

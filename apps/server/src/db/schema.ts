@@ -1,11 +1,8 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 
-export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-export type NullableTimestamp = ColumnType<
-  Date | null,
-  Date | string | null | undefined,
-  Date | string | null
->;
+import type { NullableTimestamp, Timestamp } from './schema-columns';
+
+export type { NullableTimestamp, Timestamp };
 
 export interface SchemaMigrationsTable {
   name: string;
