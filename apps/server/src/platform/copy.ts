@@ -3,7 +3,7 @@ import { finished } from 'node:stream/promises';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Db } from './db';
+import type { Db } from './db-handle';
 
 /**
  * COPY … FROM STDIN THROUGH KYSELY.

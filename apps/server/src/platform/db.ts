@@ -13,7 +13,9 @@ import {
   type StatementCache,
 } from './statement-cache';
 
-export type Db = Kysely<DB>;
+import type { Db } from './db-handle';
+
+export type { Db };
 
 export interface Database {
   db: Db;
