@@ -15,7 +15,7 @@ const bool = z
  * Every environment variable Wren reads, with its default. Parsed once at start-up;
  * nothing else in the server reads process.env.
  */
-const envSchema = z.object({
+export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
