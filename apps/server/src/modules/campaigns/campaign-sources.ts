@@ -1,0 +1,95 @@
+import {
+  ErrorCode,
+  type CampaignEstimate,
+  type CampaignIssue,
+  type CampaignSourceInput,
+  type CampaignUploadDto,
+} from '@wren/contracts';
+import type { Config } from '../../platform/config';
+import type { Db } from '../../platform/db';
+import { AppError } from '../../platform/errors';
+import { withTightHeapGrowth } from '../../platform/heap-growth';
+import { previewImportFile } from '../contacts/import-preview';
+import type { LedgerService } from '../ledger/ledger.service';
+import * as repo from './campaigns.repository';
+import { scanRecipients } from './recipients';
+
+interface Deps {
+  db: Db;
+  config: Config;
+  ledger: LedgerService;
+  /** What the recipients' scan reads with. */
+  scanDeps: Parameters<typeof scanRecipients>[0];
+}
+
+/** A campaign's recipients before it is sent: an uploaded file, and what sending to them would do. */
+export function createSources(deps: Deps) {
+  const { db, config, ledger, scanDeps } = deps;
+
+  return {
+    async upload(input: { accountId: string; fileName: string; bytes: Buffer }): Promise<CampaignUploadDto> {
+      if (input.bytes.length > config.importMaxBytes) {
+        throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'The file is too large');
+      }
+      const p = await withTightHeapGrowth(() => previewImportFile(input.bytes, config.defaultCountry));
+      const fileName = input.fileName.trim().slice(0, 200) || `recipients.${p.fileType}`;
+      const { id } = await repo.insertUpload(db, {
+        account_id: input.accountId,
+        file_name: fileName,
+        file_type: p.fileType,
+        delimiter: p.options.delimiter ?? null,
+        encoding: p.options.encoding ?? null,
+        has_header: p.options.hasHeader,
+        columns: p.columns,
+        row_count_guess: p.rowCountGuess,
+        file: input.bytes,
+      });
+      return {
+        uploadId: id,
+        fileName,
+        fileType: p.fileType,
+        columns: p.columns,
+        hasHeader: p.options.hasHeader,
+        previewRows: p.previewRows,
+        rowCountGuess: p.rowCountGuess,
+        phoneColumn: p.suggestedMapping.phone,
+      };
+    },
+
+    /** What a send would do, with nothing stored: counts, cost, balance after, issues, preview. */
+    async estimate(accountId: string, input: CampaignSourceInput): Promise<CampaignEstimate> {
+      const scan = await scanRecipients(scanDeps, { ...input, accountId });
+      const { balanceMinor } = await ledger.balance(db, accountId);
+      return {
+        recipients: scan.recipients,
+        invalid: scan.invalid,
+        duplicates: scan.duplicates,
+        suppressed: scan.suppressed,
+        segments: scan.segments,
+        encoding: scan.encoding,
+        characters: scan.characters,
+        perSegmentMinor: scan.perSegmentMinor,
+        costMinor: scan.costMinor,
+        currency: scan.currency,
+        balanceMinor,
+        balanceAfterMinor: balanceMinor - scan.costMinor,
+        issues: scan.issues,
+        preview: scan.preview,
+      };
+    },
+
+    /** Every recipient that would not be sent (invalid, opted out, duplicate), with the reason. */
+    async issues(accountId: string, input: CampaignSourceInput): Promise<CampaignIssue[]> {
+      const all: CampaignIssue[] = [];
+      try {
+        await scanRecipients(scanDeps, { ...input, accountId }, undefined, (i) => {
+          if (all.length < 1_000_000) all.push(i);
+        });
+      } catch (err) {
+        // "Nothing to send" still has a list of why.
+        if (!(err instanceof AppError && err.code === ErrorCode.UNPROCESSABLE && all.length)) throw err;
+      }
+      return all;
+    },
+  };
+}
