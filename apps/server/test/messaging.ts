@@ -2,7 +2,7 @@ import { FINAL_STATUSES, type MessageStatus } from '@wren/contracts';
 import { expect } from 'vitest';
 import type { ApiClient } from './client';
 import type { TestServer } from './harness';
-import { insertMessages, type NewMessage } from '../src/modules/messages/messages.repository';
+import { insertMessages, type NewMessage } from '../src/modules/messages/message-inserts.repository';
 import { newMessageId } from '../src/shared/message-uuid';
 
 /** Waits until every given message of the account has a final status; returns them. */

@@ -54,7 +54,8 @@ export const CLI_USAGE = `Usage: wren-smsc [options]
   --one-session-per-system-type  a new bind closes the older session of the same system_id+system_type
   --drop-after-bind-ms N    destroy each session N ms after it bound (a crash of that session)
   --bind-modes M,...        accepted bind types: tx,rx,trx (default all)
-  --acceptd-receipts M      final|interim: stat:ACCEPTD receipts (only, or before the final one)
+  --acceptd-receipts M      final|interim|contradictory: stat:ACCEPTD receipts (only, before the
+                            final one, or only and with dlvrd:000 err:001)
   --lose-receipts-on-restart  a restart (SIGHUP) forgets the receipts not yet sent
   --restart-with-unanswered N  unanswered submits are forgotten when sessions close; N > 0 also holds
                             the responses until N submits wait, then restarts (once); 0 = forget only
@@ -141,6 +142,7 @@ export function parseCliArgs(argv: string[]): SmscOptions & { help?: boolean } {
     opts.acceptdReceipts = oneOf('acceptd-receipts', values['acceptd-receipts'], [
       'final',
       'interim',
+      'contradictory',
     ] as const);
   }
   if (values['lose-receipts-on-restart']) opts.loseReceiptsOnRestart = true;

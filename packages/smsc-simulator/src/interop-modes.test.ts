@@ -130,6 +130,16 @@ describe('acceptdReceipts', () => {
     expect(receiptFields(text(c.receipts()[0]!)).err).toBe('000');
   });
 
+  it("'contradictory': the only receipt is ACCEPTD with message_state 6 and dlvrd:000 err:001 (opensmppbox's expiry)", async () => {
+    await setup({ acceptdReceipts: 'contradictory', statMix: { DELIVRD: 1 } });
+    const c = await bound('transceiver');
+    await c.submit({ short_message: 'a', registered_delivery: 1 });
+    await c.waitReceipts(1);
+    await sleep(60);
+    expect(states(c)).toEqual([['ACCEPTD', 6]]);
+    expect(receiptFields(text(c.receipts()[0]!))).toMatchObject({ dlvrd: '000', err: '001' });
+  });
+
   it("'interim': ACCEPTD first, then the drawn final state", async () => {
     await setup({ acceptdReceipts: 'interim', statMix: { UNDELIV: 1 }, receiptDelayMs: 30 });
     const c = await bound('transceiver');

@@ -61,9 +61,11 @@ export interface FaultOptions {
   bindModes?: readonly BindMode[] | undefined;
   /**
    * Receipts with stat:ACCEPTD and message_state 6: 'final' = ACCEPTD is the only receipt, 'interim' =
-   * ACCEPTD, then the drawn final state after another receipt delay.
+   * ACCEPTD, then the drawn final state after another receipt delay, 'contradictory' = ACCEPTD is the
+   * only receipt and says `dlvrd:000 err:001` (how Kannel's opensmppbox reports an expired message: its
+   * DLR_FAIL case falls through to ACCEPTD).
    */
-  acceptdReceipts?: 'final' | 'interim' | undefined;
+  acceptdReceipts?: 'final' | 'interim' | 'contradictory' | undefined;
   /** restart() forgets every receipt not yet written (scheduled, held or buffered). */
   loseReceiptsOnRestart?: boolean | undefined;
   /**

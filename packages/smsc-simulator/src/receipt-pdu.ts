@@ -41,7 +41,7 @@ const gsmSafe = (text: string): string =>
   [...text.slice(0, 20)].map((ch) => (isGsm7(ch) ? ch : '?')).join('');
 
 type ReceiptOpts = Required<Pick<RuntimeOptions, 'receiptIdNotation' | 'receiptTlvIdNotation'>> &
-  Pick<RuntimeOptions, 'errorCodes' | 'messageIdPadLength'>;
+  Pick<RuntimeOptions, 'errorCodes' | 'messageIdPadLength' | 'acceptdReceipts'>;
 
 /** deliver_sm fields of a delivery receipt (esm_class 0x04, text + receipted_message_id/message_state). */
 export function receiptPdu(msg: StoredMessage, stat: ReceiptStat, opts: ReceiptOpts): smpp.PduOptions {
@@ -50,7 +50,12 @@ export function receiptPdu(msg: StoredMessage, stat: ReceiptStat, opts: ReceiptO
     notation === 'same' || msg.n === undefined
       ? msg.id
       : renderIdInNotation(msg.n, msg.idFormat, notation, opts.messageIdPadLength);
-  const err = isFinal(stat) ? msg.errorCode : '000';
+  // acceptdReceipts 'contradictory': an ACCEPTD that carries an error (text dlvrd:000 err:001).
+  const err = isFinal(stat)
+    ? msg.errorCode
+    : stat === 'ACCEPTD' && opts.acceptdReceipts === 'contradictory'
+      ? '001'
+      : '000';
   const fields: smpp.PduOptions = {
     source_addr: msg.dest,
     destination_addr: msg.source,

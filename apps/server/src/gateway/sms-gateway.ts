@@ -48,6 +48,11 @@ export interface DeliveryReceipt {
   stat: string;
   err: string;
   doneAt: Date | null;
+  /**
+   * The text's `submit date:` (minute precision, the SMSC's clock): matching refuses a part sent far
+   * from it (modules/dlr/receipt-dates.ts). Absent or null when the text has none.
+   */
+  submitDate?: Date | null;
   /** The raw short_message text and TLVs, kept for the SMS log. */
   raw: string;
 }

@@ -7,7 +7,7 @@ import { newMessageId } from '../../shared/message-uuid';
 import type { LedgerService } from '../ledger/ledger.service';
 import * as limitsOf from '../messages/account-limits';
 import { holdOptOuts } from '../messages/cancel-waiting';
-import * as messagesRepo from '../messages/messages.repository';
+import { insertMessages } from '../messages/message-inserts.repository';
 import { publishCampaignChanged } from './campaign-row';
 import * as repo from './campaigns.repository';
 import { VALUE_SEPARATOR } from './recipients';
@@ -126,7 +126,7 @@ export function createMaterialiser(deps: Deps) {
         queue.length > 0
           ? await limitsOf.admit(trx, camp.account_id, { ...limits, dailyCap: null }, queue.length)
           : null;
-      await messagesRepo.insertMessages(
+      await insertMessages(
         trx,
         queue.map((r, i) => {
           const body =

@@ -21,7 +21,7 @@ import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
-import * as messagesRepo from '../messages/messages.repository';
+import { streamLog } from '../messages/log-export.repository';
 import type { ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
 import { createAcceptance, type AcceptOptions } from './campaign-acceptance';
@@ -122,7 +122,7 @@ export function createCampaignsService(deps: Deps) {
 
     async *exportMessages(accountId: string, id: string, status?: MessageStatus) {
       await get(accountId, id);
-      yield* messagesRepo.streamLog(db, { accountId, campaignId: id, status });
+      yield* streamLog(db, { accountId, campaignId: id, status });
     },
 
     async timeline(accountId: string, id: string) {

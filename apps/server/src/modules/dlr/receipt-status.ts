@@ -39,10 +39,21 @@ export const FINAL_STATS: readonly string[] = [...ALWAYS_FINAL.keys(), 'ACCEPTD'
 
 /** What a receipt's stat means on a connection. */
 export type StatMeaning =
-  | { kind: 'final'; status: FinalReceiptStatus }
+  | {
+      kind: 'final';
+      status: FinalReceiptStatus;
+      /** Set when the receipt's fields contradict each other: what it said, for the message's error. */
+      contradiction?: string;
+    }
   | { kind: 'interim' }
   /** A word no dialect uses: kept as it came; the message is marked "receipt unclear". */
   | { kind: 'unclear'; stat: string };
+
+/** What statMeaning reads of a receipt: its stat word and its error code (text `err:` or TLV). */
+export interface ReceiptFields {
+  stat: string;
+  err?: string | null;
+}
 
 const DEFAULT_POLICY: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'> = {
   acceptd: 'final',
@@ -50,16 +61,43 @@ const DEFAULT_POLICY: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'> = {
 };
 
 /**
- * The meaning of a stat under a connection's policy. SMPP 3.4 makes ACCEPTED (6) and UNKNOWN (7)
+ * An error code that says something went wrong: digits (or hex digits, as some SMSCs write them)
+ * that are not all zero. An empty or missing code, `000`, `0` and text such as `-` are no error.
+ */
+export const isErrorCode = (err: string | null | undefined): boolean => {
+  const e = (err ?? '').trim();
+  return /^[0-9a-f]+$/i.test(e) && !/^0+$/.test(e);
+};
+
+/**
+ * The meaning of a receipt under a connection's policy. SMPP 3.4 makes ACCEPTED (6) and UNKNOWN (7)
  * final; some SMSCs send them as interim notes, so each connection may say so. A word that no
  * dialect uses is `unclear`: the message is marked "receipt unclear" (it does not end, so a later
  * clear receipt still counts; the connection's receipt deadline ends it as `unknown` otherwise).
+ *
+ * A receipt that contradicts itself is never `delivered`. The rule: a "delivered-like" stat
+ * (DELIVRD, or ACCEPTD) that carries a non-zero error code (`err:001`, or a network_error_code TLV
+ * when the text has no err) ends the part as `unknown`, under either SMSC_ACCEPTD policy: an error
+ * is an outcome, not a progress note (Kannel's opensmppbox reports an expired message as
+ * `stat:ACCEPTD` / message_state 6 with `dlvrd:000 err:001`, and sends nothing after it). The
+ * `dlvrd:` count alone decides nothing: SMSCs write `sub:001 dlvrd:000 … stat:DELIVRD err:000` for
+ * delivered messages, `sub:000 dlvrd:000` as placeholders, and `dlvrd:000 … stat:ACCEPTD err:000` as
+ * their ordinary acceptance note, so it is kept in the raw text only. The part keeps its stat and
+ * error as they came, so the same rule reads them again when a multipart message ends.
  */
 export function statMeaning(
-  rawStat: string,
+  receipt: string | ReceiptFields,
   policy: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'> = DEFAULT_POLICY,
 ): StatMeaning {
+  const { stat: rawStat, err } = typeof receipt === 'string' ? { stat: receipt, err: null } : receipt;
   const stat = normaliseStat(rawStat);
+  if ((stat === 'DELIVRD' || stat === 'ACCEPTD') && isErrorCode(err)) {
+    return {
+      kind: 'final',
+      status: 'unknown',
+      contradiction: `Receipt contradicts itself: ${stat} with err:${(err ?? '').trim()}; not counted as delivered, the outcome is unknown`,
+    };
+  }
   const status = ALWAYS_FINAL.get(stat);
   if (status) return { kind: 'final', status };
   if (stat === 'ENROUTE' || stat === 'BUFFERED' || stat === 'SCHEDULED') return { kind: 'interim' };
@@ -91,10 +129,12 @@ export function statusOfStat(
 export function messageOutcomeFromParts(
   parts: { stat: string; err: string | null }[],
   policy?: Pick<ConnectionPolicy, 'acceptd' | 'unknownState'>,
-): { status: FinalReceiptStatus; stat: string; err: string | null } {
-  const meanings = parts.map((p) => ({ p, m: statMeaning(p.stat, policy) }));
+): { status: FinalReceiptStatus; stat: string; err: string | null; error?: string } {
+  const meanings = parts.map((p) => ({ p, m: statMeaning(p, policy) }));
   const worst = meanings.find(({ m }) => m.kind !== 'final' || m.status !== 'delivered') ?? meanings[0];
   if (!worst) return { status: 'unknown', stat: 'UNKNOWN', err: null };
   const status = worst.m.kind === 'final' ? worst.m.status : 'unknown';
-  return { status, stat: worst.p.stat, err: worst.p.err };
+  const error = worst.m.kind === 'final' ? worst.m.contradiction : undefined;
+  const named = error && parts.length > 1 ? `Part ${parts.indexOf(worst.p) + 1}: ${error}` : error;
+  return { status, stat: worst.p.stat, err: worst.p.err, ...(named ? { error: named } : {}) };
 }

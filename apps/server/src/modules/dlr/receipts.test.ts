@@ -115,6 +115,21 @@ describe('receipt matching', () => {
     expect(await message(m)).toMatchObject({ status: 'expired', smsc_stat: 'EXPIRED', smsc_err: '042' });
   });
 
+  it("never reports a multipart message as delivered when one part's receipt contradicts itself (DELIVRD with err:001), in an earlier batch", async () => {
+    const c = conn();
+    const m = await sentMessage(c, ['261', '262']);
+    await dlr().handleReceipt(receipt(c, '261', 'DELIVRD', '001'));
+    expect((await message(m)).status).toBe('sent');
+    await dlr().handleReceipt(receipt(c, '262'));
+    expect(await message(m)).toMatchObject({ status: 'unknown', smsc_stat: 'DELIVRD', smsc_err: '001' });
+    const { error } = await server.ctx.db
+      .selectFrom('messages')
+      .select('error')
+      .where('id', '=', m)
+      .executeTakeFirstOrThrow();
+    expect(error).toMatch(/^Part 1: Receipt contradicts itself: DELIVRD with err:001;/);
+  });
+
   it('ends a multipart message when its last receipt comes, in a later batch, with the earlier failure', async () => {
     const c = conn();
     const m = await sentMessage(c, ['251', '252', '253']);

@@ -13,6 +13,7 @@ import { refundMessages } from './refunds';
 import { notifyChanged } from './notify';
 import { transition, type Transitioned } from './status.repository';
 import { createPartitionDirectory } from './partition-directory';
+import { nameLastReceipts, NO_RECEIPT_ERROR } from './receipt-deadline';
 
 /** Claims per message before it fails; the validity period is the other limit. */
 const MAX_ATTEMPTS = 25;
@@ -501,8 +502,12 @@ export function createDispatcher(deps: Deps) {
         from: ['sent'],
         rows: [],
         due: { receiptOverdue: { shortestTimeoutMinutes: shortestReceiptTimeout } },
-        error: 'No delivery receipt arrived by the deadline of its connection; the outcome is unknown',
+        error: NO_RECEIPT_ERROR,
       });
+      await nameLastReceipts(
+        trx,
+        silent.map((m) => m.id),
+      );
       if (config.refundStatuses.includes('unknown')) await refundMessages(trx, deps.ledger, silent);
       await insertEvents(trx, [
         ...promoted.map((m) => ({ message_id: m.id, status: 'queued', detail: 'Scheduled time reached' })),

@@ -10,13 +10,12 @@ import { createStatementCache } from '../../platform/statement-cache';
 import pg from 'pg';
 import {
   listLog,
-  logQuery,
   logRowsByIds,
   prefixPage,
   RECIPIENT_PROBE_CAP,
   recipientProbe,
-  type LogFilter,
-} from './messages.repository';
+} from './log-pages.repository';
+import { logQuery, type LogFilter } from './log-query.repository';
 import { transition } from './status.repository';
 import { until } from '../../realtime/test-client';
 import { insertCampaign } from '../dashboard/test-fixtures';

@@ -20,6 +20,9 @@ import type { LedgerService } from '../ledger/ledger.service';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { PricingService } from '../pricing/pricing.service';
 import { decodeCursor, encodeCursor, toMessageDto } from './message-dto';
+import { streamLog } from './log-export.repository';
+import { listLog } from './log-pages.repository';
+import type { RecipientMatch } from './log-query.repository';
 import * as repo from './messages.repository';
 import { createSendBatcher, type SendHookCall } from './send-batcher';
 import { transition } from './status.repository';
@@ -101,7 +104,7 @@ export function createMessagesService(deps: Deps) {
    * A recipient filter as E.164: a whole valid number matches exactly, `+…` (or `00…`) digits match
    * as a prefix (both on an index); other digits match anywhere in the number.
    */
-  function recipientMatch(raw: string | undefined): repo.RecipientMatch | undefined {
+  function recipientMatch(raw: string | undefined): RecipientMatch | undefined {
     const r = raw?.replace(/[\s().-]/g, '');
     if (!r) return undefined;
     const e164 = toE164(r, config.defaultCountry);
@@ -195,7 +198,7 @@ export function createMessagesService(deps: Deps) {
     async log(accountId: string, q: SmsLogQuery): Promise<SmsLogPage> {
       const after = q.cursor ? decodeCursor(q.cursor) : null;
       if (q.cursor && !after) throw new FieldError({ cursor: ['Invalid page cursor'] });
-      const rows = await repo.listLog(db, {
+      const rows = await listLog(db, {
         accountId,
         from: q.from ? new Date(q.from) : undefined,
         to: q.to ? new Date(q.to) : undefined,
@@ -265,7 +268,7 @@ export function createMessagesService(deps: Deps) {
      * the database refuses fails before a response starts.
      */
     async *exportLog(accountId: string, q: Omit<SmsLogQuery, 'cursor' | 'limit'>) {
-      const rows = repo.streamLog(db, {
+      const rows = streamLog(db, {
         accountId,
         from: q.from ? new Date(q.from) : undefined,
         to: q.to ? new Date(q.to) : undefined,

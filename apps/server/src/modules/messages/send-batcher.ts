@@ -4,7 +4,7 @@ import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { accountLockedError, format, type LedgerService } from '../ledger/ledger.service';
-import * as repo from './messages.repository';
+import * as repo from './message-inserts.repository';
 import type { MessageDtoRow } from './messages.repository';
 
 export interface SendJob {

@@ -27,7 +27,7 @@ import { plural } from '../../shared/plural';
 import { checkCountryCodes } from '../../shared/phone';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import { accountLockedError, format, type LedgerService } from '../ledger/ledger.service';
-import { insertMessages } from '../messages/messages.repository';
+import { insertMessages } from '../messages/message-inserts.repository';
 import * as limitsOf from '../messages/account-limits';
 import { PRIORITY, type ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
