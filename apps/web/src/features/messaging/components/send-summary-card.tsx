@@ -1,6 +1,7 @@
-import { Alert, Card, Divider, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Card, Divider, Skeleton, Stack, Text } from '@mantine/core';
 import type { Balance } from '../api/get-balance';
 import { formatMoney } from '@/lib/money';
+import { SummaryRow as Row } from './summary-row';
 import type { CostEstimate } from '../cost';
 
 interface SendSummaryCardProps {
@@ -9,19 +10,6 @@ interface SendSummaryCardProps {
   cost: CostEstimate | null;
   recipients: number;
   segments: number;
-}
-
-function Row({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
-  return (
-    <Group justify="space-between" wrap="nowrap">
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={500} data-testid={testId}>
-        {value}
-      </Text>
-    </Group>
-  );
 }
 
 /** The balance, and what this send will cost. */

@@ -1,0 +1,20 @@
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { CampaignSourceInput } from '@wren/contracts';
+import { estimateCampaign } from '@/features/campaigns';
+
+/**
+ * The server's estimate of a campaign's recipients and cost (nothing stored), 400 ms after the
+ * source last changed; the previous figures stay up while the next ones load.
+ */
+export function useCampaignEstimate(source: CampaignSourceInput, enabled: boolean) {
+  const [debounced] = useDebouncedValue(source, 400);
+  return useQuery({
+    queryKey: ['campaign-estimate', debounced],
+    queryFn: ({ signal }) => estimateCampaign(debounced, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 30_000,
+  });
+}

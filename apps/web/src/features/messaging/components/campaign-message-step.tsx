@@ -1,0 +1,51 @@
+import { TextInput, Title } from '@mantine/core';
+import { formatMoney } from '@/lib/money';
+import { unknownColumnsText, type CampaignComposerState } from '../use-campaign-composer';
+import { MessageField } from './message-field';
+import { PersonalisedMessageField } from './personalised-message-field';
+import { SenderSelect } from './sender-select';
+
+/** What is sent: the campaign's name, the sender and the text (a template when personalised). */
+export function CampaignMessageStep({ composer: c }: { composer: CampaignComposerState }) {
+  return (
+    <>
+      <Title order={2} size="h4">
+        Message
+      </Title>
+      <TextInput
+        label="Campaign name"
+        description="Optional; shown in the campaign report."
+        placeholder="Spring sale"
+        maxLength={100}
+        value={c.name}
+        onChange={(e) => c.setName(e.currentTarget.value)}
+      />
+      <SenderSelect
+        choices={c.choices}
+        value={c.sender}
+        onChange={c.setSenderId}
+        loading={c.sendersLoading}
+        error={c.errors.senderId}
+      />
+      {c.personalised ? (
+        <PersonalisedMessageField
+          value={c.text}
+          onChange={c.setText}
+          columns={c.upload?.columns ?? null}
+          error={
+            c.errors.text ??
+            (c.unknownPlaceholders.length ? unknownColumnsText(c.unknownPlaceholders) : undefined)
+          }
+        />
+      ) : (
+        <MessageField
+          value={c.text}
+          onChange={c.setText}
+          info={c.info}
+          cost={c.costMinor !== null && c.text ? formatMoney(c.costMinor, c.currency) : null}
+          error={c.errors.text}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { NumberInput } from '@mantine/core';
+import type { CampaignComposerState } from '../use-campaign-composer';
+import { ScheduleFields } from './schedule-fields';
+
+/** When it is sent: now or at a time in a zone, and at most how many messages a minute. */
+export function CampaignScheduleStep({ composer: c }: { composer: CampaignComposerState }) {
+  return (
+    <>
+      <ScheduleFields
+        enabled={c.schedule}
+        onEnabledChange={c.setSchedule}
+        at={c.scheduleAt}
+        onAtChange={c.setScheduleAt}
+        timezone={c.timezone}
+        onTimezoneChange={c.setTimezone}
+        error={c.errors.scheduleAt}
+      />
+      <NumberInput
+        label="Send rate"
+        description="Optional: at most this many messages a minute. Leave empty to send as fast as the network allows."
+        placeholder="As fast as possible"
+        suffix=" per minute"
+        min={1}
+        max={1_000_000}
+        allowDecimal={false}
+        value={c.rate}
+        onChange={c.setRate}
+        maw={320}
+      />
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { Badge, Card, Table, Text, Title } from '@mantine/core';
+import type { CampaignEstimate } from '@wren/contracts';
+import { formatMoney } from '@/lib/money';
+
+/** The first rows of a personalised campaign as they will be sent; a row that will not is flagged. */
+export function PersonalisedPreviewCard({
+  preview,
+  currency,
+}: {
+  preview: CampaignEstimate['preview'];
+  currency: string;
+}) {
+  return (
+    <Card withBorder radius="md" mt="lg" p="lg">
+      <Title order={2} size="h5" mb="sm">
+        Preview: the first rows as they will be sent
+      </Title>
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped data-testid="personalised-preview">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Row</Table.Th>
+              <Table.Th>Recipient</Table.Th>
+              <Table.Th>Message</Table.Th>
+              <Table.Th>Segments</Table.Th>
+              <Table.Th>Cost</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {preview.map((p) => (
+              <Table.Tr
+                key={p.row}
+                data-flagged={p.problem ? 'true' : undefined}
+                style={p.problem ? { boxShadow: 'inset 4px 0 0 var(--mantine-color-red-filled)' } : undefined}
+              >
+                <Table.Td>{p.row}</Table.Td>
+                <Table.Td>{p.recipient ?? '—'}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+                  {p.problem ? (
+                    <Text size="sm" fw={600}>
+                      Not sent: {p.problem}
+                    </Text>
+                  ) : (
+                    p.text
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {p.problem ? '—' : p.segments}
+                  {!p.problem && p.encoding === 'UCS-2' && (
+                    <Badge ml={4} size="xs" color="orange" variant="light">
+                      Unicode
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>{p.problem ? '—' : formatMoney(p.costMinor, currency)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Card>
+  );
+}

@@ -1,0 +1,211 @@
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  analyseSmsText,
+  CAMPAIGN_MAX_TEXT,
+  MAX_SEGMENTS,
+  placeholdersOf,
+  type CampaignEstimate,
+  type CampaignSourceInput,
+  type CampaignUploadDto,
+  type CreateCampaignInput,
+} from '@wren/contracts';
+import { paths } from '@/config/paths';
+import { usePlatformSender, useSenderIds } from '@/features/sender-ids';
+import { useCreateCampaign } from '@/features/campaigns';
+import { HttpError } from '@/lib/http/http-error';
+import { formatMoney } from '@/lib/money';
+import { toast } from '@/lib/toast';
+import { useCurrentUser } from '@/lib/use-session';
+import { useBalance } from './api/get-balance';
+import { useCampaignEstimate } from './api/use-campaign-estimate';
+import { senderChoices } from './sender-options';
+import { browserTimeZone, formatInZone, toIsoWithOffset, wallTimeToInstant } from './zoned-time';
+
+export type CampaignKind = 'bulk' | 'personalised';
+
+/** The error of a failed estimate or send: field errors joined, or the message. */
+function errorText(error: unknown): { field: Record<string, string>; message: string } {
+  if (error instanceof HttpError && Object.keys(error.fieldErrors).length) {
+    const field = Object.fromEntries(Object.entries(error.fieldErrors).map(([k, v]) => [k, v.join(' ')]));
+    return { field, message: Object.values(field).join(' ') };
+  }
+  return { field: {}, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** "No column matches {{a}}, {{b}}" for placeholders no column of the upload has. */
+export const unknownColumnsText = (placeholders: string[]) =>
+  `No column matches ${placeholders.map((p) => `{{${p}}}`).join(', ')}`;
+
+/**
+ * A campaign composer's state: what the user chose, the live estimate and what it implies (cost,
+ * balance after, the scheduled instant), the checks before the confirm step, and the send.
+ */
+export function useCampaignComposer(kind: CampaignKind) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const balance = useBalance();
+  const senderIds = useSenderIds();
+  const create = useCreateCampaign();
+  const platformSender = usePlatformSender();
+  const choices = useMemo(
+    () => senderChoices(senderIds.data, platformSender.data),
+    [senderIds.data, platformSender.data],
+  );
+
+  const [groupIds, setGroupIds] = useState<string[]>([]);
+  const [numbers, setNumbers] = useState('');
+  const [upload, setUpload] = useState<CampaignUploadDto | null>(null);
+  const [phoneColumn, setPhoneColumn] = useState<string | null>(null);
+  const [text, setText] = useState('');
+  const [name, setName] = useState('');
+  const [senderId, setSenderId] = useState('');
+  const [schedule, setSchedule] = useState(false);
+  const [scheduleAt, setScheduleAt] = useState<string | null>(null);
+  const userZone = user?.timezone || browserTimeZone();
+  const [timezone, setTimezone] = useState(userZone);
+  const [rate, setRate] = useState<number | string>('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [confirming, setConfirming] = useState(false);
+
+  const sender = senderId || choices.defaultValue;
+  const personalised = kind === 'personalised';
+  const info = useMemo(() => analyseSmsText(text), [text]);
+  const hasSource = groupIds.length > 0 || numbers.trim() !== '' || (upload !== null && phoneColumn !== null);
+
+  // The estimate: for bulk the recipients only (the text's segments multiply the per-segment sum
+  // here, as the user types); for personalised each row's own text, so the text is part of it.
+  const source: CampaignSourceInput = {
+    kind,
+    groupIds,
+    numbers,
+    uploadId: upload?.uploadId,
+    phoneColumn: phoneColumn ?? undefined,
+    text: personalised ? text || ' ' : 'x',
+  };
+  const estimate = useCampaignEstimate(source, hasSource && (!personalised || text.trim() !== ''));
+  const est: CampaignEstimate | undefined = estimate.isError ? undefined : estimate.data;
+  const estimateError = estimate.isError ? errorText(estimate.error) : null;
+  const segments = personalised ? (est?.segments ?? 0) : info.segments;
+  const costMinor = est ? (personalised ? est.costMinor : est.perSegmentMinor * info.segments) : null;
+  const currency = est?.currency ?? balance.data?.currency ?? 'USD';
+  const balanceAfter = balance.data && costMinor !== null ? balance.data.balanceMinor - costMinor : null;
+  const scheduledInstant = schedule && scheduleAt ? wallTimeToInstant(scheduleAt, timezone) : null;
+  const ratePerMinute = typeof rate === 'number' && rate > 0 ? rate : undefined;
+
+  const placeholders = placeholdersOf(text);
+  const unknownPlaceholders = upload ? placeholders.filter((p) => !upload.columns.includes(p)) : [];
+
+  const review = (event: React.FormEvent) => {
+    event.preventDefault();
+    const next: Record<string, string> = {};
+    if (!hasSource) {
+      next.recipients = personalised
+        ? 'Upload a file with the recipients and pick its phone column'
+        : 'Choose a group, paste numbers or upload a file';
+    }
+    if (!text.trim()) next.text = 'Write a message';
+    else if (text.length > CAMPAIGN_MAX_TEXT)
+      next.text = `The message is too long (at most ${CAMPAIGN_MAX_TEXT} characters)`;
+    else if (!personalised && info.segments > MAX_SEGMENTS)
+      next.text = `The message is too long: ${info.segments} parts (at most ${MAX_SEGMENTS})`;
+    if (unknownPlaceholders.length) next.text = unknownColumnsText(unknownPlaceholders);
+    if (schedule && !scheduledInstant) next.scheduleAt = 'Pick a date and time';
+    else if (scheduledInstant && scheduledInstant.getTime() <= Date.now())
+      next.scheduleAt = 'Choose a time in the future';
+    if (estimateError) Object.assign(next, estimateError.field);
+    setErrors(next);
+    if (Object.keys(next).length || estimateError) {
+      if (estimateError && !Object.keys(estimateError.field).length) toast.error(estimateError.message);
+      return;
+    }
+    if (!est) {
+      toast.info('Working out the recipients and the cost; try again in a moment');
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const confirm = async () => {
+    const input: CreateCampaignInput = {
+      ...source,
+      text,
+      name: name.trim() || undefined,
+      senderId: sender || undefined,
+      scheduleAt: scheduledInstant ? toIsoWithOffset(scheduledInstant, timezone) : undefined,
+      timezone: scheduledInstant ? timezone : undefined,
+      ratePerMinute,
+    };
+    try {
+      const result = await create.mutateAsync(input);
+      toast.success(
+        scheduledInstant
+          ? `Campaign scheduled for ${formatInZone(scheduledInstant, timezone)} · ${formatMoney(result.campaign.costMinor, result.campaign.currency)} charged`
+          : `Campaign accepted: ${result.campaign.recipients.toLocaleString()} recipients · ${formatMoney(result.campaign.costMinor, result.campaign.currency)} charged`,
+      );
+      void navigate(paths.reports.campaignDetail.getHref(result.campaign.id));
+    } catch (error) {
+      const { field, message } = errorText(error);
+      setErrors(field);
+      toast.error(message);
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  return {
+    personalised,
+    // recipients
+    groupIds,
+    setGroupIds,
+    numbers,
+    setNumbers,
+    upload,
+    setUpload,
+    phoneColumn,
+    setPhoneColumn,
+    hasSource,
+    source,
+    // message
+    name,
+    setName,
+    choices,
+    sender,
+    setSenderId,
+    sendersLoading: senderIds.isPending,
+    text,
+    setText,
+    info,
+    unknownPlaceholders,
+    // schedule
+    schedule,
+    setSchedule,
+    scheduleAt,
+    setScheduleAt,
+    timezone,
+    setTimezone,
+    userZone,
+    scheduledInstant,
+    rate,
+    setRate,
+    ratePerMinute,
+    // estimate
+    estimate,
+    est,
+    estimateError,
+    segments,
+    costMinor,
+    currency,
+    balance,
+    balanceAfter,
+    // steps
+    errors,
+    review,
+    confirming,
+    setConfirming,
+    confirm,
+    sending: create.isPending,
+  };
+}
+
+export type CampaignComposerState = ReturnType<typeof useCampaignComposer>;
