@@ -1,0 +1,37 @@
+import type { RatePlanDetail } from '@wren/contracts';
+import { toMinor } from './amount';
+
+/** One editable line of a rate plan's price table (prices as typed, in major units). */
+export interface PriceRow {
+  key: number;
+  prefix: string;
+  price: string;
+  countryName: string | null;
+}
+
+let rowKey = 0;
+
+export const toRows = (plan: RatePlanDetail): PriceRow[] =>
+  plan.prices.map((p) => ({
+    key: ++rowKey,
+    prefix: p.prefix,
+    price: (p.priceMinor / 100).toFixed(2),
+    countryName: p.countryName,
+  }));
+
+export const newRow = (): PriceRow => ({ key: ++rowKey, prefix: '', price: '0.00', countryName: null });
+
+/** The rows as the API takes them, or the first row's problem. */
+export function toPrices(
+  rows: PriceRow[],
+): { prices: { prefix: string; priceMinor: number }[] } | { error: string } {
+  const prices = [];
+  for (const [i, r] of rows.entries()) {
+    const minor = toMinor(r.price, 7);
+    if (minor === null) return { error: `Row ${i + 1}: "${r.price}" is not a price (e.g. 0.05)` };
+    if (r.prefix && !/^\+[1-9]\d{0,14}$/.test(r.prefix.trim()))
+      return { error: `Row ${i + 1}: a prefix is + and digits, e.g. +44` };
+    prices.push({ prefix: r.prefix.trim(), priceMinor: minor });
+  }
+  return { prices };
+}
