@@ -95,6 +95,13 @@ export interface RuntimeOptions extends FaultOptions {
   receiptIdNotation?: IdNotation;
   /** Notation of the receipted_message_id TLV; 'none' omits it (default 'same'). */
   receiptTlvIdNotation?: IdNotation | 'none';
+  /**
+   * A notation change in the middle of one run (an SMSC reconfigured, or a replacement box behind the
+   * same address): after `afterSubmits` more accepted submits, every later message gets its id and
+   * receipts as `idFormat` sets them, and the id counter starts again at the preset's start (1 for
+   * the sequential presets). Messages accepted before keep the notation they were given. Once.
+   */
+  switchIdFormat?: { afterSubmits: number; idFormat: IdFormat } | undefined;
   /** Oldest messages are forgotten beyond this (default 100000). */
   maxStoredMessages?: number;
   /** Seed for the PRNG used by mixes and fault rates (default Math.random). */
@@ -145,6 +152,9 @@ export interface StoredMessage {
   dataCoding: number;
   esmClass: number;
   registeredDelivery: number;
+  /** Receipt notations this message was given (set once switchIdFormat is in use; else the options'). */
+  receiptIdNotation?: IdNotation;
+  receiptTlvIdNotation?: IdNotation | 'none';
   submittedAt: Date;
   finalStat: FinalStat;
   errorCode: string;

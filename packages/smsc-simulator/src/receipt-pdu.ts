@@ -63,7 +63,7 @@ export function receiptPdu(msg: StoredMessage, stat: ReceiptStat, opts: ReceiptO
     data_coding: 0,
     short_message: encodeGsm7(
       formatReceiptText({
-        id: idIn(opts.receiptIdNotation),
+        id: idIn(msg.receiptIdNotation ?? opts.receiptIdNotation),
         stat,
         err,
         submitDate: msg.submittedAt,
@@ -73,7 +73,8 @@ export function receiptPdu(msg: StoredMessage, stat: ReceiptStat, opts: ReceiptO
     ),
     message_state: MESSAGE_STATE[stat],
   };
-  if (opts.receiptTlvIdNotation !== 'none') fields.receipted_message_id = idIn(opts.receiptTlvIdNotation);
+  const tlv = msg.receiptTlvIdNotation ?? opts.receiptTlvIdNotation;
+  if (tlv !== 'none') fields.receipted_message_id = idIn(tlv);
   const code = Number.parseInt(err, 10);
   if (isFinal(stat) && stat !== 'DELIVRD' && code > 0) {
     fields.network_error_code = Buffer.from([0x03, (code >> 8) & 0xff, code & 0xff]);

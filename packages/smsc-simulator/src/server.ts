@@ -54,7 +54,10 @@ class Smsc implements SmscHandle {
   private readonly server: smpp.Server;
   private readonly emitter = new EventEmitter();
   private readonly scheduler: Scheduler;
-  private readonly ids: MessageIdGenerator;
+  private ids: MessageIdGenerator;
+  /** switchIdFormat: accepted submits counted towards the switch, and whether it happened. */
+  private submitsBeforeSwitch = 0;
+  private idFormatSwitched = false;
   private readonly conns = new Set<Conn>();
   private readonly store = new MessageStore();
   private readonly receipts: ReceiptDispatcher<Conn>;
@@ -144,6 +147,7 @@ class Smsc implements SmscHandle {
     this.opts = resolveOptions({ ...this.opts, ...partial });
     if ('seed' in partial) this.rand = createRandom(partial.seed);
     if ('restartWithUnanswered' in partial) this.restartArmed = true;
+    if ('switchIdFormat' in partial) this.submitsBeforeSwitch = 0;
     this.receipts.optionsChanged(wasHalfOpen === true);
   }
 
@@ -470,11 +474,26 @@ class Smsc implements SmscHandle {
   }
 
   private accept(conn: Conn, pdu: smpp.PDU): StoredMessage {
+    this.switchIdFormatWhenDue();
     const msg = buildMessage(pdu, conn.systemId ?? '', this.ids, this.opts, this.rand);
+    if (this.opts.switchIdFormat || this.idFormatSwitched) {
+      msg.receiptIdNotation = this.opts.receiptIdNotation;
+      msg.receiptTlvIdNotation = this.opts.receiptTlvIdNotation;
+    }
     this.store.put(msg, this.opts.maxStoredMessages);
     this.n.submitted++;
     this.emit('submit', msg);
     return msg;
+  }
+
+  /** switchIdFormat: the next message is the first in the new format (its counter starts again). */
+  private switchIdFormatWhenDue(): void {
+    const sw = this.opts.switchIdFormat;
+    if (!sw || this.submitsBeforeSwitch++ < sw.afterSubmits) return;
+    const { idFormat: _format, messageIdStart, ...ids } = expandIdFormat({ idFormat: sw.idFormat });
+    this.opts = resolveOptions({ ...this.opts, ...ids, switchIdFormat: undefined });
+    this.ids = new MessageIdGenerator(messageIdStart, this.opts.seed);
+    this.idFormatSwitched = true;
   }
 
   /** Run now when ms <= 0 (keeps floods cheap), else on the scheduler. */

@@ -62,6 +62,7 @@ export function parseReceipt(connection: string, pdu: smpp.PDU): DeliveryReceipt
     stat: stateStat ?? parsed?.stat ?? 'UNKNOWN',
     err: parsed?.err ?? networkErrorCode(pdu.network_error_code) ?? '',
     doneAt: parsed?.doneDate ?? null,
+    submitDate: parsed?.submitDate ?? null,
     raw: Object.keys(tlvs).length > 0 ? `${text} tlv:${JSON.stringify(tlvs)}` : text,
   };
 }

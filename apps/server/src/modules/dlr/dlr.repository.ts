@@ -12,6 +12,7 @@ export async function park(
     stat: string;
     err: string;
     done_at: Date | null;
+    submit_at: Date | null;
     raw: string;
     reason: string;
   }[],
@@ -52,10 +53,23 @@ export async function loadNotations(db: Db) {
   return db.selectFrom('smsc_id_notations').selectAll().execute();
 }
 
+/** Stores a connection's learned notation, replacing the one it had (learned again after a change). */
 export async function saveNotation(db: Db, connection: string, n: IdNotation, evidence: string) {
   await db
     .insertInto('smsc_id_notations')
     .values({ connection, submit_radix: n.submit, receipt_radix: n.receipt, evidence })
-    .onConflict((oc) => oc.column('connection').doNothing())
+    .onConflict((oc) =>
+      oc.column('connection').doUpdateSet({
+        submit_radix: n.submit,
+        receipt_radix: n.receipt,
+        evidence,
+        decided_at: sql`now()`,
+      }),
+    )
     .execute();
+}
+
+/** Forgets a connection's learned notation (it changed): a restart learns it again, as this node does. */
+export async function forgetNotation(db: Db, connection: string) {
+  await db.deleteFrom('smsc_id_notations').where('connection', '=', connection).execute();
 }

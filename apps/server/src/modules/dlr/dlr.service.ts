@@ -1,4 +1,4 @@
-import { receiptKey, type IdNotationSetting } from '../../gateway/message-id';
+import type { IdNotationSetting } from '../../gateway/message-id';
 import type { DeliveryReceipt } from '../../gateway/sms-gateway';
 import type { Config } from '../../platform/config';
 import { type Db, transact } from '../../platform/db';
@@ -8,7 +8,6 @@ import type { LedgerService } from '../ledger/ledger.service';
 import {
   annotate,
   createPartitionDirectory,
-  findParts,
   notifyChanged,
   type PartStat,
   recordEvents,
@@ -19,7 +18,19 @@ import {
   type TransitionRow,
 } from '../messages/receipt-port';
 import * as repo from './dlr.repository';
+import {
+  AMBIGUOUS,
+  CONTRADICTION,
+  LEARNING,
+  NO_PART,
+  WAIT_FOR_PARTS_MS,
+  WAIT_ROUND_MS,
+  type Incoming,
+  type Matched,
+  type Miss,
+} from './incoming';
 import { createNotationRegistry } from './notation-registry';
+import { createReceiptMatcher } from './receipt-matching';
 import {
   messageOutcomeFromParts,
   normaliseStat,
@@ -36,29 +47,8 @@ interface Deps {
   logger: Logger;
 }
 
-interface Incoming {
-  receipt: DeliveryReceipt;
-  parkedId?: number;
-  /** 0 on arrival; counts the rounds it waited for parts that were still being stored. */
-  tries: number;
-  /** When it arrived (ms): it waits for its part at most WAIT_FOR_PARTS_MS, then is parked. */
-  since: number;
-  done: { resolve: () => void; reject: (e: unknown) => void };
-}
-
-type Part = Awaited<ReturnType<typeof findParts>>[number];
-type Miss = { k: Incoming; reason: string };
-
-const NO_PART = 'no part with this id yet';
-const LEARNING = 'the id notation of this connection is still being learned';
 const FLUSH_MS = 10;
 const FLUSH_SIZE = 400;
-/**
- * How long a receipt with no part yet waits (unacknowledged) for the dispatcher to store parts: it
- * is tried again after every `parts.stored` event and every WAIT_ROUND_MS, then parked.
- */
-const WAIT_FOR_PARTS_MS = 2000;
-const WAIT_ROUND_MS = 250;
 
 /**
  * Matches delivery receipts to message parts, moves statuses forward only, refunds by policy and
@@ -92,6 +82,10 @@ export function createDlrService(deps: Deps) {
       // Receipts parked while the notation was unknown can be matched now.
       setTimeout(() => void matchParked().catch(() => undefined), 0);
     },
+  });
+  const matcher = createReceiptMatcher({
+    notations,
+    endsPart: (r) => statMeaning(r.stat, policyOf(r.connection)).kind === 'final',
   });
 
   let queue: Incoming[] = [];
@@ -146,70 +140,11 @@ export function createDlrService(deps: Deps) {
     }
   }
 
-  /** The one open part a receipt names, or why there is none. */
-  function pick(found: Part[]): Part | string {
-    // One part can be found under two readings of the same id ("5" is 5 in hex and decimal).
-    const candidates = [...new Map(found.map((p) => [`${p.message_id}:${p.part}`, p])).values()];
-    if (candidates.length === 0) return NO_PART;
-    const open = candidates.filter((p) => p.stat === null);
-    if (open.length === 1 && open[0]) return open[0];
-    if (open.length > 1) return `ambiguous: ${open.length} open parts have this id`;
-    // Every part with this id is final already: a duplicate receipt, recorded and ignored.
-    return candidates.reduce((a, b) => (b.created_at > a.created_at ? b : a));
-  }
-
   async function apply(trx: Db, batch: Incoming[]) {
-    const keyed = batch.map((k) => {
-      const r = k.receipt;
-      if (k.parkedId === undefined && k.tries === 0) notations.observe(r.connection, 'receipt', [r.smscId]);
-      const notation = notations.notationFor(r.connection);
-      // A provisional notation (digits only on both sides so far) is a guess: the ids may as well
-      // be hex answers with decimal receipts. It matches only when no other reading fits another
-      // open part too (pick() below refuses two candidates), so a receipt is never given to the
-      // message whose id happens to spell it in the other notation.
-      const readings = notation
-        ? notations.isSettled(r.connection)
-          ? [notation]
-          : [notation, ...notations.fallbackNotations(r.connection)]
-        : k.parkedId !== undefined
-          ? notations.fallbackNotations(r.connection)
-          : [];
-      const keys = [...new Set(readings.flatMap((n) => receiptKey(r.smscId, n) ?? []))];
-      // While the notation is provisional, the other readings are only tried once the receipt has
-      // waited for its parts: a receipt that arrives before its own part is stored would otherwise
-      // find another message's open part under the other reading ("22" read as hex is 34) and give
-      // that message its outcome, leaving its own in `sent` for good (seen with sequential decimal
-      // ids when receipts outran the stored outcomes).
-      const own = notation ? (receiptKey(r.smscId, notation) ?? null) : null;
-      const early = own !== null && readings.length > 1 && Date.now() - k.since < WAIT_FOR_PARTS_MS;
-      return { k, keys, own, early, readable: readings.length > 0 };
-    });
-    const parts = await findParts(
-      trx,
-      [...new Set(keyed.map(({ k }) => k.receipt.connection))],
-      [...new Set(keyed.flatMap(({ keys }) => keys))],
-    );
-    const byKey = new Map<string, Part[]>();
-    for (const p of parts) {
-      const id = `${p.connection}\u0000${p.smsc_key}`;
-      byKey.set(id, [...(byKey.get(id) ?? []), p]);
+    for (const { receipt: r, parkedId, tries } of batch) {
+      if (parkedId === undefined && tries === 0) notations.observe(r.connection, 'receipt', [r.smscId]);
     }
-
-    const matched: { k: Incoming; hit: Part }[] = [];
-    const misses: Miss[] = [];
-    for (const { k, keys, own, early, readable } of keyed) {
-      const partsOf = (key: string) => byKey.get(`${k.receipt.connection}\u0000${key}`) ?? [];
-      const hit = !readable
-        ? LEARNING
-        : keys.length === 0
-          ? 'the id does not fit the connection id notation'
-          : early && own !== null && partsOf(own).length === 0
-            ? NO_PART
-            : pick(keys.flatMap(partsOf));
-      if (typeof hit === 'string') misses.push({ k, reason: hit });
-      else matched.push({ k, hit });
-    }
-
+    const { matched, misses } = await matcher.match(trx, batch);
     const { touched, events } = await settleMatched(trx, matched);
     const wait = await parkMisses(trx, misses, matched);
     await recordEvents(trx, events);
@@ -217,8 +152,8 @@ export function createDlrService(deps: Deps) {
   }
 
   /** Sets part stats (first final receipt per part wins) and ends messages whose parts are all final. */
-  async function settleMatched(trx: Db, matched: { k: Incoming; hit: Part }[]) {
-    const meaning = ({ k }: { k: Incoming }) => statMeaning(k.receipt, policyOf(k.receipt.connection));
+  async function settleMatched(trx: Db, matched: Matched[]) {
+    const meaning = ({ k }: { k: Incoming }) => statMeaning(k.receipt.stat, policyOf(k.receipt.connection));
     const firstFinal = new Map<string, PartStat>();
     for (const m of matched) {
       const key = `${m.hit.message_id}:${m.hit.part}`;
@@ -289,7 +224,6 @@ export function createDlrService(deps: Deps) {
         id: p.message_id,
         smscStat: outcome.stat,
         smscErr: outcome.err,
-        error: outcome.error ?? null,
       });
       byStatus.set(outcome.status, list);
       if (single) quiet.add(p.message_id);
@@ -326,7 +260,7 @@ export function createDlrService(deps: Deps) {
         // The dispatcher may be storing the part (and with it the evidence of the notation) now.
         wait.push(k);
       } else {
-        if (reason.startsWith('ambiguous')) {
+        if (reason.startsWith(AMBIGUOUS) || reason.startsWith(CONTRADICTION)) {
           logger.warn(
             { connection: k.receipt.connection, smscId: k.receipt.smscId, reason },
             'receipt parked',
@@ -339,6 +273,7 @@ export function createDlrService(deps: Deps) {
           stat: r.stat,
           err: r.err,
           done_at: r.doneAt,
+          submit_at: r.submitDate ?? null,
           raw: r.raw,
           reason,
         });
@@ -364,6 +299,7 @@ export function createDlrService(deps: Deps) {
         stat: p.stat,
         err: p.err ?? '',
         doneAt: p.done_at,
+        submitDate: p.submit_at,
         raw: p.raw,
       },
       done: { resolve: () => undefined, reject: () => undefined },

@@ -15,6 +15,12 @@ import * as repo from './dlr.repository';
 
 /** Distinct ids remembered per side while learning (enough for DIGITS_EVIDENCE, bounded). */
 const MAX_SAMPLES = 256;
+/**
+ * After a notation changed and was learned again, receipts still written in the one before (those of
+ * messages sent before the change) may come for this long: a receipt that fits an open part under
+ * the previous notation too is ambiguous and parked (receipt-matching.ts).
+ */
+const PREVIOUS_NOTATION_MS = 10 * 60 * 1000;
 
 interface Learning {
   evidence: NotationEvidence;
@@ -25,7 +31,8 @@ interface Learning {
 /**
  * The id notation of every SMPP connection: fixed by configuration, or, for `auto`, learned from the
  * shapes of the first submit_sm_resp and receipt ids (gateway/message-id.ts) and kept in the database
- * so a restart does not learn again.
+ * so a restart does not learn again. A learned notation is evidence, not a fact: receipt matching
+ * reports when receipts contradict it (changed()), and the connection then learns again from scratch.
  */
 export function createNotationRegistry(deps: {
   db: Db;
@@ -37,7 +44,16 @@ export function createNotationRegistry(deps: {
 }) {
   const decided = new Map<string, IdNotation>();
   const learning = new Map<string, Learning>();
+  /** The notation a connection had before it changed, until PREVIOUS_NOTATION_MS after the new one. */
+  const previous = new Map<string, { notation: IdNotation; until: number }>();
   let loaded: Promise<void> | null = null;
+  /** Stored rows are written in order (a forget, then the notation learned again). */
+  let writes: Promise<void> = Promise.resolve();
+  const write = (connection: string, what: string, fn: () => Promise<void>) => {
+    writes = writes.then(fn).catch((err: unknown) => {
+      deps.logger.warn({ err, connection }, `could not ${what}`);
+    });
+  };
 
   function state(connection: string): Learning {
     let s = learning.get(connection);
@@ -53,14 +69,21 @@ export function createNotationRegistry(deps: {
     if (!notation) return;
     decided.set(connection, notation);
     learning.delete(connection);
+    const before = previous.get(connection);
+    if (before) before.until = Date.now() + PREVIOUS_NOTATION_MS;
     const evidence = JSON.stringify(s.evidence);
     deps.logger.info(
-      { connection, notation: formatIdNotation(notation), evidence: s.evidence },
-      'SMSC message id notation learned',
+      {
+        connection,
+        notation: formatIdNotation(notation),
+        evidence: s.evidence,
+        ...(before ? { before: formatIdNotation(before.notation) } : {}),
+      },
+      before ? 'SMSC message id notation learned again' : 'SMSC message id notation learned',
     );
-    repo.saveNotation(deps.db, connection, notation, evidence).catch((err: unknown) => {
-      deps.logger.warn({ err, connection }, 'could not store the learned id notation');
-    });
+    write(connection, 'store the learned id notation', () =>
+      repo.saveNotation(deps.db, connection, notation, evidence),
+    );
     deps.onDecided(connection, notation);
   }
 
@@ -110,6 +133,41 @@ export function createNotationRegistry(deps: {
     /** True when the notation is configured or learned (not provisional). */
     isSettled(connection: string): boolean {
       return deps.settingOf(connection) !== 'auto' || decided.has(connection);
+    },
+
+    /** The learned notation of an `auto` connection (undefined: configured, or still learning). */
+    learnedNotation(connection: string): IdNotation | undefined {
+      return deps.settingOf(connection) === 'auto' ? decided.get(connection) : undefined;
+    },
+
+    /** The notation a connection learned again had before, while its receipts may still come. */
+    previousNotation(connection: string): IdNotation | undefined {
+      const p = previous.get(connection);
+      if (!p || !decided.has(connection)) return undefined;
+      if (Date.now() > p.until) {
+        previous.delete(connection);
+        return undefined;
+      }
+      return p.notation;
+    },
+
+    /**
+     * Receipts contradict the learned notation of `connection` (receipt-matching.ts says how): it is
+     * forgotten here and in the database, a warning is logged, and the connection learns again from
+     * the ids it sees from now on (receipts are matched as while learning: only a part no other
+     * reading fits, the rest parked).
+     */
+    changed(connection: string, detail: Record<string, unknown>) {
+      const was = decided.get(connection);
+      if (!was || deps.settingOf(connection) !== 'auto') return;
+      decided.delete(connection);
+      learning.delete(connection);
+      previous.set(connection, { notation: was, until: Number.POSITIVE_INFINITY });
+      deps.logger.warn(
+        { connection, learned: formatIdNotation(was), ...detail },
+        'SMSC message id notation changed: receipts contradict the learned one; learning it again',
+      );
+      write(connection, 'forget the learned id notation', () => repo.forgetNotation(deps.db, connection));
     },
 
     /** Feeds ids seen on a connection into its learning (no-op once settled). */

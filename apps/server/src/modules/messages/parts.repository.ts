@@ -24,8 +24,10 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
     part: number;
     stat: string | null;
     created_at: Date;
+    /** The final receipt's raw text (null while open): a byte-identical receipt is a duplicate. */
+    raw: string | null;
   }>`
-    SELECT p.connection, p.smsc_key, p.message_id, p.part, p.stat, p.created_at
+    SELECT p.connection, p.smsc_key, p.message_id, p.part, p.stat, p.created_at, p.raw
       FROM unnest(${[...new Set(keys)]}::text[]) AS k(key)
       CROSS JOIN LATERAL (SELECT * FROM message_parts m
                            WHERE m.connection = ANY(${connections}::text[]) AND m.smsc_key = k.key
