@@ -1,0 +1,38 @@
+import { AreaChart } from '@mantine/charts';
+import { Card, Center, Text, Title } from '@mantine/core';
+import type { CampaignTimeline } from '@wren/contracts';
+
+/** Sent and delivered messages per minute of the campaign. */
+export function CampaignMinuteChart({ points }: { points: CampaignTimeline }) {
+  const minutes = points.map((p) => ({
+    minute: new Date(p.minute).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
+    Sent: p.sent,
+    Delivered: p.delivered,
+  }));
+  return (
+    <Card withBorder radius="md" p="lg" h="100%">
+      <Title order={3} size="h5" mb="sm">
+        Sent and delivered per minute
+      </Title>
+      {minutes.length === 0 ? (
+        <Center h={200}>
+          <Text size="sm" c="dimmed">
+            Nothing sent yet.
+          </Text>
+        </Center>
+      ) : (
+        <AreaChart
+          h={220}
+          data={minutes}
+          dataKey="minute"
+          series={[
+            { name: 'Sent', color: 'blue.6' },
+            { name: 'Delivered', color: 'teal.6' },
+          ]}
+          curveType="monotone"
+          withLegend
+        />
+      )}
+    </Card>
+  );
+}

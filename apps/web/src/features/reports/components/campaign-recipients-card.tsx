@@ -1,0 +1,93 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, Center, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { MESSAGE_STATUSES, type CampaignDto, type MessageStatus } from '@wren/contracts';
+import { IconSearch } from '@/components/icons';
+import { useCampaignMessages } from '@/features/campaigns';
+import { statusLabel } from '../format';
+import { MessageDrawer } from './message-drawer';
+import { SmsLogTable } from './sms-log-table';
+
+interface CampaignRecipientsCardProps {
+  c: CampaignDto;
+  zone: string;
+  /** The status filter (the export takes it too). */
+  status: MessageStatus | null;
+  onStatusChange: (status: MessageStatus | null) => void;
+}
+
+/** Every recipient's message, a page at a time, by number and status; a row opens its details. */
+export function CampaignRecipientsCard({
+  c,
+  zone,
+  status,
+  onStatusChange: setStatus,
+}: CampaignRecipientsCardProps) {
+  const [search, setSearch] = useState('');
+  const [recipient] = useDebouncedValue(search.trim(), 300);
+  const messages = useCampaignMessages(c.id, {
+    status: status ?? undefined,
+    recipient: recipient || undefined,
+  });
+  const rows = useMemo(() => messages.data?.pages.flatMap((p) => p.items) ?? [], [messages.data]);
+  const [open, setOpen] = useState<string | null>(null);
+
+  return (
+    <>
+      <Card withBorder radius="md" padding={0}>
+        <Group justify="space-between" px="md" py="sm" wrap="wrap">
+          <Group gap="sm">
+            <Title order={3} size="h5">
+              Recipients
+            </Title>
+            {messages.isFetching && !messages.isPending && <Loader size="xs" aria-label="Refreshing" />}
+          </Group>
+          <Group gap="sm">
+            <TextInput
+              placeholder="Search a number"
+              aria-label="Search a number"
+              leftSection={<IconSearch size={16} />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={200}
+            />
+            <Select
+              aria-label="Status"
+              placeholder="Any status"
+              data={MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
+              value={status}
+              onChange={(v) => setStatus(v)}
+              clearable
+              w={160}
+            />
+          </Group>
+        </Group>
+        {!messages.isPending && rows.length === 0 ? (
+          <Center p="xl">
+            <Text size="sm" c="dimmed">
+              {status || recipient
+                ? 'No recipient matches.'
+                : c.status === 'scheduled'
+                  ? 'The messages are created when the campaign starts.'
+                  : 'No messages yet.'}
+            </Text>
+          </Center>
+        ) : (
+          <SmsLogTable messages={rows} loading={messages.isPending} selectedId={open} onOpen={setOpen} />
+        )}
+        {messages.hasNextPage && (
+          <Center p="md">
+            <Button
+              variant="light"
+              onClick={() => void messages.fetchNextPage()}
+              loading={messages.isFetchingNextPage}
+            >
+              Load more
+            </Button>
+          </Center>
+        )}
+      </Card>
+      <MessageDrawer id={open} timezone={zone} onClose={() => setOpen(null)} />
+    </>
+  );
+}
