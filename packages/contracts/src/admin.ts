@@ -318,6 +318,13 @@ export const connectionStatusSchema = z.object({
   tps: z.number(),
   paused: z.boolean(),
   flapping: z.boolean(),
+  /**
+   * Binds in use since the SMSC closed an older session whenever another bound (one session per
+   * system_id/system_type), fewer than `binds`; null: all of them.
+   */
+  keptBinds: z.number().int().nullable(),
+  /** Why binds were kept to keptBinds, naming the setting to change; null when they were not. */
+  bindsNotice: z.string().nullable(),
   lastError: z.string().nullable(),
   sessions: z.array(sessionStatusSchema),
 });

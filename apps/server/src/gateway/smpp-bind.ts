@@ -37,8 +37,12 @@ export interface BindHooks {
   changed(): void;
   /** A deliver_sm arrived; `reply` sends its deliver_sm_resp (once). */
   deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void;
-  /** The SMSC closed this session within flapSeconds of binding. */
-  flapped(bind: SmppBind): void;
+  /** The SMSC closed this session, bound at `boundAt` (connection clock), within flapSeconds of binding. */
+  flapped(bind: SmppBind, boundAt: number): void;
+  /** This session has stayed bound flapSeconds. */
+  stable(bind: SmppBind): void;
+  /** A session of this bind ended (closed, by anyone); `boundAt` when it had bound. */
+  ended(bind: SmppBind, generation: number, boundAt: number | undefined): void;
 }
 
 /**
@@ -63,6 +67,8 @@ export class SmppBind {
   lastError: string | null = null;
   lastBoundAt: Date | null = null;
   lastClosedAt: Date | null = null;
+  /** Connection attempts so far: tells one session of this bind from the next. */
+  generation = 0;
   private session: smpp.Session | undefined;
   private readonly pending: PendingRequests;
   private readonly bucket: TokenBucket;
@@ -223,6 +229,7 @@ export class SmppBind {
 
   private connect(): void {
     if (this.stopped) return;
+    this.generation++;
     this.setState('connecting');
     let session: smpp.Session;
     try {
@@ -298,6 +305,12 @@ export class SmppBind {
   private stable(): void {
     this.attempts = 0;
     this.recentFlaps = 0;
+    this.hooks.stable(this);
+  }
+
+  /** The last flap was a replacement: `by`, another session of the connection, had just bound. */
+  noteReplaced(by: string): void {
+    if (this.lastError) this.lastError += `, just after ${by} bound (one session per system_id/system_type)`;
   }
 
   private onClose(session: smpp.Session): void {
@@ -307,6 +320,7 @@ export class SmppBind {
     this.sessionTimers = [];
     this.enquireOutstanding = false;
     const wasBound = this.state === 'bound' || this.state === 'unbinding';
+    const boundAt = wasBound ? this.lastBoundAt?.getTime() : undefined;
     this.setState(this.stopped ? 'stopped' : 'down');
     if (!this.stopped) {
       const now = this.cfg.now();
@@ -323,12 +337,13 @@ export class SmppBind {
           'SMPP connection closed',
         );
       }
-      if (flap) {
+      if (flap && this.lastBoundAt) {
         this.flaps++;
         this.recentFlaps++;
-        this.hooks.flapped(this);
+        this.hooks.flapped(this, this.lastBoundAt.getTime());
       }
     }
+    this.hooks.ended(this, this.generation, boundAt);
     this.pending.closeAll('connection closed');
     this.settleFirstAttempt();
     this.scheduleReconnect();

@@ -51,6 +51,12 @@ export interface SmppConnectionConfig {
   /** The flapping warning is repeated at most this often while it goes on (default 300). */
   flapWarnIntervalSeconds?: number;
   /**
+   * Replacements in a row (a new bind made the SMSC close an older session of this connection: one
+   * session per system_id/system_type) before the connection keeps one bind until it is configured
+   * again (default flapWarnAfter; 0 = never).
+   */
+  keepOneBindAfter?: number;
+  /**
    * The clock read for TPS, throttle pauses, response deadlines, bind waits and flaps (default: the
    * machine's). Timers still use setTimeout/setInterval, so tests fake those as well.
    */
@@ -117,6 +123,7 @@ export function resolveConnection(c: SmppConnectionConfig): ResolvedConnectionCo
     flapSeconds: n('flapSeconds', c.flapSeconds ?? 10, 0),
     flapWarnAfter: Math.floor(n('flapWarnAfter', c.flapWarnAfter ?? 3, 1)),
     flapWarnIntervalSeconds: n('flapWarnIntervalSeconds', c.flapWarnIntervalSeconds ?? 300, 0),
+    keepOneBindAfter: Math.floor(n('keepOneBindAfter', c.keepOneBindAfter ?? c.flapWarnAfter ?? 3, 0)),
     now: c.clock ? nowOf(c.clock) : systemNow,
   };
 }

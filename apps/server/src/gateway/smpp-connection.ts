@@ -1,6 +1,7 @@
 import type { Logger } from '../platform/logger';
 import { SmppBind, type BindHooks } from './smpp-bind';
 import type { ResolvedConnectionConfig } from './smpp-config';
+import { FlapMonitor } from './smpp-flaps';
 import type { ConnectionStatus } from './sms-gateway';
 
 /** A bind with a reserved window slot, or why none could be had. */
@@ -56,8 +57,9 @@ export class SmppConnection {
   readonly binds: SmppBind[];
   /** Every session (with tx + rx, the receivers too). */
   readonly sessions: SmppBind[];
-  private readonly log: Logger;
-  private lastFlapWarning = -Infinity;
+  private readonly flaps: FlapMonitor;
+  /** Sessions put aside when the connection kept fewer binds (see FlapMonitor): never started again. */
+  private readonly parked = new Set<SmppBind>();
   /**
    * Waiters for a first part, one FIFO per priority (0 OTP, 1 single, 2 bulk): a free slot goes to
    * the most urgent lane first, so an OTP claimed behind hundreds of bulk submits is not queued
@@ -80,8 +82,22 @@ export class SmppConnection {
     logger: Logger,
     private readonly maxWaitMs: number,
   ) {
-    const hooks: BindHooks = { changed: () => this.pump(), deliver, flapped: () => this.flapped() };
-    this.log = logger.child({ smpp: cfg.name });
+    const hooks: BindHooks = {
+      changed: () => this.pump(),
+      deliver,
+      flapped: (bind, boundAt) => this.flaps.flapped(bind, boundAt),
+      stable: () => this.flaps.stable(),
+      ended: (bind, generation, boundAt) => this.flaps.ended(bind, generation, boundAt),
+    };
+    this.flaps = new FlapMonitor(
+      {
+        name: cfg.name,
+        cfg,
+        active: () => this.sessions.filter((s) => !this.parked.has(s)),
+        keepOnly: (keeper) => this.keepOnly(keeper),
+      },
+      logger.child({ smpp: cfg.name }),
+    );
     const slots = Array.from({ length: cfg.binds }, (_, i) => i);
     if (cfg.bindMode === 'tx+rx') {
       const pairs = slots.map((i) => ({
@@ -111,12 +127,17 @@ export class SmppConnection {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await Promise.all(this.sessions.map((b) => b.start()));
+    await Promise.all(this.sessions.filter((b) => !this.parked.has(b)).map((b) => b.start()));
   }
 
-  /** Flaps since the sessions last stayed up, over the whole connection. */
-  get recentFlaps(): number {
-    return this.sessions.reduce((n, b) => n + b.recentFlaps, 0);
+  /** Keep the bind of `keeper` (a transceiver, or a tx + rx pair) and stop the others for good. */
+  private keepOnly(keeper: SmppBind): void {
+    for (const s of this.sessions) {
+      if (s.index === keeper.index || this.parked.has(s)) continue;
+      this.parked.add(s);
+      s.recentFlaps = 0;
+      void s.stop(this.cfg.responseTimeoutMs);
+    }
   }
 
   status(): ConnectionStatus {
@@ -133,7 +154,10 @@ export class SmppConnection {
       bound: this.bound,
       inFlight: this.inFlight,
       flaps: this.sessions.reduce((n, b) => n + b.flaps, 0),
-      flapping: this.recentFlaps >= this.cfg.flapWarnAfter,
+      flapping: this.flaps.recentFlaps >= this.cfg.flapWarnAfter,
+      replacedSessions: this.flaps.replaced,
+      keptBinds: this.flaps.kept,
+      bindsNotice: this.flaps.notice,
       lastError,
       sessions: this.sessions.map((b) => ({
         bind: b.index,
@@ -149,40 +173,10 @@ export class SmppConnection {
     };
   }
 
-  /**
-   * A session was closed by the SMSC soon after binding. After flapWarnAfter such flaps in a row, one
-   * warning names the likely causes; it is repeated at most every flapWarnIntervalSeconds.
-   */
-  private flapped(): void {
-    const recent = this.recentFlaps;
-    const now = this.cfg.now();
-    if (recent < this.cfg.flapWarnAfter) return;
-    if (now - this.lastFlapWarning < this.cfg.flapWarnIntervalSeconds * 1000) return;
-    this.lastFlapWarning = now;
-    const { binds, bindMode, systemId, systemType, flapSeconds } = this.cfg;
-    const sessions = this.sessions.length;
-    this.log.warn(
-      {
-        connection: this.name,
-        recentFlaps: recent,
-        binds,
-        bindMode,
-        sessions,
-        systemId,
-        systemType,
-        lastError: this.status().lastError,
-      },
-      `SMPP connection ${this.name} is flapping: the SMSC closed ${recent} sessions within ${flapSeconds} s ` +
-        `of binding. Likely causes: the SMSC allows one session per system_id/system_type, so each new ` +
-        `bind closes the older one (use binds: 1, or a distinct system_type per bind); or too many binds ` +
-        `for this account (${binds} ${bindMode === 'tx+rx' ? 'tx+rx pairs' : 'transceivers'}: lower ` +
-        `SMSC_BINDS / binds). Reconnects back off until a session stays bound ${flapSeconds} s.`,
-    );
-  }
-
   /** Refuse new waiters and answer the waiting ones with `reason` (the binds are stopped separately). */
   close(reason: string): void {
     this.stopped = true;
+    this.flaps.close();
     clearTimeout(this.wakeTimer);
     clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;

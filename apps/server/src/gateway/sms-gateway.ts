@@ -96,6 +96,15 @@ export interface ConnectionStatus {
   flaps: number;
   /** Recent flaps reached flapWarnAfter: the SMSC keeps closing fresh sessions (see the log's warning). */
   flapping: boolean;
+  /** Flaps that were replacements: the SMSC closed a session just after another of this connection bound. */
+  replacedSessions: number;
+  /**
+   * Binds in use since replacements made the connection keep fewer than configured (null: all of
+   * them); it stays so until a restart with a changed binds setting.
+   */
+  keptBinds: number | null;
+  /** Why binds were kept to keptBinds, naming the setting to change (null: they were not). */
+  bindsNotice: string | null;
   /** The most recent session error of the connection. */
   lastError: string | null;
   sessions: SessionStatus[];

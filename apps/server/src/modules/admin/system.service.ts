@@ -150,6 +150,9 @@ export function createSystemService(deps: Deps) {
             tps: c.tps,
             paused: c.paused,
             flapping: c.flapping,
+            // Reports of workers from before these fields lack them.
+            keptBinds: c.keptBinds ?? null,
+            bindsNotice: c.bindsNotice ?? null,
             lastError: c.lastError,
             sessions: c.sessions.map((s) => ({
               bind: s.bind,

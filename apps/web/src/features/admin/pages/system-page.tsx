@@ -25,11 +25,16 @@ import { bytes, ErrorBlock, LoadingBlock, SectionHeader, When } from '../compone
 
 const LANE_LABELS: Record<string, string> = { otp: 'OTP', single: 'Single', bulk: 'Bulk' };
 
-/** Up: every bind bound; degraded: some; down: none; unbound: none, as an operator paused it. */
-export function connectionState(c: Pick<ConnectionStatusDto, 'bound' | 'binds' | 'paused'>) {
+/**
+ * Up: every bind in use bound (all configured, or the keptBinds the SMSC allows); degraded: some;
+ * down: none; unbound: none, as an operator paused it.
+ */
+export function connectionState(
+  c: Pick<ConnectionStatusDto, 'bound' | 'binds' | 'paused'> & { keptBinds?: number | null },
+) {
   if (c.bound === 0 && c.paused) return { label: 'Unbound', color: 'gray' };
   if (c.bound === 0) return { label: 'Down', color: 'red' };
-  if (c.bound < c.binds) return { label: 'Degraded', color: 'yellow' };
+  if (c.bound < (c.keptBinds ?? c.binds)) return { label: 'Degraded', color: 'yellow' };
   return { label: 'Up', color: 'green' };
 }
 
@@ -64,6 +69,11 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
             {c.flapping && (
               <Badge color="red" variant="dot">
                 Flapping
+              </Badge>
+            )}
+            {c.keptBinds != null && (
+              <Badge color="orange" variant="dot" data-testid="kept-binds">
+                Kept to {c.keptBinds} {c.keptBinds === 1 ? 'bind' : 'binds'}
               </Badge>
             )}
           </Group>
@@ -104,8 +114,13 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
           </Badge>
         ))}
       </Group>
+      {c.bindsNotice && (
+        <Alert color="orange" variant="light" p="xs" mb="xs" data-testid="binds-notice">
+          <Text size="xs">{c.bindsNotice}</Text>
+        </Alert>
+      )}
       {c.lastError && (
-        <Text size="xs" c={c.bound < c.binds ? 'var(--mantine-color-red-text)' : 'dimmed'}>
+        <Text size="xs" c={c.bound < (c.keptBinds ?? c.binds) ? 'var(--mantine-color-red-text)' : 'dimmed'}>
           Last error: {c.lastError}
         </Text>
       )}

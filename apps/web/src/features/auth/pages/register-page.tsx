@@ -1,23 +1,19 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { registerSchema } from '@wren/contracts';
 import { z } from 'zod';
 import { FormAlert } from '@/components/form-alert';
+import { NewPasswordFields } from '@/components/new-password-fields';
 import { RETURN_URL_PARAM, paths, safeReturnUrl } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
-import { PASSWORD_HINT, usePasswordProblem } from '@/lib/password-feedback';
+import { withPasswordConfirmation } from '@/lib/confirm-password';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useRegister } from '../api/register';
 import { useCaptcha } from '../components/captcha';
 
-const formSchema = registerSchema
-  .extend({ confirmPassword: z.string().min(1, 'Confirm your password') })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: 'Passwords do not match',
-    path: ['confirmPassword'],
-  });
+const formSchema = withPasswordConfirmation(registerSchema, 'password', 'Confirm your password');
 
 type RegisterForm = z.input<typeof formSchema>;
 
@@ -31,10 +27,6 @@ export default function RegisterPage() {
   const form = useForm<RegisterForm>({
     initialValues: { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' },
     validate: zodResolver(formSchema),
-  });
-  const passwordProblem = usePasswordProblem(form.values.password, {
-    username: form.values.username,
-    email: form.values.email,
   });
 
   const submit = form.onSubmit(async (values) => {
@@ -84,23 +76,12 @@ export default function RegisterPage() {
             {...form.getInputProps('email')}
           />
           <TextInput label="Phone" type="tel" autoComplete="tel" required {...form.getInputProps('phone')} />
-          <PasswordInput
+          <NewPasswordFields
+            form={form}
+            field="password"
             label="Password"
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-            description={
-              <Text component="span" size="xs" c={passwordProblem ? 'red' : 'dimmed'} aria-live="polite">
-                {passwordProblem ?? PASSWORD_HINT}
-              </Text>
-            }
-          />
-          <PasswordInput
-            label="Confirm password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('confirmPassword')}
+            confirmLabel="Confirm password"
+            context={{ username: form.values.username, email: form.values.email }}
           />
         </SimpleGrid>
         <Button type="submit" fullWidth loading={register.isPending}>

@@ -1,23 +1,23 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { passwordSchema } from '@wren/contracts';
 import { z } from 'zod';
 import { FormAlert } from '@/components/form-alert';
+import { NewPasswordFields } from '@/components/new-password-fields';
 import { paths } from '@/config/paths';
+import { withPasswordConfirmation } from '@/lib/confirm-password';
 import { applySubmitError } from '@/lib/form-errors';
 import { toast } from '@/lib/toast';
-import { PASSWORD_HINT, usePasswordProblem } from '@/lib/password-feedback';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useResetPassword } from '../api/reset-password';
 
-const formSchema = z
-  .object({ password: passwordSchema, confirmPassword: z.string().min(1, 'Confirm your password') })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: 'Passwords do not match',
-    path: ['confirmPassword'],
-  });
+const formSchema = withPasswordConfirmation(
+  z.object({ password: passwordSchema }),
+  'password',
+  'Confirm your password',
+);
 
 type ResetForm = z.input<typeof formSchema>;
 
@@ -31,7 +31,6 @@ export default function ResetPasswordPage() {
     initialValues: { password: '', confirmPassword: '' },
     validate: zodResolver(formSchema),
   });
-  const passwordProblem = usePasswordProblem(form.values.password);
 
   const requestNewLink = (
     <Anchor component={Link} to={paths.auth.forgotPassword.getHref()}>
@@ -67,23 +66,11 @@ export default function ResetPasswordPage() {
     <form onSubmit={submit} noValidate aria-label="Reset password">
       <Stack>
         <FormAlert message={formError} />
-        <PasswordInput
+        <NewPasswordFields
+          form={form}
+          field="password"
           label="New password"
-          inputWrapperOrder={['label', 'input', 'description', 'error']}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('password')}
-          description={
-            <Text component="span" size="xs" c={passwordProblem ? 'red' : 'dimmed'} aria-live="polite">
-              {passwordProblem ?? PASSWORD_HINT}
-            </Text>
-          }
-        />
-        <PasswordInput
-          label="Confirm new password"
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('confirmPassword')}
+          confirmLabel="Confirm new password"
         />
         <Button type="submit" fullWidth loading={reset.isPending}>
           Set new password

@@ -2,20 +2,16 @@ import { Button, Card, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { changePasswordSchema, ErrorCode } from '@wren/contracts';
 import { z } from 'zod';
+import { NewPasswordFields } from '@/components/new-password-fields';
+import { withPasswordConfirmation } from '@/lib/confirm-password';
 import { applySubmitError } from '@/lib/form-errors';
 import { HttpError } from '@/lib/http/http-error';
-import { PASSWORD_HINT, usePasswordProblem } from '@/lib/password-feedback';
 import { getUser } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useChangePassword } from '../api/change-password';
 
-const formSchema = changePasswordSchema
-  .extend({ confirmPassword: z.string().min(1, 'Confirm the new password') })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    message: 'Passwords do not match',
-    path: ['confirmPassword'],
-  });
+const formSchema = withPasswordConfirmation(changePasswordSchema, 'newPassword', 'Confirm the new password');
 
 type PasswordForm = z.input<typeof formSchema>;
 
@@ -26,10 +22,6 @@ export default function ChangePasswordPage() {
     validate: zodResolver(formSchema),
   });
   const user = getUser();
-  const passwordProblem = usePasswordProblem(form.values.newPassword, {
-    username: user?.username,
-    email: user?.email,
-  });
 
   const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
     try {
@@ -59,23 +51,12 @@ export default function ChangePasswordPage() {
             required
             {...form.getInputProps('currentPassword')}
           />
-          <PasswordInput
+          <NewPasswordFields
+            form={form}
+            field="newPassword"
             label="New password"
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('newPassword')}
-            description={
-              <Text component="span" size="xs" c={passwordProblem ? 'red' : 'dimmed'} aria-live="polite">
-                {passwordProblem ?? PASSWORD_HINT}
-              </Text>
-            }
-          />
-          <PasswordInput
-            label="Confirm new password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('confirmPassword')}
+            confirmLabel="Confirm new password"
+            context={{ username: user?.username, email: user?.email }}
           />
           <Group justify="flex-end">
             <Button type="submit" loading={change.isPending}>
