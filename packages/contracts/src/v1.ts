@@ -134,6 +134,15 @@ export const v1MessageSchema = z
     scheduledAt: z.string().nullable(),
     createdAt: z.string(),
     submittedAt: z.string().nullable(),
+    /**
+     * While `sent`: since when the message has waited for its delivery receipt, and its deadline (the
+     * connection's receipt deadline, counted from the submit: 48 h by default, 60 min for OTP). If no
+     * final receipt arrives by then, the message ends as `unknown`. Null in every other status.
+     */
+    awaitingReceipt: z.object({ since: z.string(), deadline: z.string() }).nullable().meta({
+      description:
+        "While `sent`: since when the message has waited for its delivery receipt, and the deadline (the connection's receipt deadline from the submit; 48 h by default, 60 min for OTP) after which it ends as `unknown`. Null in every other status.",
+    }),
     doneAt: z.string().nullable(),
   })
   .meta({ id: 'Message' });

@@ -28,6 +28,10 @@ export function toV1Message(m: MessageDto, clientRef: string | null): V1Message 
     scheduledAt: m.scheduledAt,
     createdAt: m.createdAt,
     submittedAt: m.submittedAt,
+    awaitingReceipt:
+      m.status === 'sent' && m.submittedAt && m.receiptDueAt
+        ? { since: m.submittedAt, deadline: m.receiptDueAt }
+        : null,
     doneAt: m.doneAt,
   };
 }

@@ -155,6 +155,42 @@ describe('/v1', () => {
     expect(viewed.body).toMatchObject({ lastUsedAt: expect.any(String), requests24h: 6 });
   });
 
+  it('shows a sent message waiting for its receipt (since, deadline), and not once it is final', async () => {
+    const { secret } = await createKey(owner);
+    const sim = server.worker!.simulator!;
+    sim.setOptions({ receiptDelayMs: 3_000 });
+    try {
+      const sent = await v1(secret, 'POST', '/v1/messages', { to: '+14155550131', text: 'v1 waiting' });
+      const id = sent.body.data[0].id as string;
+      expect(sent.body.data[0]).toMatchObject({ status: 'queued', awaitingReceipt: null });
+      const get = () => v1(secret, 'GET', `/v1/messages/${id}`);
+      await until(async () => (await get()).body.status === 'sent');
+      const waiting = (await get()).body;
+      const row = await server.ctx.db
+        .selectFrom('messages')
+        .select(['submitted_at', 'receipt_due_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(waiting.awaitingReceipt).toEqual({
+        since: row.submitted_at!.toISOString(),
+        deadline: row.receipt_due_at!.toISOString(),
+      });
+      expect(waiting.awaitingReceipt.since).toBe(waiting.submittedAt);
+      // The connection's receipt deadline (SMSC_RECEIPT_TIMEOUT_MINUTES, 48 h by default) from the submit.
+      const hours =
+        (Date.parse(waiting.awaitingReceipt.deadline) - Date.parse(waiting.awaitingReceipt.since)) /
+        3_600_000;
+      expect(Math.round(hours)).toBe(48);
+      const listed = await v1(secret, 'GET', '/v1/messages?status=sent&to=%2B14155550131');
+      expect(listed.body.data[0].awaitingReceipt).toEqual(waiting.awaitingReceipt);
+
+      await until(async () => (await get()).body.status === 'delivered', 15_000);
+      expect((await get()).body).toMatchObject({ status: 'delivered', awaitingReceipt: null });
+    } finally {
+      sim.setOptions({ receiptDelayMs: 20 });
+    }
+  });
+
   it('every endpoint with another account’s key: 404 for its resources, its own data only', async () => {
     const mine = await createKey(owner);
     const theirs = await createKey(other);

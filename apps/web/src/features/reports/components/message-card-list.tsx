@@ -2,6 +2,7 @@ import { Group, Paper, Skeleton, Stack, Text, UnstyledButton } from '@mantine/co
 import type { MessageDto } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
 import { formatDateTime } from '../format';
+import { AwaitingReceipt } from './awaiting-receipt';
 import { ScheduledFor } from './scheduled-for';
 import { StatusBadge } from './status-badge';
 import classes from './message-card-list.module.css';
@@ -43,6 +44,7 @@ export function MessageCardList({ messages, loading, selectedId, onOpen }: Messa
                 <StatusBadge status={m.status} />
               </Group>
               <ScheduledFor message={m} ta="right" />
+              <AwaitingReceipt message={m} ta="right" />
               <Text size="sm" lineClamp={2} mt={4} style={{ overflowWrap: 'anywhere' }}>
                 {m.text}
               </Text>

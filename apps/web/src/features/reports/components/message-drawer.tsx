@@ -51,10 +51,10 @@ function Details({ message, timezone }: { message: MessageDto; timezone: string 
       {message.submittedAt && <Field label="Submitted">{formatDateTime(message.submittedAt)}</Field>}
       {message.status === 'sent' && message.submittedAt && (
         <Field label="Receipt">
-          <Text size="sm">
+          <Text size="sm" data-testid="drawer-awaiting-receipt">
             Waiting for the delivery receipt since {formatDateTime(message.submittedAt)}
             {message.receiptDueAt &&
-              `; if none arrives by ${formatDateTime(message.receiptDueAt)}, the outcome becomes unknown`}
+              `, deadline ${formatDateTime(message.receiptDueAt)}: if none arrives by then, the outcome becomes unknown`}
           </Text>
         </Field>
       )}

@@ -2,6 +2,7 @@ import { Skeleton, Table, Text, Tooltip } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
 import { formatDateTime } from '../format';
+import { AwaitingReceipt } from './awaiting-receipt';
 import { ScheduledFor } from './scheduled-for';
 import { StatusBadge } from './status-badge';
 import classes from './sms-log-table.module.css';
@@ -83,6 +84,7 @@ export function SmsLogTable({ messages, loading, selectedId, onOpen }: SmsLogTab
                     <StatusBadge status={m.status} />
                   )}
                   <ScheduledFor message={m} mt={4} />
+                  <AwaitingReceipt message={m} mt={4} maw={190} />
                 </Table.Td>
               </Table.Tr>
             ))
