@@ -34,6 +34,7 @@ describe('parseReceipt', () => {
       stat: 'UNDELIV',
       err: '005',
       doneAt: new Date(Date.UTC(2024, 0, 2, 15, 31)),
+      submitDate: new Date(Date.UTC(2024, 0, 2, 15, 30)),
       raw: `${TEXT} tlv:{"receipted_message_id":"658476","message_state":5}`,
     });
   });

@@ -49,6 +49,8 @@ interface Deps {
 
 const FLUSH_MS = 10;
 const FLUSH_SIZE = 400;
+/** Rounds of one matchParked pass at most (each must match some of what is left). */
+const PARKED_ROUNDS = 8;
 
 /**
  * Matches delivery receipts to message parts, moves statuses forward only, refunds by policy and
@@ -287,24 +289,30 @@ export function createDlrService(deps: Deps) {
 
   /** Tries parked receipts again (after new parts are stored, and periodically). */
   async function matchParked() {
-    const parked = await repo.openParked(db, 1000);
-    if (parked.length === 0) return;
-    const batch: Incoming[] = parked.map((p) => ({
-      parkedId: p.id,
-      tries: 1,
-      since: 0,
-      receipt: {
-        connection: p.connection,
-        smscId: p.smsc_keys[0] ?? '',
-        stat: p.stat,
-        err: p.err ?? '',
-        doneAt: p.done_at,
-        submitDate: p.submit_at,
-        raw: p.raw,
-      },
-      done: { resolve: () => undefined, reject: () => undefined },
-    }));
-    await (chain = chain.then(() => process(batch)));
+    // Again while a round matches some and leaves others: a parked receipt may be ambiguous only
+    // because another parked one's part is still open (after a notation change, receipt 16 fits
+    // part 16 and, in the previous notation, part 10, whose own receipt is parked too).
+    for (let round = 0, left = Infinity; round < PARKED_ROUNDS; round++) {
+      const parked = await repo.openParked(db, 1000);
+      if (parked.length === 0 || parked.length >= left) return;
+      left = parked.length;
+      const batch: Incoming[] = parked.map((p) => ({
+        parkedId: p.id,
+        tries: 1,
+        since: 0,
+        receipt: {
+          connection: p.connection,
+          smscId: p.smsc_keys[0] ?? '',
+          stat: p.stat,
+          err: p.err ?? '',
+          doneAt: p.done_at,
+          submitDate: p.submit_at,
+          raw: p.raw,
+        },
+        done: { resolve: () => undefined, reject: () => undefined },
+      }));
+      await (chain = chain.then(() => process(batch)));
+    }
   }
 
   return {
