@@ -4,46 +4,17 @@ import smpp from 'smpp';
 import type { Logger } from '../platform/logger';
 import { backoffMs, ThrottlePause } from './backoff';
 import { statusName } from './command-status';
-import type { Reply } from './mo-assembler';
-import { PendingRequests, type RequestHandlers } from './pending-requests';
+import type { BindHooks, BindState, SendResult, SessionRole } from './smpp-bind-types';
 import type { ResolvedConnectionConfig } from './smpp-config';
+import { SessionIo } from './smpp-session-io';
 import { TokenBucket } from './token-bucket';
 
-const ESME_RINVCMDID = 0x03;
+export type { BindHooks, BindState, SendResult, SessionRole } from './smpp-bind-types';
+
 const ESME_RINVBNDSTS = 0x04;
 const ESME_RMSGQFUL = 0x14;
 const ESME_RTHROTTLED = 0x58;
 const SMPP_34 = 0x34;
-
-/** What became of one submit_sm. Only 'resp' and 'not-written' say anything for sure. */
-export type SendResult =
-  | { kind: 'resp'; status: number; messageId: string; pauseMs: number }
-  /** Never handed to the socket: safe to send again. */
-  | { kind: 'not-written'; reason: string }
-  /** Written, unanswered within responseTimeoutMs. */
-  | { kind: 'timeout' }
-  /** Written, then the connection closed before the answer. */
-  | { kind: 'closed'; reason: string }
-  /** The PDU could not be encoded (a bug or a bad field): nothing was written. */
-  | { kind: 'invalid'; reason: string };
-
-export type BindState = 'down' | 'connecting' | 'binding' | 'bound' | 'unbinding' | 'stopped';
-
-/** The SMPP bind type of a session. */
-export type SessionRole = 'transceiver' | 'transmitter' | 'receiver';
-
-export interface BindHooks {
-  /** Something changed that may free a slot (bound, response, pause over, down). */
-  changed(): void;
-  /** A deliver_sm arrived; `reply` sends its deliver_sm_resp (once). */
-  deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void;
-  /** The SMSC closed this session, bound at `boundAt` (connection clock), within flapSeconds of binding. */
-  flapped(bind: SmppBind, boundAt: number): void;
-  /** This session has stayed bound flapSeconds. */
-  stable(bind: SmppBind): void;
-  /** A session of this bind ended (closed, by anyone); `boundAt` when it had bound. */
-  ended(bind: SmppBind, generation: number, boundAt: number | undefined): void;
-}
 
 /**
  * One session (a transceiver, or the transmitter or receiver of a tx + rx pair): connect, bind,
@@ -52,7 +23,9 @@ export interface BindHooks {
  *
  * Flaps: a session the SMSC closes within `flapSeconds` of binding is a flap. The reconnect backoff
  * only resets once a session has stayed bound that long, so a server that closes every fresh session
- * (one session per system_type, too many binds) sees slower and slower rebinds, not a storm.
+ * (one session per system_type, too many binds) sees slower and slower rebinds, not a storm; the
+ * connection's FlapMonitor (smpp-flaps.ts) tells replacements by another bind from other flaps.
+ * PDU writes, request tracking and the SMSC's requests go through SessionIo (smpp-session-io.ts).
  */
 export class SmppBind {
   state: BindState = 'down';
@@ -70,14 +43,13 @@ export class SmppBind {
   /** Connection attempts so far: tells one session of this bind from the next. */
   generation = 0;
   private session: smpp.Session | undefined;
-  private readonly pending: PendingRequests;
+  private readonly io: SessionIo;
   private readonly bucket: TokenBucket;
   private readonly throttle: ThrottlePause;
   private readonly log: Logger;
   private attempts = 0;
   private stopped = false;
   private enquireOutstanding = false;
-  private corked = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private sessionTimers: NodeJS.Timeout[] = [];
   private firstAttempt: (() => void) | undefined;
@@ -98,8 +70,8 @@ export class SmppBind {
     this.downSince = cfg.now();
     this.bucket = new TokenBucket(cfg.tps, cfg.tpsBurst, this.downSince);
     this.throttle = new ThrottlePause(cfg.throttlePauseMs, cfg.throttlePauseMaxMs);
-    this.pending = new PendingRequests(cfg.responseTimeoutMs, cfg.now);
     this.log = logger.child({ smpp: this.label });
+    this.io = new SessionIo(cfg, this.log);
   }
 
   get bound(): boolean {
@@ -150,7 +122,7 @@ export class SmppBind {
           resolve();
         };
         const handlers = { onResp: done, onTimeout: done, onClose: done };
-        if (!this.request(session, new smpp.PDU('unbind'), handlers)) done();
+        if (!this.io.request(session, new smpp.PDU('unbind'), handlers)) done();
       });
     }
     session?.destroy();
@@ -173,7 +145,7 @@ export class SmppBind {
       let written: boolean;
       try {
         // session.send encodes before writing, so a throw means nothing was written.
-        written = this.request(session, new smpp.PDU('submit_sm', fields), {
+        written = this.io.request(session, new smpp.PDU('submit_sm', fields), {
           onResp: (resp) => settle(this.onSubmitResp(resp)),
           onTimeout: () => {
             settle({ kind: 'timeout' });
@@ -250,7 +222,7 @@ export class SmppBind {
       this.closeReason ??= 'connect timed out';
       session.destroy();
     }, this.cfg.responseTimeoutMs);
-    this.sessionTimers = [connectTimer, setInterval(() => this.pending.sweep(), this.sweepMs())];
+    this.sessionTimers = [connectTimer, setInterval(() => this.io.pending.sweep(), this.io.sweepMs)];
     session.on('connect', () => {
       clearTimeout(connectTimer);
       session.socket.setNoDelay(true);
@@ -280,7 +252,7 @@ export class SmppBind {
       this.closeReason ??= `bind failed: ${reason}`;
       session.destroy();
     };
-    const written = this.request(session, new smpp.PDU(command, fields), {
+    const written = this.io.request(session, new smpp.PDU(command, fields), {
       onResp: (pdu) => {
         if (pdu.command_status !== 0) return fail(`${command}_resp ${statusName(pdu.command_status)}`);
         // The backoff resets only once the session has stayed bound flapSeconds (not at bind).
@@ -333,7 +305,7 @@ export class SmppBind {
       const flap = byPeer && livedMs !== undefined && livedMs < this.cfg.flapSeconds * 1000;
       if (wasBound) {
         this.log.warn(
-          { unanswered: this.pending.size, livedMs, flap, reason: this.lastError },
+          { unanswered: this.io.pending.size, livedMs, flap, reason: this.lastError },
           'SMPP connection closed',
         );
       }
@@ -344,7 +316,7 @@ export class SmppBind {
       }
     }
     this.hooks.ended(this, this.generation, boundAt);
-    this.pending.closeAll('connection closed');
+    this.io.pending.closeAll('connection closed');
     this.settleFirstAttempt();
     this.scheduleReconnect();
   }
@@ -362,10 +334,6 @@ export class SmppBind {
 
   // ---- PDUs ----
 
-  private sweepMs(): number {
-    return Math.min(500, Math.max(10, Math.floor(this.cfg.responseTimeoutMs / 5)));
-  }
-
   /** Send enquire_link unless one is outstanding; no answer within the timeout = dead link. */
   private probe(): void {
     const session = this.session;
@@ -374,7 +342,7 @@ export class SmppBind {
     const done = (): void => {
       this.enquireOutstanding = false;
     };
-    const written = this.request(session, new smpp.PDU('enquire_link'), {
+    const written = this.io.request(session, new smpp.PDU('enquire_link'), {
       onResp: done,
       onTimeout: () => {
         done();
@@ -385,61 +353,17 @@ export class SmppBind {
     if (!written) done();
   }
 
-  /** Write a request and track its response; false when nothing was written. */
-  private request(session: smpp.Session, pdu: smpp.PDU, handlers: RequestHandlers): boolean {
-    if (!this.write(session, pdu)) return false;
-    this.pending.add(pdu.sequence_number, handlers);
-    return true;
-  }
-
-  /** Write with the writes of this tick batched into one syscall. */
-  private write(session: smpp.Session, pdu: smpp.PDU, sent?: () => void): boolean {
-    const socket = session.socket;
-    if (!socket.writable) return false;
-    if (!this.corked) {
-      this.corked = true;
-      socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        socket.uncork();
-      });
-    }
-    return session.send(pdu, sent);
-  }
-
   private onPdu(session: smpp.Session, pdu: smpp.PDU): void {
     if (session !== this.session) return;
-    if (pdu.isResponse()) {
-      if (!this.pending.answer(pdu)) {
-        this.log.debug({ command: pdu.command, seq: pdu.sequence_number }, 'late or unknown response');
-      }
-      return;
-    }
-    switch (pdu.command) {
-      case 'enquire_link':
-        this.write(session, pdu.response());
-        return;
-      case 'unbind':
+    this.io.inbound(session, pdu, {
+      unbind: () => {
         this.log.info('SMSC unbinds');
         this.closeReason ??= 'the SMSC unbound';
         this.setState('unbinding');
         // Destroy once the unbind_resp is flushed: do not wait for the SMSC to close its side.
-        if (!this.write(session, pdu.response(), () => session.destroy())) session.destroy();
-        return;
-      case 'deliver_sm': {
-        let answered = false;
-        const reply: Reply = (status) => {
-          if (answered) return;
-          answered = true;
-          this.write(session, pdu.response({ command_status: status }));
-        };
-        return this.hooks.deliver(this, pdu, reply);
-      }
-      case 'alert_notification':
-      case 'outbind':
-        return;
-      default:
-        this.write(session, pdu.response({ command_status: ESME_RINVCMDID }));
-    }
+        if (!this.io.write(session, pdu.response(), () => session.destroy())) session.destroy();
+      },
+      deliver: (reply) => this.hooks.deliver(this, pdu, reply),
+    });
   }
 }
