@@ -155,7 +155,7 @@ export function createDlrService(deps: Deps) {
 
   /** Sets part stats (first final receipt per part wins) and ends messages whose parts are all final. */
   async function settleMatched(trx: Db, matched: Matched[]) {
-    const meaning = ({ k }: { k: Incoming }) => statMeaning(k.receipt.stat, policyOf(k.receipt.connection));
+    const meaning = ({ k }: { k: Incoming }) => statMeaning(k.receipt, policyOf(k.receipt.connection));
     const firstFinal = new Map<string, PartStat>();
     for (const m of matched) {
       const key = `${m.hit.message_id}:${m.hit.part}`;
@@ -226,6 +226,7 @@ export function createDlrService(deps: Deps) {
         id: p.message_id,
         smscStat: outcome.stat,
         smscErr: outcome.err,
+        error: outcome.error ?? null,
       });
       byStatus.set(outcome.status, list);
       if (single) quiet.add(p.message_id);
