@@ -11,7 +11,8 @@ import { toCampaignDto } from './campaign-dto';
 import { ownCampaign, publishCampaignChanged } from './campaign-row';
 import { checkTimezone, parseSchedule } from './campaign-schedule';
 import * as repo from './campaigns.repository';
-import { scanRecipients, type Recipient } from './recipients';
+import { scanRecipients } from './recipients';
+import type { Recipient, ScanDeps } from './scan-types';
 
 const RECIPIENT_BATCH = 20_000;
 
@@ -37,7 +38,7 @@ interface Deps {
   logger: Logger;
   resolveSender: ResolveSender;
   /** What the recipients' scan reads with (the transaction's connection replaces its db). */
-  scanDeps: Parameters<typeof scanRecipients>[0];
+  scanDeps: ScanDeps;
   /** Starts a campaign accepted to send now (campaign-materialiser). */
   materialise: (id: string) => Promise<number>;
 }

@@ -10,7 +10,7 @@ import { holdOptOuts } from '../messages/cancel-waiting';
 import { insertMessages } from '../messages/message-inserts.repository';
 import { publishCampaignChanged } from './campaign-row';
 import * as repo from './campaigns.repository';
-import { VALUE_SEPARATOR } from './recipients';
+import { VALUE_SEPARATOR } from './scan-types';
 import { refundUnqueued } from './unqueued-refund';
 
 /** Most messages of one campaign waiting in the work queue; the materialiser tops it up to this. */

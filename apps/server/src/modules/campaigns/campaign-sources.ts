@@ -13,13 +13,14 @@ import { previewImportFile } from '../contacts/import-preview';
 import type { LedgerService } from '../ledger/ledger.service';
 import * as repo from './campaigns.repository';
 import { scanRecipients } from './recipients';
+import type { ScanDeps } from './scan-types';
 
 interface Deps {
   db: Db;
   config: Config;
   ledger: LedgerService;
   /** What the recipients' scan reads with. */
-  scanDeps: Parameters<typeof scanRecipients>[0];
+  scanDeps: ScanDeps;
 }
 
 /** A campaign's recipients before it is sent: an uploaded file, and what sending to them would do. */

@@ -1,0 +1,49 @@
+import { analyseSmsText, CAMPAIGN_MAX_TEXT, MAX_SEGMENTS, renderPersonalised } from '@wren/contracts';
+import { normaliseContactPhone } from '../contacts/contact-phone';
+import { unguardCell } from '../contacts/csv';
+import type { Candidate } from './recipient-sources';
+import { VALUE_SEPARATOR } from './scan-types';
+
+/**
+ * One candidate checked: its number as E.164 (null: not valid), and for a personalised campaign its
+ * text and values (a resend's own text, or the template filled from the file's row); `problem` says
+ * why it is not sent.
+ */
+export function checkCandidate(
+  c: Candidate,
+  t: {
+    personalised: boolean;
+    /** The template. */
+    text: string;
+    columns: string[];
+    columnIndex: number[];
+    defaultCountry: string;
+  },
+) {
+  const { personalised, columns, columnIndex } = t;
+  const raw = unguardCell(c.raw.trim());
+  const e164 = raw ? normaliseContactPhone(raw, t.defaultCountry) : null;
+  let text: string | null = null;
+  let vals: string | null = null;
+  let problem: string | null = null;
+  let info: ReturnType<typeof analyseSmsText> | null = null;
+  if (!e164) problem = raw ? 'Not a valid phone number' : 'No phone number';
+  if (c.body !== undefined && personalised) {
+    text = c.body;
+    vals = c.body;
+  } else if (personalised && c.cells) {
+    const values = columnIndex.map((i) => unguardCell((c.cells![i] ?? '').trim()));
+    const empty = columns.filter((_, i) => !values[i]);
+    if (!problem && empty.length) problem = `Missing value for ${empty.map((e) => `{{${e}}}`).join(', ')}`;
+    // U+001F separates stored values; PostgreSQL's text cannot hold U+0000.
+    if (!problem && values.some((v) => v.includes(VALUE_SEPARATOR) || v.includes('\u0000')))
+      problem = 'A value holds a control character';
+    text = renderPersonalised(t.text, (name) => values[columns.indexOf(name)] ?? '');
+    vals = values.join(VALUE_SEPARATOR);
+    if (!problem && text.length > CAMPAIGN_MAX_TEXT)
+      problem = `The message is over ${CAMPAIGN_MAX_TEXT} characters`;
+    info = analyseSmsText(text);
+    if (!problem && info.segments > MAX_SEGMENTS) problem = `The message is over ${MAX_SEGMENTS} parts`;
+  }
+  return { raw, e164, text, vals, problem, info };
+}

@@ -1,0 +1,132 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db';
+import { FieldError } from '../../platform/errors';
+import { csvRows, phoneCell, xlsxRows, type FileRow } from '../contacts/import-rows';
+import { checkXlsxZip } from '../contacts/import-zip-guard';
+import * as repo from './campaigns.repository';
+
+/** A number read from one of a campaign's sources, before it is checked. */
+export interface Candidate {
+  row: number | null;
+  raw: string;
+  cells?: string[];
+  /** A resend's own text. */
+  body?: string;
+}
+
+/** Splits pasted numbers: one per line, or separated by commas, semicolons or tabs. */
+export function splitPasted(text: string): string[] {
+  return text
+    .split(/[\r\n,;\t]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): AsyncGenerator<Candidate[]> {
+  if (groupIds.length === 0) return;
+  const found = await db
+    .selectFrom('contact_groups')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', groupIds)
+    .execute();
+  if (found.length !== new Set(groupIds).size) throw new FieldError({ groupIds: ['Unknown group'] });
+  for (const groupId of new Set(groupIds)) {
+    let after = '';
+    for (;;) {
+      const rows = await db
+        .selectFrom('contacts')
+        .select('phone')
+        .where('group_id', '=', groupId)
+        .where('account_id', '=', accountId)
+        .where('phone', '>', after)
+        .orderBy('phone')
+        .limit(10_000)
+        .execute();
+      yield rows.map((r): Candidate => ({ row: null, raw: r.phone }));
+      const last = rows[rows.length - 1];
+      if (!last || rows.length < 10_000) break;
+      after = last.phone;
+    }
+  }
+}
+
+/** Rows handed to the scan at a time (one async step per batch, not per row). */
+const ROW_BATCH = 1000;
+
+/** The rows of a stored upload (the header row excluded), in batches of up to ROW_BATCH. */
+export async function* uploadRows(db: Db, upload: repo.UploadInfo): AsyncGenerator<FileRow[]> {
+  let rows: AsyncGenerator<FileRow>;
+  if (upload.file_type === 'xlsx') {
+    const file = await repo.uploadFile(db, upload.id);
+    await checkXlsxZip(Buffer.from(file));
+    rows = xlsxRows(file);
+  } else {
+    const text = await repo.uploadText(db, upload.id, upload.encoding ?? 'utf-8');
+    rows = csvRows(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, upload.delimiter ?? ',');
+  }
+  let first = true;
+  let batch: FileRow[] = [];
+  for await (const r of rows) {
+    if (first && upload.has_header) {
+      first = false;
+      continue;
+    }
+    first = false;
+    batch.push(r);
+    if (batch.length >= ROW_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+async function* resendCandidates(db: Db, accountId: string, campaignId: string): AsyncGenerator<Candidate[]> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows = await sql<{ id: string; recipient: string; body: string }>`
+      SELECT id, recipient, body FROM messages
+       WHERE campaign_id = ${campaignId} AND account_id = ${accountId}
+         AND status IN ('undelivered', 'expired', 'rejected', 'failed', 'unknown')
+         AND id > ${after}::uuid
+       ORDER BY id LIMIT 10000`.execute(db);
+    yield rows.rows.map((r): Candidate => ({ row: null, raw: r.recipient, body: r.body }));
+    const last = rows.rows[rows.rows.length - 1];
+    if (!last || rows.rows.length < 10_000) return;
+    after = last.id;
+  }
+}
+
+/**
+ * Every source of a campaign's numbers, in the order they are read: a resend's failed messages, the
+ * groups, the pasted numbers, then the uploaded file's rows (`phoneIndex` is its phone column).
+ */
+export function candidateSources(
+  db: Db,
+  src: { accountId: string; groupIds: string[]; resendOf?: string },
+  pasted: string[],
+  upload: { info: repo.UploadInfo; phoneIndex: number } | undefined,
+): AsyncGenerator<Candidate[]>[] {
+  const sources: AsyncGenerator<Candidate[]>[] = [];
+  if (src.resendOf) sources.push(resendCandidates(db, src.accountId, src.resendOf));
+  sources.push(groupCandidates(db, src.accountId, src.groupIds));
+  sources.push(
+    (async function* () {
+      yield pasted.map((raw, i): Candidate => ({ row: i + 1, raw }));
+    })(),
+  );
+  if (upload) {
+    sources.push(
+      (async function* () {
+        for await (const rows of uploadRows(db, upload.info))
+          yield rows.map((r): Candidate => ({
+            row: r.row,
+            raw: phoneCell(r, upload.phoneIndex),
+            cells: r.cells,
+          }));
+      })(),
+    );
+  }
+  return sources;
+}
