@@ -5,7 +5,8 @@ import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
 import { routeTable } from '../../platform/http/route-auth';
 import { call, connectHub } from '../../realtime/test-client';
-import { countryOfPrefix, parseMajor } from './rate-plans.service';
+import { countryOfPrefix } from './prefix-country';
+import { parseMajor } from './rate-plan-csv';
 import { campaignsOf } from '../campaigns/campaigns.routes';
 import { toV1Error } from '../v1/v1-errors';
 
