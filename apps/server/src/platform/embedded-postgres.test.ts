@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_ROOT } from '../../test/pg-admin';
-import { DURABLE_WAL, embeddedPaths, startEmbeddedPostgres } from './embedded-postgres';
+import { embeddedPaths, startEmbeddedPostgres } from './embedded-postgres';
+import { DURABLE_WAL } from './pg-postmaster';
 import { loadConfig } from './config';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
