@@ -1,10 +1,12 @@
-import { useMemo, useState } from 'react';
-import { Button, Card, Center, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Card, Center, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { MESSAGE_STATUSES, type CampaignDto, type MessageStatus } from '@wren/contracts';
 import { IconSearch } from '@/components/icons';
 import { useCampaignMessages } from '@/features/campaigns';
+import { useKeysetRows } from '../api/use-keyset-rows';
 import { statusLabel } from '../format';
+import { LoadMoreButton } from './load-more-button';
 import { MessageDrawer } from './message-drawer';
 import { SmsLogTable } from './sms-log-table';
 
@@ -29,7 +31,7 @@ export function CampaignRecipientsCard({
     status: status ?? undefined,
     recipient: recipient || undefined,
   });
-  const rows = useMemo(() => messages.data?.pages.flatMap((p) => p.items) ?? [], [messages.data]);
+  const rows = useKeysetRows(messages.data);
   const [open, setOpen] = useState<string | null>(null);
 
   return (
@@ -75,17 +77,7 @@ export function CampaignRecipientsCard({
         ) : (
           <SmsLogTable messages={rows} loading={messages.isPending} selectedId={open} onOpen={setOpen} />
         )}
-        {messages.hasNextPage && (
-          <Center p="md">
-            <Button
-              variant="light"
-              onClick={() => void messages.fetchNextPage()}
-              loading={messages.isFetchingNextPage}
-            >
-              Load more
-            </Button>
-          </Center>
-        )}
+        <LoadMoreButton query={messages} />
       </Card>
       <MessageDrawer id={open} timezone={zone} onClose={() => setOpen(null)} />
     </>

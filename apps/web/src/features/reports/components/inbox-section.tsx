@@ -1,20 +1,13 @@
 import { useMemo, useState } from 'react';
-import {
-  Alert,
-  Button,
-  Card,
-  Center,
-  EmptyState,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Card, EmptyState, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessages, IconSearch } from '@/components/icons';
 import { useInbound } from '../api/get-inbound';
 import type { InboundQueryFilters } from '../api/inbound-keys';
+import { useKeysetRows } from '../api/use-keyset-rows';
+import { ListLoadError } from './list-load-error';
+import { countLabel, ListToolbar } from './list-toolbar';
+import { LoadMoreButton } from './load-more-button';
 import { InboundTable } from './inbound-table';
 import { SuppressionsCard } from './suppressions-card';
 
@@ -33,22 +26,21 @@ export function InboxSection() {
     return f;
   }, [debounced]);
   const inbox = useInbound(filters);
-  const messages = useMemo(() => inbox.data?.pages.flatMap((p) => p.items) ?? [], [inbox.data]);
+  const messages = useKeysetRows(inbox.data);
   const filtered = Boolean(filters.from || filters.text);
   const loading = inbox.isPending;
 
   return (
     <Stack>
       <Card withBorder radius="md" padding={0}>
-        <Group justify="space-between" px="md" py="sm" wrap="wrap" gap="sm">
-          <Group gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {loading
-                ? 'Loading inbox…'
-                : `${messages.length}${inbox.hasNextPage ? '+' : ''} ${messages.length === 1 ? 'message' : 'messages'} received`}
-            </Text>
-            {inbox.isFetching && !loading && <Loader size="xs" aria-label="Refreshing" />}
-          </Group>
+        <ListToolbar
+          status={
+            loading
+              ? 'Loading inbox…'
+              : `${countLabel(messages.length, inbox.hasNextPage, 'message', 'messages')} received`
+          }
+          refreshing={inbox.isFetching && !loading}
+        >
           <Group gap="xs">
             <TextInput
               size="xs"
@@ -68,21 +60,13 @@ export function InboxSection() {
               w={180}
             />
           </Group>
-        </Group>
+        </ListToolbar>
         {inbox.isError && !inbox.data ? (
-          <Alert color="red" variant="light" m="md" title="Could not load the inbox">
-            {inbox.error.message}
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              mt="sm"
-              display="block"
-              onClick={() => void inbox.refetch()}
-            >
-              Try again
-            </Button>
-          </Alert>
+          <ListLoadError
+            title="Could not load the inbox"
+            error={inbox.error}
+            onRetry={() => void inbox.refetch()}
+          />
         ) : !loading && messages.length === 0 ? (
           <EmptyState
             variant="light"
@@ -99,17 +83,7 @@ export function InboxSection() {
         ) : (
           <InboundTable messages={messages} loading={loading} />
         )}
-        {inbox.hasNextPage && (
-          <Center p="md">
-            <Button
-              variant="light"
-              onClick={() => void inbox.fetchNextPage()}
-              loading={inbox.isFetchingNextPage}
-            >
-              Load more
-            </Button>
-          </Center>
-        )}
+        <LoadMoreButton query={inbox} />
       </Card>
       <SuppressionsCard />
     </Stack>

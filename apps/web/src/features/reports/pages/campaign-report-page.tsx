@@ -1,7 +1,6 @@
 import '@mantine/dates/styles.css';
 import { useMemo, useState } from 'react';
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -34,6 +33,10 @@ import {
   useCampaigns,
 } from '@/features/campaigns';
 import { formatDateTime, formatInZone } from '../format';
+import { useKeysetRows } from '../api/use-keyset-rows';
+import { ListLoadError } from '../components/list-load-error';
+import { countLabel } from '../components/list-toolbar';
+import { LoadMoreButton } from '../components/load-more-button';
 
 const STATUS_OPTIONS = CAMPAIGN_STATUSES.map((s) => ({
   value: s,
@@ -78,7 +81,7 @@ export default function CampaignReportPage() {
   const queryClient = useQueryClient();
   // Live: a BulkSmsUpdated push refreshes the list's figures (no polling).
   useBulkSmsPushes(() => void queryClient.invalidateQueries({ queryKey: [...campaignKeys.all, 'list'] }));
-  const items = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  const items = useKeysetRows(list.data);
   const filtered = Boolean(status || range[0] || range[1] || q);
 
   return (
@@ -131,7 +134,7 @@ export default function CampaignReportPage() {
           <Text size="sm" c="dimmed" aria-live="polite">
             {list.isPending
               ? 'Loading campaigns…'
-              : `${items.length}${list.hasNextPage ? '+' : ''} ${items.length === 1 ? 'campaign' : 'campaigns'}`}
+              : countLabel(items.length, list.hasNextPage, 'campaign', 'campaigns')}
           </Text>
           <Group gap="xs">
             {list.isFetching && !list.isPending && <Loader size="xs" aria-label="Refreshing" />}
@@ -141,19 +144,11 @@ export default function CampaignReportPage() {
           </Group>
         </Group>
         {list.isError && !list.data ? (
-          <Alert color="red" variant="light" m="md" title="Could not load the campaigns">
-            {list.error.message}
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              mt="sm"
-              display="block"
-              onClick={() => void list.refetch()}
-            >
-              Try again
-            </Button>
-          </Alert>
+          <ListLoadError
+            title="Could not load the campaigns"
+            error={list.error}
+            onRetry={() => void list.refetch()}
+          />
         ) : list.isPending ? (
           <Stack p="md" gap="sm">
             {[0, 1, 2].map((i) => (
@@ -243,17 +238,7 @@ export default function CampaignReportPage() {
             </Table>
           </Table.ScrollContainer>
         )}
-        {list.hasNextPage && (
-          <Center p="md">
-            <Button
-              variant="light"
-              onClick={() => void list.fetchNextPage()}
-              loading={list.isFetchingNextPage}
-            >
-              Load more
-            </Button>
-          </Center>
-        )}
+        <LoadMoreButton query={list} />
       </Card>
     </Stack>
   );

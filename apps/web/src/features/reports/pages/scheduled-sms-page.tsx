@@ -1,12 +1,16 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Card, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { ScheduledCampaigns } from '@/features/campaigns';
 import { useCurrentUser } from '@/lib/use-session';
 import { useSmsLog } from '../api/get-sms-log';
 import type { SmsLogQueryFilters } from '../api/query-keys';
+import { useKeysetRows } from '../api/use-keyset-rows';
 import { CancelMessageModal } from '../components/cancel-message-modal';
+import { ListLoadError } from '../components/list-load-error';
+import { countLabel, ListToolbar } from '../components/list-toolbar';
+import { LoadMoreButton } from '../components/load-more-button';
 import { LogEmptyState } from '../components/log-empty-state';
 import { ScheduledCardList } from '../components/scheduled-card-list';
 import { ScheduledTable, type ScheduledMessage } from '../components/scheduled-table';
@@ -24,12 +28,10 @@ export default function ScheduledSmsPage() {
   const [canceling, setCanceling] = useState<ScheduledMessage | null>(null);
   const isMobile = useIsMobile();
 
+  const rows = useKeysetRows(log.data);
   const messages = useMemo(
-    () =>
-      (log.data?.pages.flatMap((p) => p.items) ?? [])
-        .filter((m) => m.status === 'scheduled')
-        .sort(bySchedule) as ScheduledMessage[],
-    [log.data],
+    () => rows.filter((m) => m.status === 'scheduled').sort(bySchedule) as ScheduledMessage[],
+    [rows],
   );
   const loading = log.isPending;
   const List = isMobile ? ScheduledCardList : ScheduledTable;
@@ -39,36 +41,27 @@ export default function ScheduledSmsPage() {
     <Stack>
       <ScheduledCampaigns timezone={timezone} />
       <Card withBorder radius="md" padding={0}>
-        <Group justify="space-between" px="md" py="sm" wrap="wrap" gap="sm">
-          <Group gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {loading
-                ? 'Loading scheduled messages…'
-                : `${messages.length}${log.hasNextPage ? '+' : ''} scheduled ${messages.length === 1 ? 'message' : 'messages'} · times in ${timezone}`}
-            </Text>
-            {log.isFetching && !loading && <Loader size="xs" aria-label="Refreshing" />}
-          </Group>
+        <ListToolbar
+          status={
+            loading
+              ? 'Loading scheduled messages…'
+              : `${countLabel(messages.length, log.hasNextPage, 'scheduled message', 'scheduled messages')} · times in ${timezone}`
+          }
+          refreshing={log.isFetching && !loading}
+        >
           {/* With nothing scheduled, the empty state's own button is the one call to action. */}
           {!isEmpty && (
             <Button component={Link} to={paths.sms.single.getHref()} variant="light">
               Schedule a message
             </Button>
           )}
-        </Group>
+        </ListToolbar>
         {log.isError && !log.data ? (
-          <Alert color="red" variant="light" m="md" title="Could not load your scheduled messages">
-            {log.error.message}
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              mt="sm"
-              display="block"
-              onClick={() => void log.refetch()}
-            >
-              Try again
-            </Button>
-          </Alert>
+          <ListLoadError
+            title="Could not load your scheduled messages"
+            error={log.error}
+            onRetry={() => void log.refetch()}
+          />
         ) : isEmpty ? (
           <LogEmptyState
             filtered={false}
@@ -80,13 +73,7 @@ export default function ScheduledSmsPage() {
         ) : (
           <List messages={messages} loading={loading} timezone={timezone} onCancel={setCanceling} />
         )}
-        {log.hasNextPage && (
-          <Center p="md">
-            <Button variant="light" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage}>
-              Load more
-            </Button>
-          </Center>
-        )}
+        <LoadMoreButton query={log} />
       </Card>
       <CancelMessageModal
         message={canceling}

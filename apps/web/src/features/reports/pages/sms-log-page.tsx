@@ -1,12 +1,16 @@
 import '@mantine/dates/styles.css';
 import { useMemo } from 'react';
-import { Alert, Button, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Card, Stack } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { useExportSmsLog } from '../api/export-sms-log';
 import { useSmsLog } from '../api/get-sms-log';
+import { useKeysetRows } from '../api/use-keyset-rows';
+import { ListLoadError } from '../components/list-load-error';
+import { countLabel, ListToolbar } from '../components/list-toolbar';
 import { LiveIndicator } from '../components/live-indicator';
+import { LoadMoreButton } from '../components/load-more-button';
 import { LogTabs } from '../components/log-tabs';
 import { LogEmptyState } from '../components/log-empty-state';
 import { MessageCardList } from '../components/message-card-list';
@@ -37,7 +41,7 @@ export default function SmsLogPage() {
   const selected = params.get(MESSAGE_PARAM);
   const isMobile = useIsMobile();
 
-  const messages = useMemo(() => log.data?.pages.flatMap((p) => p.items) ?? [], [log.data]);
+  const messages = useKeysetRows(log.data);
   const filtered = hasFilters(filters);
 
   const setFilters = (next: LogFilters) => {
@@ -71,16 +75,15 @@ export default function SmsLogPage() {
     <Stack>
       <SmsLogFilters value={filters} onChange={setFilters} />
       <Card withBorder radius="md" padding={0}>
-        <Group justify="space-between" px="md" py="sm" wrap="wrap" gap="sm">
-          <Group gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {loading
-                ? 'Loading messages…'
-                : `${messages.length}${log.hasNextPage ? '+' : ''} ${messages.length === 1 ? 'message' : 'messages'}`}
-            </Text>
-            {log.isFetching && !loading && <Loader size="xs" aria-label="Refreshing" />}
-            <LiveIndicator intervalMs={refreshInterval(messages)} />
-          </Group>
+        <ListToolbar
+          status={
+            loading
+              ? 'Loading messages…'
+              : countLabel(messages.length, log.hasNextPage, 'message', 'messages')
+          }
+          refreshing={log.isFetching && !loading}
+          extra={<LiveIndicator intervalMs={refreshInterval(messages)} />}
+        >
           <Button
             variant="default"
             onClick={() => void exportCsv()}
@@ -89,33 +92,19 @@ export default function SmsLogPage() {
           >
             Export CSV
           </Button>
-        </Group>
+        </ListToolbar>
         {log.isError && !log.data ? (
-          <Alert color="red" variant="light" m="md" title="Could not load the SMS log">
-            {log.error.message}
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              mt="sm"
-              display="block"
-              onClick={() => void log.refetch()}
-            >
-              Try again
-            </Button>
-          </Alert>
+          <ListLoadError
+            title="Could not load the SMS log"
+            error={log.error}
+            onRetry={() => void log.refetch()}
+          />
         ) : !loading && messages.length === 0 ? (
           <LogEmptyState filtered={filtered} onClearFilters={() => setFilters(EMPTY_FILTERS)} />
         ) : (
           <List messages={messages} loading={loading} selectedId={selected} onOpen={openMessage} />
         )}
-        {log.hasNextPage && (
-          <Center p="md">
-            <Button variant="light" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage}>
-              Load more
-            </Button>
-          </Center>
-        )}
+        <LoadMoreButton query={log} />
       </Card>
       <MessageDrawer id={selected} timezone={timezone} onClose={closeMessage} />
     </Stack>
