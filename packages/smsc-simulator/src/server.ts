@@ -1,58 +1,37 @@
 // Pulls the local `smpp` typings into any program that imports this package (the library ships none).
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./smpp.d.ts" />
-import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import smpp from 'smpp';
+import { newCounters } from './counters.js';
 import { splitMo } from './encoding.js';
-import { createRandom, pickDelay, submitFault, TokenBucket, type Random } from './faults.js';
+import { createRandom, pickDelay, submitFault, type Random } from './faults.js';
 import { MessageIdGenerator } from './message-id.js';
 import { buildMessage, MessageStore } from './message-store.js';
+import { MoRequests } from './mo-requests.js';
 import {
   expandIdFormat,
   resolveOptions,
-  type BindMode,
   type MoInput,
   type MoResult,
   type ResolvedOptions,
   type RuntimeOptions,
-  type SmscEvents,
   type SmscHandle,
   type SmscOptions,
   type SmscStats,
   type StoredMessage,
 } from './options.js';
-import { MESSAGE_STATE } from './receipt.js';
 import { ReceiptDispatcher, type Receipt } from './receipt-dispatcher.js';
 import { receiptPdu, wantsReceipt } from './receipt-pdu.js';
 import { Scheduler } from './scheduler.js';
+import { SessionProtocol } from './session-protocol.js';
+import { canSubmit, cork, newConn, routeReceiver, unbindAndClose, type Conn } from './sessions.js';
+import { SmscEventSource } from './smsc-events.js';
 
-interface Conn {
-  session: smpp.Session;
-  systemId?: string;
-  systemType?: string;
-  mode?: BindMode;
-  /** Accepted submits whose submit_sm_resp has not been written yet. */
-  unanswered: Set<StoredMessage>;
-  submits: number;
-  bucket: TokenBucket;
-  /** dropConnection fired: ignore further input, destroy after the last response. */
-  doomed: boolean;
-  closed: boolean;
-  corked: boolean;
-}
-
-const UNBIND_GRACE_MS = 200;
-
-const canReceive = (mode: BindMode | undefined): boolean => mode === 'receiver' || mode === 'transceiver';
-const canSubmit = (mode: BindMode | undefined): boolean => mode === 'transmitter' || mode === 'transceiver';
-/** Whether a new bind of mode `b` replaces an older session of mode `a` (oneSessionPerSystemType). */
-const replaces = (a: BindMode, b: BindMode): boolean => a === b || a === 'transceiver' || b === 'transceiver';
-
-class Smsc implements SmscHandle {
+class Smsc extends SmscEventSource implements SmscHandle {
   readonly host: string;
   private readonly server: smpp.Server;
-  private readonly emitter = new EventEmitter();
+  private readonly protocol: SessionProtocol;
   private readonly scheduler: Scheduler;
   private ids: MessageIdGenerator;
   /** switchIdFormat: accepted submits counted towards the switch, and whether it happened. */
@@ -61,7 +40,7 @@ class Smsc implements SmscHandle {
   private readonly conns = new Set<Conn>();
   private readonly store = new MessageStore();
   private readonly receipts: ReceiptDispatcher<Conn>;
-  private readonly moWaiters = new Set<(err: Error) => void>();
+  private readonly mo: MoRequests;
   private opts: ResolvedOptions;
   private rand: Random;
   private rr = 0;
@@ -78,32 +57,10 @@ class Smsc implements SmscHandle {
   /** restartWithUnanswered = N: responses held until N wait; armed until it fires. */
   private held: (() => void)[] = [];
   private restartArmed = true;
-  private readonly n = {
-    connections: 0,
-    binds: 0,
-    bindFailures: 0,
-    unbinds: 0,
-    enquireLinks: 0,
-    submitReceived: 0,
-    submitted: 0,
-    rejected: 0,
-    throttled: 0,
-    tpsLimited: 0,
-    queueFull: 0,
-    receiptsSent: 0,
-    receiptsAcked: 0,
-    receiptsNacked: 0,
-    moSent: 0,
-    moPartsSent: 0,
-    connectionsDropped: 0,
-    ignoredPdus: 0,
-    sessionsReplaced: 0,
-    restarts: 0,
-    receiptsLost: 0,
-    unansweredForgotten: 0,
-  };
+  private readonly n = newCounters();
 
   constructor(options: SmscOptions) {
+    super();
     this.host = options.host ?? '127.0.0.1';
     const expanded = expandIdFormat(options);
     this.opts = resolveOptions(expanded);
@@ -115,6 +72,20 @@ class Smsc implements SmscHandle {
       random: () => this.rand,
       scheduler: this.scheduler,
       deliver: (r) => this.deliver(r),
+    });
+    this.mo = new MoRequests(this.scheduler, () => this.n.moPartsSent++);
+    this.protocol = new SessionProtocol({
+      options: () => this.opts,
+      n: this.n,
+      conns: this.conns,
+      message: (id) => this.store.get(id),
+      submit: (conn, pdu) => this.onSubmit(conn, pdu),
+      bindAnswered: (event, receiver) => {
+        this.emit('bind', event);
+        if (receiver) this.receipts.flushPending();
+      },
+      kill: (conn) => this.kill(conn),
+      after: (ms, fn) => this.scheduler.after(ms, fn),
     });
     this.server = smpp.createServer({}, (session) => this.attach(session));
   }
@@ -149,21 +120,6 @@ class Smsc implements SmscHandle {
     if ('restartWithUnanswered' in partial) this.restartArmed = true;
     if ('switchIdFormat' in partial) this.submitsBeforeSwitch = 0;
     this.receipts.optionsChanged(wasHalfOpen === true);
-  }
-
-  on<K extends keyof SmscEvents>(event: K, listener: SmscEvents[K]): this {
-    this.emitter.on(event, listener);
-    return this;
-  }
-
-  once<K extends keyof SmscEvents>(event: K, listener: SmscEvents[K]): this {
-    this.emitter.once(event, listener);
-    return this;
-  }
-
-  off<K extends keyof SmscEvents>(event: K, listener: SmscEvents[K]): this {
-    this.emitter.off(event, listener);
-    return this;
   }
 
   stats(): SmscStats {
@@ -214,13 +170,17 @@ class Smsc implements SmscHandle {
     const parts = splitMo(mo.text, this.moRef++);
     const statuses = await Promise.all(
       parts.map((p) =>
-        this.request(conn, {
-          source_addr: mo.from,
-          destination_addr: mo.to,
-          esm_class: 0,
-          data_coding: p.dataCoding,
-          short_message: p.udh ? { udh: p.udh, message: p.message } : p.message,
-        }),
+        this.mo.request(
+          conn,
+          {
+            source_addr: mo.from,
+            destination_addr: mo.to,
+            esm_class: 0,
+            data_coding: p.dataCoding,
+            short_message: p.udh ? { udh: p.udh, message: p.message } : p.message,
+          },
+          this.opts.moTimeoutMs,
+        ),
       ),
     );
     this.n.moSent++;
@@ -234,15 +194,7 @@ class Smsc implements SmscHandle {
   private attach(session: smpp.Session): void {
     if (this.closing || Date.now() < this.downUntil) return session.destroy();
     session.socket.setNoDelay(true);
-    const conn: Conn = {
-      session,
-      unanswered: new Set(),
-      submits: 0,
-      bucket: new TokenBucket(),
-      doomed: false,
-      closed: false,
-      corked: false,
-    };
+    const conn = newConn(session);
     this.conns.add(conn);
     this.n.connections++;
     session.on('error', () => session.destroy());
@@ -253,7 +205,7 @@ class Smsc implements SmscHandle {
     });
     session.on('pdu', (pdu) => {
       try {
-        this.onPdu(conn, pdu);
+        this.protocol.onPdu(conn, pdu);
       } catch (err) {
         this.report(err);
       }
@@ -278,129 +230,9 @@ class Smsc implements SmscHandle {
     conn.session.destroy();
   }
 
-  /** Batch all writes of this tick into one syscall (a window of 50 PDUs arrives in one read). */
-  private cork(c: Conn): void {
-    if (c.corked) return;
-    c.corked = true;
-    c.session.socket.cork();
-    process.nextTick(() => {
-      c.corked = false;
-      c.session.socket.uncork();
-    });
-  }
-
-  private usable(c: Conn): boolean {
-    return !c.closed && !c.doomed && c.session.socket.writable;
-  }
-
   /** A receiver/transceiver for systemId (any system when undefined), preferring `origin`. */
   private route(systemId: string | undefined, origin?: Conn): Conn | undefined {
-    if (origin && this.usable(origin) && canReceive(origin.mode) && origin.systemId === systemId) {
-      return origin;
-    }
-    const candidates: Conn[] = [];
-    for (const c of this.conns) {
-      if (this.usable(c) && canReceive(c.mode) && (systemId === undefined || c.systemId === systemId)) {
-        candidates.push(c);
-      }
-    }
-    return candidates.length ? candidates[this.rr++ % candidates.length] : undefined;
-  }
-
-  // ---- inbound PDUs ----
-
-  private onPdu(conn: Conn, pdu: smpp.PDU): void {
-    if (pdu.isResponse()) return; // answered through send() callbacks
-    if (this.opts.halfOpen || conn.doomed) {
-      this.n.ignoredPdus++;
-      return;
-    }
-    this.cork(conn);
-    switch (pdu.command) {
-      case 'bind_transmitter':
-        return this.onBind(conn, pdu, 'transmitter');
-      case 'bind_receiver':
-        return this.onBind(conn, pdu, 'receiver');
-      case 'bind_transceiver':
-        return this.onBind(conn, pdu, 'transceiver');
-      case 'enquire_link':
-        this.n.enquireLinks++;
-        conn.session.send(pdu.response());
-        return;
-      case 'unbind':
-        this.n.unbinds++;
-        conn.mode = undefined;
-        conn.session.send(pdu.response(), () => conn.session.close());
-        return;
-      case 'submit_sm':
-        return this.onSubmit(conn, pdu);
-      case 'query_sm':
-        return this.onQuery(conn, pdu);
-      default:
-        conn.session.send(
-          new smpp.PDU('generic_nack', {
-            sequence_number: pdu.sequence_number,
-            command_status: smpp.ESME_RINVCMDID,
-          }),
-        );
-    }
-  }
-
-  private onBind(conn: Conn, pdu: smpp.PDU, mode: BindMode): void {
-    const systemId = pdu.system_id ?? '';
-    const systemType = pdu.system_type ?? '';
-    let status = smpp.ESME_ROK;
-    if (conn.mode) status = smpp.ESME_RALYBND;
-    else if (this.opts.bindModes && !this.opts.bindModes.includes(mode)) status = smpp.ESME_RINVCMDID;
-    else {
-      const cred = this.opts.credentials.find((c) => c.systemId === systemId);
-      if (!cred) status = smpp.ESME_RBINDFAIL;
-      else if (cred.password !== pdu.password) status = smpp.ESME_RINVPASWD;
-    }
-    conn.session.send(pdu.response({ command_status: status, system_id: this.opts.smscSystemId }));
-    if (status === smpp.ESME_ROK) {
-      conn.systemId = systemId;
-      conn.systemType = systemType;
-      conn.mode = mode;
-      this.n.binds++;
-      if (this.opts.oneSessionPerSystemType) this.replaceOlder(conn, mode);
-      const dropMs = this.opts.dropAfterBindMs;
-      if (dropMs !== undefined && dropMs > 0) this.scheduler.after(dropMs, () => this.kill(conn));
-    } else {
-      this.n.bindFailures++;
-    }
-    this.emit('bind', { systemId, mode, status });
-    if (status === smpp.ESME_ROK && canReceive(mode)) this.receipts.flushPending();
-  }
-
-  /** oneSessionPerSystemType: close the sessions of the same system_id + system_type that `conn` replaces. */
-  private replaceOlder(conn: Conn, mode: BindMode): void {
-    for (const c of this.conns) {
-      if (c === conn || !c.mode || c.closed || c.doomed) continue;
-      if (c.systemId !== conn.systemId || c.systemType !== conn.systemType || !replaces(c.mode, mode))
-        continue;
-      this.n.sessionsReplaced++;
-      c.doomed = true;
-      c.session.destroy();
-    }
-  }
-
-  private onQuery(conn: Conn, pdu: smpp.PDU): void {
-    const msg = pdu.message_id === undefined ? undefined : this.store.get(pdu.message_id);
-    if (!conn.mode || !msg) {
-      conn.session.send(
-        pdu.response({ command_status: conn.mode ? smpp.ESME_RQUERYFAIL : smpp.ESME_RINVBNDSTS }),
-      );
-      return;
-    }
-    conn.session.send(
-      pdu.response({
-        message_id: msg.id,
-        final_date: msg.doneAt ?? '',
-        message_state: MESSAGE_STATE[msg.doneAt ? msg.finalStat : 'ENROUTE'],
-        error_code: msg.doneAt ? Number.parseInt(msg.errorCode, 10) & 0xff : 0,
-      }),
-    );
+    return routeReceiver(this.conns, systemId, origin, this.rr++);
   }
 
   private onSubmit(conn: Conn, pdu: smpp.PDU): void {
@@ -506,7 +338,7 @@ class Smsc implements SmscHandle {
     if (conn.closed) return;
     if (this.opts.halfOpen) return;
     const resp = pdu.response(fields);
-    this.cork(conn);
+    cork(conn);
     if (!dropAfter) {
       conn.session.send(resp);
       return;
@@ -520,7 +352,7 @@ class Smsc implements SmscHandle {
   private deliver(r: Receipt<Conn>): boolean {
     const conn = this.route(r.msg.systemId, r.origin);
     if (!conn) return false;
-    this.cork(conn);
+    cork(conn);
     const ok = conn.session.deliver_sm(receiptPdu(r.msg, r.stat, this.opts), (resp) => {
       if (resp.command_status === smpp.ESME_ROK) this.n.receiptsAcked++;
       else this.n.receiptsNacked++;
@@ -534,59 +366,16 @@ class Smsc implements SmscHandle {
 
   // ---- MO / shutdown / misc ----
 
-  private request(conn: Conn, fields: smpp.PduOptions): Promise<number> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const fail = (err: Error): void => {
-        if (settled) return;
-        settled = true;
-        this.moWaiters.delete(fail);
-        reject(err);
-      };
-      this.moWaiters.add(fail);
-      const ok = conn.session.deliver_sm(fields, (resp) => {
-        if (settled) return;
-        settled = true;
-        this.moWaiters.delete(fail);
-        resolve(resp.command_status);
-      });
-      if (!ok) return fail(new Error('receiver connection is not writable'));
-      this.n.moPartsSent++;
-      this.scheduler.after(this.opts.moTimeoutMs, () => fail(new Error('deliver_sm_resp timeout')));
-    });
-  }
-
   private async shutdown(): Promise<void> {
     this.scheduler.stop();
-    for (const fail of [...this.moWaiters]) fail(new Error('SMSC simulator closed'));
+    this.mo.failAll(new Error('SMSC simulator closed'));
     this.receipts.clear();
     const serverClosed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    await Promise.all([...this.conns].map((c) => this.unbindAndClose(c)));
+    await Promise.all([...this.conns].map((c) => unbindAndClose(c)));
     await serverClosed;
   }
 
-  private unbindAndClose(c: Conn): Promise<void> {
-    return new Promise((resolve) => {
-      if (c.closed) return resolve();
-      const timer = setTimeout(() => c.session.destroy(), UNBIND_GRACE_MS);
-      c.session.socket.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      if (c.mode && c.session.socket.writable) c.session.unbind(() => c.session.destroy());
-      else c.session.destroy();
-    });
-  }
-
-  private emit<K extends keyof SmscEvents>(event: K, ...args: Parameters<SmscEvents[K]>): void {
-    try {
-      this.emitter.emit(event, ...args);
-    } catch (err) {
-      this.report(err);
-    }
-  }
-
-  private report(err: unknown): void {
+  protected report(err: unknown): void {
     const onError = this.opts.onError;
     if (onError) onError(err);
     else console.error('[smsc-simulator]', err);
