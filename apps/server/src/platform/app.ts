@@ -101,6 +101,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   // The operator console (issue #16): its hooks (sign-in audit, locked accounts, metrics) come first.
+  // Session invalidations made on other nodes (sessions.ts): heard by NOTIFY.
+  const sessionSync = ctx.services.sessions.listen(
+    ctx.database.kind === 'postgres' ? ctx.config.databaseUrl : undefined,
+  );
+  app.addHook('onClose', () => sessionSync.close());
   await registerAdmin(app, ctx);
   await registerOpenApi(app, ctx); // before any route: the /v1 OpenAPI document sees them all
   await app.register(authRoutes(ctx));

@@ -1,4 +1,5 @@
 import { createAuthService } from '../modules/auth/auth.service';
+import { createSessions } from '../modules/auth/sessions';
 import { createTokenSigner } from '../modules/auth/tokens';
 import { createDashboardService } from '../modules/dashboard/dashboard.service';
 import { createDlrService } from '../modules/dlr/dlr.service';
@@ -46,8 +47,10 @@ export function createContext(
     clock,
   );
   const ledger = createLedgerService(events);
-  const users = createUsersService({ db, defaultCountry: config.defaultCountry });
-  const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger, clock });
+  // Ends sessions on every node (role change, password change, lock, logout): see sessions.ts.
+  const sessions = createSessions({ db, clock, logger });
+  const users = createUsersService({ db, defaultCountry: config.defaultCountry, sessions });
+  const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger, clock, sessions });
   const apiKeys = createApiKeysService({
     db,
     clock,
@@ -118,6 +121,7 @@ export function createContext(
     guard,
     services: {
       auth,
+      sessions,
       users,
       ledger,
       pricing,

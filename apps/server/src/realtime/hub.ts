@@ -7,6 +7,7 @@ import { deliverInTurns } from './fanout';
 import { hubAuth, hubOriginAllowed } from './hub-auth';
 import { bindHubMethods, hubHandlers } from './hub-methods';
 import { accountRoom, type HubServer, type HubSocket } from './hub-types';
+import { closeEndedSessions } from './hub-sessions';
 import { createPgAdapter, type BroadcastCounts } from './pg-adapter';
 import { mapEventsToPushes } from './pushes';
 
@@ -74,6 +75,9 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
   });
 
   const pushes = mapEventsToPushes(io, ctx.events, logger);
+  // An ended session (sign-out, password change, lock, role change, here or on another node)
+  // closes its sockets on this node at once.
+  const stopClosing = closeEndedSessions(io, ctx.services.sessions, logger);
 
   let closing: Promise<void> | null = null;
   const hub: Hub = {
@@ -83,6 +87,7 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
     close: () =>
       (closing ??= (async () => {
         pushes.stop();
+        stopClosing();
         // This node's sockets only: io.disconnectSockets() would reach every node.
         io.local.disconnectSockets(true);
         await io.close(); // closes the adapter (its close of the HTTP server is a no-op after Fastify's)

@@ -50,6 +50,7 @@ export async function registerAdmin(app: FastifyInstance, ctx: AppContext) {
     ledger: ctx.services.ledger,
     allowOverdraft: ctx.config.adminAllowOverdraft,
     invalidatePricing,
+    sessions: ctx.services.sessions,
     // Locking stops the account's sending: its unfinished campaigns and its waiting messages are
     // canceled and refunded in the lock's transaction (and its send debits are refused from then on).
     stopSending: async (trx, accountId) => {
@@ -58,10 +59,7 @@ export async function registerAdmin(app: FastifyInstance, ctx: AppContext) {
       const loose = await ctx.services.messages.cancelPendingOf(trx, accountId, reason);
       return { campaigns: fromCampaigns.campaigns, messages: fromCampaigns.messages + loose };
     },
-    onLockChanged: (accountId) => {
-      ctx.services.auth.forgetSessions();
-      ctx.services.apiKeys.forgetAccount(accountId);
-    },
+    onLockChanged: (accountId) => ctx.services.apiKeys.forgetAccount(accountId),
   });
   const ratePlans = createRatePlansService({ db, invalidatePricing });
   const system = createSystemService({ db, dataDir: ctx.config.dataDir, hubSockets: hubSocketsOf(app) });
@@ -76,7 +74,7 @@ export async function registerAdmin(app: FastifyInstance, ctx: AppContext) {
     if (typeof username !== 'string') return payload;
     const who = await repo.accountOfUsername(db, username);
     if (!who?.locked_at) return payload;
-    await repo.revokeAccountSessions(db, who.account_id, 'account_locked_by_operator');
+    await ctx.services.sessions.invalidate({ accountId: who.account_id }, 'account_locked_by_operator');
     await recordAudit(db, {
       accountId: who.account_id,
       userId: who.user_id,

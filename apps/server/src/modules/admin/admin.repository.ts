@@ -128,17 +128,6 @@ export async function setLock(db: Db, id: string, lock: { at: Date; reason: stri
     .execute();
 }
 
-/** Revokes every live session of the account's users (what a password reset does for one user). */
-export async function revokeAccountSessions(db: Db, accountId: string, reason: string) {
-  const res = await db
-    .updateTable('sessions')
-    .set({ revoked_at: new Date(), revoked_reason: reason })
-    .where('revoked_at', 'is', null)
-    .where('user_id', 'in', (s) => s.selectFrom('users').select('id').where('account_id', '=', accountId))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
-}
-
 export async function ledgerPage(db: Db, accountId: string, beforeId: number | undefined, limit: number) {
   let q = db
     .selectFrom('ledger_entries')

@@ -22,6 +22,7 @@ import { cursorId, cursorTime, decodeCursor, encodeCursor } from '../../shared/c
 import * as audit from '../audit/audit.repository';
 import { format, type LedgerService } from '../ledger/ledger.service';
 import * as ledgerRepo from '../ledger/ledger.repository';
+import type { Sessions } from '../auth/sessions';
 import * as repo from './admin.repository';
 import { pricingChanged } from './pricing-sync';
 
@@ -40,9 +41,11 @@ interface Deps {
   allowOverdraft: boolean;
   /** Drops this node's price cache (pricing.invalidate); other nodes hear of it by NOTIFY. */
   invalidatePricing?: () => void;
+  /** Ends sessions on every node (a lock ends the account's, a role change the user's). */
+  sessions: Pick<Sessions, 'invalidate'>;
   /**
-   * After a lock or unlock commits: this node forgets what it remembers of the account's sessions
-   * and keys, so the change holds at once here (other nodes within their few seconds of memory).
+   * After a lock or unlock commits: this node forgets what it remembers of the account's API keys,
+   * so the change holds at once here (other nodes within their few seconds of memory).
    */
   onLockChanged?: (accountId: string) => void;
   /**
@@ -286,7 +289,11 @@ export function createAdminService(deps: Deps) {
         if (!acc) throw notFound('Account');
         if (acc.locked_at) throw new AppError(ErrorCode.CONFLICT, `"${acc.name}" is already locked`);
         await repo.setLock(trx, acc.id, { at: new Date(), reason: input.reason });
-        const revoked = await repo.revokeAccountSessions(trx, acc.id, 'account_locked_by_operator');
+        const revoked = await deps.sessions.invalidate(
+          { accountId: acc.id },
+          'account_locked_by_operator',
+          trx,
+        );
         const ended = [
           `${plural(revoked, 'session')} ended`,
           ...(stopped.campaigns ? [`${plural(stopped.campaigns, 'campaign')} canceled`] : []),
@@ -397,7 +404,10 @@ export function createAdminService(deps: Deps) {
       return this.accountDetail(input.accountId);
     },
 
-    /** Changes a user's role; the new role applies from their next sign-in or token refresh. */
+    /**
+     * Changes a user's role. The role is in the access token, so the user's sessions end at once
+     * on every node (and their hub sockets close): the new role applies from their next sign-in.
+     */
     async setRole(input: { op: Operator; userId: string; role: UserRole }) {
       if (input.userId === input.op.userId && input.role !== 'admin') {
         throw new AppError(ErrorCode.CONFLICT, 'You cannot remove your own admin role');
@@ -421,13 +431,7 @@ export function createAdminService(deps: Deps) {
           .set({ role: input.role, updated_at: new Date() })
           .where('id', '=', user.id)
           .execute();
-        // A role lives in the access token: end the user's sessions so the change applies at once.
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: new Date(), revoked_reason: 'role_changed' })
-          .where('user_id', '=', user.id)
-          .where('revoked_at', 'is', null)
-          .execute();
+        await deps.sessions.invalidate({ userId: user.id }, 'role_changed', trx);
         await audit.recordAudit(trx, {
           accountId: user.account_id,
           userId: user.id,

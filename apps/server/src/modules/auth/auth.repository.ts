@@ -92,36 +92,6 @@ export async function createSession(
     .executeTakeFirstOrThrow();
 }
 
-export async function isSessionActive(db: Db, sessionId: string, userId: string) {
-  const row = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('id', '=', sessionId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function revokeSession(db: Db, sessionId: string, reason: string) {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: new Date(), revoked_reason: reason })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-export async function revokeUserSessions(db: Db, userId: string, reason: string, exceptSessionId?: string) {
-  let q = db
-    .updateTable('sessions')
-    .set({ revoked_at: new Date(), revoked_reason: reason })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null);
-  if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
-  await q.execute();
-}
-
 export async function insertRefreshToken(
   db: Db,
   t: { sessionId: string; tokenHash: string; expiresAt: Date },

@@ -19,6 +19,7 @@ import * as repo from './auth.repository';
 import { assertPasswordAllowed } from './password-policy';
 import { openRegistration, sealRegistration, type PendingRegistration } from './registration-token';
 import { hashPassword, verifyPassword } from './passwords';
+import type { Sessions } from './sessions';
 import { hashToken, randomToken, successorToken, type AccessClaims, type TokenSigner } from './tokens';
 
 export interface ClientInfo {
@@ -35,11 +36,12 @@ interface Deps {
   users: UsersService;
   ledger: LedgerService;
   clock: Clock;
+  /** Ends sessions everywhere (sessions.ts): every sign-out below goes through it. */
+  sessions: Sessions;
 }
 
 const RESET_TTL_MS = 30 * 60 * 1000;
 const REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
-const SESSION_CACHE_MS = 5_000;
 /** The one answer to a registration whose username or email (or both) is in use (no-email mode). */
 export const REGISTRATION_CLASH_MESSAGE =
   'This username or email cannot be used. Choose another username, or sign in if you already have an account.';
@@ -51,7 +53,6 @@ const sessionEnded = () =>
 export function createAuthService(deps: Deps) {
   const { db, config, tokens, clock } = deps;
   const refreshTtlMs = config.refreshTokenTtlDays * 86_400_000;
-  const activeSessions = new Map<string, number>();
   /**
    * Failed sign-ins for names that match no account, counted and locked like real ones, so a lock
    * does not reveal that an account exists. Kept in memory (per node), bounded.
@@ -59,16 +60,8 @@ export function createAuthService(deps: Deps) {
   const phantomFailures = new Map<string, { count: number; lockedUntil: number }>();
   /** Forgot-password work running after its uniform reply (tests wait for it with whenIdle). */
   const background = new Set<Promise<void>>();
-  /** Any revocation forgets every remembered session; the next request checks the database. */
-  const forgetSessions = () => activeSessions.clear();
-  async function sessionActive(claims: Pick<AccessClaims, 'sessionId' | 'userId'>): Promise<boolean> {
-    const seen = activeSessions.get(claims.sessionId);
-    if (seen !== undefined && seen > nowMs(clock)) return true;
-    if (!(await repo.isSessionActive(db, claims.sessionId, claims.userId))) return false;
-    if (activeSessions.size > 10_000) activeSessions.clear();
-    activeSessions.set(claims.sessionId, nowMs(clock) + SESSION_CACHE_MS);
-    return true;
-  }
+  const { sessions } = deps;
+  const sessionActive = (claims: AccessClaims) => sessions.isActive(claims);
 
   /** Issues an access token and a fresh refresh token in the given session (token family). */
   async function issuePair(trx: Db, claims: AccessClaims, refreshToken = randomToken()): Promise<TokenPair> {
@@ -275,8 +268,7 @@ export function createAuthService(deps: Deps) {
         );
         if (after.locked_until && after.locked_until > now) {
           // A locked account is signed out everywhere: its sessions and refresh tokens end now.
-          await repo.revokeUserSessions(db, cred.id, 'account_locked');
-          forgetSessions();
+          await sessions.invalidate({ userId: cred.id }, 'account_locked');
           await recordAudit(db, {
             accountId: cred.account_id,
             userId: cred.id,
@@ -317,8 +309,7 @@ export function createAuthService(deps: Deps) {
             row.used_at ?? (await repo.findRefreshToken(trx, hashToken(input.refreshToken)))?.used_at;
           const usedAgo = now.getTime() - (usedAt?.getTime() ?? 0);
           if (usedAgo > config.refreshGraceSeconds * 1000) {
-            await repo.revokeSession(trx, row.session_id, 'refresh_token_reuse');
-            forgetSessions();
+            await sessions.invalidate({ sessionId: row.session_id }, 'refresh_token_reuse', trx);
             deps.logger.warn({ sessionId: row.session_id }, 'refresh token reuse: session revoked');
             // Commit the revocation, then refuse.
             return null;
@@ -339,7 +330,6 @@ export function createAuthService(deps: Deps) {
         return issuePair(trx, pairClaims, successor);
       }).then((pair) => {
         if (!pair) {
-          forgetSessions(); // again after commit, so no concurrent request re-remembers it
           throw new AppError(
             ErrorCode.TOKEN_REUSED,
             'This session was ended for your security. Please sign in again.',
@@ -350,17 +340,13 @@ export function createAuthService(deps: Deps) {
     },
 
     async logout(auth: AccessClaims) {
-      await repo.revokeSession(db, auth.sessionId, 'logout');
-      forgetSessions();
+      await sessions.invalidate({ sessionId: auth.sessionId }, 'logout');
     },
-
-    /** Forgets the sessions this node remembers as active (a revocation made elsewhere: an account lock). */
-    forgetSessions,
 
     /**
      * Verifies an access token and that its session is still active. Active sessions are remembered
-     * for a few seconds, so hot API paths do not query per request; a revocation on this node clears
-     * the memory at once, and other nodes notice within SESSION_CACHE_MS.
+     * for a few seconds, so hot API paths do not query per request; an invalidation clears the
+     * memory at once on its node and on the others when its NOTIFY arrives (sessions.ts).
      */
     async authenticate(accessToken: string): Promise<AccessClaims> {
       const claims = await tokens.verify(accessToken);
@@ -403,8 +389,7 @@ export function createAuthService(deps: Deps) {
         // Refused here, the transaction rolls back and the link stays usable for a better password.
         if (cred) assertPasswordAllowed('password', input.password, cred);
         await repo.setPasswordHash(trx, used.user_id, passwordHash);
-        await repo.revokeUserSessions(trx, used.user_id, 'password_reset');
-        forgetSessions();
+        await sessions.invalidate({ userId: used.user_id }, 'password_reset', trx);
         await recordAudit(trx, {
           accountId: cred?.account_id ?? null,
           userId: used.user_id,
@@ -413,7 +398,6 @@ export function createAuthService(deps: Deps) {
           ip: client.ip,
         });
       });
-      forgetSessions();
     },
 
     async changePassword(auth: AccessClaims, input: ChangePasswordInput, client: ClientInfo) {
@@ -428,8 +412,11 @@ export function createAuthService(deps: Deps) {
       const passwordHash = await hashPassword(input.newPassword);
       await transact(db, async (trx) => {
         await repo.setPasswordHash(trx, auth.userId, passwordHash);
-        await repo.revokeUserSessions(trx, auth.userId, 'password_changed', auth.sessionId);
-        forgetSessions();
+        await sessions.invalidate(
+          { userId: auth.userId, exceptSessionId: auth.sessionId },
+          'password_changed',
+          trx,
+        );
         await recordAudit(trx, {
           accountId: auth.accountId,
           userId: auth.userId,
@@ -438,7 +425,6 @@ export function createAuthService(deps: Deps) {
           ip: client.ip,
         });
       });
-      forgetSessions();
     },
   };
 }

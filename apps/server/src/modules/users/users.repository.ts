@@ -81,8 +81,9 @@ export async function setRole(db: Db, username: string, role: 'user' | 'admin') 
     .updateTable('users')
     .set({ role, updated_at: new Date() })
     .where(sql`lower(username)`, '=', username.toLowerCase())
+    .returning('id')
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return r?.id ?? null;
 }
 
 export async function upsertPicture(db: Db, userId: string, contentType: string, bytes: Uint8Array) {

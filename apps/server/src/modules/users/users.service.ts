@@ -4,6 +4,7 @@ import { AppError, FieldError, notFound } from '../../platform/errors';
 import { toE164 } from '../../shared/phone';
 import { recordAudit } from '../audit/audit.repository';
 import { sniffImageType } from './picture';
+import type { Sessions } from '../auth/sessions';
 import * as repo from './users.repository';
 import { postgresTimeZone } from '../../shared/time-zones';
 
@@ -22,7 +23,12 @@ export function toUser(row: NonNullable<repo.ProfileRow>): User {
   };
 }
 
-export function createUsersService(deps: { db: Db; defaultCountry: string }) {
+export function createUsersService(deps: {
+  db: Db;
+  defaultCountry: string;
+  /** Ends a user's sessions everywhere (a role change). */
+  sessions: Pick<Sessions, 'invalidate'>;
+}) {
   const { db } = deps;
 
   const normalisePhone = (phone: string) => {
@@ -98,8 +104,11 @@ export function createUsersService(deps: { db: Db; defaultCountry: string }) {
       await repo.deletePicture(db, userId);
     },
 
+    /** `wren user:promote`: sets the role and ends the user's sessions on every node (the role is in the token). */
     async promote(username: string, role: 'user' | 'admin' = 'admin') {
-      if (!(await repo.setRole(db, username, role))) throw notFound(`User "${username}"`);
+      const userId = await repo.setRole(db, username, role);
+      if (!userId) throw notFound(`User "${username}"`);
+      await deps.sessions.invalidate({ userId }, 'role_changed');
     },
   };
 }
