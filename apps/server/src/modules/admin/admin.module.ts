@@ -21,7 +21,7 @@ import { createAdminService } from './admin.service';
 import { createRatePlansService } from './rate-plans.service';
 import { createSystemService } from './system.service';
 import { startPricingSync } from './pricing-sync';
-import { REPORT_INTERVAL_MS } from './worker-reporter';
+import { REPORT_INTERVAL_MS } from './worker-report';
 
 /** Admins' sockets on this node join this room; SystemStatusUpdated goes to it. */
 export const ADMIN_ROOM = 'admins';

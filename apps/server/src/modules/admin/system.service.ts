@@ -5,10 +5,8 @@ import type { Db } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { recordAudit } from '../audit/audit.repository';
 import type { Operator } from './admin.service';
-import { REPORT_INTERVAL_MS, type WorkerReport } from './worker-reporter';
+import { LANES, REPORT_INTERVAL_MS, type WorkerReport } from './worker-report';
 
-/** Send-queue lanes (send_queue.priority, migration 0005). */
-export const LANES: Record<number, string> = { 0: 'otp', 1: 'single', 2: 'bulk' };
 const FINAL_FAILED = ['undelivered', 'expired', 'rejected', 'failed'];
 /** A worker whose heartbeat is older than this is shown as gone (and its binds are not listed). */
 const ALIVE_MS = REPORT_INTERVAL_MS * 5;

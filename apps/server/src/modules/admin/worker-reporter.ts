@@ -1,8 +1,9 @@
 import { createRouter } from '../../gateway/smpp-gateway';
-import type { ConnectionStatus, SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
+import type { SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
 import type { Db } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
-import { countFinal, observeSubmitSeconds, workerTotals, type WorkerTotals } from '../metrics/metrics';
+import { countFinal, observeSubmitSeconds, workerTotals } from '../metrics/metrics';
+import { REPORT_INTERVAL_MS, type WorkerReport } from './worker-report';
 
 /** Final receipt stats and the message status each ends in. */
 const FINAL_STATS: Record<string, string> = {
@@ -28,26 +29,6 @@ function minuteCounter() {
       return Object.fromEntries(counts);
     },
   };
-}
-
-/** How often a worker writes its heartbeat and gateway status, and reads operator pauses. */
-export const REPORT_INTERVAL_MS = 1000;
-
-export interface ReportedConnection extends ConnectionStatus {
-  window: number;
-  tps: number;
-  paused: boolean;
-}
-
-export interface WorkerReport {
-  connections: ReportedConnection[];
-  /** Submits the SMSC accepted per minute (ISO minute → count), the last 30 minutes. */
-  submittedPerMinute?: Record<string, number>;
-  /** Final receipts per minute: delivered (DELIVRD) and failed (every other final stat). */
-  deliveredPerMinute?: Record<string, number>;
-  failedPerMinute?: Record<string, number>;
-  /** This process's in-memory metric totals, for every node's /metrics (wren_worker_*). */
-  totals?: WorkerTotals;
 }
 
 const minuteOf = (ms: number) => new Date(Math.floor(ms / 60_000) * 60_000).toISOString();

@@ -5,8 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Db } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
 import { PUBLIC } from '../../platform/http/route-auth';
-import { LANES } from '../admin/system.service';
-import type { WorkerReport } from '../admin/worker-reporter';
+import { LANES, type WorkerReport, type WorkerTotals } from '../admin/worker-report';
 
 export const METRICS_PATH = '/metrics';
 
@@ -42,11 +41,6 @@ export const countFinal = (status: string) => messagesFinal.inc({ status });
  * every node's /metrics shows every live worker's figures as `wren_worker_*`, labelled by worker:
  * an API-only node sees them too.
  */
-export interface WorkerTotals {
-  receiptsFinal: Record<string, number>;
-  submitSeconds: { buckets: Record<string, number>; sum: number; count: number };
-}
-
 export async function workerTotals(): Promise<WorkerTotals> {
   const finals = await messagesFinal.get();
   const hist = await smppSubmitSeconds.get();
