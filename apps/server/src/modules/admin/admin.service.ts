@@ -1,28 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import { plural } from '../../shared/plural';
 import { checkCountryCodes } from '../../shared/phone';
-import { Readable } from 'node:stream';
 import {
   ErrorCode,
   type AccountLimits,
   type AdminAccountDetail,
   type AdminAccountPage,
   type AdminAccountSummary,
-  type AuditPage,
-  type LedgerEntryDto,
-  type LedgerPage,
   type UserRole,
 } from '@wren/contracts';
 import { z } from 'zod';
 import { type Db, transact, transactRetryingDeadlocks } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
-import { attachment, CSV_BOM, csvLine, majorUnits } from '../../shared/csv';
 import { cursorId, cursorTime, decodeCursor, encodeCursor } from '../../shared/cursor';
 import * as audit from '../audit/audit.repository';
-import { format, type LedgerService } from '../ledger/ledger.service';
-import * as ledgerRepo from '../ledger/ledger.repository';
+import type { LedgerService } from '../ledger/ledger.service';
 import type { Sessions } from '../auth/sessions';
+import { createAdminAudit } from './admin-audit';
+import { createAdminLedger } from './admin-ledger';
 import * as repo from './admin.repository';
 import { pricingChanged } from './pricing-sync';
 
@@ -56,7 +51,6 @@ interface Deps {
 }
 
 const accountCursor = z.object({ t: cursorTime, id: cursorId });
-const idCursor = z.object({ id: z.number().int().positive() });
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -77,27 +71,13 @@ function toSummary(r: NonNullable<Awaited<ReturnType<typeof repo.findAccount>>>)
   };
 }
 
-function toEntry(e: Awaited<ReturnType<typeof repo.ledgerPage>>[number]): LedgerEntryDto {
-  return {
-    id: String(e.id),
-    amountMinor: Number(e.amount_minor),
-    currency: e.currency,
-    kind: e.kind,
-    reference: e.reference,
-    note: e.note,
-    createdAt: e.created_at.toISOString(),
-  };
-}
-
-/** An adjustment's reason that asks for an overdraft. */
-export const saysOverdraft = (reason: string) => /\boverdraft\b/i.test(reason);
-
 /**
- * Accounts, money and users for operators. Money moves only through the ledger service (one
- * append-only entry per adjustment); every change is audited with the operator and their IP.
+ * Accounts, money (admin-ledger.ts), users and the audit log (admin-audit.ts) for operators. Money
+ * moves only through the ledger service (one append-only entry per adjustment); every change is
+ * audited with the operator and their IP.
  */
 export function createAdminService(deps: Deps) {
-  const { db, ledger } = deps;
+  const { db } = deps;
 
   async function account(id: string) {
     const row = await repo.findAccount(db, id);
@@ -106,6 +86,9 @@ export function createAdminService(deps: Deps) {
   }
 
   return {
+    ...createAdminLedger(deps, account),
+    ...createAdminAudit(db),
+
     async searchAccounts(q: {
       q?: string;
       status?: 'active' | 'locked';
@@ -150,125 +133,6 @@ export function createAdminService(deps: Deps) {
           lastActivityAt: iso(u.last_activity_at),
           activeSessions: Number(u.active_sessions),
         })),
-      };
-    },
-
-    /**
-     * Credits (amount > 0) or debits (amount < 0) an account with a ledger entry of kind
-     * `adjustment` carrying the reason. A debit may not take the balance below zero, unless the
-     * reason says "overdraft" and ADMIN_ALLOW_OVERDRAFT is on.
-     */
-    async adjust(input: {
-      op: Operator;
-      accountId: string;
-      amountMinor: number;
-      reason: string;
-      requestId?: string;
-    }) {
-      const reference = `adj:${input.requestId ?? randomUUID()}`;
-      const result = await transact(db, async (trx) => {
-        const acc = await ledgerRepo.lockAccount(trx, input.accountId);
-        if (!acc) throw notFound('Account');
-        const after = Number(acc.balance_minor) + input.amountMinor;
-        if (after < 0) {
-          const overdraft = saysOverdraft(input.reason);
-          if (!overdraft || !deps.allowOverdraft) {
-            throw new AppError(
-              ErrorCode.INSUFFICIENT_BALANCE,
-              `This debit of ${format(-input.amountMinor, acc.currency)} would take the balance (${format(Number(acc.balance_minor), acc.currency)}) below zero. ` +
-                (deps.allowOverdraft
-                  ? 'Say "overdraft" in the reason to allow it.'
-                  : 'Overdrafts are turned off (ADMIN_ALLOW_OVERDRAFT).'),
-            );
-          }
-        }
-        const posted = await ledger.post(trx, {
-          accountId: input.accountId,
-          amountMinor: input.amountMinor,
-          kind: 'adjustment',
-          reference,
-          note: input.reason,
-        });
-        const entry = await repo.findEntryByReference(trx, input.accountId, 'adjustment', reference);
-        // Already posted by the same request (its requestId): the first entry again, audited once.
-        if (!posted.posted) return { entry: toEntry(entry), balanceMinor: posted.balanceMinor };
-        await audit.recordAudit(trx, {
-          accountId: input.accountId,
-          userId: null,
-          actorUserId: input.op.userId,
-          ip: input.op.ip,
-          kind: input.amountMinor > 0 ? 'admin.credit' : 'admin.debit',
-          message: `${input.amountMinor > 0 ? 'Credited' : 'Debited'} ${format(Math.abs(input.amountMinor), acc.currency)}: ${input.reason}`,
-          resourceType: 'ledger_entry',
-          resourceId: String(entry.id),
-        });
-        return { entry: toEntry(entry), balanceMinor: posted.balanceMinor };
-      });
-      return result;
-    },
-
-    async ledgerPage(input: { accountId: string; cursor?: string; limit: number }): Promise<LedgerPage> {
-      const acc = await account(input.accountId);
-      const before = input.cursor ? decodeCursor(input.cursor, idCursor).id : undefined;
-      const rows = await repo.ledgerPage(db, input.accountId, before, input.limit + 1);
-      const page = rows.slice(0, input.limit);
-      const last = page[page.length - 1];
-      return {
-        items: page.map(toEntry),
-        nextCursor: rows.length > input.limit && last ? encodeCursor({ id: Number(last.id) }) : null,
-        balanceMinor: Number(acc.balance_minor),
-        currency: acc.currency,
-      };
-    },
-
-    /** The whole ledger as CSV, oldest first, streamed page by page; the export is audited. */
-    async ledgerCsv(input: { op: Operator; accountId: string }) {
-      const acc = await account(input.accountId);
-      await audit.recordAudit(db, {
-        accountId: acc.id,
-        userId: null,
-        actorUserId: input.op.userId,
-        ip: input.op.ip,
-        kind: 'admin.export',
-        message: `Exported the ledger of "${acc.name}"`,
-        resourceType: 'ledger',
-        resourceId: acc.id,
-      });
-      async function* lines() {
-        yield CSV_BOM + csvLine(['id', 'date', 'kind', 'credit', 'debit', 'currency', 'reference', 'note']);
-        let after = 0;
-        for (;;) {
-          const rows = await db
-            .selectFrom('ledger_entries')
-            .select(['id', 'amount_minor', 'currency', 'kind', 'reference', 'note', 'created_at'])
-            .where('account_id', '=', acc.id)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(2000)
-            .execute();
-          if (rows.length === 0) return;
-          let chunk = '';
-          for (const r of rows) {
-            const amount = Number(r.amount_minor);
-            chunk += csvLine([
-              String(r.id),
-              r.created_at.toISOString(),
-              r.kind,
-              amount > 0 ? majorUnits(amount, r.currency) : '',
-              amount < 0 ? majorUnits(-amount, r.currency) : '',
-              r.currency,
-              r.reference ?? '',
-              r.note ?? '',
-            ]);
-          }
-          yield chunk;
-          after = Number(rows[rows.length - 1].id);
-        }
-      }
-      return {
-        fileName: `ledger-${acc.name.replace(/[^\w.-]+/g, '_').slice(0, 40)}.csv`,
-        disposition: attachment,
-        stream: Readable.from(lines()),
       };
     },
 
@@ -445,50 +309,6 @@ export function createAdminService(deps: Deps) {
         return user.account_id;
       });
       return this.accountDetail(accountId);
-    },
-
-    async auditLog(q: {
-      kind?: string;
-      accountId?: string;
-      actor?: string;
-      from?: string;
-      to?: string;
-      cursor?: string;
-      limit: number;
-    }): Promise<AuditPage> {
-      const before = q.cursor ? decodeCursor(q.cursor, idCursor).id : undefined;
-      const rows = await audit.search(db, {
-        kind: q.kind,
-        accountId: q.accountId,
-        actor: q.actor,
-        from: q.from ? new Date(q.from) : undefined,
-        to: q.to ? new Date(q.to) : undefined,
-        beforeId: before,
-        limit: q.limit + 1,
-      });
-      const page = rows.slice(0, q.limit);
-      const last = page[page.length - 1];
-      return {
-        items: page.map((r) => ({
-          id: String(r.id),
-          createdAt: r.created_at.toISOString(),
-          kind: r.kind,
-          message: r.message,
-          ip: r.ip,
-          accountId: r.account_id,
-          accountName: r.account_name,
-          actorUserId: r.actor_user_id,
-          actorUsername: r.actor_username,
-          resourceType: r.resource_type,
-          resourceId: r.resource_id,
-        })),
-        nextCursor: rows.length > q.limit && last ? encodeCursor({ id: Number(last.id) }) : null,
-      };
-    },
-
-    /** Audits something an operator did elsewhere (sender ID decisions, exports). */
-    record(op: Operator, e: Omit<audit.AuditInput, 'userId' | 'actorUserId' | 'ip'>) {
-      return audit.recordAudit(db, { ...e, userId: null, actorUserId: op.userId, ip: op.ip });
     },
   };
 }
