@@ -9,47 +9,17 @@
  * messages can never share a key because of notation (decimal "16" is also hex for 22).
  */
 
-/** How one side writes its ids: `string` (compared as text), decimal or hexadecimal numbers. */
-export type IdRadix = 'string' | 'dec' | 'hex';
+import { SAME_NOTATION, type IdNotation } from '../platform/smsc-id-notation';
 
-/** The notations of a connection: submit_sm_resp ids and receipt ids. */
-export interface IdNotation {
-  submit: IdRadix;
-  receipt: IdRadix;
-}
-
-/** A connection's setting: a fixed notation, or `auto` (learned from the first ids of the bind). */
-export type IdNotationSetting = IdNotation | 'auto';
-
-export const SAME_NOTATION: IdNotation = { submit: 'string', receipt: 'string' };
-
-/**
- * Parses a notation setting:
- * - `auto` (the default);
- * - `string`, `dec`, `hex`: both sides alike;
- * - `dec/hex`, `hex/dec`, …: submit_sm_resp / receipt;
- * - Kannel's `msg-id-type` numbers `0`–`3`: bit 0 = submit_sm_resp in hex, bit 1 = receipt in hex.
- * Returns undefined for anything else.
- */
-export function parseIdNotation(text: string): IdNotationSetting | undefined {
-  const v = text.trim().toLowerCase();
-  if (v === 'auto' || v === '') return 'auto';
-  if (/^[0-3]$/.test(v)) {
-    const n = Number(v);
-    return { submit: n & 1 ? 'hex' : 'dec', receipt: n & 2 ? 'hex' : 'dec' };
-  }
-  const radix = (s: string | undefined): IdRadix | undefined =>
-    s === 'string' || s === 'dec' || s === 'hex' ? s : undefined;
-  const [a, b, extra] = v.split('/');
-  const submit = radix(a);
-  const receipt = b === undefined ? submit : radix(b);
-  if (!submit || !receipt || extra !== undefined) return undefined;
-  return { submit, receipt };
-}
-
-export function formatIdNotation(n: IdNotationSetting): string {
-  return n === 'auto' ? 'auto' : `${n.submit}/${n.receipt}`;
-}
+/** The notation setting (its types, parse and format) is configuration: platform/smsc-id-notation.ts. */
+export {
+  formatIdNotation,
+  parseIdNotation,
+  SAME_NOTATION,
+  type IdNotation,
+  type IdNotationSetting,
+  type IdRadix,
+} from '../platform/smsc-id-notation';
 
 /** Trimmed, lower case, leading zeros stripped: "000123" → "123", " 0A1F " → "a1f". */
 export function canonicalId(id: string): string {

@@ -2,14 +2,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { envSchema } from './config';
+import { envSchema } from './env-schema';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const configSource = readFileSync(path.join(here, 'config.ts'), 'utf8');
+/** The files that read the environment: the schema, the SMPP connections, and config.ts (raw reads). */
+const CONFIG_FILES = ['env-schema.ts', 'smsc-connections.ts', 'config.ts'];
+const configSource = CONFIG_FILES.map((f) => readFileSync(path.join(here, f), 'utf8')).join('\n');
 const docPath = path.resolve(here, '../../../../docs/configuration.md');
 
 /**
- * The variables config.ts reads: the keys of its zod schema, plus any it reads from the raw
+ * The variables the configuration reads: the keys of its zod schema, plus any read from the raw
  * environment outside the schema (`env.INIT_CWD`, `process.env.X`, `env['X']`).
  */
 function variablesRead(schemaKeys: readonly string[], source: string): string[] {

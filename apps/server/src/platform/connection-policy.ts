@@ -1,5 +1,6 @@
-import type { IdNotationSetting } from '../gateway/message-id';
-import type { Config, ConnectionPolicySettings, Lane } from './config';
+import type { Config } from './config';
+import type { IdNotationSetting } from './smsc-id-notation';
+import type { ConnectionPolicySettings, Lane } from './smsc-policy-settings';
 
 export type ConnectionPolicy = Required<ConnectionPolicySettings> & { idNotation: IdNotationSetting };
 
