@@ -1,12 +1,12 @@
 import './platform/v8-flags';
 import { loadConfig, ConfigError, type Config } from './platform/config';
-import { createContext, type AppContext } from './platform/context';
+import { createContext, type AppContext } from './app/context';
 import { openDatabase } from './platform/db';
 import { createLogger } from './platform/logger';
 import { migrate } from './platform/migrate';
-import { buildApp } from './platform/app';
-import { startWorker, type Worker } from './platform/worker';
-import { startWorkerNode } from './platform/worker-node';
+import { buildApp } from './app/http-app';
+import { startWorker, type Worker } from './app/worker';
+import { startWorkerNode } from './app/worker-node';
 import { hostname } from 'node:os';
 
 const USAGE = `Usage: wren <command>

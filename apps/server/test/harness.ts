@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../src/platform/app';
+import { buildApp } from '../src/app/http-app';
 import type { Clock } from '../src/platform/clock';
 import { loadConfig } from '../src/platform/config';
-import { createContext, type AppContext } from '../src/platform/context';
+import { createContext, type AppContext } from '../src/app/context';
 import { openDatabase, openPostgres } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { migrate } from '../src/platform/migrate';
-import { startWorker, type Worker } from '../src/platform/worker';
+import { startWorker, type Worker } from '../src/app/worker';
 import { ApiClient } from './client';
 import { adminUrl, TEST_ROOT } from './pg-admin';
 

@@ -13,16 +13,17 @@ import { createGroupsService } from '../modules/contacts/groups.service';
 import { createImportsService } from '../modules/contacts/imports.service';
 import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
 import { createTemplatesService } from '../modules/templates/templates.service';
-import { systemClock, type Clock } from './clock';
-import type { Config } from './config';
-import type { Database } from './db';
-import { EventBus } from './events';
-import { createAuthGuard } from './http/auth-guard';
+import { systemClock, type Clock } from '../platform/clock';
+import type { Config } from '../platform/config';
+import type { Database } from '../platform/db';
+import { EventBus } from '../platform/events';
+import { createAuthGuard } from '../platform/http/auth-guard';
+import { ApiKeyError } from '../modules/api-keys/api-key-error';
 import { createApiKeysService, rateHeaders } from '../modules/api-keys/api-keys.service';
 import { createWebhooksService } from '../modules/webhooks/webhooks.service';
-import { createJobs } from './jobs';
-import type { Logger } from './logger';
-import { createMailer } from './mailer';
+import { createJobs } from '../platform/jobs';
+import type { Logger } from '../platform/logger';
+import { createMailer } from '../platform/mailer';
 
 /** Wires services to their collaborators once; routes and workers receive this object. */
 export function createContext(
@@ -61,6 +62,8 @@ export function createContext(
   const guard = createAuthGuard(
     (token) => auth.authenticate(token),
     async (secret, req, reply, scope) => {
+      if (!secret)
+        throw new ApiKeyError('key_missing', 'Send your API key: Authorization: Bearer wren_live_…');
       const { principal, rate } = await apiKeys.authenticate(secret, req.ip, scope);
       void reply.headers(rateHeaders(rate));
       return principal;

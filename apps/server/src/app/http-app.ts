@@ -25,12 +25,12 @@ import { v1Routes } from '../modules/v1/v1.routes';
 import { registerOpenApi } from '../modules/v1/openapi';
 import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
-import { registerErrorHandler } from './http/error-handler';
-import { registerJsonBody } from './http/json-body';
-import { PUBLIC, registerRouteAuth } from './http/route-auth';
-import { registerTransportSecurity } from './http/transport-security';
-import { registerWebApp } from './http/web-app';
-import { registerXsrf } from './http/xsrf';
+import { registerErrorHandler } from '../platform/http/error-handler';
+import { registerJsonBody } from '../platform/http/json-body';
+import { PUBLIC, registerRouteAuth } from '../platform/http/route-auth';
+import { registerTransportSecurity } from '../platform/http/transport-security';
+import { registerWebApp } from '../platform/http/web-app';
+import { registerXsrf } from '../platform/http/xsrf';
 
 /** Builds the HTTP server for the API role: plugins, the error handler, health checks and module routes. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

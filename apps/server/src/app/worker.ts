@@ -5,9 +5,9 @@ import { loadPauses, pausableGateway, startWorkerReporter } from '../modules/adm
 import { createDispatcher } from '../modules/messages/dispatcher';
 import { ensurePartitionsAtBoot, registerPartitionJobs } from '../modules/messages/partitions';
 import { listenQueueWake } from '../modules/messages/queue-wake';
-import type { SmscConnectionConfig } from './config';
+import type { SmscConnectionConfig } from '../platform/config';
 import type { AppContext } from './context';
-import { registerWorkerJobs } from './worker-jobs';
+import { registerWorkerJobs } from '../platform/worker-jobs';
 
 export interface Worker {
   gateway: SmsGateway;

@@ -1,5 +1,5 @@
 import type { GroupDto, SenderIdDto, TemplateDto } from '@wren/contracts';
-import type { AppContext } from '../platform/context';
+import type { AppContext } from '../app/context';
 
 /**
  * What the hub needs from the directory modules (sender IDs, contact groups, templates). A missing

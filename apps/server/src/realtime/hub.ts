@@ -1,7 +1,7 @@
 import { HUB_KEEP_ALIVE_MS, HUB_PATH, HUB_TIMEOUT_MS } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import { Server, type ServerOptions } from 'socket.io';
-import type { AppContext } from '../platform/context';
+import type { AppContext } from '../app/context';
 import { directoryOf } from './directory';
 import { deliverInTurns } from './fanout';
 import { hubAuth, hubOriginAllowed } from './hub-auth';

@@ -7,10 +7,10 @@ import { startServer, TEST_JWT_SECRET, type TestServer } from '../../test/harnes
 import { waitForFinal } from '../../test/messaging';
 import { TEST_ROOT } from '../../test/pg-admin';
 import { loadConfig } from '../platform/config';
-import { createContext } from '../platform/context';
+import { createContext } from '../app/context';
 import { openDatabase, type Database } from '../platform/db';
 import { createLogger } from '../platform/logger';
-import { startWorkerNode, type WorkerNode } from '../platform/worker-node';
+import { startWorkerNode, type WorkerNode } from '../app/worker-node';
 import { connectHub, recordPushes, until, type HubClient } from './test-client';
 
 /** A `--role worker` node as main.ts starts it: no Fastify app, no hub. */

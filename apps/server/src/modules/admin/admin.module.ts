@@ -8,7 +8,7 @@ import {
   type HubFailure,
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { AppError } from '../../platform/errors';
 import { toHubFailure } from '../../realtime/hub-methods';
 import type { HubSocket } from '../../realtime/hub-types';

@@ -1,5 +1,6 @@
 import type { ApiScope } from '@wren/contracts';
 import type { Db } from '../../platform/db';
+import type { ApiKeyPrincipal } from '../../platform/http/principals';
 import type { Logger } from '../../platform/logger';
 import { ApiKeyError } from './api-key-error';
 import * as repo from './api-keys.repository';
@@ -12,15 +13,7 @@ export const KEY_CACHE_MS = 5_000;
 /** How often a node shares its rate-limit counts (the cluster-wide overshoot is bounded by it). */
 const RATE_SYNC_MS = 250;
 
-/** The caller behind a /v1 request. */
-export interface ApiKeyPrincipal {
-  keyId: string;
-  accountId: string;
-  userId: string;
-  prefix: string;
-  scopes: readonly ApiScope[];
-  webhookUrl: string | null;
-}
+export type { ApiKeyPrincipal };
 
 interface CachedKey {
   row: (repo.ApiKeyRow & { account_locked_at?: Date | null }) | null;

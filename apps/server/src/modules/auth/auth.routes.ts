@@ -17,7 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { AppError } from '../../platform/errors';
 import { authOf, clientOf } from '../../platform/http/auth-guard';
 import { PUBLIC } from '../../platform/http/route-auth';

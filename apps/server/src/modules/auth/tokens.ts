@@ -1,18 +1,14 @@
 import { createHash, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { nowMs, systemClock, type Clock } from '../../platform/clock';
+import type { AccessClaims } from '../../platform/http/principals';
 
 export const ISSUER = 'wren';
 export const AUDIENCE = 'wren-web';
 export const ACCESS_TYP = 'at+jwt';
 const VERIFIED_CACHE_SIZE = 10_000;
 
-export interface AccessClaims {
-  userId: string;
-  accountId: string;
-  sessionId: string;
-  role: 'user' | 'admin';
-}
+export type { AccessClaims };
 
 export interface TokenSigner {
   sign(claims: AccessClaims): Promise<string>;

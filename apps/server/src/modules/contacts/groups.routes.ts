@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { notFound } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
 

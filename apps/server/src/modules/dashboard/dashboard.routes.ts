@@ -1,7 +1,7 @@
 import { DASHBOARD_API, dashboardSummarySchema } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
 
 /** The dashboard figures over HTTP (the hub serves the same data live). */

@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
 
 const numberParams = z.object({ number: safeString().trim().min(1).max(32) });

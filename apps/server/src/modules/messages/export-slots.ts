@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ErrorCode } from '@wren/contracts';
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { AppError } from '../../platform/errors';
 import { CSV_BOM, csvDownloadHeaders } from '../../shared/csv';
 

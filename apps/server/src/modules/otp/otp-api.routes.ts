@@ -12,7 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idempotencyHeaders, replyIdempotent, storeAnswers } from '../v1/idempotency';
 import { replyV1Error } from '../v1/v1-errors';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { API_KEY_PREFIX, authOf, bearerOf } from '../../platform/http/auth-guard';
 import type { RouteAccess } from '../../platform/http/route-auth';
 import { createCaptcha } from '../auth/captcha';

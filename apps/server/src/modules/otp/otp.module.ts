@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { createOtpService, type OtpService } from './otp.service';
 
 const services = new WeakMap<AppContext, OtpService>();

@@ -4,7 +4,7 @@ import { startServer, type TestServer } from '../../../test/harness';
 import pino from 'pino';
 import { ApiClient } from '../../../test/client';
 import { createTestClock, type TestClock } from '../../platform/clock';
-import { startAppWith } from '../../platform/http/test-app';
+import { startAppWith } from '../../../test/test-app';
 
 /**
  * Issue #12 through the real HTTP server, PostgreSQL and the built-in SMSC simulator: the verify

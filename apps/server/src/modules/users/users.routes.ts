@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
 import { readUpload } from '../../platform/http/upload';
 import { listRecent } from '../audit/audit.repository';

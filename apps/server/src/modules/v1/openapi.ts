@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import { V1_ERRORS } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 
 export const OPENAPI_INFO = {
   title: 'Wren API',

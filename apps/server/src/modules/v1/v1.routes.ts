@@ -20,7 +20,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../platform/context';
+import type { AppContext } from '../../app/context';
 import { apiKey, PUBLIC } from '../../platform/http/route-auth';
 import { registerLazyApiReference } from '../../platform/http/api-reference';
 import { errorCodesOf } from './openapi';

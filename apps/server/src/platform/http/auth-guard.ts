@@ -1,9 +1,7 @@
 import type { ApiScope } from '@wren/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyError } from '../../modules/api-keys/api-key-error';
-import type { ApiKeyPrincipal } from '../../modules/api-keys/api-keys.service';
-import type { AccessClaims } from '../../modules/auth/tokens';
 import { forbidden, unauthorized } from '../errors';
+import type { AccessClaims, ApiKeyPrincipal } from './principals';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,9 +12,12 @@ declare module 'fastify' {
 }
 
 export type Authenticate = (accessToken: string) => Promise<AccessClaims>;
-/** Checks an API key for a route's scope (and sets the rate-limit headers on the reply). */
+/**
+ * Checks an API key for a route's scope (and sets the rate-limit headers on the reply); refuses a
+ * request that sent none (`secret` undefined) with the key layer's own error.
+ */
 export type AuthenticateKey = (
-  secret: string,
+  secret: string | undefined,
   req: FastifyRequest,
   reply: FastifyReply,
   scope: ApiScope | undefined,
@@ -32,7 +33,7 @@ export const bearerOf = (req: FastifyRequest) => {
 };
 
 /** A preHandler that requires a valid bearer access token on an active session. */
-export function createAuthGuard(authenticate: Authenticate, authenticateKey?: AuthenticateKey) {
+export function createAuthGuard(authenticate: Authenticate, authenticateKey: AuthenticateKey) {
   const requireUser = async (req: FastifyRequest) => {
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -48,10 +49,7 @@ export function createAuthGuard(authenticate: Authenticate, authenticateKey?: Au
    * account (req.auth names the key's creator, so a route written for sessions works unchanged).
    */
   const requireApiKey = async (req: FastifyRequest, reply: FastifyReply, scope: ApiScope | undefined) => {
-    const secret = bearerOf(req);
-    if (!secret) throw new ApiKeyError('key_missing', 'Send your API key: Authorization: Bearer wren_live_…');
-    if (!authenticateKey) throw new ApiKeyError('key_invalid', 'API keys are not accepted here');
-    const key = await authenticateKey(secret, req, reply, scope);
+    const key = await authenticateKey(bearerOf(req), req, reply, scope);
     req.apiKey = key;
     req.auth = { userId: key.userId, accountId: key.accountId, sessionId: `key:${key.keyId}`, role: 'user' };
   };

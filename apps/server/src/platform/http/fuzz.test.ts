@@ -8,7 +8,7 @@ import { startServer, type TestServer } from '../../../test/harness';
 import { setRole } from '../../modules/users/users.repository';
 import { call, connectHub, recordPushes } from '../../realtime/test-client';
 import { routeTable, type RouteEntry } from './route-auth';
-import { startAppWith } from './test-app';
+import { startAppWith } from '../../../test/test-app';
 
 /**
  * Issue #14: the bounded fuzz family. For every HTTP route and hub method, generated malformed

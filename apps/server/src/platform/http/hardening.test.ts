@@ -6,7 +6,7 @@ import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
 import { connectHub, recordPushes, until } from '../../realtime/test-client';
 import { PUBLIC } from './route-auth';
-import { startAppWith } from './test-app';
+import { startAppWith } from '../../../test/test-app';
 
 /** Issue #14 findings 1, 2, 4, 5, 6 and issue #10 item 7: bad input is a 4xx, never a 500. */
 let server: TestServer;

@@ -4,9 +4,9 @@ import { userSchema } from '@wren/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
-import { buildApp } from '../app';
+import { buildApp } from '../../app/http-app';
 import { ADMIN, PUBLIC, routeTable } from './route-auth';
-import { startAppWith } from './test-app';
+import { startAppWith } from '../../../test/test-app';
 
 /** Issue #10 item 7: authentication by scope, so a new route is protected unless it opts out. */
 let server: TestServer;
