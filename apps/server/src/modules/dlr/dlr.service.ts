@@ -87,7 +87,7 @@ export function createDlrService(deps: Deps) {
   });
   const matcher = createReceiptMatcher({
     notations,
-    endsPart: (r) => statMeaning(r.stat, policyOf(r.connection)).kind === 'final',
+    endsPart: (r) => statMeaning(r, policyOf(r.connection)).kind === 'final',
   });
 
   let queue: Incoming[] = [];
