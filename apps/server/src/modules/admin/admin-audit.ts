@@ -2,8 +2,8 @@ import type { AuditPage } from '@wren/contracts';
 import { z } from 'zod';
 import type { Db } from '../../platform/db';
 import { decodeCursor, encodeCursor } from '../../shared/cursor';
-import * as audit from '../audit/audit.repository';
-import type { Operator } from './admin.service';
+import * as audit from '../audit/audit.service';
+import type { Operator } from './operator';
 
 const idCursor = z.object({ id: z.number().int().positive() });
 

@@ -6,11 +6,10 @@ import { type Db, transact } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import { attachment, CSV_BOM, csvLine, majorUnits } from '../../shared/csv';
 import { decodeCursor, encodeCursor } from '../../shared/cursor';
-import * as audit from '../audit/audit.repository';
-import { format, type LedgerService } from '../ledger/ledger.service';
-import * as ledgerRepo from '../ledger/ledger.repository';
+import * as audit from '../audit/audit.service';
+import { format, lockAccount, type LedgerService } from '../ledger/ledger.service';
 import * as repo from './admin.repository';
-import type { Operator } from './admin.service';
+import type { Operator } from './operator';
 
 const idCursor = z.object({ id: z.number().int().positive() });
 
@@ -53,7 +52,7 @@ export function createAdminLedger(
     }) {
       const reference = `adj:${input.requestId ?? randomUUID()}`;
       const result = await transact(db, async (trx) => {
-        const acc = await ledgerRepo.lockAccount(trx, input.accountId);
+        const acc = await lockAccount(trx, input.accountId);
         if (!acc) throw notFound('Account');
         const after = Number(acc.balance_minor) + input.amountMinor;
         if (after < 0) {

@@ -12,7 +12,7 @@ import type { AppContext } from '../../app/context';
 import { AppError } from '../../platform/errors';
 import { toHubFailure } from '../../realtime/hub-methods';
 import type { HubSocket } from '../../realtime/hub-types';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.service';
 import { campaignsOf } from '../campaigns/campaigns.routes';
 import { createMetrics, registerMetrics } from '../metrics/metrics';
 import * as repo from './admin.repository';

@@ -39,7 +39,8 @@ import { AppError } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
 import { ADMIN } from '../../platform/http/route-auth';
 import { csvDownloadHeaders } from '../../shared/csv';
-import type { AdminService, Operator } from './admin.service';
+import type { AdminService } from './admin.service';
+import type { Operator } from './operator';
 import type { RatePlansService } from './rate-plans.service';
 import type { SystemService } from './system.service';
 

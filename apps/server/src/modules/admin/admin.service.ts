@@ -13,20 +13,14 @@ import { type Db, transact, transactRetryingDeadlocks } from '../../platform/db'
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { cursorId, cursorTime, decodeCursor, encodeCursor } from '../../shared/cursor';
-import * as audit from '../audit/audit.repository';
+import * as audit from '../audit/audit.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { Sessions } from '../auth/sessions';
 import { createAdminAudit } from './admin-audit';
 import { createAdminLedger } from './admin-ledger';
+import type { Operator } from './operator';
 import * as repo from './admin.repository';
 import { pricingChanged } from './pricing-sync';
-
-/** The operator acting, for the audit log. */
-export interface Operator {
-  userId: string;
-  accountId: string;
-  ip: string | null;
-}
 
 interface Deps {
   db: Db;

@@ -3,7 +3,7 @@ import { ErrorCode, type ImportResult, type PricePreview } from '@wren/contracts
 import { AsYouType } from 'libphonenumber-js';
 import { type Db, transact } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
-import type { Operator } from './admin.service';
+import type { Operator } from './operator';
 import { pricingChanged } from './pricing-sync';
 import { parsePriceCsv, priceListCsv } from './rate-plan-csv';
 import { audit, detail as planDetail, lockPlan, summaries, writePrices } from './rate-plans.repository';

@@ -2,8 +2,8 @@ import type { PriceDto, RatePlanDetail, RatePlanSummary } from '@wren/contracts'
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import { notFound } from '../../platform/errors';
-import { recordAudit } from '../audit/audit.repository';
-import type { Operator } from './admin.service';
+import { recordAudit } from '../audit/audit.service';
+import type { Operator } from './operator';
 import { countryOfPrefix } from './prefix-country';
 
 const toPrice = (r: { prefix: string; price_minor: number }): PriceDto => ({

@@ -4,7 +4,7 @@ import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { isUniqueViolation } from '../../shared/unique-violation';
 import { pricingChanged } from './pricing-sync';
-import type { Operator } from './admin.service';
+import type { Operator } from './operator';
 import { createRatePlanPrices } from './rate-plan-prices';
 import { audit, detail as planDetail, lockPlan, summaries } from './rate-plans.repository';
 

@@ -3,8 +3,8 @@ import { ErrorCode, type SystemStatus } from '@wren/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import { AppError } from '../../platform/errors';
-import { recordAudit } from '../audit/audit.repository';
-import type { Operator } from './admin.service';
+import { recordAudit } from '../audit/audit.service';
+import type { Operator } from './operator';
 import { LANES, REPORT_INTERVAL_MS, type WorkerReport } from './worker-report';
 
 const FINAL_FAILED = ['undelivered', 'expired', 'rejected', 'failed'];

@@ -2,7 +2,7 @@ import { ErrorCode, type ChangePasswordInput, type LoginResponse, type TokenPair
 import { nowMs, type Clock } from '../../platform/clock';
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, unauthorized } from '../../platform/errors';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.service';
 import type { AuthDeps, ClientInfo } from './auth-deps';
 import * as repo from './auth.repository';
 import { createPasswordRecovery } from './password-recovery';

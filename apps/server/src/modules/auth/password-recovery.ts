@@ -2,7 +2,7 @@ import { ErrorCode } from '@wren/contracts';
 import { nowMs } from '../../platform/clock';
 import { transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.service';
 import type { AuthDeps, ClientInfo, RunInBackground } from './auth-deps';
 import * as repo from './auth.repository';
 import { assertPasswordAllowed } from './password-policy';

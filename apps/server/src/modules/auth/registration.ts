@@ -2,8 +2,8 @@ import { ErrorCode, type LoginResponse, type RegisterInput } from '@wren/contrac
 import { nowMs } from '../../platform/clock';
 import { transact } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
-import { recordAudit } from '../audit/audit.repository';
-import { insertAccount, insertUser } from '../users/users.repository';
+import { recordAudit } from '../audit/audit.service';
+import { insertAccount, insertUser } from '../users/users.service';
 import type { AuthDeps, ClientInfo, RunInBackground, StartSession } from './auth-deps';
 import * as repo from './auth.repository';
 import { assertPasswordAllowed } from './password-policy';

@@ -3,11 +3,8 @@ import { sql } from 'kysely';
 import { type Db, afterCommit, transact } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
-import { lockAccount } from '../ledger/ledger.repository';
-import type { LedgerService } from '../ledger/ledger.service';
-import * as messagesRepo from '../messages/messages.repository';
-import { refundMessages } from '../messages/refunds';
-import { transition } from '../messages/status.repository';
+import { lockAccount, type LedgerService } from '../ledger/ledger.service';
+import { recordEvents, refundMessages, transition } from '../messages/campaign-port';
 import { toCampaignDto } from './campaign-dto';
 import { ownCampaign, publishCampaignChanged, refreshStats } from './campaign-row';
 import { checkTimezone, parseSchedule } from './campaign-schedule';
@@ -80,7 +77,7 @@ export function createLifecycle(deps: Deps) {
       error: reason,
     });
     await refundMessages(trx, ledger, canceled);
-    await messagesRepo.insertEvents(
+    await recordEvents(
       trx,
       canceled.map((m) => ({ message_id: m.id, status: 'canceled', detail: reason })),
     );

@@ -7,7 +7,7 @@ import { newMessageId } from '../../shared/message-uuid';
 import type { LedgerService } from '../ledger/ledger.service';
 import * as limitsOf from '../messages/account-limits';
 import { holdOptOuts } from '../messages/cancel-waiting';
-import { insertMessages } from '../messages/message-inserts.repository';
+import { insertMessages } from '../messages/campaign-port';
 import { publishCampaignChanged } from './campaign-row';
 import * as repo from './campaigns.repository';
 import { VALUE_SEPARATOR } from './scan-types';

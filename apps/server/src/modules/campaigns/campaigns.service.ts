@@ -21,7 +21,7 @@ import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
-import { streamLog } from '../messages/log-export.repository';
+import { streamLog } from '../messages/campaign-port';
 import type { ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
 import { createAcceptance, type AcceptOptions } from './campaign-acceptance';

@@ -25,6 +25,15 @@ export async function requireGroup(db: Db, accountId: string, groupId: string) {
   return group;
 }
 
+/**
+ * Moves the group's cached contact count by `delta`; call in the transaction that inserted or
+ * deleted its contacts. Public for /v1's bulk contact insert (v1-contacts.ts), which writes the
+ * contacts in one statement of its own and keeps the count as the contacts service does.
+ */
+export function adjustContactCount(trx: Db, groupId: string, delta: number) {
+  return repo.adjustContactCount(trx, groupId, delta);
+}
+
 /** Contact groups: names unique per account (any case), with a cached contact count. */
 export function createGroupsService(deps: { db: Db; events: EventBus }) {
   const { db, events } = deps;

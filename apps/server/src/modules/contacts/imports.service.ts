@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import type { Jobs } from '../../platform/jobs';
 import type { Logger } from '../../platform/logger';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.service';
 import { deleteImported } from './contacts.repository';
 import { CSV_BOM, csvLine } from './csv';
 import { adjustContactCount } from './groups.repository';

@@ -185,6 +185,20 @@ export function createLedgerService(events: EventBus) {
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
 
+/**
+ * Takes the account's row lock, the one every posting takes (FOR NO KEY UPDATE, held until the
+ * caller's transaction ends), and returns the account's cached balance, currency and operator lock:
+ * no balance change interleaves with the caller's work after it. The ledger's only public read of
+ * its lock (ledger.repository.ts stays private to the module), for the modules that must order it
+ * against their own locks or read the balance under it: admin's adjustment (admin-ledger.ts: the
+ * overdraft check), campaigns' cancel of an account's campaigns (campaign-lifecycle.ts) and
+ * messages' cancel of waiting messages (cancel-waiting.ts), which take it before any message's
+ * refund so that they cannot deadlock with a cancel or a send.
+ */
+export function lockAccount(trx: Db, accountId: string) {
+  return repo.lockAccount(trx, accountId);
+}
+
 /** Formats minor units as money, e.g. 540 USD → $5.40. */
 export function format(minor: number, currency: string) {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(minor / 100);

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { afterCommit, type Db } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
-import { lockAccount } from '../ledger/ledger.repository';
-import type { LedgerService } from '../ledger/ledger.service';
+import { lockAccount, type LedgerService } from '../ledger/ledger.service';
 import { insertEvents } from './messages.repository';
 import { refundMessages } from './refunds';
 import { transition } from './status.repository';

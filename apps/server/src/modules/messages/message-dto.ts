@@ -4,6 +4,13 @@ import type { MessageDtoRow } from './messages.repository';
 import type { MessagingTables } from '../../db/schema-messaging';
 import { decodeCursor as decodeKey, encodeCursor as encodeKey, timeIdCursor } from '../../shared/cursor';
 
+/**
+ * A message's row as the log reads it and a send returns it (messages.repository's DTO columns), the
+ * input of `toMessageDto`. Re-exported here for the modules that receive such rows and answer with
+ * their DTO, never reading the repository: /v1's send answer (v1.service.ts, from a SendHook).
+ */
+export type { MessageDtoRow };
+
 export function toMessageDto(m: MessageDtoRow): MessageDto {
   return {
     id: m.id,

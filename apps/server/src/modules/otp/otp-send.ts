@@ -11,7 +11,7 @@ import type { FilterSuppressed } from '../inbound/inbound.service';
 import { accountLockedError, format, type LedgerService } from '../ledger/ledger.service';
 import * as limitsOf from '../messages/account-limits';
 import { PRIORITY, type ResolveSender } from '../messages/messages.service';
-import { insertMessages } from '../messages/message-inserts.repository';
+import { insertMessages } from '../messages/otp-port';
 import type { PricingService } from '../pricing/pricing.service';
 import { generateCode, type CodeHashes } from './otp-codes';
 import { parseOtpNumber } from './otp-number';

@@ -14,7 +14,7 @@ import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { cursorId, cursorTime, decodeCursor, encodeCursor } from '../../shared/cursor';
 import { parseInput } from '../../shared/parse-input';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.service';
 import * as repo from './sender-ids.repository';
 
 export type SenderIdApproval = 'manual' | 'auto';

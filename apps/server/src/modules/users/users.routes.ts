@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
 import { readUpload } from '../../platform/http/upload';
-import { listRecent } from '../audit/audit.repository';
+import { listRecent } from '../audit/audit.service';
 
 export function usersRoutes(ctx: AppContext) {
   const { users } = ctx.services;

@@ -2,7 +2,7 @@ import { ErrorCode, PICTURE_MAX_BYTES, type UpdateProfileInput, type User } from
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import { toE164 } from '../../shared/phone';
-import { recordAudit } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.service';
 import { sniffImageType } from './picture';
 import type { Sessions } from '../auth/sessions';
 import * as repo from './users.repository';
@@ -21,6 +21,20 @@ export function toUser(row: NonNullable<repo.ProfileRow>): User {
     hasPicture: row.has_picture,
     createdAt: row.created_at.toISOString(),
   };
+}
+
+/**
+ * Creates an account and its first user, in the caller's transaction: registration (auth's
+ * registration.ts) makes the account with its trial credit and signs the new user in. The users
+ * module owns the `accounts` and `users` rows; auth creates them only through these.
+ */
+export function insertAccount(trx: Db, a: { name: string; currency: string }) {
+  return repo.insertAccount(trx, a);
+}
+
+/** The account's first user (see insertAccount): registration's, in the same transaction. */
+export function insertUser(trx: Db, u: Parameters<typeof repo.insertUser>[1]) {
+  return repo.insertUser(trx, u);
 }
 
 export function createUsersService(deps: {

@@ -5,8 +5,7 @@ import { FieldError } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import { normaliseContactPhone } from '../contacts/contact-phone';
 import type { ContactsService } from '../contacts/contacts.service';
-import { adjustContactCount } from '../contacts/groups.repository';
-import { requireGroup, type GroupsService } from '../contacts/groups.service';
+import { adjustContactCount, requireGroup, type GroupsService } from '../contacts/groups.service';
 
 /**
  * /v1 contacts on the contacts module: its phone rule (E.164 in the account's country), its group

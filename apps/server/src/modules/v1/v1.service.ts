@@ -7,8 +7,7 @@ import type { LedgerService } from '../ledger/ledger.service';
 import type { MessagesService } from '../messages/messages.service';
 import type { WebhooksService } from '../webhooks/webhooks.service';
 import { toE164 } from '../../shared/phone';
-import { toMessageDto } from '../messages/message-dto';
-import type { MessageDtoRow } from '../messages/messages.repository';
+import { toMessageDto, type MessageDtoRow } from '../messages/message-dto';
 import type { SendHook } from '../messages/send-batcher';
 import { type IdempotencyClaim, purgeIdempotencyKeys, storeAnswers } from './idempotency';
 
