@@ -1,7 +1,3 @@
-import type smpp from 'smpp';
-import type { Reply } from './mo-assembler';
-import type { SmppBind } from './smpp-bind';
-
 /** What became of one submit_sm. Only 'resp' and 'not-written' say anything for sure. */
 export type SendResult =
   | { kind: 'resp'; status: number; messageId: string; pauseMs: number }
@@ -18,16 +14,3 @@ export type BindState = 'down' | 'connecting' | 'binding' | 'bound' | 'unbinding
 
 /** The SMPP bind type of a session. */
 export type SessionRole = 'transceiver' | 'transmitter' | 'receiver';
-
-export interface BindHooks {
-  /** Something changed that may free a slot (bound, response, pause over, down). */
-  changed(): void;
-  /** A deliver_sm arrived; `reply` sends its deliver_sm_resp (once). */
-  deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void;
-  /** The SMSC closed this session, bound at `boundAt` (connection clock), within flapSeconds of binding. */
-  flapped(bind: SmppBind, boundAt: number): void;
-  /** This session has stayed bound flapSeconds. */
-  stable(bind: SmppBind): void;
-  /** A session of this bind ended (closed, by anyone); `boundAt` when it had bound. */
-  ended(bind: SmppBind, generation: number, boundAt: number | undefined): void;
-}

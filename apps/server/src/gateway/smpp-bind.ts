@@ -4,12 +4,27 @@ import smpp from 'smpp';
 import type { Logger } from '../platform/logger';
 import { backoffMs, ThrottlePause } from './backoff';
 import { statusName } from './command-status';
-import type { BindHooks, BindState, SendResult, SessionRole } from './smpp-bind-types';
+import type { Reply } from './mo-assembler';
+import type { BindState, SendResult, SessionRole } from './smpp-bind-types';
 import type { ResolvedConnectionConfig } from './smpp-config';
 import { SessionIo } from './smpp-session-io';
 import { TokenBucket } from './token-bucket';
 
-export type { BindHooks, BindState, SendResult, SessionRole } from './smpp-bind-types';
+export type { BindState, SendResult, SessionRole } from './smpp-bind-types';
+
+/** What a bind tells its connection (smpp-connection.ts). */
+export interface BindHooks {
+  /** Something changed that may free a slot (bound, response, pause over, down). */
+  changed(): void;
+  /** A deliver_sm arrived; `reply` sends its deliver_sm_resp (once). */
+  deliver(bind: SmppBind, pdu: smpp.PDU, reply: Reply): void;
+  /** The SMSC closed this session, bound at `boundAt` (connection clock), within flapSeconds of binding. */
+  flapped(bind: SmppBind, boundAt: number): void;
+  /** This session has stayed bound flapSeconds. */
+  stable(bind: SmppBind): void;
+  /** A session of this bind ended (closed, by anyone); `boundAt` when it had bound. */
+  ended(bind: SmppBind, generation: number, boundAt: number | undefined): void;
+}
 
 const ESME_RINVBNDSTS = 0x04;
 const ESME_RMSGQFUL = 0x14;
