@@ -11,6 +11,7 @@ import {
 import type { Config } from '../../platform/config';
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
+import { parseSchedule } from '../../shared/schedule';
 import { refundMessages } from './refunds';
 import { cancelWaiting } from './cancel-waiting';
 import type { EventBus } from '../../platform/events';
@@ -53,7 +54,6 @@ function settled<T>(r: PromiseSettledResult<T>): T {
   if (r.status === 'rejected') throw r.reason;
   return r.value;
 }
-const MAX_SCHEDULE_MS = 366 * 86_400_000;
 
 export function createMessagesService(deps: Deps) {
   const { db, config } = deps;
@@ -75,17 +75,6 @@ export function createMessagesService(deps: Deps) {
       throw new FieldError({ recipients: [`Not a valid phone number: ${shown}`] });
     }
     return [...new Set(valid)];
-  }
-
-  function parseSchedule(scheduleAt: string | undefined): Date | null {
-    if (!scheduleAt) return null;
-    const at = new Date(scheduleAt);
-    if (at.getTime() <= Date.now() + 5_000)
-      throw new FieldError({ scheduleAt: ['Choose a time in the future'] });
-    if (at.getTime() > Date.now() + MAX_SCHEDULE_MS) {
-      throw new FieldError({ scheduleAt: ['Schedule at most one year ahead'] });
-    }
-    return at;
   }
 
   /** Drops recipients on the account's suppression list; a send with none left is a 400. */
