@@ -51,6 +51,8 @@ const FLUSH_MS = 10;
 const FLUSH_SIZE = 400;
 /** Rounds of one matchParked pass at most (each must match some of what is left). */
 const PARKED_ROUNDS = 8;
+const AMBIGUOUS_RETRY_MS = 250;
+const AMBIGUOUS_RETRY_FOR_MS = 10 * 60 * 1000;
 
 /**
  * Matches delivery receipts to message parts, moves statuses forward only, refunds by policy and
@@ -96,6 +98,27 @@ export function createDlrService(deps: Deps) {
   let waiting: Incoming[] = [];
   let waitTimer: NodeJS.Timeout | null = null;
   let draining = false;
+  /** When this process last parked an ambiguous receipt (0: none open that a match could resolve). */
+  let ambiguousAt = 0;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * A receipt parked as ambiguous (two open parts have its id) is resolved once one of them gets its
+   * own receipt: after a batch settled parts, the parked ones are tried again (at most every
+   * AMBIGUOUS_RETRY_MS, for AMBIGUOUS_RETRY_FOR_MS after the last one was parked).
+   */
+  function retryAmbiguous() {
+    if (ambiguousAt === 0 || retryTimer) return;
+    if (Date.now() - ambiguousAt > AMBIGUOUS_RETRY_FOR_MS) {
+      ambiguousAt = 0;
+      return;
+    }
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void matchParked().catch(() => undefined);
+    }, AMBIGUOUS_RETRY_MS);
+    retryTimer.unref();
+  }
 
   function schedule(ms: number) {
     if (timer && ms > 0) return;
@@ -130,6 +153,7 @@ export function createDlrService(deps: Deps) {
       await notations.load();
       const { touched, wait } = await transact(db, (trx) => apply(trx, batch));
       notifyChanged(deps.events, touched);
+      if (touched.length > 0) retryAmbiguous();
       const waitingNow = new Set(wait);
       for (const b of batch) if (!waitingNow.has(b)) b.done.resolve();
       if (wait.length) {
@@ -263,6 +287,7 @@ export function createDlrService(deps: Deps) {
         // The dispatcher may be storing the part (and with it the evidence of the notation) now.
         wait.push(k);
       } else {
+        if (reason.startsWith(AMBIGUOUS)) ambiguousAt = Date.now();
         if (reason.startsWith(AMBIGUOUS) || reason.startsWith(CONTRADICTION)) {
           logger.warn(
             { connection: k.receipt.connection, smscId: k.receipt.smscId, reason },
@@ -288,14 +313,20 @@ export function createDlrService(deps: Deps) {
     return wait;
   }
 
-  /** Tries parked receipts again (after new parts are stored, and periodically). */
+  /**
+   * Tries parked receipts again (once a connection's notation is decided). Each round reads what is
+   * parked inside the receipt chain, after the batches before it: a batch judged before the decision
+   * and parked just after it is read too (read outside the chain, it was missed and stayed parked).
+   */
   async function matchParked() {
     // Again while a round matches some and leaves others: a parked receipt may be ambiguous only
     // because another parked one's part is still open (after a notation change, receipt 16 fits
     // part 16 and, in the previous notation, part 10, whose own receipt is parked too).
-    for (let round = 0, left = Infinity; round < PARKED_ROUNDS; round++) {
+    let left = Infinity;
+    const round = async () => {
       const parked = await repo.openParked(db, 1000);
-      if (parked.length === 0 || parked.length >= left) return;
+      if (parked.length === 0) ambiguousAt = 0;
+      if (parked.length === 0 || parked.length >= left) return false;
       left = parked.length;
       const batch: Incoming[] = parked.map((p) => ({
         parkedId: p.id,
@@ -312,7 +343,16 @@ export function createDlrService(deps: Deps) {
         },
         done: { resolve: () => undefined, reject: () => undefined },
       }));
-      await (chain = chain.then(() => process(batch)));
+      await process(batch);
+      return true;
+    };
+    for (let i = 0; i < PARKED_ROUNDS; i++) {
+      const again = chain.then(round);
+      chain = again.then(
+        () => undefined,
+        () => undefined,
+      );
+      if (!(await again)) return;
     }
   }
 

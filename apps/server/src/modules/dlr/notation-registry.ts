@@ -18,7 +18,9 @@ const MAX_SAMPLES = 256;
 /**
  * After a notation changed and was learned again, receipts still written in the one before (those of
  * messages sent before the change) may come for this long: a receipt that fits an open part under
- * the previous notation too is ambiguous and parked (receipt-matching.ts).
+ * the previous notation too is ambiguous and parked (receipt-matching.ts). Only parts stored before
+ * the change can be named so: `since` is the storing time of the earliest open part that showed the
+ * new notation, and a part stored then or later was answered in the new one.
  */
 const PREVIOUS_NOTATION_MS = 10 * 60 * 1000;
 
@@ -45,7 +47,7 @@ export function createNotationRegistry(deps: {
   const decided = new Map<string, IdNotation>();
   const learning = new Map<string, Learning>();
   /** The notation a connection had before it changed, until PREVIOUS_NOTATION_MS after the new one. */
-  const previous = new Map<string, { notation: IdNotation; until: number }>();
+  const previous = new Map<string, { notation: IdNotation; until: number; since: Date }>();
   let loaded: Promise<void> | null = null;
   /** Stored rows are written in order (a forget, then the notation learned again). */
   let writes: Promise<void> = Promise.resolve();
@@ -140,15 +142,18 @@ export function createNotationRegistry(deps: {
       return deps.settingOf(connection) === 'auto' ? decided.get(connection) : undefined;
     },
 
-    /** The notation a connection learned again had before, while its receipts may still come. */
-    previousNotation(connection: string): IdNotation | undefined {
+    /**
+     * The notation a connection learned again had before, while its receipts may still come, and
+     * since when parts are stored in the new one (only a part stored earlier can be named in it).
+     */
+    previousNotation(connection: string): { notation: IdNotation; since: Date } | undefined {
       const p = previous.get(connection);
       if (!p || !decided.has(connection)) return undefined;
       if (Date.now() > p.until) {
         previous.delete(connection);
         return undefined;
       }
-      return p.notation;
+      return { notation: p.notation, since: p.since };
     },
 
     /**
@@ -157,12 +162,12 @@ export function createNotationRegistry(deps: {
      * the ids it sees from now on (receipts are matched as while learning: only a part no other
      * reading fits, the rest parked).
      */
-    changed(connection: string, detail: Record<string, unknown>) {
+    changed(connection: string, detail: Record<string, unknown>, since: Date) {
       const was = decided.get(connection);
       if (!was || deps.settingOf(connection) !== 'auto') return;
       decided.delete(connection);
       learning.delete(connection);
-      previous.set(connection, { notation: was, until: Number.POSITIVE_INFINITY });
+      previous.set(connection, { notation: was, until: Number.POSITIVE_INFINITY, since });
       deps.logger.warn(
         { connection, learned: formatIdNotation(was), ...detail },
         'SMSC message id notation changed: receipts contradict the learned one; learning it again',

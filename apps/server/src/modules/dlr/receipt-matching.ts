@@ -1,7 +1,7 @@
 import { receiptKey, type IdNotation } from '../../gateway/message-id';
 import type { DeliveryReceipt } from '../../gateway/sms-gateway';
 import type { Db } from '../../platform/db';
-import { findParts } from '../messages/receipt-port';
+import { findParts, openKeysSince } from '../messages/receipt-port';
 import {
   AMBIGUOUS,
   CONTRADICTION,
@@ -33,11 +33,15 @@ const READINGS: readonly IdNotation[] = [
  */
 const SURELY_FINAL = new Set(['DELIVRD', 'UNDELIV', 'EXPIRED', 'REJECTD', 'DELETED']);
 
+/** Open parts stored since a notation change that a new learning reads its submit side from. */
+const LEARN_FROM_PARTS = 256;
+
 /** How a receipt under a connection's learned notation contradicts it. */
 const SUSPICIONS = {
   unfit: 'its id cannot be written in the learned notation',
   final: 'under the learned notation it names a part that already has another final receipt',
   dates: "under the learned notation it names a part sent far from the receipt's dates",
+  reused: 'under the learned notation its id was used by an earlier part too',
 } as const;
 type Suspicion = keyof typeof SUSPICIONS;
 
@@ -52,6 +56,8 @@ interface Keyed {
   learned: IdNotation | undefined;
   /** The key in the notation before a change, while receipts written in it may still come. */
   previousKey: string | undefined;
+  /** Parts stored from then on were answered in the new notation: no old-notation receipt names them. */
+  changedSince: Date | undefined;
 }
 
 interface Judged {
@@ -93,7 +99,8 @@ function pick(found: Part[]): Part | string {
  * parked as a contradiction.
  *
  * After a change, receipts of messages sent before it may still come in the old notation: for
- * PREVIOUS_NOTATION_MS a receipt that also fits an open part under the old one is ambiguous (parked),
+ * PREVIOUS_NOTATION_MS a receipt that also fits an open part stored before the change under the old
+ * one is ambiguous (parked),
  * and one that waited and names nothing open under the new one goes to the one open part the old
  * one gives it.
  */
@@ -128,7 +135,7 @@ export function createReceiptMatcher(deps: {
     const early = own !== null && Date.now() - k.since < WAIT_FOR_PARTS_MS;
     const learned = notations.learnedNotation(r.connection);
     const previous = learned ? notations.previousNotation(r.connection) : undefined;
-    const previousKey = previous ? receiptKey(r.smscId, previous) : undefined;
+    const previousKey = previous ? receiptKey(r.smscId, previous.notation) : undefined;
     return {
       k,
       keys,
@@ -137,6 +144,7 @@ export function createReceiptMatcher(deps: {
       readable: readings.length > 0,
       learned,
       previousKey: previousKey !== undefined && !keys.includes(previousKey) ? previousKey : undefined,
+      changedSince: previous?.since,
     };
   }
 
@@ -152,7 +160,7 @@ export function createReceiptMatcher(deps: {
   }
 
   function judge(kd: Keyed, partsOf: (key: string) => Part[]): Omit<Judged, 'kd'> {
-    const { k, keys, own, early, learned, previousKey } = kd;
+    const { k, keys, own, early, learned, previousKey, changedSince } = kd;
     const r = k.receipt;
     if (!kd.readable) return { result: LEARNING };
     if (keys.length === 0) {
@@ -174,8 +182,15 @@ export function createReceiptMatcher(deps: {
     }
     const hit = pick(fits);
     if (previousKey !== undefined && (typeof hit !== 'string' || hit === NO_PART)) {
+      // Only a part stored before the change: one stored since was answered in the new notation
+      // (after a switch to sequential ids, receipt 16 reads "10" in the old one, the id of a NEW part
+      // whose own receipt may not be in yet).
       const before = partsOf(previousKey).filter(
-        (p) => p.stat === null && fitsDates(r)(p) && (typeof hit === 'string' || partId(p) !== partId(hit)),
+        (p) =>
+          p.stat === null &&
+          fitsDates(r)(p) &&
+          (changedSince === undefined || p.created_at < changedSince) &&
+          (typeof hit === 'string' || partId(p) !== partId(hit)),
       );
       if (before.length > 0) {
         // Open under the new notation too: either may be right.
@@ -201,7 +216,17 @@ export function createReceiptMatcher(deps: {
       fits.every((p) => p.raw !== r.raw) &&
       fits.some((p) => SURELY_FINAL.has(p.stat ?? ''))
     ) {
+      // A fresh one waits first: its own part may be being stored under another reading (the SMSC
+      // changed its ids, and receipt 20 read as hex/dec names the old, finished part "14").
+      if (Date.now() - k.since < WAIT_FOR_PARTS_MS) return { result: NO_PART, suspicion: 'final' };
       return { result: hit, suspicion: 'final' };
+    }
+    // An id used again on the connection (an older part has it too): the SMSC's counter may have
+    // wrapped, or it restarted in another notation and this receipt is another open part's (receipt
+    // 16 read as hex/dec names the new part "10", whose own receipt is still on its way).
+    // Not again while the notation before a change is still current: the new ids reuse the old ones.
+    if (learned && !changedSince && typeof hit !== 'string' && hit.stat === null && fits.length > 1) {
+      return { result: hit, suspicion: 'reused' };
     }
     return { result: hit };
   }
@@ -209,7 +234,7 @@ export function createReceiptMatcher(deps: {
   /** The batch's connections whose learned notation fresh receipts contradict, with a sample. */
   async function contradicted(trx: Db, judged: Judged[]) {
     const suspects = judged.filter((j) => j.suspicion && j.kd.k.parkedId === undefined);
-    const changes = new Map<string, Record<string, unknown>>();
+    const changes = new Map<string, { detail: Record<string, unknown>; since: Date }>();
     if (suspects.length === 0) return changes;
     const otherKeys = ({ kd }: Judged) =>
       READINGS.flatMap((n) => receiptKey(kd.k.receipt.smscId, n) ?? []).filter(
@@ -226,17 +251,23 @@ export function createReceiptMatcher(deps: {
         (p) => p.stat === null && fitsDates(r)(p),
       );
       if (open.length === 0) continue;
+      // The earliest part that showed the new notation: the change came before it was stored.
+      const earliest = open.reduce((a, b) => (b.created_at < a.created_at ? b : a)).created_at;
       const seen = changes.get(r.connection);
       if (seen) {
-        seen.receipts = Number(seen.receipts) + 1;
+        seen.detail.receipts = Number(seen.detail.receipts) + 1;
+        if (earliest < seen.since) seen.since = earliest;
         continue;
       }
       changes.set(r.connection, {
-        receipts: 1,
-        smscId: r.smscId,
-        why: SUSPICIONS[j.suspicion ?? 'final'],
-        learnedKey: j.kd.keys[0] ?? null,
-        openPartUnder: open[0]?.smsc_key,
+        detail: {
+          receipts: 1,
+          smscId: r.smscId,
+          why: SUSPICIONS[j.suspicion ?? 'final'],
+          learnedKey: j.kd.keys[0] ?? null,
+          openPartUnder: open[0]?.smsc_key,
+        },
+        since: earliest,
       });
     }
     return changes;
@@ -251,7 +282,7 @@ export function createReceiptMatcher(deps: {
       kd,
       ...judge(kd, (key) => partsOf(kd.k.receipt.connection, key)),
     }));
-    const changes = detect ? await contradicted(trx, judged) : new Map<string, Record<string, unknown>>();
+    const changes = detect ? await contradicted(trx, judged) : new Map<string, never>();
     const matched: Matched[] = [];
     const misses: Miss[] = [];
     for (const { kd, result } of judged) {
@@ -269,14 +300,22 @@ export function createReceiptMatcher(deps: {
     async match(trx: Db, batch: Incoming[]): Promise<{ matched: Matched[]; misses: Miss[] }> {
       const first = await attempt(trx, batch, true);
       if (first.changes.size === 0) return first;
-      for (const [connection, detail] of first.changes) {
-        notations.changed(connection, detail);
+      for (const [connection, { detail, since }] of first.changes) {
+        notations.changed(connection, detail, since);
         // The new learning starts from the ids of this batch's fresh receipts.
         const fresh = batch.filter((k) => k.receipt.connection === connection && k.parkedId === undefined);
         notations.observe(
           connection,
           'receipt',
           fresh.map((k) => k.receipt.smscId),
+        );
+        // And from the parts answered in the new notation already: when the change shows only after
+        // the last submit (receipts come late), no new part is stored to learn the submit side from,
+        // and the connection stayed undecided, every receipt parked.
+        notations.observe(
+          connection,
+          'submit',
+          await openKeysSince(trx, connection, since, LEARN_FROM_PARTS),
         );
       }
       return attempt(trx, batch, false);

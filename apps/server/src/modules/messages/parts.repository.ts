@@ -36,6 +36,24 @@ export async function findParts(db: Db, connections: string[], keys: string[]) {
   return rows;
 }
 
+/**
+ * The submit ids (keys) of a connection's open parts stored since `since`, oldest first: after an
+ * SMSC changed its id notation, the evidence a new learning starts from (through
+ * message_parts_open_idx, which holds only open parts).
+ */
+export async function openKeysSince(db: Db, connection: string, since: Date, limit: number) {
+  const rows = await db
+    .selectFrom('message_parts')
+    .select('smsc_key')
+    .where('stat', 'is', null)
+    .where('created_at', '>=', since)
+    .where('connection', '=', connection)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.smsc_key);
+}
+
 /** One part's final receipt: its stat, error and raw text. */
 export interface PartStat {
   message_id: string;

@@ -4,7 +4,7 @@
  */
 export { insertEvents as recordEvents } from './messages.repository';
 export { notifyChanged } from './notify';
-export { findParts, settleParts, type PartStat } from './parts.repository';
+export { findParts, openKeysSince, settleParts, type PartStat } from './parts.repository';
 export { refundMessages } from './refunds';
 export { annotate, transition, type Transitioned, type TransitionRow } from './status.repository';
 export { createPartitionDirectory } from './partition-directory';
