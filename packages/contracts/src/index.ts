@@ -17,3 +17,4 @@ export * from './v1-contacts';
 export * from './webhooks';
 export * from './campaigns';
 export * from './admin';
+export * from './members';

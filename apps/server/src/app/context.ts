@@ -1,5 +1,6 @@
 import { createAuthService } from '../modules/auth/auth.service';
 import { createSessions } from '../modules/auth/sessions';
+import { createMembersService } from '../modules/members/members.service';
 import { createTokenSigner } from '../modules/auth/tokens';
 import { createDashboardService } from '../modules/dashboard/dashboard.service';
 import { createDlrService } from '../modules/dlr/dlr.service';
@@ -52,6 +53,16 @@ export function createContext(
   const sessions = createSessions({ db, clock, logger });
   const users = createUsersService({ db, defaultCountry: config.defaultCountry, sessions });
   const auth = createAuthService({ db, config, logger, mailer, tokens, users, ledger, clock, sessions });
+  const members = createMembersService({
+    db,
+    clock,
+    logger,
+    mailer,
+    publicUrl: config.publicUrl,
+    sessions,
+    startSession: auth.startSession,
+    normalisePhone: users.normalisePhone,
+  });
   const apiKeys = createApiKeysService({
     db,
     clock,
@@ -125,6 +136,7 @@ export function createContext(
     services: {
       auth,
       sessions,
+      members,
       users,
       ledger,
       pricing,

@@ -21,6 +21,7 @@ import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
 import { templatesRoutes } from '../modules/templates/templates.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 import { apiKeysRoutes } from '../modules/api-keys/api-keys.routes';
+import { membersRoutes } from '../modules/members/members.routes';
 import { v1Routes } from '../modules/v1/v1.routes';
 import { registerOpenApi } from '../modules/v1/openapi';
 import { attachHub } from '../realtime/hub';
@@ -112,6 +113,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(usersRoutes(ctx));
   await app.register(messagesRoutes(ctx));
   await app.register(dashboardRoutes(ctx));
+  await app.register(membersRoutes(ctx));
   await app.register(senderIdsRoutes(ctx));
   await app.register(contactsRoutes(ctx));
   await app.register(templatesRoutes(ctx));

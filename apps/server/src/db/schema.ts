@@ -50,6 +50,32 @@ export interface SessionsTable {
   last_used_at: Timestamp;
   revoked_at: NullableTimestamp;
   revoked_reason: string | null;
+  /** The account the session acts on (migration 0032); null only for rows from before it. */
+  account_id: string | null;
+}
+
+/** A user's role in an account (migration 0032). */
+export interface AccountMembersTable {
+  account_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'developer' | 'sender' | 'analyst' | 'billing';
+  invited_by: string | null;
+  created_at: Generated<Date>;
+}
+
+/** An invite by email to join an account (migration 0032): single use, expiring. */
+export interface AccountInvitesTable {
+  id: Generated<string>;
+  account_id: string;
+  email: string;
+  role: AccountMembersTable['role'];
+  token_hash: string;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  accepted_by: string | null;
+  revoked_at: NullableTimestamp;
+  invited_by: string | null;
+  created_at: Generated<Date>;
 }
 
 export interface RefreshTokensTable {
@@ -107,6 +133,8 @@ export interface DB
   user_pictures: UserPicturesTable;
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
+  account_members: AccountMembersTable;
+  account_invites: AccountInvitesTable;
   password_resets: PasswordResetsTable;
   ledger_entries: LedgerEntriesTable;
   audit_log: AuditLogTable;

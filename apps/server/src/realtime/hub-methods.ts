@@ -6,16 +6,36 @@ import {
   type HubCommand,
   type HubFailure,
   type HubRequest,
+  type PermissionDeclaration,
+  roleCan,
 } from '@wren/contracts';
 import type { DashboardService } from '../modules/dashboard/dashboard.service';
 import { AppError, FieldError } from '../platform/errors';
 import { databaseInputError } from '../platform/http/database-errors';
+import { permissionDenied } from '../platform/http/route-auth';
 import type { Logger } from '../platform/logger';
 import type { HubDirectory } from './directory';
 import type { HubSocket } from './hub-types';
 
 /** Requests one socket may have in flight; more are refused with RATE_LIMITED. */
 export const MAX_IN_FLIGHT = 16;
+
+/**
+ * What each hub method needs of the member's role in the token's account, as a user route's
+ * config.permission (issue 39): checked in one place, bindHubMethods, before the handler runs.
+ */
+export const HUB_PERMISSIONS: Record<HubRequest | HubCommand, PermissionDeclaration> = {
+  GetAccountBalance: 'billing:read',
+  GetDeliveryStatus: 'reports:read',
+  GetPerformanceData: 'reports:read',
+  GetSenderIdList: 'sender-ids:read',
+  GetSmsTemplates: 'templates:read',
+  GetGroupList: 'contacts:read',
+  GetCampaignDeliveryStatus: 'messages:read',
+  GetCampaignDetail: 'messages:read',
+  CreateSenderId: 'sender-ids:manage',
+  SaveSmsTemplate: 'templates:write',
+};
 
 interface Caller {
   accountId: string;
@@ -128,6 +148,8 @@ export function bindHubMethods(
             socket.disconnect(true);
             return;
           }
+          const permission = HUB_PERMISSIONS[method];
+          if (!roleCan(socket.data.auth.accountRole, permission)) throw permissionDenied(permission);
           const result = await handler(caller, args);
           ack?.({ ok: true, data: result });
         })

@@ -16,6 +16,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
+import { assertScopesWithinRole } from './key-scopes-of-role';
 
 const idParams = z.object({ id: z.uuid('API key not found') });
 
@@ -45,15 +47,21 @@ export function apiKeysRoutes(ctx: AppContext) {
     app.addHook('onClose', stopFlushing);
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(API_KEYS_API.list, { schema: { response: { 200: apiKeyListSchema } } }, async (req) =>
-      apiKeys.list(authOf(req).accountId),
+    r.get(
+      API_KEYS_API.list,
+      { config: can('developer:manage'), schema: { response: { 200: apiKeyListSchema } } },
+      async (req) => apiKeys.list(authOf(req).accountId),
     );
 
     r.post(
       API_KEYS_API.list,
-      { schema: { body: apiKeyInputSchema, response: { 201: apiKeyCreatedSchema } } },
+      {
+        config: can('developer:manage'),
+        schema: { body: apiKeyInputSchema, response: { 201: apiKeyCreatedSchema } },
+      },
       async (req, reply) => {
         const a = authOf(req);
+        assertScopesWithinRole(a.accountRole, req.body.scopes);
         return reply
           .status(201)
           .send(await apiKeys.create({ accountId: a.accountId, userId: a.userId, body: req.body }));
@@ -62,31 +70,41 @@ export function apiKeysRoutes(ctx: AppContext) {
 
     r.get(
       API_KEYS_API.item,
-      { schema: { params: idParams, response: { 200: apiKeyDtoSchema } } },
+      { config: can('developer:manage'), schema: { params: idParams, response: { 200: apiKeyDtoSchema } } },
       async (req) => apiKeys.get(authOf(req).accountId, req.params.id),
     );
 
     r.patch(
       API_KEYS_API.item,
-      { schema: { params: idParams, body: apiKeyUpdateSchema, response: { 200: apiKeyDtoSchema } } },
-      async (req) => apiKeys.update(authOf(req).accountId, req.params.id, req.body),
+      {
+        config: can('developer:manage'),
+        schema: { params: idParams, body: apiKeyUpdateSchema, response: { 200: apiKeyDtoSchema } },
+      },
+      async (req) => {
+        assertScopesWithinRole(authOf(req).accountRole, req.body.scopes ?? []);
+        return apiKeys.update(authOf(req).accountId, req.params.id, req.body);
+      },
     );
 
     r.post(
       API_KEYS_API.revoke,
-      { schema: { params: idParams, response: { 200: apiKeyDtoSchema } } },
+      { config: can('developer:manage'), schema: { params: idParams, response: { 200: apiKeyDtoSchema } } },
       async (req) => apiKeys.revoke(authOf(req).accountId, req.params.id),
     );
 
     r.post(
       API_KEYS_API.rotate,
-      { schema: { params: idParams, response: { 200: apiKeyCreatedSchema } } },
+      {
+        config: can('developer:manage'),
+        schema: { params: idParams, response: { 200: apiKeyCreatedSchema } },
+      },
       async (req) => apiKeys.rotate(authOf(req).accountId, req.params.id),
     );
 
     r.get(
       API_KEYS_API.report,
       {
+        config: can('developer:manage'),
         schema: {
           params: idParams,
           querystring: apiKeyReportQuerySchema,
@@ -103,6 +121,7 @@ export function apiKeysRoutes(ctx: AppContext) {
     r.post(
       API_KEYS_API.replay,
       {
+        config: can('developer:manage'),
         schema: {
           params: z.object({
             id: z
@@ -117,13 +136,18 @@ export function apiKeysRoutes(ctx: AppContext) {
       async (req) => webhooks.replay(authOf(req).accountId, req.params.id),
     );
 
-    r.get(API_KEYS_API.detail, { schema: { response: { 200: apiDetailSchema } } }, async (req) =>
-      detail(authOf(req).accountId),
+    r.get(
+      API_KEYS_API.detail,
+      { config: can('developer:manage'), schema: { response: { 200: apiDetailSchema } } },
+      async (req) => detail(authOf(req).accountId),
     );
 
     r.put(
       API_KEYS_API.webhookSettings,
-      { schema: { body: webhookSettingsInputSchema, response: { 200: apiDetailSchema } } },
+      {
+        config: can('developer:manage'),
+        schema: { body: webhookSettingsInputSchema, response: { 200: apiDetailSchema } },
+      },
       async (req) => {
         const accountId = authOf(req).accountId;
         await webhooks.setUrl(accountId, req.body.webhookUrl);
@@ -133,7 +157,7 @@ export function apiKeysRoutes(ctx: AppContext) {
 
     r.post(
       API_KEYS_API.rotateWebhookSecret,
-      { schema: { response: { 200: apiDetailSchema } } },
+      { config: can('developer:manage'), schema: { response: { 200: apiDetailSchema } } },
       async (req) => {
         const accountId = authOf(req).accountId;
         await webhooks.rotateSecret(accountId);

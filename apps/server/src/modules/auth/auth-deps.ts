@@ -33,6 +33,8 @@ export type StartSession = (
   trx: Db,
   user: { id: string; account_id: string; role: 'user' | 'admin' },
   client: ClientInfo,
+  /** The account the session acts on; the user's home account by default. */
+  accountId?: string,
 ) => Promise<LoginResponse>;
 
 /** Runs work after a uniform reply; failures are logged (auth.service's runInBackground). */

@@ -83,11 +83,16 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
 
 export async function createSession(
   db: Db,
-  s: { userId: string; ip: string | null; userAgent: string | null },
+  s: { userId: string; accountId: string; ip: string | null; userAgent: string | null },
 ) {
   return db
     .insertInto('sessions')
-    .values({ user_id: s.userId, ip: s.ip, user_agent: s.userAgent?.slice(0, 300) ?? null })
+    .values({
+      user_id: s.userId,
+      account_id: s.accountId,
+      ip: s.ip,
+      user_agent: s.userAgent?.slice(0, 300) ?? null,
+    })
     .returning(['id'])
     .executeTakeFirstOrThrow();
 }
@@ -106,7 +111,15 @@ export async function findRefreshToken(db: Db, tokenHash: string) {
   return db
     .selectFrom('refresh_tokens as t')
     .innerJoin('sessions as s', 's.id', 't.session_id')
-    .select(['t.id', 't.session_id', 't.expires_at', 't.used_at', 's.user_id', 's.revoked_at'])
+    .select([
+      't.id',
+      't.session_id',
+      't.expires_at',
+      't.used_at',
+      's.user_id',
+      's.account_id',
+      's.revoked_at',
+    ])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { AppError } from '../../platform/errors';
 import { authOf, clientOf } from '../../platform/http/auth-guard';
-import { PUBLIC } from '../../platform/http/route-auth';
+import { PUBLIC, can } from '../../platform/http/route-auth';
 import { createCaptcha } from './captcha';
 
 /** An ALTCHA challenge as the widget reads it. */
@@ -103,10 +103,14 @@ export function authRoutes(ctx: AppContext) {
       async (req) => auth.refresh(req.body),
     );
 
-    r.post(API.logout, { schema: { response: { 204: noContentSchema } } }, async (req, reply) => {
-      await auth.logout(authOf(req));
-      return reply.status(204).send();
-    });
+    r.post(
+      API.logout,
+      { config: can('self'), schema: { response: { 204: noContentSchema } } },
+      async (req, reply) => {
+        await auth.logout(authOf(req));
+        return reply.status(204).send();
+      },
+    );
 
     r.post(
       API.forgotPassword,
@@ -134,7 +138,7 @@ export function authRoutes(ctx: AppContext) {
 
     r.post(
       API.mePassword,
-      { schema: { body: changePasswordSchema, response: { 204: noContentSchema } } },
+      { config: can('self'), schema: { body: changePasswordSchema, response: { 204: noContentSchema } } },
       async (req, reply) => {
         await auth.changePassword(authOf(req), req.body, clientOf(req));
         return reply.status(204).send();

@@ -3,6 +3,7 @@ import { nowMs, type Clock } from '../../platform/clock';
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, unauthorized } from '../../platform/errors';
 import { recordAudit } from '../audit/audit.service';
+import { defaultAccountOf, memberRole } from '../members/membership';
 import type { AuthDeps, ClientInfo } from './auth-deps';
 import * as repo from './auth.repository';
 import { createPasswordRecovery } from './password-recovery';
@@ -16,6 +17,7 @@ export { REGISTRATION_CLASH_MESSAGE } from './registration';
 
 const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 'Incorrect username or password');
+const notAMember = () => new AppError(ErrorCode.NOT_A_MEMBER, 'You are not a member of this account.');
 const sessionEnded = () =>
   new AppError(ErrorCode.TOKEN_INVALID, 'Your session has ended. Please sign in again.');
 
@@ -46,13 +48,19 @@ export function createAuthService(deps: AuthDeps) {
     trx: Db,
     user: { id: string; account_id: string; role: 'user' | 'admin' },
     client: ClientInfo,
+    /** The account the session acts on (a switch, an accepted invite); the user's home account by default. */
+    requested?: string,
   ): Promise<LoginResponse> {
-    const session = await repo.createSession(trx, { userId: user.id, ...client });
+    const accountId = requested ?? (await defaultAccountOf(trx, user.id, user.account_id));
+    const accountRole = await memberRole(trx, accountId, user.id);
+    if (!accountRole) throw notAMember();
+    const session = await repo.createSession(trx, { userId: user.id, accountId, ...client });
     const pair = await issuePair(trx, {
       userId: user.id,
-      accountId: user.account_id,
+      accountId,
       sessionId: session.id,
       role: user.role,
+      accountRole,
     });
     return { user: await deps.users.getProfile(user.id, trx), ...pair };
   }
@@ -72,6 +80,8 @@ export function createAuthService(deps: AuthDeps) {
   return {
     ...registration,
     ...recovery,
+    /** Opens a session in an account the user is a member of (members: a switch, an accepted invite). */
+    startSession,
 
     async login(input: { username: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
       const cred = await repo.findCredentialsByLogin(db, input.username);
@@ -154,11 +164,16 @@ export function createAuthService(deps: AuthDeps) {
         }
         const cred = await repo.findCredentialsById(trx, claims.userId);
         if (!cred) throw sessionEnded();
+        // The session's account and the member's role there now (a role change ends the session).
+        const accountId = row.account_id ?? cred.account_id;
+        const accountRole = await memberRole(trx, accountId, cred.id);
+        if (!accountRole) throw sessionEnded();
         const pairClaims: AccessClaims = {
           userId: cred.id,
-          accountId: cred.account_id,
+          accountId,
           sessionId: row.session_id,
           role: cred.role,
+          accountRole,
         };
         if (!fresh) return { accessToken: await tokens.sign(pairClaims), refreshToken: successor };
         await repo.touchSession(trx, row.session_id);

@@ -276,7 +276,13 @@ describe('access tokens', () => {
     const c = server.client();
     const reg = await c.register();
     const payload = JSON.parse(Buffer.from(reg.accessToken.split('.')[1]!, 'base64url').toString());
-    const claims = { sub: payload.sub, aid: payload.aid, sid: payload.sid, role: payload.role };
+    const claims = {
+      sub: payload.sub,
+      aid: payload.aid,
+      sid: payload.sid,
+      role: payload.role,
+      arl: payload.arl,
+    };
     // Control: a correctly signed token for the same session is accepted.
     c.accessToken = await sign(claims);
     expect((await c.get('/api/me')).status).toBe(200);

@@ -3,6 +3,7 @@ import { nowMs } from '../../platform/clock';
 import { transact } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
 import { recordAudit } from '../audit/audit.service';
+import { addMember } from '../members/membership';
 import { insertAccount, insertUser } from '../users/users.service';
 import type { AuthDeps, ClientInfo, RunInBackground, StartSession } from './auth-deps';
 import * as repo from './auth.repository';
@@ -37,6 +38,7 @@ export function createRegistration(
       if (taken.username || taken.email) throw clash(taken);
       const account = await insertAccount(trx, { name: u.name, currency: config.currency });
       const user = await insertUser(trx, { ...u, accountId: account.id });
+      await addMember(trx, { accountId: account.id, userId: user.id, role: 'owner' });
       if (config.trialBalanceMinor > 0) {
         await deps.ledger.post(trx, {
           accountId: account.id,

@@ -16,9 +16,15 @@ export const SESSIONS_CHANNEL = 'wren_sessions_invalidated';
  */
 export const SESSION_CACHE_MS = 5_000;
 
-/** Which sessions an invalidation ends: one, all of a user's (but one), or all of an account's users'. */
+/**
+ * Which sessions an invalidation ends: one, all of a user's (but one), a member's for one account
+ * (a role change or removal, issue 39), or all of an account's users'.
+ */
 export type SessionTarget =
-  { sessionId: string } | { userId: string; exceptSessionId?: string } | { accountId: string };
+  | { sessionId: string }
+  | { userId: string; exceptSessionId?: string }
+  | { memberId: string; accountId: string }
+  | { accountId: string };
 
 /** What a session belongs to (access-token claims, a hub socket's auth). */
 export interface SessionOwner {
@@ -31,6 +37,7 @@ export interface SessionOwner {
 export function targets(target: SessionTarget, s: SessionOwner): boolean {
   if ('sessionId' in target) return s.sessionId === target.sessionId;
   if ('userId' in target) return s.userId === target.userId && s.sessionId !== target.exceptSessionId;
+  if ('memberId' in target) return s.userId === target.memberId && s.accountId === target.accountId;
   return s.accountId === target.accountId;
 }
 
@@ -85,10 +92,15 @@ export function createSessions(deps: { db: Db; clock: Clock; logger: Logger }) {
     else if ('userId' in target) {
       q = q.where('user_id', '=', target.userId);
       if (target.exceptSessionId) q = q.where('id', '!=', target.exceptSessionId);
+    } else if ('memberId' in target) {
+      q = q.where('user_id', '=', target.memberId).where('account_id', '=', target.accountId);
     } else {
       const { accountId } = target;
-      q = q.where('user_id', 'in', (s) =>
-        s.selectFrom('users').select('id').where('account_id', '=', accountId),
+      q = q.where((eb) =>
+        eb.or([
+          eb('account_id', '=', accountId),
+          eb('user_id', 'in', (s) => s.selectFrom('users').select('id').where('account_id', '=', accountId)),
+        ]),
       );
     }
     return q.executeTakeFirst();

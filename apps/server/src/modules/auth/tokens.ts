@@ -1,4 +1,5 @@
 import { createHash, createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { isAccountRole } from '@wren/contracts';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { nowMs, systemClock, type Clock } from '../../platform/clock';
 import type { AccessClaims } from '../../platform/http/principals';
@@ -29,7 +30,7 @@ export function createTokenSigner(
   return {
     sign: (c) => {
       const iat = Math.floor(nowMs(clock) / 1000);
-      return new SignJWT({ aid: c.accountId, sid: c.sessionId, role: c.role })
+      return new SignJWT({ aid: c.accountId, sid: c.sessionId, role: c.role, arl: c.accountRole })
         .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TYP })
         .setSubject(c.userId)
         .setIssuer(ISSUER)
@@ -52,10 +53,12 @@ export function createTokenSigner(
           clockTolerance: opts.allowExpired ? maxAgeForRefreshSeconds : 5,
           currentDate: clock.now(),
         });
-        const { sub, aid, sid, role } = payload;
+        const { sub, aid, sid, role, arl } = payload;
         if (typeof sub !== 'string' || typeof aid !== 'string' || typeof sid !== 'string') return null;
         if (role !== 'user' && role !== 'admin') return null;
-        const claims: AccessClaims = { userId: sub, accountId: aid, sessionId: sid, role };
+        // The member's role in the account (issue 39); a token without one is from before roles.
+        if (!isAccountRole(arl)) return null;
+        const claims: AccessClaims = { userId: sub, accountId: aid, sessionId: sid, role, accountRole: arl };
         if (!opts.allowExpired && typeof payload.exp === 'number') {
           if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
           verified.set(token, { claims, until: payload.exp * 1000 });

@@ -21,6 +21,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 import { readUpload } from '../../platform/http/upload';
 import { csvDownloadHeaders, CSV_BOM, csvLine } from '../../shared/csv';
 import { exportSlotsOf, sendCsvExport } from '../messages/export-slots';
@@ -61,7 +62,7 @@ export function campaignsRoutes(ctx: AppContext) {
 
     r.post(
       CAMPAIGNS_API.upload,
-      { schema: { response: { 201: campaignUploadSchema } } },
+      { config: can('messages:send'), schema: { response: { 201: campaignUploadSchema } } },
       async (req, reply) => {
         const { fileName, bytes } = await readUpload(req, {
           maxBytes: ctx.config.importMaxBytes,
@@ -76,6 +77,7 @@ export function campaignsRoutes(ctx: AppContext) {
     r.post(
       CAMPAIGNS_API.estimate,
       {
+        config: can('messages:send'),
         bodyLimit: 1024 * 1024,
         schema: { body: campaignSourceSchema, response: { 200: campaignEstimateSchema } },
       },
@@ -85,6 +87,7 @@ export function campaignsRoutes(ctx: AppContext) {
     r.post(
       CAMPAIGNS_API.issues,
       {
+        config: can('messages:send'),
         bodyLimit: 1024 * 1024,
         schema: {
           body: campaignSourceSchema,
@@ -109,6 +112,7 @@ export function campaignsRoutes(ctx: AppContext) {
     r.post(
       CAMPAIGNS_API.list,
       {
+        config: can('messages:send'),
         bodyLimit: 1024 * 1024,
         schema: { body: createCampaignSchema, response: { 202: campaignAcceptedSchema } },
       },
@@ -120,25 +124,32 @@ export function campaignsRoutes(ctx: AppContext) {
 
     r.get(
       CAMPAIGNS_API.list,
-      { schema: { querystring: campaignListQuerySchema, response: { 200: campaignPageSchema } } },
+      {
+        config: can('messages:read'),
+        schema: { querystring: campaignListQuerySchema, response: { 200: campaignPageSchema } },
+      },
       async (req) => campaigns.list(authOf(req).accountId, req.query),
     );
 
     r.get(
       CAMPAIGNS_API.item,
-      { schema: { params: idParams, response: { 200: campaignDtoSchema } } },
+      { config: can('messages:read'), schema: { params: idParams, response: { 200: campaignDtoSchema } } },
       async (req) => campaigns.get(authOf(req).accountId, req.params.id),
     );
 
     r.get(
       CAMPAIGNS_API.messages,
-      { schema: { params: idParams, querystring: smsLogQuerySchema, response: { 200: smsLogPageSchema } } },
+      {
+        config: can('messages:read'),
+        schema: { params: idParams, querystring: smsLogQuerySchema, response: { 200: smsLogPageSchema } },
+      },
       async (req) => campaigns.messages(authOf(req).accountId, req.params.id, req.query),
     );
 
     r.get(
       CAMPAIGNS_API.export,
       {
+        config: can('reports:read'),
         schema: {
           params: idParams,
           querystring: z.object({ status: z.enum(MESSAGE_STATUSES).optional() }),
@@ -161,28 +172,37 @@ export function campaignsRoutes(ctx: AppContext) {
 
     r.get(
       CAMPAIGNS_API.timeline,
-      { schema: { params: idParams, response: { 200: campaignTimelineSchema } } },
+      {
+        config: can('messages:read'),
+        schema: { params: idParams, response: { 200: campaignTimelineSchema } },
+      },
       async (req) => campaigns.timeline(authOf(req).accountId, req.params.id),
     );
 
     for (const action of ['pause', 'resume', 'cancel'] as const) {
       r.post(
         CAMPAIGNS_API[action],
-        { schema: { params: idParams, response: { 200: campaignDtoSchema } } },
+        { config: can('messages:send'), schema: { params: idParams, response: { 200: campaignDtoSchema } } },
         async (req) => campaigns[action](authOf(req).accountId, req.params.id),
       );
     }
 
     r.post(
       CAMPAIGNS_API.reschedule,
-      { schema: { params: idParams, body: rescheduleCampaignSchema, response: { 200: campaignDtoSchema } } },
+      {
+        config: can('messages:send'),
+        schema: { params: idParams, body: rescheduleCampaignSchema, response: { 200: campaignDtoSchema } },
+      },
       async (req) =>
         campaigns.reschedule(authOf(req).accountId, req.params.id, req.body.scheduleAt, req.body.timezone),
     );
 
     r.post(
       CAMPAIGNS_API.resendFailed,
-      { schema: { params: idParams, response: { 202: campaignAcceptedSchema } } },
+      {
+        config: can('messages:send'),
+        schema: { params: idParams, response: { 202: campaignAcceptedSchema } },
+      },
       async (req, reply) => {
         const { accountId, userId } = authOf(req);
         return reply.status(202).send(await campaigns.resendFailed(accountId, userId, req.params.id));

@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 import { csvDownloadHeaders } from './csv';
 import { groupParams, groupsRoutes } from './groups.routes';
 import { importsRoutes } from './imports.routes';
@@ -33,6 +34,7 @@ export function contactsRoutes(ctx: AppContext) {
     r.get(
       CONTACTS_API.contacts,
       {
+        config: can('contacts:read'),
         schema: {
           params: groupParams,
           querystring: listContactsQuerySchema,
@@ -45,7 +47,10 @@ export function contactsRoutes(ctx: AppContext) {
 
     r.post(
       CONTACTS_API.contacts,
-      { schema: { params: groupParams, body: createContactSchema, response: { 201: contactDtoSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { params: groupParams, body: createContactSchema, response: { 201: contactDtoSchema } },
+      },
       async (req, reply) => {
         const created = await contacts.create({
           accountId: authOf(req).accountId,
@@ -58,14 +63,20 @@ export function contactsRoutes(ctx: AppContext) {
 
     r.get(
       CONTACTS_API.contact,
-      { schema: { params: contactParams, response: { 200: contactDtoSchema } } },
+      {
+        config: can('contacts:read'),
+        schema: { params: contactParams, response: { 200: contactDtoSchema } },
+      },
       async (req) =>
         contacts.get({ accountId: authOf(req).accountId, groupId: req.params.id, id: req.params.contactId }),
     );
 
     r.patch(
       CONTACTS_API.contact,
-      { schema: { params: contactParams, body: updateContactSchema, response: { 200: contactDtoSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { params: contactParams, body: updateContactSchema, response: { 200: contactDtoSchema } },
+      },
       async (req) =>
         contacts.update({
           accountId: authOf(req).accountId,
@@ -77,7 +88,10 @@ export function contactsRoutes(ctx: AppContext) {
 
     r.delete(
       CONTACTS_API.contact,
-      { schema: { params: contactParams, response: { 204: noContentSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { params: contactParams, response: { 204: noContentSchema } },
+      },
       async (req, reply) => {
         await contacts.remove({
           accountId: authOf(req).accountId,
@@ -91,6 +105,7 @@ export function contactsRoutes(ctx: AppContext) {
     r.post(
       CONTACTS_API.bulkDelete,
       {
+        config: can('contacts:write'),
         schema: {
           params: groupParams,
           body: bulkDeleteContactsSchema,
@@ -104,6 +119,7 @@ export function contactsRoutes(ctx: AppContext) {
     r.get(
       CONTACTS_API.export,
       {
+        config: can('contacts:read'),
         schema: {
           params: groupParams,
           response: { 200: fileResponse('text/csv', "The group's contacts as CSV") },

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { notFound } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 
 export const groupParams = z.object({ id: z.uuid('Unknown group id') });
 
@@ -33,13 +34,18 @@ export function groupsRoutes(ctx: AppContext) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     app.addHook('preValidation', unknownGroupIdIsNotFound);
 
-    r.get(CONTACTS_API.groups, { schema: { response: { 200: groupListSchema } } }, async (req) =>
-      groups.list({ accountId: authOf(req).accountId }),
+    r.get(
+      CONTACTS_API.groups,
+      { config: can('contacts:read'), schema: { response: { 200: groupListSchema } } },
+      async (req) => groups.list({ accountId: authOf(req).accountId }),
     );
 
     r.post(
       CONTACTS_API.groups,
-      { schema: { body: createGroupSchema, response: { 201: groupDtoSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { body: createGroupSchema, response: { 201: groupDtoSchema } },
+      },
       async (req, reply) =>
         reply
           .status(201)
@@ -48,20 +54,23 @@ export function groupsRoutes(ctx: AppContext) {
 
     r.get(
       CONTACTS_API.group,
-      { schema: { params: groupParams, response: { 200: groupDtoSchema } } },
+      { config: can('contacts:read'), schema: { params: groupParams, response: { 200: groupDtoSchema } } },
       async (req) => groups.get({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 
     r.patch(
       CONTACTS_API.group,
-      { schema: { params: groupParams, body: renameGroupSchema, response: { 200: groupDtoSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { params: groupParams, body: renameGroupSchema, response: { 200: groupDtoSchema } },
+      },
       async (req) =>
         groups.rename({ accountId: authOf(req).accountId, id: req.params.id, name: req.body.name }),
     );
 
     r.delete(
       CONTACTS_API.group,
-      { schema: { params: groupParams, response: { 204: noContentSchema } } },
+      { config: can('contacts:write'), schema: { params: groupParams, response: { 204: noContentSchema } } },
       async (req, reply) => {
         await groups.remove({ accountId: authOf(req).accountId, id: req.params.id });
         return reply.status(204).send();

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 import { readUpload } from '../../platform/http/upload';
 import { csvDownloadHeaders } from './csv';
 import { groupParams } from './groups.routes';
@@ -26,7 +27,10 @@ export function importsRoutes(ctx: AppContext) {
 
     r.post(
       CONTACTS_API.upload,
-      { schema: { params: groupParams, response: { 201: importUploadDtoSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { params: groupParams, response: { 201: importUploadDtoSchema } },
+      },
       async (req, reply) => {
         const { fileName, bytes } = await readUpload(req, {
           maxBytes: ctx.config.importMaxBytes,
@@ -45,7 +49,10 @@ export function importsRoutes(ctx: AppContext) {
 
     r.post(
       CONTACTS_API.importCommit,
-      { schema: { params: importParams, body: commitImportSchema, response: { 202: importDtoSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { params: importParams, body: commitImportSchema, response: { 202: importDtoSchema } },
+      },
       async (req, reply) => {
         const started = await contactImports.commit({
           accountId: authOf(req).accountId,
@@ -59,7 +66,7 @@ export function importsRoutes(ctx: AppContext) {
 
     r.get(
       CONTACTS_API.import,
-      { schema: { params: importParams, response: { 200: importDtoSchema } } },
+      { config: can('contacts:read'), schema: { params: importParams, response: { 200: importDtoSchema } } },
       async (req) =>
         contactImports.get({
           accountId: authOf(req).accountId,
@@ -71,6 +78,7 @@ export function importsRoutes(ctx: AppContext) {
     r.get(
       CONTACTS_API.importReport,
       {
+        config: can('contacts:read'),
         schema: {
           params: importParams,
           response: { 200: fileResponse('text/csv', 'The rows the import skipped, with the reason') },

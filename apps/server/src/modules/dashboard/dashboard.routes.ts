@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 
 /** The dashboard figures over HTTP (the hub serves the same data live). */
 export function dashboardRoutes(ctx: AppContext) {
@@ -10,9 +11,13 @@ export function dashboardRoutes(ctx: AppContext) {
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
-    r.get(DASHBOARD_API.summary, { schema: { response: { 200: dashboardSummarySchema } } }, async (req) => {
-      const { accountId, userId } = authOf(req);
-      return dashboard.summary({ accountId, userId });
-    });
+    r.get(
+      DASHBOARD_API.summary,
+      { config: can('reports:read'), schema: { response: { 200: dashboardSummarySchema } } },
+      async (req) => {
+        const { accountId, userId } = authOf(req);
+        return dashboard.summary({ accountId, userId });
+      },
+    );
   };
 }

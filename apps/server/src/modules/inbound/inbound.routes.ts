@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 
 const numberParams = z.object({ number: safeString().trim().min(1).max(32) });
 
@@ -25,17 +26,25 @@ export function inboundRoutes(ctx: AppContext) {
 
     r.get(
       INBOUND_API.list,
-      { schema: { querystring: inboundQuerySchema, response: { 200: inboundPageSchema } } },
+      {
+        config: can('messages:read'),
+        schema: { querystring: inboundQuerySchema, response: { 200: inboundPageSchema } },
+      },
       async (req) => inbound.list(authOf(req).accountId, req.query),
     );
 
-    r.get(INBOUND_API.suppressions, { schema: { response: { 200: suppressionListSchema } } }, async (req) =>
-      inbound.listSuppressions(authOf(req).accountId),
+    r.get(
+      INBOUND_API.suppressions,
+      { config: can('contacts:read'), schema: { response: { 200: suppressionListSchema } } },
+      async (req) => inbound.listSuppressions(authOf(req).accountId),
     );
 
     r.post(
       INBOUND_API.suppressions,
-      { schema: { body: addSuppressionSchema, response: { 201: suppressionDtoSchema } } },
+      {
+        config: can('contacts:write'),
+        schema: { body: addSuppressionSchema, response: { 201: suppressionDtoSchema } },
+      },
       async (req, reply) =>
         reply
           .status(201)
@@ -44,7 +53,7 @@ export function inboundRoutes(ctx: AppContext) {
 
     r.delete(
       INBOUND_API.suppression,
-      { schema: { params: numberParams, response: { 204: noContentSchema } } },
+      { config: can('contacts:write'), schema: { params: numberParams, response: { 204: noContentSchema } } },
       async (req, reply) => {
         await inbound.removeSuppression({ accountId: authOf(req).accountId, number: req.params.number });
         return reply.status(204).send();

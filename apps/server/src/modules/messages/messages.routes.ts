@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 import { exportSlotsOf, sendCsvExport } from './export-slots';
 import { smsLogCsvHeader, smsLogCsvRows } from './sms-log-csv';
 
@@ -27,7 +28,10 @@ export function messagesRoutes(ctx: AppContext) {
 
     r.post(
       MESSAGING_API.sendSingle,
-      { schema: { body: sendSingleSchema, response: { 202: sendResultSchema } } },
+      {
+        config: can('messages:send'),
+        schema: { body: sendSingleSchema, response: { 202: sendResultSchema } },
+      },
       async (req, reply) => {
         const a = authOf(req);
         return reply
@@ -38,13 +42,17 @@ export function messagesRoutes(ctx: AppContext) {
 
     r.get(
       MESSAGING_API.log,
-      { schema: { querystring: smsLogQuerySchema, response: { 200: smsLogPageSchema } } },
+      {
+        config: can('messages:read'),
+        schema: { querystring: smsLogQuerySchema, response: { 200: smsLogPageSchema } },
+      },
       async (req) => messages.log(authOf(req).accountId, req.query),
     );
 
     r.get(
       MESSAGING_API.logExport,
       {
+        config: can('reports:read'),
         schema: {
           querystring: smsLogQuerySchema.omit({ cursor: true, limit: true }),
           response: { 200: fileResponse('text/csv', 'The filtered SMS log as CSV') },
@@ -66,6 +74,7 @@ export function messagesRoutes(ctx: AppContext) {
     r.get(
       `${MESSAGING_API.log}/:id`,
       {
+        config: can('messages:read'),
         schema: {
           params: z.object({ id: z.uuid('Message not found') }),
           response: { 200: messageDetailSchema },
@@ -78,6 +87,7 @@ export function messagesRoutes(ctx: AppContext) {
     r.post(
       `${MESSAGING_API.log}/:id/cancel`,
       {
+        config: can('messages:send'),
         schema: {
           params: z.object({ id: z.uuid('Message not found') }),
           response: { 200: messageDetailSchema },
@@ -86,12 +96,16 @@ export function messagesRoutes(ctx: AppContext) {
       async (req) => messages.cancelScheduled(authOf(req).accountId, req.params.id),
     );
 
-    r.get(MESSAGING_API.pricing, { schema: { response: { 200: ratePlanDtoSchema } } }, async (req) =>
-      pricing.ratePlan(authOf(req).accountId),
+    r.get(
+      MESSAGING_API.pricing,
+      { config: can('self'), schema: { response: { 200: ratePlanDtoSchema } } },
+      async (req) => pricing.ratePlan(authOf(req).accountId),
     );
 
-    r.get(MESSAGING_API.balance, { schema: { response: { 200: balanceSchema } } }, async (req) =>
-      ledger.balance(ctx.db, authOf(req).accountId),
+    r.get(
+      MESSAGING_API.balance,
+      { config: can('billing:read'), schema: { response: { 200: balanceSchema } } },
+      async (req) => ledger.balance(ctx.db, authOf(req).accountId),
     );
   };
 }

@@ -1,5 +1,6 @@
 import {
   type ApiScope,
+  type Permission,
   CAPTCHA_HEADER,
   OTP_API,
   otpCheckResultSchema,
@@ -23,7 +24,10 @@ import { otpServiceOf } from './otp.module';
  * page) or, since the API-keys issue (#13), an `Authorization: Bearer wren_live_…` key with the
  * `otp` scope.
  */
-export const OTP_API_AUTH: { auth?: RouteAccess; scope?: ApiScope } = { scope: 'otp' };
+export const OTP_API_AUTH: { auth?: RouteAccess; scope?: ApiScope; permission?: Permission } = {
+  scope: 'otp',
+  permission: 'developer:manage', // a session's member role (a key acts with its scope)
+};
 
 const serviceParams = z.object({ serviceId: z.uuid('Unknown OTP service id') });
 

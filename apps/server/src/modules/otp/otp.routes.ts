@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { can } from '../../platform/http/route-auth';
 import { otpServiceOf } from './otp.module';
 
 const idParams = z.object({ id: z.uuid('Unknown OTP service id') });
@@ -26,31 +27,42 @@ export function otpRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(OTP_API.list, { schema: { response: { 200: otpServiceListSchema } } }, async (req) =>
-      otp.list(authOf(req).accountId),
+    r.get(
+      OTP_API.list,
+      { config: can('developer:manage'), schema: { response: { 200: otpServiceListSchema } } },
+      async (req) => otp.list(authOf(req).accountId),
     );
 
     r.post(
       OTP_API.list,
-      { schema: { body: createOtpServiceSchema, response: { 201: otpServiceDtoSchema } } },
+      {
+        config: can('developer:manage'),
+        schema: { body: createOtpServiceSchema, response: { 201: otpServiceDtoSchema } },
+      },
       async (req, reply) => reply.status(201).send(await otp.create(authOf(req).accountId, req.body)),
     );
 
     r.get(
       OTP_API.item,
-      { schema: { params: idParams, response: { 200: otpServiceDtoSchema } } },
+      {
+        config: can('developer:manage'),
+        schema: { params: idParams, response: { 200: otpServiceDtoSchema } },
+      },
       async (req) => otp.get(authOf(req).accountId, req.params.id),
     );
 
     r.patch(
       OTP_API.item,
-      { schema: { params: idParams, body: updateOtpServiceSchema, response: { 200: otpServiceDtoSchema } } },
+      {
+        config: can('developer:manage'),
+        schema: { params: idParams, body: updateOtpServiceSchema, response: { 200: otpServiceDtoSchema } },
+      },
       async (req) => otp.update(authOf(req).accountId, req.params.id, req.body),
     );
 
     r.delete(
       OTP_API.item,
-      { schema: { params: idParams, response: { 204: noContentSchema } } },
+      { config: can('developer:manage'), schema: { params: idParams, response: { 204: noContentSchema } } },
       async (req, reply) => {
         await otp.remove(authOf(req).accountId, req.params.id);
         return reply.status(204).send();
@@ -60,6 +72,7 @@ export function otpRoutes(ctx: AppContext) {
     r.get(
       OTP_API.stats,
       {
+        config: can('reports:read'),
         schema: {
           params: idParams,
           querystring: otpStatsQuerySchema,
@@ -72,6 +85,7 @@ export function otpRoutes(ctx: AppContext) {
     r.get(
       OTP_API.verifications,
       {
+        config: can('reports:read'),
         schema: {
           params: idParams,
           querystring: otpVerificationQuerySchema,

@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
-import { ADMIN } from '../../platform/http/route-auth';
+import { ADMIN, can } from '../../platform/http/route-auth';
 
 const idParams = z.object({ id: z.uuid('Unknown sender ID') });
 
@@ -24,13 +24,18 @@ export function senderIdsRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
-    r.get(SENDER_ID_API.list, { schema: { response: { 200: senderIdListSchema } } }, async (req) =>
-      senderIds.list({ accountId: authOf(req).accountId }),
+    r.get(
+      SENDER_ID_API.list,
+      { config: can('sender-ids:read'), schema: { response: { 200: senderIdListSchema } } },
+      async (req) => senderIds.list({ accountId: authOf(req).accountId }),
     );
 
     r.post(
       SENDER_ID_API.list,
-      { schema: { body: createSenderIdSchema, response: { 201: senderIdDtoSchema } } },
+      {
+        config: can('sender-ids:manage'),
+        schema: { body: createSenderIdSchema, response: { 201: senderIdDtoSchema } },
+      },
       async (req, reply) => {
         const a = authOf(req);
         const created = await senderIds.createSenderId({
@@ -44,7 +49,7 @@ export function senderIdsRoutes(ctx: AppContext) {
 
     r.delete(
       SENDER_ID_API.item,
-      { schema: { params: idParams, response: { 204: noContentSchema } } },
+      { config: can('sender-ids:manage'), schema: { params: idParams, response: { 204: noContentSchema } } },
       async (req, reply) => {
         const a = authOf(req);
         await senderIds.remove({ accountId: a.accountId, id: req.params.id, userId: a.userId });
@@ -54,7 +59,10 @@ export function senderIdsRoutes(ctx: AppContext) {
 
     r.post(
       SENDER_ID_API.setDefault,
-      { schema: { params: idParams, response: { 200: senderIdDtoSchema } } },
+      {
+        config: can('sender-ids:manage'),
+        schema: { params: idParams, response: { 200: senderIdDtoSchema } },
+      },
       async (req) => senderIds.setDefault({ accountId: authOf(req).accountId, id: req.params.id }),
     );
 

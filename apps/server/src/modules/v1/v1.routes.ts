@@ -54,6 +54,8 @@ export function v1Routes(ctx: AppContext) {
     // the plugin's own HTML page needs an inline script the CSP refuses, so it stays behind sign-in.
     app.addHook('onRoute', (route) => {
       if (route.url === '/v1/reference/js/scalar.js') route.config = { ...route.config, auth: 'public' };
+      // The viewer's page and document copies: any signed-in member (no account data).
+      else if (route.url.startsWith('/v1/reference')) route.config = { ...route.config, permission: 'self' };
     });
     // Loaded on its first request (about 48 MB of memory): platform/http/api-reference.ts.
     registerLazyApiReference(app, '/reference');

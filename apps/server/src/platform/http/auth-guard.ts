@@ -51,7 +51,13 @@ export function createAuthGuard(authenticate: Authenticate, authenticateKey: Aut
   const requireApiKey = async (req: FastifyRequest, reply: FastifyReply, scope: ApiScope | undefined) => {
     const key = await authenticateKey(bearerOf(req), req, reply, scope);
     req.apiKey = key;
-    req.auth = { userId: key.userId, accountId: key.accountId, sessionId: `key:${key.keyId}`, role: 'user' };
+    req.auth = {
+      userId: key.userId,
+      accountId: key.accountId,
+      sessionId: `key:${key.keyId}`,
+      role: 'user',
+      accountRole: null, // a key acts with its scopes (checked above), never with a member's role
+    };
   };
   /** Whether the request carries an API key rather than a session's access token. */
   const hasApiKey = (req: FastifyRequest) => bearerOf(req)?.startsWith(API_KEY_PREFIX) ?? false;

@@ -41,6 +41,7 @@ beforeAll(async () => {
   const otpService = (await owner.post('/api/otp-services', { name: 'Owner OTP', template: 'Code {{code}}' }))
     .body;
   const apiKey = (await owner.post('/api/api-keys', { name: 'Owner key', scopes: ['sms:send'] })).body;
+  const invite = (await owner.post('/api/invites', { email: 'invitee@example.com', role: 'sender' })).body;
   const bulk = await owner.post('/api/campaigns', {
     numbers: '+14155550116',
     text: 'owner campaign',
@@ -63,6 +64,7 @@ beforeAll(async () => {
     number: encodeURIComponent('+14155550114'),
     otpService: otpService.id,
     apiKey: apiKey.key.id,
+    invite: invite.id,
   };
 });
 afterAll(async () => {
@@ -84,6 +86,19 @@ const MATRIX: Record<string, Case> = {
   'DELETE /api/me/picture': 'own',
   'POST /api/me/picture/fileUpload': 'own',
   'GET /api/me/events': 'own',
+  // Members and invites (issue 39): another account's member or invite is not found; switching
+  // to an account one is not a member of is refused.
+  'GET /api/members': 'own',
+  'PATCH /api/members/:userId': (f) => ({ path: `/api/members/${f.userId}`, body: { role: 'sender' } }),
+  'DELETE /api/members/:userId': (f) => ({ path: `/api/members/${f.userId}` }),
+  'GET /api/invites': 'own',
+  'POST /api/invites': 'own',
+  'DELETE /api/invites/:id': (f) => ({ path: `/api/invites/${f.invite}` }),
+  'GET /api/me/accounts': 'own',
+  'POST /api/auth/switch-account': (f) => ({
+    path: '/api/auth/switch-account',
+    body: { accountId: f.accountId },
+  }),
   'POST /api/sms/single': 'own',
   'GET /api/sms/log': 'own',
   'GET /api/sms/log/export.csv': 'own',

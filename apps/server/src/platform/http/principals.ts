@@ -1,4 +1,4 @@
-import type { ApiScope } from '@wren/contracts';
+import type { AccountRole, ApiScope } from '@wren/contracts';
 
 /**
  * Who is calling: the shapes the auth guard puts on a request. The modules that prove them (auth's
@@ -11,6 +11,11 @@ export interface AccessClaims {
   accountId: string;
   sessionId: string;
   role: 'user' | 'admin';
+  /**
+   * The member's role in `accountId` (account_members), checked against each route's permission;
+   * null for a request made with an API key (a key acts with its scopes, not a role).
+   */
+  accountRole: AccountRole | null;
 }
 
 /** The caller behind a request authenticated by API key. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
 import { buildApp } from '../../app/http-app';
-import { ADMIN, PUBLIC, routeTable } from './route-auth';
+import { ADMIN, PUBLIC, SELF, can, routeTable } from './route-auth';
 import { startAppWith } from '../../../test/test-app';
 
 /** Issue #10 item 7: authentication by scope, so a new route is protected unless it opts out. */
@@ -33,6 +33,10 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/register',
   'POST /api/auth/register/confirm',
   'POST /api/auth/reset-password',
+  // Invite links (issue 39): what the link is for, and accepting it (a new user, or a password).
+  'GET /api/invites/:token',
+  'HEAD /api/invites/:token',
+  'POST /api/invites/:token/accept',
   // The public API's OpenAPI document and the interactive reference's script (modules/v1).
   'GET /v1/openapi.json',
   'HEAD /v1/openapi.json',
@@ -64,7 +68,7 @@ describe('every route is protected unless it opts out', () => {
 
   it('a response schema shapes what leaves the server: undeclared fields are dropped', async () => {
     const extra = await startAppWith(server, (app) => {
-      app.get('/api/shaped', { schema: { response: { 200: userSchema } } }, async (req) => ({
+      app.get('/api/shaped', { config: SELF, schema: { response: { 200: userSchema } } }, async (req) => ({
         ...(await server.ctx.services.users.getProfile(req.auth!.userId)),
         passwordHash: 'x',
       }));
@@ -119,6 +123,27 @@ describe('every route is protected unless it opts out', () => {
     }
   });
 
+  it('a user route that declares no permission stops the server at start (closed by default)', async () => {
+    const jobs = { ...server.ctx.jobs, start: async () => {}, stop: async () => {} };
+    const app: FastifyInstance = await buildApp({ ...server.ctx, jobs });
+    try {
+      app.get('/api/undeclared', async () => ({ secret: 'leaked' }));
+      expect(() =>
+        app.get('/api/typo', { config: can('mesages:send' as 'messages:send') }, async () => ({})),
+      ).toThrow(/unknown permission "mesages:send"/);
+      await expect(app.ready()).rejects.toThrow(
+        /user routes without config.permission.*GET \/api\/undeclared/,
+      );
+    } finally {
+      await app.close().catch(() => {});
+    }
+  });
+
+  it('every user route declares its permission; admin, public and API-key routes need none', () => {
+    const table = routeTable(server.app).filter((r) => r.access === 'user' && r.method !== 'HEAD');
+    expect(table.filter((r) => !r.permission).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+
   it('an API-key route must name a known scope; only user routes may also take keys', async () => {
     const jobs = { ...server.ctx.jobs, start: async () => {}, stop: async () => {} };
     const app: FastifyInstance = await buildApp({ ...server.ctx, jobs });
@@ -143,12 +168,12 @@ describe('every route is protected unless it opts out', () => {
 
   it('a route added without an opt-out, anywhere and in any plugin, answers 401 without a token', async () => {
     const extra = await startAppWith(server, (app) => {
-      app.get('/api/brand-new', async () => ({ secret: 'leaked' }));
-      app.post('/api/brand-new', async () => ({ secret: 'leaked' }));
-      app.get('/v1/brand-new', async () => ({ secret: 'leaked' }));
-      app.get('/elsewhere', async () => ({ secret: 'leaked' }));
+      app.get('/api/brand-new', { config: SELF }, async () => ({ secret: 'leaked' }));
+      app.post('/api/brand-new', { config: SELF }, async () => ({ secret: 'leaked' }));
+      app.get('/v1/brand-new', { config: SELF }, async () => ({ secret: 'leaked' }));
+      app.get('/elsewhere', { config: SELF }, async () => ({ secret: 'leaked' }));
       void app.register(async (child) => {
-        child.get('/api/in-a-plugin/:id', async () => ({ secret: 'leaked' }));
+        child.get('/api/in-a-plugin/:id', { config: SELF }, async () => ({ secret: 'leaked' }));
       });
       app.get('/api/admin/brand-new', { config: ADMIN }, async () => ({ secret: 'admin only' }));
       app.get('/api/opted-out', { config: PUBLIC }, async () => ({ open: true }));

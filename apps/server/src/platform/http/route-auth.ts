@@ -1,5 +1,13 @@
-import { API_SCOPES, type ApiScope } from '@wren/contracts';
+import {
+  API_SCOPES,
+  ErrorCode,
+  PERMISSIONS,
+  roleCan,
+  type ApiScope,
+  type PermissionDeclaration,
+} from '@wren/contracts';
 import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
+import { AppError } from '../errors';
 import type { AuthGuard } from './auth-guard';
 
 /**
@@ -19,8 +27,29 @@ declare module 'fastify' {
      * lets an API key with this scope call the route too (besides a signed-in user).
      */
     scope?: ApiScope;
+    /**
+     * What a `user` route needs of the member's role in the token's account (contracts'
+     * ROLE_PERMISSIONS), or `self` for what every member may do (their profile, signing out).
+     * Required on every user route: one without it stops the server at start (issue 39).
+     */
+    permission?: PermissionDeclaration;
   }
 }
+
+/** Route config for a user route that needs `permission` (see FastifyContextConfig.permission). */
+export const can = (permission: PermissionDeclaration) => ({ permission }) as const;
+/** Route config for what every member of the account may do for themselves. */
+export const SELF = { permission: 'self' } as const;
+
+/** The 403 for a member whose role lacks a route's (or hub method's) permission. */
+export const permissionDenied = (permission: string) =>
+  new AppError(
+    ErrorCode.PERMISSION_DENIED,
+    `Your role in this account does not allow this (it needs "${permission}"). Ask an owner or admin.`,
+  );
+
+const isDeclaration = (p: unknown): p is PermissionDeclaration =>
+  p === 'self' || (PERMISSIONS as readonly string[]).includes(p as string);
 
 /** Route config that opts a route out of authentication. Use it only where no token can exist yet. */
 export const PUBLIC = { auth: 'public' } as const satisfies { auth: RouteAccess };
@@ -35,6 +64,8 @@ export interface RouteEntry {
   access: RouteAccess;
   /** The API-key scope of a /v1 route (or of a user route that also takes keys). */
   scope?: ApiScope;
+  /** The permission a user route needs of the member's role (issue 39). */
+  permission?: PermissionDeclaration;
   /** Status codes with a declared response schema. */
   responses: string[];
   /** The declared request schemas (zod), for tests that generate input (the fuzz suite). */
@@ -68,7 +99,24 @@ export function registerRouteAuth(app: FastifyInstance, guard: AuthGuard) {
     if (scope !== undefined && access !== 'apikey' && (access ?? 'user') !== 'user') {
       throw new Error(`${String(route.method)} ${route.url}: only user routes may also take API keys`);
     }
+    const permission = route.config?.permission;
+    if (permission !== undefined && !isDeclaration(permission)) {
+      throw new Error(`${String(route.method)} ${route.url}: unknown permission "${String(permission)}"`);
+    }
     routes.push(route);
+  });
+  // Closed by default: a user route that declares no permission stops the server at start. Checked
+  // when ready, after every plugin's own onRoute hooks (which may set a route's config) have run.
+  app.addHook('onReady', async () => {
+    const missing = routes
+      .filter((r) => (r.config?.auth ?? 'user') === 'user' && !isDeclaration(r.config?.permission))
+      .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((m) => `${m} ${r.url}`))
+      .filter((k) => !k.startsWith('HEAD '));
+    if (missing.length) {
+      throw new Error(
+        `user routes without config.permission (platform/http/route-auth.ts): ${missing.join(', ')}`,
+      );
+    }
   });
   app.addHook('preParsing', async (req, reply) => {
     if (req.is404) return; // no route: the not-found handler answers
@@ -78,7 +126,14 @@ export function registerRouteAuth(app: FastifyInstance, guard: AuthGuard) {
     if (access === 'apikey' || (scope !== undefined && guard.hasApiKey(req))) {
       await guard.requireApiKey(req, reply, scope);
     } else if (access === 'admin') await guard.requireAdmin(req);
-    else await guard.requireUser(req);
+    else {
+      await guard.requireUser(req);
+      // The one permission check of user routes: the member's role for the token's account.
+      const permission = req.routeOptions.config.permission;
+      if (!isDeclaration(permission) || !roleCan(req.auth?.accountRole, permission)) {
+        throw permissionDenied(String(permission ?? 'a declared permission'));
+      }
+    }
   });
 }
 
@@ -93,6 +148,7 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
       // Read now: a plugin's own onRoute hook may set the access after ours ran.
       access: r.config?.auth ?? 'user',
       scope: r.config?.scope,
+      permission: r.config?.permission,
       responses: Object.keys((r.schema?.response as Record<string, unknown> | undefined) ?? {}),
       schemas: { body: r.schema?.body, querystring: r.schema?.querystring, params: r.schema?.params },
     })),

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ACCOUNT_ROLES,
+  HUB_COMMANDS,
+  HUB_REQUESTS,
+  roleCan,
+  type AccountRole,
+  type PermissionDeclaration,
+} from '@wren/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../../test/client';
+import { startServer, type TestServer } from '../../../test/harness';
+import { routeTable } from '../../platform/http/route-auth';
+import { HUB_PERMISSIONS } from '../../realtime/hub-methods';
+import { call, connectHub } from '../../realtime/test-client';
+
+/**
+ * Issue 39 item 2: every user route and every hub method, for every role. A role with the
+ * route's permission is let through the check (the answer is the route's own: 2xx, 400, 404…);
+ * a role without it gets 403 PERMISSION_DENIED before the body is read. Members sign in through
+ * the real invite flow. No answer to any role shows another account's data.
+ */
+let server: TestServer;
+let other: ApiClient;
+const asRole = {} as Record<AccountRole, ApiClient>;
+const OTHER_SECRET = 'Other account secret template';
+
+/** Routes whose allowed call would end the caller's session (checked as declared, not called). */
+const ENDS_SESSION = new Set(['POST /api/auth/logout']);
+
+/** Invites `email` as `role` into the owner's account and accepts as a new user; returns the client. */
+export async function joinAs(
+  s: TestServer,
+  owner: ApiClient,
+  role: AccountRole,
+  tag = randomUUID().slice(0, 8),
+) {
+  const mails: { to: string; text: string }[] = [];
+  const mailer = s.ctx.mailer as { send: (m: { to: string; text: string }) => Promise<void> };
+  const send = mailer.send;
+  mailer.send = async (m) => {
+    mails.push(m);
+  };
+  try {
+    const email = `${role}-${tag}@example.com`;
+    const inv = await owner.post('/api/invites', { email, role });
+    expect(inv.status, JSON.stringify(inv.body)).toBe(201);
+    const token = /\/invite\/([^\s]+)/.exec(mails.find((m) => m.to === email)!.text)![1]!;
+    const c = s.client();
+    const res = await c.post(`/api/invites/${token}/accept`, {
+      username: `${role}${tag}`,
+      name: `The ${role}`,
+      phone: '+14155550100',
+      password: `Correct horse ${tag} battery`,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    c.useSession(res.body);
+    return { client: c, token: decodeURIComponent(token), email, userId: res.body.user.id as string };
+  } finally {
+    mailer.send = send;
+  }
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  const owner = server.client();
+  await owner.register();
+  asRole.owner = owner;
+  for (const role of ACCOUNT_ROLES) {
+    if (role !== 'owner') asRole[role] = (await joinAs(server, owner, role)).client;
+  }
+  other = server.client();
+  await other.register();
+  expect((await other.post('/api/templates', { name: OTHER_SECRET, text: 'secret' })).status).toBe(201);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const fill = (url: string) => url.replace(/:\w+/g, () => randomUUID());
+
+describe('role matrix (issue 39)', () => {
+  it('every user route, for every role: allowed with the permission, 403 PERMISSION_DENIED without', async () => {
+    const routes = routeTable(server.app).filter((r) => r.access === 'user' && r.method !== 'HEAD');
+    expect(routes.length).toBeGreaterThan(80);
+    const failures: string[] = [];
+    let tried = 0;
+    for (const r of routes) {
+      const key = `${r.method} ${r.url}`;
+      const permission = r.permission as PermissionDeclaration;
+      if (ENDS_SESSION.has(key)) {
+        expect(permission, key).toBe('self');
+        continue;
+      }
+      for (const role of ACCOUNT_ROLES) {
+        const res = await asRole[role].request(r.method, fill(r.url));
+        tried += 1;
+        const denied = res.status === 403 && (res.body as { code?: string })?.code === 'PERMISSION_DENIED';
+        const allowed = roleCan(role, permission);
+        if (allowed === denied) failures.push(`${key} as ${role} (${permission}) -> ${res.status}`);
+        if (res.status === 401) failures.push(`${key} as ${role} -> 401 (session ended?)`);
+        if (JSON.stringify(res.body ?? '').includes(OTHER_SECRET)) failures.push(`${key} as ${role} leaks`);
+      }
+    }
+    expect(failures).toEqual([]);
+    console.log(`role matrix (routes): ${tried} cases tried, ${failures.length} failures`);
+  });
+
+  it('every hub method, for every role: allowed with the permission, PERMISSION_DENIED without', async () => {
+    const methods = [...HUB_REQUESTS, ...HUB_COMMANDS];
+    expect(Object.keys(HUB_PERMISSIONS).sort()).toEqual([...methods].sort());
+    const failures: string[] = [];
+    let tried = 0;
+    for (const role of ACCOUNT_ROLES) {
+      const socket = await connectHub(server.url, asRole[role].accessToken!);
+      try {
+        for (const method of methods) {
+          const args = method === 'SaveSmsTemplate' ? [`${role} hub template`, 'hi'] : [randomUUID()];
+          const ack = await call(socket, method, ...args);
+          tried += 1;
+          const denied = !ack.ok && ack.error.code === 'PERMISSION_DENIED';
+          if (roleCan(role, HUB_PERMISSIONS[method]) === denied)
+            failures.push(`${method} as ${role} -> ${JSON.stringify(ack)}`);
+          if (JSON.stringify(ack).includes(OTHER_SECRET)) failures.push(`${method} as ${role} leaks`);
+        }
+      } finally {
+        socket.close();
+      }
+    }
+    expect(failures).toEqual([]);
+    console.log(`role matrix (hub): ${tried} cases tried, ${failures.length} failures`);
+  });
+
+  it('a member cannot give an API key scopes beyond their role', async () => {
+    const dev = asRole.developer;
+    const ok = await dev.post('/api/api-keys', { name: 'dev key', scopes: ['sms:send', 'otp'] });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const beyond = await dev.post('/api/api-keys', { name: 'dev key 2', scopes: ['contacts:write'] });
+    expect(beyond.status).toBe(400);
+    expect(JSON.stringify(beyond.body)).toContain('contacts:write');
+    const patch = await dev.request('PATCH', `/api/api-keys/${ok.body.key.id}`, { scopes: ['balance:read'] });
+    expect(patch.status).toBe(400);
+    const owner = await asRole.owner.post('/api/api-keys', { name: 'all', scopes: ['contacts:write'] });
+    expect(owner.status).toBe(201);
+  });
+});
