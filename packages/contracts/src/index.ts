@@ -17,4 +17,5 @@ export * from './v1-contacts';
 export * from './webhooks';
 export * from './campaigns';
 export * from './admin';
+export * from './two-factor';
 export * from './members';

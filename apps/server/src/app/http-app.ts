@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { registerAdmin } from '../modules/admin/admin.module';
 import { startQueueWakePublisher } from '../modules/messages/queue-wake';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
+import { twoFactorRoutes } from '../modules/auth/two-factor.routes';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes';
 import { inboundRoutes } from '../modules/inbound/inbound.routes';
@@ -110,6 +111,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await registerAdmin(app, ctx);
   await registerOpenApi(app, ctx); // before any route: the /v1 OpenAPI document sees them all
   await app.register(authRoutes(ctx));
+  await app.register(twoFactorRoutes(ctx));
   await app.register(usersRoutes(ctx));
   await app.register(messagesRoutes(ctx));
   await app.register(dashboardRoutes(ctx));

@@ -124,9 +124,18 @@ import type { InboundTables } from './schema-inbound';
 import type { MessagingTables } from './schema-messaging';
 import type { OtpTables } from './schema-otp';
 import type { ApiTables } from './schema-api';
+import type { TwoFactorTables } from './schema-two-factor';
 
 export interface DB
-  extends MessagingTables, DirectoryTables, InboundTables, OtpTables, ApiTables, CampaignTables, AdminTables {
+  extends
+    MessagingTables,
+    DirectoryTables,
+    InboundTables,
+    OtpTables,
+    ApiTables,
+    CampaignTables,
+    AdminTables,
+    TwoFactorTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -13,6 +13,7 @@ import {
   registerSchema,
   resetPasswordSchema,
   tokenPairSchema,
+  twoFactorChallengeSchema,
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,6 +23,7 @@ import { AppError } from '../../platform/errors';
 import { authOf, clientOf } from '../../platform/http/auth-guard';
 import { PUBLIC, can } from '../../platform/http/route-auth';
 import { createCaptcha } from './captcha';
+import { DEVICE_COOKIE } from './two-factor.routes';
 
 /** An ALTCHA challenge as the widget reads it. */
 const captchaChallengeSchema = z.object({
@@ -93,8 +95,12 @@ export function authRoutes(ctx: AppContext) {
 
     r.post(
       API.login,
-      { schema: { body: loginSchema, response: { 200: loginResponseSchema } }, config: limited },
-      async (req) => auth.login(req.body, clientOf(req)),
+      {
+        // Tokens, or the two-factor step (two-factor.routes.ts) a correct password leads to.
+        schema: { body: loginSchema, response: { 200: loginResponseSchema.or(twoFactorChallengeSchema) } },
+        config: limited,
+      },
+      async (req) => auth.login(req.body, clientOf(req), req.cookies[DEVICE_COOKIE]),
     );
 
     r.post(

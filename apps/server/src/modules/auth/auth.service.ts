@@ -1,4 +1,10 @@
-import { ErrorCode, type ChangePasswordInput, type LoginResponse, type TokenPair } from '@wren/contracts';
+import {
+  ErrorCode,
+  type ChangePasswordInput,
+  type LoginResponse,
+  type TokenPair,
+  type TwoFactorChallenge,
+} from '@wren/contracts';
 import { nowMs, type Clock } from '../../platform/clock';
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, unauthorized } from '../../platform/errors';
@@ -11,6 +17,7 @@ import { assertPasswordAllowed } from './password-policy';
 import { hashPassword, verifyPassword } from './passwords';
 import { createRegistration } from './registration';
 import { hashToken, randomToken, successorToken, type AccessClaims } from './tokens';
+import { createTwoFactor } from './two-factor';
 
 export type { AuthDeps, ClientInfo } from './auth-deps';
 export { REGISTRATION_CLASH_MESSAGE } from './registration';
@@ -76,14 +83,21 @@ export function createAuthService(deps: AuthDeps) {
 
   const registration = createRegistration(deps, { startSession, runInBackground });
   const recovery = createPasswordRecovery(deps, { runInBackground });
+  const twoFactor = createTwoFactor(deps, { startSession });
 
   return {
     ...registration,
     ...recovery,
+    ...twoFactor,
     /** Opens a session in an account the user is a member of (members: a switch, an accepted invite). */
     startSession,
 
-    async login(input: { username: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
+    async login(
+      input: { username: string; password: string },
+      client: ClientInfo,
+      /** The remembered-device cookie: it skips the two-factor step (two-factor.ts). */
+      deviceToken?: string,
+    ): Promise<LoginResponse | TwoFactorChallenge> {
       const cred = await repo.findCredentialsByLogin(db, input.username);
       if (cred?.locked_until && cred.locked_until > clock.now()) throw lockedError(cred.locked_until, clock);
       const phantomKey = input.username.toLowerCase();
@@ -126,6 +140,9 @@ export function createAuthService(deps: AuthDeps) {
         throw invalidCredentials();
       }
       return transact(db, async (trx) => {
+        // A second step (two-factor) keeps the failure count: its wrong codes add to it.
+        const secondStep = await twoFactor.signInStep(trx, cred, deviceToken);
+        if (secondStep) return secondStep;
         if (cred.failed_logins > 0 || cred.locked_until) await repo.clearFailedLogins(trx, cred.id);
         return startSession(trx, cred, client);
       });

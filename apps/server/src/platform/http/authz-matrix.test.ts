@@ -86,6 +86,13 @@ const MATRIX: Record<string, Case> = {
   'DELETE /api/me/picture': 'own',
   'POST /api/me/picture/fileUpload': 'own',
   'GET /api/me/events': 'own',
+  // Two-factor sign-in (issue 39 item 3): the caller's own settings and their own account's rule.
+  'GET /api/me/two-factor': 'own',
+  'POST /api/me/two-factor/enroll': 'own',
+  'POST /api/me/two-factor/confirm': 'own',
+  'POST /api/me/two-factor/disable': 'own',
+  'POST /api/me/two-factor/recovery-codes': 'own',
+  'PUT /api/account/two-factor': 'own',
   // Members and invites (issue 39): another account's member or invite is not found; switching
   // to an account one is not a member of is refused.
   'GET /api/members': 'own',

@@ -33,6 +33,10 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/register',
   'POST /api/auth/register/confirm',
   'POST /api/auth/reset-password',
+  // The two-factor step of sign-in, and enrollment when the account requires it (a challenge).
+  'POST /api/auth/2fa',
+  'POST /api/auth/2fa/enroll',
+  'POST /api/auth/2fa/enroll/confirm',
   // Invite links (issue 39): what the link is for, and accepting it (a new user, or a password).
   'GET /api/invites/:token',
   'HEAD /api/invites/:token',
