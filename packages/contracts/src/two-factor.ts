@@ -65,6 +65,8 @@ export const twoFactorStatusSchema = z.object({
   recoveryCodesLeft: z.number().int(),
   /** Whether the signed-in account requires two-factor of its members. */
   accountRequires: z.boolean(),
+  /** Whether the signed-in member may change that (owners and admins: members:manage). */
+  canSetRequirement: z.boolean(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
 

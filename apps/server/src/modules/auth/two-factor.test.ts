@@ -62,6 +62,7 @@ describe('enrollment', () => {
     expect((await c.get('/api/me/two-factor')).body).toMatchObject({
       enabled: false,
       accountRequires: false,
+      canSetRequirement: true,
     });
     const start = await c.post('/api/me/two-factor/enroll');
     expect(start.status).toBe(200);

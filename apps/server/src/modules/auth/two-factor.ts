@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   RECOVERY_CODE_COUNT,
+  roleCan,
   REMEMBER_DEVICE_DAYS,
   TWO_FACTOR_CHALLENGE_MINUTES,
   type LoginResponse,
@@ -265,6 +266,7 @@ export function createTwoFactor(deps: AuthDeps, inner: { startSession: StartSess
         enabledAt: tf?.enabled_at?.toISOString() ?? null,
         recoveryCodesLeft: enabled ? await repo.recoveryCodesLeft(db, auth.userId) : 0,
         accountRequires: await repo.accountRequiresTwoFactor(db, auth.accountId),
+        canSetRequirement: roleCan(auth.accountRole, 'members:manage'),
       };
     },
 

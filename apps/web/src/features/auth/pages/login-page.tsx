@@ -2,18 +2,21 @@ import { useState } from 'react';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { loginSchema, type LoginInput } from '@wren/contracts';
+import { loginSchema, type LoginInput, type LoginResponse, type TwoFactorChallenge } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { RETURN_URL_PARAM, paths, safeReturnUrl, withQuery } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
+import { setSession } from '@/lib/session';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useLogin } from '../api/login';
+import { TwoFactorStep } from '../components/two-factor-step';
 
 export default function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const login = useLogin();
   const [formError, setFormError] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
   const form = useForm<LoginInput>({
     initialValues: { username: '', password: '' },
     validate: zodResolver(loginSchema),
@@ -23,12 +26,28 @@ export default function LoginPage() {
   const submit = form.onSubmit(async (values) => {
     setFormError(null);
     try {
-      await login.mutateAsync(loginSchema.parse(values));
+      const result = await login.mutateAsync(loginSchema.parse(values));
+      if ('twoFactor' in result) {
+        setChallenge(result);
+        return;
+      }
       await navigate(safeReturnUrl(returnUrl), { replace: true });
     } catch (error) {
       setFormError(applySubmitError(form, error));
     }
   });
+
+  if (challenge) {
+    const signedIn = async (session: LoginResponse) => {
+      setSession(session);
+      await navigate(safeReturnUrl(returnUrl), { replace: true });
+    };
+    const back = () => {
+      setChallenge(null);
+      form.setFieldValue('password', '');
+    };
+    return <TwoFactorStep challenge={challenge} onSignedIn={signedIn} onBack={back} />;
+  }
 
   return (
     <form onSubmit={submit} noValidate aria-label="Sign in">

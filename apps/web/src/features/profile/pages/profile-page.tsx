@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useCurrentUser } from '@/lib/use-session';
 import { ProfileAvatar } from '../components/profile-avatar';
+import { TwoFactorSection } from '../components/two-factor-section';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -23,30 +24,33 @@ export default function ProfilePage() {
   );
 
   return (
-    <Card withBorder radius="md" padding="xl">
-      <Stack gap="xl">
-        <Group gap="lg" wrap="nowrap">
-          <ProfileAvatar user={user} size={96} radius={96} />
-          <div>
-            <Title order={2}>{user.name}</Title>
-            <Text c="dimmed">@{user.username}</Text>
-          </div>
-        </Group>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-          <Field label="Email" value={user.email} />
-          <Field label="Phone" value={user.phone} />
-          <Field label="Time zone" value={user.timezone} />
-          <Field label="Member since" value={memberSince} />
-        </SimpleGrid>
-        <Group>
-          <Button component={Link} to={paths.profile.update.getHref()}>
-            Edit profile
-          </Button>
-          <Button component={Link} to={paths.profile.password.getHref()} variant="default">
-            Change password
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+    <Stack>
+      <Card withBorder radius="md" padding="xl">
+        <Stack gap="xl">
+          <Group gap="lg" wrap="nowrap">
+            <ProfileAvatar user={user} size={96} radius={96} />
+            <div>
+              <Title order={2}>{user.name}</Title>
+              <Text c="dimmed">@{user.username}</Text>
+            </div>
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+            <Field label="Email" value={user.email} />
+            <Field label="Phone" value={user.phone} />
+            <Field label="Time zone" value={user.timezone} />
+            <Field label="Member since" value={memberSince} />
+          </SimpleGrid>
+          <Group>
+            <Button component={Link} to={paths.profile.update.getHref()}>
+              Edit profile
+            </Button>
+            <Button component={Link} to={paths.profile.password.getHref()} variant="default">
+              Change password
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      <TwoFactorSection />
+    </Stack>
   );
 }
