@@ -18,4 +18,5 @@ export * from './webhooks';
 export * from './campaigns';
 export * from './admin';
 export * from './two-factor';
+export * from './roles';
 export * from './members';

@@ -63,6 +63,7 @@ const mainPages: RouteObject[] = [
       page(paths.groups.contacts, () => import('@/features/contacts/pages/group-contacts-page')),
     ]),
     page(paths.templates, () => import('@/features/templates/pages/templates-page')),
+    page(paths.team, () => import('@/features/members/pages/team-page')),
   ]),
   group({ title: paths.otp.list.title, to: to(paths.otp.list) }, [
     page(paths.otp.list, () => import('@/features/otp/pages/otp-services-page')),
@@ -131,6 +132,11 @@ export const routes: RouteObject[] = [
         loader: visitorsOnly,
         shouldRevalidate: alwaysRevalidate,
         children: authPages,
+      },
+      // An invite's link: for visitors and signed-in users alike (accepting adds the account).
+      {
+        lazy: async () => ({ Component: (await import('./layout/auth-layout')).AuthLayout }),
+        children: [page(paths.invite, () => import('@/features/members/pages/accept-invite-page'))],
       },
       {
         lazy: async () => ({ Component: (await import('./layout/main-layout')).MainLayout }),

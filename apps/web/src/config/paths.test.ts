@@ -51,6 +51,8 @@ describe('paths', () => {
         // The operator console (issue #16), for admins only.
         ...['/admin/accounts', '/admin/accounts/:id', '/admin/rate-plans', '/admin/sender-ids'],
         ...['/admin/audit', '/admin/system'],
+        // Members and invites (issue 39).
+        ...['/settings/team', '/invite/:token'],
       ].sort(),
     );
   });

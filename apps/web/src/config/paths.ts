@@ -79,6 +79,10 @@ export const paths = {
     contacts: route('/groups/:id/contacts', 'Contacts'),
   },
   senderIds: route('/sender-id', 'Sender IDs'),
+  /** Settings → Team: members, roles and invites (issue 39). */
+  team: route('/settings/team', 'Team'),
+  /** An emailed invite's link (public: a new or a signed-in user accepts it). */
+  invite: route('/invite/:token', 'Join an account'),
   templates: route('/templates', 'Saved messages'),
   otp: {
     list: route('/otp-service', 'OTP services'),

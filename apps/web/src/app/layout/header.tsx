@@ -1,6 +1,7 @@
 import { ActionIcon, Burger, Group } from '@mantine/core';
 import { Deferred } from '@/components/deferred';
 import { IconBell } from '@/components/icons';
+import { lazy, Suspense } from 'react';
 import { useHubConnection } from '@/lib/hub';
 import { ConnectionBadge } from '@/lib/hub/connection-badge';
 import { useSignOut } from '../use-sign-out';
@@ -22,6 +23,19 @@ function NotificationsMenu() {
         <IconBell />
       </ActionIcon>
     </Deferred>
+  );
+}
+
+const AccountSwitcher = lazy(() =>
+  import('@/features/members/components/account-switcher').then((m) => ({ default: m.AccountSwitcher })),
+);
+
+/** The account switcher (issue 39), its own chunk: it shows for a user with more than one account. */
+function AccountSwitcherSlot() {
+  return (
+    <Suspense fallback={null}>
+      <AccountSwitcher />
+    </Suspense>
   );
 }
 
@@ -51,6 +65,7 @@ export function Header({ isMobile, menuOpen, onToggleMenu }: HeaderProps) {
         {isMobile && <Brand />}
       </Group>
       <Group gap={4} wrap="nowrap">
+        <AccountSwitcherSlot />
         <ConnectionBadge />
         <ColorSchemeToggle />
         <NotificationsMenu />

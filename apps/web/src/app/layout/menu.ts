@@ -1,3 +1,4 @@
+import type { PermissionDeclaration } from '@wren/contracts';
 import { paths } from '@/config/paths';
 import {
   IconApi,
@@ -20,6 +21,8 @@ export interface MenuLink {
   label: string;
   to: string;
   icon: AppIcon;
+  /** What the member's role needs to see the entry (the server refuses the page's calls without it). */
+  permission?: PermissionDeclaration;
 }
 
 export interface MenuGroup {
@@ -44,30 +47,56 @@ export const MENU: MenuSection[] = [
   {
     caption: 'Messaging',
     items: [
-      { label: 'Single SMS', to: paths.sms.single.path, icon: IconMessage },
-      { label: 'Bulk SMS', to: paths.sms.bulk.path, icon: IconMessages },
-      { label: 'Personalised SMS', to: paths.sms.personalised.path, icon: IconUserMessage },
+      { label: 'Single SMS', to: paths.sms.single.path, icon: IconMessage, permission: 'messages:send' },
+      { label: 'Bulk SMS', to: paths.sms.bulk.path, icon: IconMessages, permission: 'messages:send' },
+      {
+        label: 'Personalised SMS',
+        to: paths.sms.personalised.path,
+        icon: IconUserMessage,
+        permission: 'messages:send',
+      },
     ],
   },
   {
     caption: 'Reports',
     items: [
-      { label: 'SMS Log', to: paths.reports.smsLog.path, icon: IconList },
-      { label: 'Campaign Report', to: paths.reports.campaigns.path, icon: IconChart },
-      { label: 'Scheduled SMS', to: paths.reports.scheduled.path, icon: IconClock },
+      { label: 'SMS Log', to: paths.reports.smsLog.path, icon: IconList, permission: 'messages:read' },
+      {
+        label: 'Campaign Report',
+        to: paths.reports.campaigns.path,
+        icon: IconChart,
+        permission: 'messages:read',
+      },
+      {
+        label: 'Scheduled SMS',
+        to: paths.reports.scheduled.path,
+        icon: IconClock,
+        permission: 'messages:read',
+      },
     ],
   },
   {
     caption: 'Config.',
     items: [
-      { label: 'SMS & OTP API', to: paths.api.list.path, icon: IconApi },
+      { label: 'SMS & OTP API', to: paths.api.list.path, icon: IconApi, permission: 'developer:manage' },
       {
         label: 'Settings',
         icon: IconSettings,
         children: [
-          { label: 'Sender ID', to: paths.senderIds.path, icon: IconId },
-          { label: 'Contact Group', to: paths.groups.list.path, icon: IconUsers },
-          { label: 'Saved Messages', to: paths.templates.path, icon: IconBookmark },
+          { label: 'Sender ID', to: paths.senderIds.path, icon: IconId, permission: 'sender-ids:read' },
+          {
+            label: 'Contact Group',
+            to: paths.groups.list.path,
+            icon: IconUsers,
+            permission: 'contacts:read',
+          },
+          {
+            label: 'Saved Messages',
+            to: paths.templates.path,
+            icon: IconBookmark,
+            permission: 'templates:read',
+          },
+          { label: 'Team', to: paths.team.path, icon: IconUsers, permission: 'members:read' },
         ],
       },
     ],
@@ -91,6 +120,24 @@ export const ADMIN_MENU: MenuSection = {
     },
   ],
 };
+
+/**
+ * The menu as a role sees it: entries it has no permission for, and groups left empty, are gone.
+ * Before the role is known (undefined), entries that need a permission are hidden.
+ */
+export function menuFor(sections: MenuSection[], can: (p: PermissionDeclaration) => boolean): MenuSection[] {
+  const shown = (link: MenuLink) => !link.permission || can(link.permission);
+  return sections
+    .map((section) => ({
+      ...section,
+      items: section.items.flatMap((item): MenuItem[] => {
+        if (!isMenuGroup(item)) return shown(item) ? [item] : [];
+        const children = item.children.filter(shown);
+        return children.length ? [{ ...item, children }] : [];
+      }),
+    }))
+    .filter((section) => section.items.length > 0);
+}
 
 /** A menu entry is active on its own page and on the pages below it. */
 export function isActivePath(pathname: string, to: string): boolean {

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { MemoryRouter } from 'react-router';
+import type { AccountRole } from '@wren/contracts';
+import { setTokens } from '@/lib/session';
 import { Sidebar } from './sidebar';
 
-function renderSidebar(folded = false, at = '/dashboard') {
+function renderSidebar(folded = false, at = '/dashboard', role: AccountRole = 'owner') {
+  // The member's role in the current account, as the access token names it (claim arl).
+  const claims = btoa(JSON.stringify({ sub: 'u', aid: 'a', arl: role })).replace(/=+$/, '');
+  setTokens({ accessToken: `e30.${claims}.sig`, refreshToken: 'r' });
   render(
     <MantineProvider env="test">
       <MemoryRouter initialEntries={[at]}>
@@ -39,6 +44,7 @@ describe('sidebar menu', () => {
       ['Sender ID', '/sender-id'],
       ['Contact Group', '/groups'],
       ['Saved Messages', '/templates'],
+      ['Team', '/settings/team'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Contact Group' })).toHaveAttribute('aria-current', 'page');
   });
@@ -57,7 +63,19 @@ describe('sidebar menu', () => {
       'Sender ID',
       'Contact Group',
       'Saved Messages',
+      'Team',
     ]);
     expect(within(nav).getByRole('link', { name: 'SMS & OTP API' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('hides what the role cannot use: a sender sees no API keys and no team, an analyst cannot send', () => {
+    const sender = linksOf(renderSidebar(false, '/dashboard', 'sender')).map(([label]) => label);
+    expect(sender).toContain('Single SMS');
+    expect(sender).not.toContain('SMS & OTP API');
+    expect(sender).not.toContain('Team');
+    cleanup();
+    const analyst = linksOf(renderSidebar(false, '/dashboard', 'analyst')).map(([label]) => label);
+    expect(analyst).toContain('SMS Log');
+    expect(analyst).not.toContain('Single SMS');
   });
 });

@@ -3,7 +3,9 @@ import { Box, Divider, Group, NavLink, ScrollArea, Text, ThemeIcon } from '@mant
 import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { useCurrentUser } from '@/lib/use-session';
-import { ADMIN_MENU, MENU, isActivePath, isMenuGroup, type MenuGroup, type MenuLink } from './menu';
+import { roleCan } from '@wren/contracts';
+import { useAccountRole } from '@/lib/account-role';
+import { ADMIN_MENU, MENU, isActivePath, isMenuGroup, menuFor, type MenuGroup, type MenuLink } from './menu';
 import classes from './sidebar.module.css';
 
 interface SidebarProps {
@@ -102,7 +104,11 @@ function GroupItem({ group, onNavigate }: { group: MenuGroup; onNavigate?: () =>
 
 export function Sidebar({ folded = false, onNavigate }: SidebarProps) {
   const isAdmin = useCurrentUser()?.role === 'admin';
-  const sections = isAdmin ? [...MENU, ADMIN_MENU] : MENU;
+  const role = useAccountRole();
+  const sections = menuFor(isAdmin ? [...MENU, ADMIN_MENU] : MENU, (p) =>
+    // The operator console is for operators whatever their role in an account.
+    roleCan(role, p),
+  );
   return (
     <Box component="nav" aria-label="Main menu" className={classes.nav}>
       <ScrollArea className={classes.scroll} type="scroll">

@@ -6,7 +6,13 @@ import { queryClient } from '../query-client';
 import { getAccessToken } from '../session';
 import { showToast, toast } from '../toast';
 import { campaignCalls } from './hub-campaign';
-import { createHubClient, type HubCloseReason, type HubSnapshot, type HubSocketFactory } from './hub-client';
+import {
+  createHubClient,
+  HubState,
+  type HubCloseReason,
+  type HubSnapshot,
+  type HubSocketFactory,
+} from './hub-client';
 import { attachHubSync } from './hub-sync';
 import { lazySocketFactory } from './lazy-socket';
 
@@ -63,6 +69,18 @@ attachHubSync(hub, queryClient);
 
 export const { getCampaignDeliveryStatus, getCampaignDetail } = campaignCalls(hub);
 
+let lastSignOut: (reason: HubCloseReason) => unknown = () => undefined;
+
+/**
+ * Connects again with the access token now stored (a switch to another account, issue 39): the
+ * new socket joins that account's room.
+ */
+export function reconnectHub(): void {
+  if (hub.getSnapshot().state === HubState.Disconnected) return;
+  hub.stop();
+  hub.start({ signOut: (reason) => lastSignOut(reason) });
+}
+
 /** Stops the hub; the sign-out runs it before calling the server (SPEC.md §4). */
 export const stopHub = (): void => hub.stop();
 
@@ -80,6 +98,7 @@ export function useHubConnection(signOut: (reason: HubCloseReason) => unknown): 
   const signOutRef = useRef(signOut);
   useEffect(() => {
     signOutRef.current = signOut;
+    lastSignOut = (reason) => signOutRef.current(reason);
   }, [signOut]);
   useEffect(() => {
     // Unit tests render the layout with no server behind it (lib/hub's tests use a fake socket).

@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { Alert, Button, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useNavigate, useParams } from 'react-router';
+import {
+  ACCOUNT_ROLE_LABELS,
+  nameSchema,
+  passwordSchema,
+  phoneInputSchema,
+  usernameSchema,
+  type LoginResponse,
+} from '@wren/contracts';
+import { z } from 'zod';
+import { FormAlert } from '@/components/form-alert';
+import { paths } from '@/config/paths';
+import { applySubmitError } from '@/lib/form-errors';
+import { HttpError } from '@/lib/http/http-error';
+import { useCurrentUser } from '@/lib/use-session';
+import { toast } from '@/lib/toast';
+import { zodResolver } from '@/lib/zod-resolver';
+import { startSession, useAcceptInvite, useInvitePreview } from '../api/members';
+
+const newUserSchema = z.object({
+  username: usernameSchema,
+  name: nameSchema,
+  phone: phoneInputSchema,
+  password: passwordSchema,
+});
+const passwordOnlySchema = z.object({ password: z.string().min(1, 'Password is required') });
+
+const INVITE_ERRORS: Record<string, string> = {
+  INVITE_USED: 'This invite has already been used.',
+  INVITE_EXPIRED: 'This invite has expired. Ask the account owner for a new one.',
+  INVITE_REVOKED: 'This invite was withdrawn.',
+  INVITE_INVALID: 'This invite link is not valid. Open it exactly as it was sent.',
+};
+
+/** /invite/:token: joins an account from an emailed invite (issue 39). */
+export default function AcceptInvitePage() {
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const preview = useInvitePreview(token);
+  const accept = useAcceptInvite(token);
+  const [formError, setFormError] = useState<string | null>(null);
+  const existing = preview.data?.existingUser ?? false;
+  const form = useForm({
+    initialValues: { username: '', name: '', phone: '', password: '' },
+    validate: (values) =>
+      zodResolver(existing ? passwordOnlySchema : newUserSchema)(
+        existing ? { password: values.password } : values,
+      ),
+  });
+
+  const done = async (session: LoginResponse) => {
+    startSession(session);
+    toast.success(`Welcome to ${preview.data?.accountName ?? 'the account'}`);
+    await navigate(paths.dashboard.getHref(), { replace: true });
+  };
+
+  if (preview.isPending) return <Loader aria-label="Loading the invite" />;
+  if (preview.isError) {
+    const code = preview.error instanceof HttpError ? preview.error.code : undefined;
+    return (
+      <Alert color="red" variant="light" role="alert" title="This invite cannot be used">
+        {(code && INVITE_ERRORS[code]) ?? preview.error.message}
+      </Alert>
+    );
+  }
+  const info = preview.data;
+  const intro = (
+    <Text size="sm">
+      You are invited to <b>{info.accountName}</b> as <b>{ACCOUNT_ROLE_LABELS[info.role]}</b> (
+      {info.emailMasked}).
+    </Text>
+  );
+
+  if (user) {
+    return (
+      <Stack>
+        {intro}
+        <FormAlert message={formError} />
+        <Button
+          loading={accept.isPending}
+          onClick={() =>
+            accept.mutate({}, { onSuccess: (s) => void done(s), onError: (e) => setFormError(e.message) })
+          }
+        >
+          Accept as {user.username}
+        </Button>
+      </Stack>
+    );
+  }
+
+  const submit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await done(await accept.mutateAsync(existing ? { password: values.password } : values));
+    } catch (error) {
+      setFormError(applySubmitError(form, error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Accept invite">
+      <Stack>
+        {intro}
+        <FormAlert message={formError} />
+        {existing ? (
+          <Text size="sm" c="dimmed">
+            You already have a Wren account with this email: enter its password to join.
+          </Text>
+        ) : (
+          <>
+            <TextInput
+              label="Username"
+              required
+              autoComplete="username"
+              {...form.getInputProps('username')}
+            />
+            <TextInput label="Your name" required autoComplete="name" {...form.getInputProps('name')} />
+            <TextInput label="Phone" required autoComplete="tel" {...form.getInputProps('phone')} />
+          </>
+        )}
+        <PasswordInput
+          label={existing ? 'Password' : 'Choose a password'}
+          required
+          autoComplete={existing ? 'current-password' : 'new-password'}
+          {...form.getInputProps('password')}
+        />
+        <Button type="submit" fullWidth loading={accept.isPending}>
+          {existing ? 'Join the account' : 'Create account and join'}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

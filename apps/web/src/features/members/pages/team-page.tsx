@@ -1,0 +1,281 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import {
+  ACCOUNT_ROLE_LABELS,
+  ACCOUNT_ROLES,
+  createInviteSchema,
+  roleCan,
+  type AccountRole,
+  type Member,
+} from '@wren/contracts';
+import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
+import { FormAlert } from '@/components/form-alert';
+import { applySubmitError } from '@/lib/form-errors';
+import { toast } from '@/lib/toast';
+import { zodResolver } from '@/lib/zod-resolver';
+import {
+  useAccountRole,
+  useChangeRole,
+  useCreateInvite,
+  useInvites,
+  useMembers,
+  useRemoveMember,
+  useRevokeInvite,
+} from '../api/members';
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : 'Something went wrong');
+
+/** The roles `role` may hand out: owners all, admins all but owner. */
+const grantable = (role: AccountRole | undefined) =>
+  ACCOUNT_ROLES.filter((r) => r !== 'owner' || roleCan(role, 'account:owner')).map((r) => ({
+    value: r,
+    label: ACCOUNT_ROLE_LABELS[r],
+  }));
+
+function InviteForm({ role }: { role: AccountRole | undefined }) {
+  const create = useCreateInvite();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<{ email: string; role: AccountRole }>({
+    initialValues: { email: '', role: 'sender' },
+    validate: zodResolver(createInviteSchema),
+  });
+  const submit = form.onSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await create.mutateAsync(values);
+      toast.success(`Invite sent to ${values.email}`);
+      form.reset();
+    } catch (error) {
+      setFormError(applySubmitError(form, error));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Invite a member">
+      <Stack gap="sm">
+        <FormAlert message={formError} />
+        <Group align="flex-start" grow preventGrowOverflow={false} wrap="wrap">
+          <TextInput label="Email" type="email" required miw={220} {...form.getInputProps('email')} />
+          <Select
+            label="Role"
+            data={grantable(role)}
+            allowDeselect={false}
+            miw={160}
+            {...form.getInputProps('role')}
+          />
+        </Group>
+        <Group>
+          <Button type="submit" loading={create.isPending}>
+            Send invite
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function MembersTable({ members, role }: { members: Member[]; role: AccountRole | undefined }) {
+  const changeRole = useChangeRole();
+  const remove = useRemoveMember();
+  const confirm = useModalTarget<Member>();
+  const canManage = roleCan(role, 'members:manage');
+  const canOwners = roleCan(role, 'account:owner');
+  return (
+    <>
+      <Table.ScrollContainer minWidth={320}>
+        <Table verticalSpacing="sm" aria-label="Members">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Member</Table.Th>
+              <Table.Th>Role</Table.Th>
+              {canManage && <Table.Th aria-label="Actions" />}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.map((m) => {
+              const locked = !canManage || (m.role === 'owner' && !canOwners);
+              return (
+                <Table.Tr key={m.userId}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {m.name}{' '}
+                      {m.you && (
+                        <Badge size="xs" variant="light">
+                          you
+                        </Badge>
+                      )}
+                    </Text>
+                    <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                      {m.email}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {locked ? (
+                      <Text size="sm">{ACCOUNT_ROLE_LABELS[m.role]}</Text>
+                    ) : (
+                      <Select
+                        aria-label={`Role of ${m.name}`}
+                        size="xs"
+                        w={130}
+                        data={grantable(role)}
+                        value={m.role}
+                        allowDeselect={false}
+                        disabled={changeRole.isPending}
+                        onChange={(value) => {
+                          if (!value || value === m.role) return;
+                          changeRole.mutate(
+                            { userId: m.userId, role: value },
+                            {
+                              onSuccess: () =>
+                                toast.success(`${m.name} is now ${ACCOUNT_ROLE_LABELS[value]}`),
+                              onError: (e) => toast.error(errorText(e)),
+                            },
+                          );
+                        }}
+                      />
+                    )}
+                  </Table.Td>
+                  {canManage && (
+                    <Table.Td>
+                      {!locked && (
+                        <Button size="xs" variant="subtle" color="red" onClick={() => confirm.open(m)}>
+                          {m.you ? 'Leave' : 'Remove'}
+                        </Button>
+                      )}
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ConfirmDeleteModal
+        opened={confirm.opened}
+        title={confirm.target?.you ? 'Leave this account?' : 'Remove this member?'}
+        confirmLabel={confirm.target?.you ? 'Leave' : 'Remove'}
+        loading={remove.isPending}
+        error={remove.error ? errorText(remove.error) : null}
+        onClose={() => {
+          remove.reset();
+          confirm.close();
+        }}
+        onConfirm={() =>
+          confirm.target &&
+          remove.mutate(confirm.target.userId, {
+            onSuccess: () => {
+              toast.success(`${confirm.target?.name ?? 'The member'} was removed`);
+              confirm.close();
+            },
+          })
+        }
+      >
+        {confirm.target?.name} ({confirm.target?.email}) is signed out of this account at once.
+      </ConfirmDeleteModal>
+    </>
+  );
+}
+
+function PendingInvites({ canManage }: { canManage: boolean }) {
+  const invites = useInvites();
+  const revoke = useRevokeInvite();
+  if (invites.isPending) return <Loader size="sm" aria-label="Loading invites" />;
+  if (invites.isError) return <Alert color="red">{errorText(invites.error)}</Alert>;
+  if (!invites.data.length)
+    return (
+      <Text size="sm" c="dimmed">
+        No pending invites.
+      </Text>
+    );
+  return (
+    <Stack gap="xs" role="list" aria-label="Pending invites">
+      {invites.data.map((i) => {
+        const expired = new Date(i.expiresAt).getTime() < Date.now();
+        return (
+          <Group key={i.id} justify="space-between" wrap="wrap" role="listitem">
+            <div>
+              <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                {i.email}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {ACCOUNT_ROLE_LABELS[i.role]} ·{' '}
+                {expired ? 'expired' : `expires ${new Date(i.expiresAt).toLocaleDateString()}`}
+              </Text>
+            </div>
+            {canManage && (
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red"
+                loading={revoke.isPending && revoke.variables === i.id}
+                onClick={() => revoke.mutate(i.id, { onError: (e) => toast.error(errorText(e)) })}
+              >
+                Revoke
+              </Button>
+            )}
+          </Group>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** Settings → Team: the account's members, their roles, and invites (issue 39). */
+export default function TeamPage() {
+  const role = useAccountRole();
+  const members = useMembers();
+  const canManage = roleCan(role, 'members:manage');
+  return (
+    <Stack maw={820}>
+      <Title order={2} size="h3">
+        Team
+      </Title>
+      <Card withBorder>
+        {members.isPending ? (
+          <Loader size="sm" aria-label="Loading members" />
+        ) : members.isError ? (
+          <Alert color="red" role="alert">
+            {errorText(members.error)}
+          </Alert>
+        ) : members.data.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No members yet.
+          </Text>
+        ) : (
+          <MembersTable members={members.data} role={role} />
+        )}
+      </Card>
+      {canManage && (
+        <Card withBorder>
+          <Stack gap="sm">
+            <Title order={3} size="h5">
+              Invite someone
+            </Title>
+            <InviteForm role={role} />
+          </Stack>
+        </Card>
+      )}
+      <Card withBorder>
+        <Stack gap="sm">
+          <Title order={3} size="h5">
+            Pending invites
+          </Title>
+          <PendingInvites canManage={canManage} />
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}
