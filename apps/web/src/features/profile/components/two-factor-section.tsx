@@ -12,7 +12,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { ErrorCode, totpCodeSchema, type TwoFactorEnrollment } from '@wren/contracts';
+import { ErrorCode, RECOVERY_CODE_COUNT, totpCodeSchema, type TwoFactorEnrollment } from '@wren/contracts';
 import { EnrollmentSetup } from '@/components/two-factor/enrollment-setup';
 import { RecoveryCodesPanel } from '@/components/two-factor/recovery-codes-panel';
 import { FormAlert } from '@/components/form-alert';
@@ -189,7 +189,8 @@ export function TwoFactorSection() {
     body = (
       <Stack>
         <Text>
-          Two-factor sign-in is <b>on</b>. {status.data.recoveryCodesLeft} of 10 recovery codes left.
+          Two-factor sign-in is <b>on</b>. {status.data.recoveryCodesLeft} of {RECOVERY_CODE_COUNT} recovery
+          codes left.
         </Text>
         <Group>
           <Button variant="default" onClick={() => setMode('regenerating')}>
