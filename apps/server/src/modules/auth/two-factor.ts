@@ -350,3 +350,13 @@ function lockedError(until: Date, at: Date) {
     `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   );
 }
+
+/** Whether the user signs in with two-factor (members: an invite accepted with a password alone). */
+export async function twoFactorEnabled(db: Db, userId: string): Promise<boolean> {
+  return Boolean((await repo.findUserTwoFactor(db, userId))?.enabled_at);
+}
+
+/** Whether `accountId` requires two-factor and the user has not turned it on (members: a switch). */
+export async function lacksRequiredTwoFactor(db: Db, userId: string, accountId: string): Promise<boolean> {
+  return (await repo.accountRequiresTwoFactor(db, accountId)) && !(await twoFactorEnabled(db, userId));
+}

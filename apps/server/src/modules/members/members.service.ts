@@ -23,6 +23,7 @@ import { assertPasswordAllowed } from '../auth/password-policy';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { Sessions } from '../auth/sessions';
 import { hashToken, randomToken } from '../auth/tokens';
+import { lacksRequiredTwoFactor, twoFactorEnabled } from '../auth/two-factor';
 import { insertUser } from '../users/users.service';
 import { addMember } from './membership';
 import * as repo from './members.repository';
@@ -248,6 +249,12 @@ export function createMembersService(deps: MembersDeps) {
             throw err(ErrorCode.CONFLICT, 'You already have a Wren account: enter its password to accept.');
           if (!(await verifyPassword(existing.password_hash, input.password)))
             throw err(ErrorCode.WRONG_PASSWORD, 'Incorrect password');
+          // A password alone must not open a session for a user with two-factor (two-factor.ts).
+          if (await twoFactorEnabled(trx, existing.id))
+            throw err(
+              ErrorCode.CONFLICT,
+              'Your account uses two-factor sign-in: sign in first, then open the invite link again.',
+            );
           user = existing;
         } else {
           if (!('username' in input)) throw new FieldError({ username: ['Choose a username'] });
@@ -300,6 +307,11 @@ export function createMembersService(deps: MembersDeps) {
     async switchAccount(actor: AccessClaims, accountId: string, client: ClientInfo): Promise<LoginResponse> {
       const user = await repo.findUserById(db, actor.userId);
       if (!user) throw err(ErrorCode.NOT_A_MEMBER, 'You are not a member of this account.');
+      if (await lacksRequiredTwoFactor(db, user.id, accountId))
+        throw err(
+          ErrorCode.CONFLICT,
+          'This account requires two-factor sign-in: turn it on in your profile, then switch again.',
+        );
       return transact(db, (trx) => deps.startSession(trx, user, client, accountId));
     },
   };
