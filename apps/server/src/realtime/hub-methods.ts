@@ -26,8 +26,8 @@ export const MAX_IN_FLIGHT = 16;
  */
 export const HUB_PERMISSIONS: Record<HubRequest | HubCommand, PermissionDeclaration> = {
   GetAccountBalance: 'billing:read',
-  GetDeliveryStatus: 'reports:read',
-  GetPerformanceData: 'reports:read',
+  GetDeliveryStatus: 'messages:read',
+  GetPerformanceData: 'messages:read',
   GetSenderIdList: 'sender-ids:read',
   GetSmsTemplates: 'templates:read',
   GetGroupList: 'contacts:read',

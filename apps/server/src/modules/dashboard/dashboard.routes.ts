@@ -13,7 +13,7 @@ export function dashboardRoutes(ctx: AppContext) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(
       DASHBOARD_API.summary,
-      { config: can('reports:read'), schema: { response: { 200: dashboardSummarySchema } } },
+      { config: can('messages:read'), schema: { response: { 200: dashboardSummarySchema } } },
       async (req) => {
         const { accountId, userId } = authOf(req);
         return dashboard.summary({ accountId, userId });

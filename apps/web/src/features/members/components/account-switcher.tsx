@@ -1,10 +1,15 @@
-import { Select } from '@mantine/core';
+import { Menu, Text, UnstyledButton, Group } from '@mantine/core';
+import { ACCOUNT_ROLE_LABELS } from '@wren/contracts';
 import { useNavigate } from 'react-router';
+import { IconUsers } from '@/components/icons';
 import { paths } from '@/config/paths';
 import { toast } from '@/lib/toast';
 import { useMyAccounts, useSwitchAccount } from '../api/members';
 
-/** The header's account switcher, shown when the user belongs to more than one account (issue 39). */
+/**
+ * The header's account switcher, shown when the user belongs to more than one account (issue 39):
+ * the current account's name (an icon alone on a phone) opening a menu of the user's accounts.
+ */
 export function AccountSwitcher() {
   const accounts = useMyAccounts();
   const switchAccount = useSwitchAccount();
@@ -12,28 +17,53 @@ export function AccountSwitcher() {
   const items = accounts.data ?? [];
   if (items.length < 2) return null;
   const current = items.find((a) => a.current);
+  const choose = (accountId: string, name: string) => {
+    if (accountId === current?.accountId) return;
+    switchAccount.mutate(accountId, {
+      onSuccess: () => {
+        toast.success(`Switched to ${name}`);
+        void navigate(paths.dashboard.getHref());
+      },
+      onError: (e) => toast.error(e.message),
+    });
+  };
   return (
-    <Select
-      aria-label="Account"
-      size="xs"
-      w={{ base: 130, sm: 200 }}
-      data={items.map((a) => ({ value: a.accountId, label: a.name }))}
-      value={current?.accountId ?? null}
-      allowDeselect={false}
-      disabled={switchAccount.isPending}
-      comboboxProps={{ withinPortal: true }}
-      onChange={(accountId) => {
-        if (!accountId || accountId === current?.accountId) return;
-        switchAccount.mutate(accountId, {
-          onSuccess: () => {
-            toast.success(
-              `Switched to ${items.find((a) => a.accountId === accountId)?.name ?? 'the account'}`,
-            );
-            void navigate(paths.dashboard.getHref());
-          },
-          onError: (e) => toast.error(e.message),
-        });
-      }}
-    />
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <UnstyledButton
+          aria-label={`Account: ${current?.name ?? 'choose'}`}
+          disabled={switchAccount.isPending}
+          px={6}
+          py={4}
+          style={{ borderRadius: 6 }}
+        >
+          <Group gap={6} wrap="nowrap">
+            <IconUsers />
+            <Text size="sm" fw={500} truncate maw={180} visibleFrom="sm">
+              {current?.name}
+            </Text>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Switch account</Menu.Label>
+        {items.map((a) => (
+          <Menu.Item
+            key={a.accountId}
+            onClick={() => choose(a.accountId, a.name)}
+            aria-current={a.current ? 'true' : undefined}
+            rightSection={
+              <Text size="xs" c="dimmed">
+                {ACCOUNT_ROLE_LABELS[a.role]}
+              </Text>
+            }
+          >
+            <Text size="sm" fw={a.current ? 600 : 400}>
+              {a.name}
+            </Text>
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
   );
 }
