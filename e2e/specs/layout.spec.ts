@@ -32,6 +32,8 @@ const SPEC_MENU = [
   ['Sender ID', '/sender-id'],
   ['Contact Group', '/groups'],
   ['Saved Messages', '/templates'],
+  // Settings -> Team (issue 39): members and invites; an owner's menu shows it.
+  ['Team', '/settings/team'],
 ];
 
 describe('main layout', () => {
