@@ -141,9 +141,9 @@ export interface DB
   users: UsersTable;
   user_pictures: UserPicturesTable;
   sessions: SessionsTable;
-  refresh_tokens: RefreshTokensTable;
   account_members: AccountMembersTable;
   account_invites: AccountInvitesTable;
+  refresh_tokens: RefreshTokensTable;
   password_resets: PasswordResetsTable;
   ledger_entries: LedgerEntriesTable;
   audit_log: AuditLogTable;

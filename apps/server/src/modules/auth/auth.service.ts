@@ -89,6 +89,7 @@ export function createAuthService(deps: AuthDeps) {
     ...registration,
     ...recovery,
     ...twoFactor,
+
     /** Opens a session in an account the user is a member of (members: a switch, an accepted invite). */
     startSession,
 
