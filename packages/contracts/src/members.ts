@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema, nameSchema, passwordSchema, phoneInputSchema, usernameSchema } from './auth';
 import { ACCOUNT_ROLES } from './roles';
+import { safeString } from './text';
 
 /** The members API's schemas (issue 39); roles and permissions are in roles.ts (no zod: the web app's menu reads them). */
 
@@ -50,7 +51,7 @@ export type InvitePreview = z.infer<typeof invitePreviewSchema>;
  * password under the registration's policy). An existing user: their password.
  */
 export const acceptInviteSchema = z.union([
-  z.object({ password: z.string().min(1, 'Password is required').max(128) }).strict(),
+  z.object({ password: safeString().min(1, 'Password is required').max(128) }).strict(),
   /** Signed in already (the access token of the invited email's user). */
   z.object({}).strict(),
   z
