@@ -82,7 +82,9 @@ describe('hub with the message pipeline', () => {
     const delivery = r.pushes.filter((p) => p.event === 'UserSmsDeliveryUpdated').map((p) => p.at);
     // The first change at once, every later one in a single trailing push when the window ends.
     expect(delivery).toHaveLength(2);
-    expect(delivery[1]! - delivery[0]!).toBeGreaterThanOrEqual(HUB_DELIVERY_PUSH_WINDOW_MS - 100);
+    // Times are when the client got them: a loaded machine delays the first one (CI beside the browser
+    // specs saw 2,826 ms), and without the window they would be 700 ms apart (and more than two).
+    expect(delivery[1]! - delivery[0]!).toBeGreaterThanOrEqual(HUB_DELIVERY_PUSH_WINDOW_MS - 500);
     expect(HUB_DELIVERY_PUSH_WINDOW_MS).toBe(3000); // SPEC.md §9's update coalescing delay
   });
 });

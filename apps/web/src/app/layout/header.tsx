@@ -2,6 +2,7 @@ import { ActionIcon, Burger, Group } from '@mantine/core';
 import { Deferred } from '@/components/deferred';
 import { IconBell } from '@/components/icons';
 import { lazy, Suspense } from 'react';
+import { useMyAccounts } from '@/features/members/api/my-accounts';
 import { useHubConnection } from '@/lib/hub';
 import { ConnectionBadge } from '@/lib/hub/connection-badge';
 import { useSignOut } from '../use-sign-out';
@@ -30,8 +31,13 @@ const AccountSwitcher = lazy(() =>
   import('@/features/members/components/account-switcher').then((m) => ({ default: m.AccountSwitcher })),
 );
 
-/** The account switcher (issue 39), its own chunk: it shows for a user with more than one account. */
+/**
+ * The account switcher (issue 39), its own chunk, loaded only for a user with more than one account
+ * (a cold page of a one-account user loads none of it: e2e bundle-budget).
+ */
 function AccountSwitcherSlot() {
+  const accounts = useMyAccounts();
+  if ((accounts.data?.length ?? 0) < 2) return null;
   return (
     <Suspense fallback={null}>
       <AccountSwitcher />

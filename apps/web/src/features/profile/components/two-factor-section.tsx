@@ -4,8 +4,8 @@ import {
   Button,
   Card,
   Group,
-  Loader,
   PasswordInput,
+  Skeleton,
   Stack,
   Switch,
   Text,
@@ -132,7 +132,16 @@ export function TwoFactorSection() {
   };
 
   let body: React.ReactNode;
-  if (status.isPending) body = <Loader size="sm" aria-label="Loading two-factor settings" />;
+  // About the height of what loads (a line, the buttons, an owner's switch): the page below it, and
+  // an anchor scrolled to on arrival, do not move when it comes.
+  if (status.isPending)
+    body = (
+      <Stack aria-busy="true" aria-label="Loading two-factor settings">
+        <Skeleton height={22} />
+        <Skeleton height={36} width={180} />
+        <Skeleton height={40} />
+      </Stack>
+    );
   else if (status.isError) body = <Alert color="red">{messageOf(status.error)}</Alert>;
   else if (mode === 'codes') body = <RecoveryCodesPanel codes={codes} onDone={done} />;
   else if (mode === 'enrolling' && enrollment)
