@@ -29,6 +29,11 @@ async function seed(client: pg.Client, ledgerAccount: string, actor: string) {
             '+1415' || lpad(substr(name, 9), 7, '0'), 'x', now() FROM a`,
     [N],
   );
+  // Each customer owns its account, as registration makes it (issue 39's account_members).
+  await client.query(
+    `INSERT INTO account_members (account_id, user_id, role) SELECT account_id, id, 'owner' FROM users
+     ON CONFLICT DO NOTHING`,
+  );
   await client.query(
     `INSERT INTO sessions (user_id, last_used_at) SELECT id, now() - random() * interval '30 days' FROM users`,
   );
