@@ -241,7 +241,7 @@ export default function TeamPage() {
   return (
     <Stack maw={820}>
       <Title order={2} size="h3">
-        Team
+        Members
       </Title>
       <Card withBorder>
         {members.isPending ? (
