@@ -5,21 +5,10 @@ import { API, ErrorCode, TWO_FACTOR_API } from '@wren/contracts';
 import { http } from '@/lib/http/client';
 import { STORAGE_KEYS } from '@/lib/session';
 import { bodyOf, fakeAdapter, type FakeAdapter } from '@/test/fake-adapter';
-import { renderScreen } from '@/test/render-page';
+import { renderScreen, TEST_USER } from '@/test/render-page';
 import LoginPage from './login-page';
 
-const user = {
-  id: 'u1',
-  accountId: 'a1',
-  username: 'ada',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  phone: '+14155550100',
-  role: 'user',
-  timezone: 'UTC',
-  hasPicture: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const user = TEST_USER;
 let server: FakeAdapter;
 let wrongFirst: boolean;
 
