@@ -4,6 +4,8 @@ export const ErrorCode = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
   ACCOUNT_LOCKED: 'ACCOUNT_LOCKED',
+  /** A sub-account locked by the account that manages it: sends and API calls are refused. */
+  SUBACCOUNT_LOCKED: 'SUBACCOUNT_LOCKED',
   TOKEN_INVALID: 'TOKEN_INVALID',
   TOKEN_REUSED: 'TOKEN_REUSED',
   FORBIDDEN: 'FORBIDDEN',
@@ -40,6 +42,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
   ACCOUNT_LOCKED: 423,
+  SUBACCOUNT_LOCKED: 423,
   TOKEN_INVALID: 401,
   TOKEN_REUSED: 401,
   FORBIDDEN: 403,

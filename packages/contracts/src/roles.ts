@@ -47,6 +47,8 @@ export const PERMISSIONS = [
   'members:manage',
   /** Grant, change or remove the owner role; delete the account. */
   'account:owner',
+  /** Reseller: create child accounts, move balance, set their prices, see usage, lock them (issue 39 item 4). */
+  'subaccounts:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
