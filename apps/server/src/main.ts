@@ -4,6 +4,7 @@ import { createContext, type AppContext } from './app/context';
 import { openDatabase } from './platform/db';
 import { createLogger } from './platform/logger';
 import { migrate } from './platform/migrate';
+import { BackupError, backupEmbedded, restoreEmbedded } from './platform/backup';
 import { buildApp } from './app/http-app';
 import { startWorker, type Worker } from './app/worker';
 import { startWorkerNode } from './app/worker-node';
@@ -15,6 +16,8 @@ Commands:
   start [--role all|api|worker]   run Wren (default role: all; the ROLE variable also sets it)
   migrate                         apply database migrations and exit
   user:promote <username>         give a user the admin role
+  backup <file>                   back up the embedded database (online) to a .tar.gz file
+  restore <file>                  restore a backup into DATA_DIR, which must hold no database yet
 `;
 
 async function main(argv: string[]) {
@@ -58,9 +61,49 @@ async function main(argv: string[]) {
       }
       return;
     }
+    case 'backup':
+    case 'restore':
+      return backupCommand(command, rest[0], config);
     default:
       console.log(USAGE);
       process.exit(command ? 2 : 0);
+  }
+}
+
+/** `wren backup <file>` and `wren restore <file>` (platform/backup.ts; embedded database only). */
+async function backupCommand(command: 'backup' | 'restore', file: string | undefined, config: Config) {
+  if (!file) {
+    console.error(`${command} needs a file: npm run wren -- ${command} wren-backup.tar.gz`);
+    process.exit(2);
+  }
+  if (config.databaseUrl) {
+    console.error(
+      `DATABASE_URL is set: back up an external PostgreSQL with its own tools (pg_dump, or base backups and WAL archiving); see docs/operations.md#backups.`,
+    );
+    process.exit(2);
+  }
+  try {
+    if (command === 'backup') {
+      const m = await backupEmbedded({ dataDir: config.dataDir, file });
+      const rows = Object.entries(m.counts)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ');
+      console.log(`Backed up ${config.dataDir} to ${file}: ${m.files} files, ${m.bytes} bytes; ${rows}.`);
+    } else {
+      const { manifest, counts } = await restoreEmbedded({ dataDir: config.dataDir, file });
+      const rows = Object.entries(counts)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ');
+      console.log(
+        `Restored the backup of ${manifest.createdAt} into ${config.dataDir}; ${rows} (as in the backup).`,
+      );
+    }
+  } catch (err) {
+    if (err instanceof BackupError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
   }
 }
 

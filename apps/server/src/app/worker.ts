@@ -8,6 +8,7 @@ import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from '../platform/config';
 import type { AppContext } from './context';
 import { registerWorkerJobs } from '../platform/worker-jobs';
+import { DAILY_BACKUP_CHECK_SECONDS, DAILY_BACKUP_JOB, runDailyBackup } from '../platform/daily-backup';
 
 export interface Worker {
   gateway: SmsGateway;
@@ -91,6 +92,20 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     now: () => new Date(),
   });
 
+  // Daily backups of the embedded database (BACKUP_DAILY_KEEP; platform/daily-backup.ts).
+  const embedded = ctx.database.embedded;
+  if (config.backupDailyKeep > 0 && !embedded) {
+    logger.warn(
+      'BACKUP_DAILY_KEEP is set but the database is external: back it up as PostgreSQL (docs/operations.md)',
+    );
+  }
+  const offBackups =
+    embedded && config.backupDailyKeep > 0
+      ? ctx.jobs.every(DAILY_BACKUP_JOB, DAILY_BACKUP_CHECK_SECONDS, async () => {
+          await runDailyBackup({ cluster: embedded, keep: config.backupDailyKeep, now: new Date(), logger });
+        })
+      : () => undefined;
+
   const reporter = startWorkerReporter({ db: ctx.db, logger, workerId, role: config.role, pausable });
 
   return {
@@ -100,6 +115,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     stop: async () => {
       offJobs();
       offPartitionJobs();
+      offBackups();
       await reporter.stop();
       await queueWake.close();
       await dispatcher.stop();

@@ -93,6 +93,8 @@ export interface Config {
    */
   dispatchIdlePollMs: number;
   dispatchIdlePollMaxMs: number;
+  /** BACKUP_DAILY_KEEP: daily backups of the embedded database kept in $DATA_DIR/backups (0: off). */
+  backupDailyKeep: number;
   /** MESSAGE_RETENTION_MONTHS: months of messages kept (null: all); older months are dropped. */
   messageRetentionMonths: number | null;
   leaseSeconds: number;
@@ -182,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dispatchIdlePollMs: e.DISPATCH_IDLE_POLL_MS,
     dispatchIdlePollMaxMs: Math.max(e.DISPATCH_IDLE_POLL_MS, e.DISPATCH_IDLE_POLL_MAX_MS),
     messageRetentionMonths: e.MESSAGE_RETENTION_MONTHS ?? null,
+    backupDailyKeep: e.BACKUP_DAILY_KEEP,
     leaseSeconds: e.LEASE_SECONDS,
     senderIdApproval: e.SENDER_ID_APPROVAL,
     adminAllowOverdraft: e.ADMIN_ALLOW_OVERDRAFT,

@@ -21,6 +21,8 @@ export interface Database {
   db: Db;
   /** `embedded`: the cluster Wren runs itself under DATA_DIR; `postgres`: DATABASE_URL. */
   kind: 'embedded' | 'postgres';
+  /** The embedded cluster (its data dir and a superuser URL): backups use it (platform/backup.ts). */
+  embedded?: { root: string; url: string };
   /** Runs a multi-statement SQL script (migrations). */
   execScript(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -59,6 +61,7 @@ export async function openDatabase(opts: {
     return {
       ...database,
       kind: 'embedded',
+      embedded: { root: path.resolve(opts.dataDir), url: cluster.url(EMBEDDED_DATABASE) },
       close: async () => {
         try {
           await database.close();

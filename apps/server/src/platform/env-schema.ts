@@ -118,6 +118,8 @@ export const envSchema = z.object({
   DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
   DISPATCH_IDLE_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(200),
   DISPATCH_IDLE_POLL_MAX_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
+  // Daily backups of the embedded database to $DATA_DIR/backups, keeping this many (0: none).
+  BACKUP_DAILY_KEEP: z.coerce.number().int().min(0).max(365).default(0),
   // Unset or empty: keep every month. Else whole months older than this many are dropped (issue #17).
   MESSAGE_RETENTION_MONTHS: z.preprocess(
     (v) => (v === '' ? undefined : v),
