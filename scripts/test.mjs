@@ -153,7 +153,12 @@ const againUrl = process.env.TEST_AGAIN_DATABASE_URL;
 async function serverTestsAgain() {
   const log = [];
   const started = Date.now();
-  const code = await vitest(['--project', 'server'], {
+  // Tests of the embedded cluster itself (they start their own, never TEST_DATABASE_URL) ran already.
+  const embeddedOnly = ['embedded-postgres', 'backup'].flatMap((f) => [
+    '--exclude',
+    `**/platform/${f}.test.ts`,
+  ]);
+  const code = await vitest(['--project', 'server', ...embeddedOnly], {
     // One file at a time beside the browser tests (TEST_AGAIN_WORKERS), so that both keep to 2 cores.
     env: {
       TEST_DATABASE_URL: againUrl,
