@@ -2,11 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
-import { API } from '@wren/contracts';
+import { API, type AccountRole } from '@wren/contracts';
 import { paths, type AppPath } from '@/config/paths';
 import { http } from '@/lib/http/client';
 import { STORAGE_KEYS } from '@/lib/session';
 import { fakeAdapter, type FakeAdapter } from '@/test/fake-adapter';
+import { accessTokenFor } from '@/test/render-page';
 import { Providers } from './providers';
 import type { RouteHandle } from './route-handle';
 import { routes } from './routes';
@@ -31,15 +32,15 @@ beforeAll(() => {
     if (config.url === API.xsrf) return { status: 204 };
     if (config.url === API.me) return { status: 200, data: USER };
     if (config.url === API.login)
-      return { status: 200, data: { user: USER, accessToken: 'a', refreshToken: 'r' } };
+      return { status: 200, data: { user: USER, accessToken: accessTokenFor('owner'), refreshToken: 'r' } };
     if (config.url === API.meEvents) return { status: 200, data: { items: [] } };
     if (config.url === API.logout) return { status: 204 };
     return { status: 404 };
   });
 });
 
-function signIn() {
-  localStorage.setItem(STORAGE_KEYS.accessToken, 'a');
+function signIn(role: AccountRole = 'owner') {
+  localStorage.setItem(STORAGE_KEYS.accessToken, accessTokenFor(role));
   localStorage.setItem(STORAGE_KEYS.refreshToken, 'r');
   localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(USER));
 }
@@ -74,6 +75,27 @@ describe('route table', () => {
     for (const href of ['/nope', '/sms', '/reports', '/auth/nope', '/groups/1']) {
       expect(matchRoutes(routes, href)?.at(-1)?.route.path, href).toBe('*');
     }
+  });
+});
+
+describe('pages a role cannot use (issue 39)', () => {
+  it('shows an analyst "Your role (Analyst) can\'t …" on a send page, and asks the server nothing for it', async () => {
+    signIn('analyst');
+    const before = server.calls.length;
+    renderAt('/sms/single');
+    expect(
+      await screen.findByText('Your role (Analyst) can’t send messages or campaigns.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(server.calls.slice(before).filter((c) => c.url?.includes('sender-id'))).toEqual([]);
+  });
+
+  it('shows a billing member the same on the Team page', async () => {
+    signIn('billing');
+    renderAt('/settings/team');
+    expect(
+      await screen.findByText('Your role (Billing) can’t see the account’s members.'),
+    ).toBeInTheDocument();
   });
 });
 

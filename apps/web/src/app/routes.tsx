@@ -3,6 +3,7 @@ import { redirect, type RouteObject } from 'react-router';
 import { paths, type AppPath } from '@/config/paths';
 import { requireAdmin } from '@/features/admin/require-admin';
 import { alwaysRevalidate, requireUser, visitorsOnly } from './guards';
+import { gated } from './permission-gate';
 import { RootLayout } from './layout/root-layout';
 import { RouteErrorPage } from './pages/route-error-page';
 import type { RouteHandle } from './route-handle';
@@ -21,7 +22,8 @@ const redirectTo = (href: string) => ({ loader: () => redirect(href), element: n
 function page(path: AppPath, load: () => PageModule): RouteObject {
   return {
     path: path.path,
-    lazy: async () => ({ Component: (await load()).default }),
+    // A page that needs a permission shows "Your role (X) can't …" to a role without it.
+    lazy: async () => ({ Component: gated((await load()).default, path.permission) }),
     handle: { title: path.title } satisfies RouteHandle,
   };
 }

@@ -104,6 +104,10 @@ export const IconHome = icon(
   'M9 21v-6a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2v6',
 );
 export const IconCompass = icon('M8 16l2-6 6-2-2 6-6 2', 'M12 3a9 9 0 1 0 0 18a9 9 0 0 0 0-18z');
+export const IconLock = icon(
+  'M5 13a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2v6a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2z',
+  'M8 11V7a4 4 0 1 1 8 0v4',
+);
 export const IconChevronsLeft = icon('M11 7l-5 5 5 5', 'M17 7l-5 5 5 5');
 export const IconChevronsRight = icon('M7 7l5 5-5 5', 'M13 7l5 5-5 5');
 

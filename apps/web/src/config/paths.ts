@@ -1,3 +1,5 @@
+import type { Permission } from '@wren/contracts';
+
 /**
  * Every route of the web app (SPEC.md §2) and the one place that builds their URLs.
  * `getHref` throws when the number of values differs from the number of `:params`.
@@ -17,6 +19,11 @@ export interface AppPath<P extends string = string> {
   /** The screen title, shown in the page heading, breadcrumbs and document title. */
   readonly title: string;
   readonly getHref: (...values: RouteValues<P>) => string;
+  /**
+   * What the member's role needs to use the page (issue 39): its menu entry is hidden and the
+   * route shows "Your role (X) can't …" without it (app/permission-gate.tsx). None: every member.
+   */
+  readonly permission?: Permission;
 }
 
 const PARAM = /:[A-Za-z_][A-Za-z0-9_]*/g;
@@ -32,8 +39,8 @@ export function buildPath(pattern: string, values: readonly ParamValue[]): strin
   return pattern.replace(PARAM, () => encodeURIComponent(String(values[i++])));
 }
 
-function route<P extends string>(path: P, title: string): AppPath<P> {
-  return { path, title, getHref: (...values) => buildPath(path, values) };
+function route<P extends string>(path: P, title: string, permission?: Permission): AppPath<P> {
+  return { path, title, getHref: (...values) => buildPath(path, values), permission };
 }
 
 /** Appends a query string, leaving out empty values. */
@@ -57,49 +64,49 @@ export const paths = {
     confirmRegistration: route('/auth/confirm-registration', 'Create account'),
   },
   sms: {
-    single: route('/sms/single', 'Single SMS'),
-    bulk: route('/sms/bulk', 'Bulk SMS'),
-    personalised: route('/sms/personalised-bulk', 'Personalised SMS'),
+    single: route('/sms/single', 'Single SMS', 'messages:send'),
+    bulk: route('/sms/bulk', 'Bulk SMS', 'messages:send'),
+    personalised: route('/sms/personalised-bulk', 'Personalised SMS', 'messages:send'),
   },
   reports: {
-    smsLog: route('/reports/sms-log', 'SMS log'),
-    campaigns: route('/reports/bulk-sms-report', 'Campaign report'),
-    scheduled: route('/reports/scheduled-sms', 'Scheduled SMS'),
-    campaignDetail: route('/reports/bulk-sms-detail/:id', 'Campaign detail'),
+    smsLog: route('/reports/sms-log', 'SMS log', 'messages:read'),
+    campaigns: route('/reports/bulk-sms-report', 'Campaign report', 'messages:read'),
+    scheduled: route('/reports/scheduled-sms', 'Scheduled SMS', 'messages:read'),
+    campaignDetail: route('/reports/bulk-sms-detail/:id', 'Campaign detail', 'messages:read'),
   },
   profile: {
     view: route('/profile', 'Profile'),
     update: route('/profile/update', 'Update profile'),
     password: route('/profile/password', 'Change password'),
-    apiDetail: route('/profile/api-detail', 'API detail'),
-    apiDoc: route('/profile/api-doc', 'API documentation'),
+    apiDetail: route('/profile/api-detail', 'API detail', 'developer:manage'),
+    apiDoc: route('/profile/api-doc', 'API documentation', 'developer:manage'),
   },
   groups: {
-    list: route('/groups', 'Contact groups'),
-    contacts: route('/groups/:id/contacts', 'Contacts'),
+    list: route('/groups', 'Contact groups', 'contacts:read'),
+    contacts: route('/groups/:id/contacts', 'Contacts', 'contacts:read'),
   },
-  senderIds: route('/sender-id', 'Sender IDs'),
+  senderIds: route('/sender-id', 'Sender IDs', 'sender-ids:read'),
   /** Settings → Team: members, roles and invites (issue 39). */
-  team: route('/settings/team', 'Team'),
+  team: route('/settings/team', 'Team', 'members:read'),
   /** An emailed invite's link (public: a new or a signed-in user accepts it). */
   invite: route('/invite/:token', 'Join an account'),
-  templates: route('/templates', 'Saved messages'),
+  templates: route('/templates', 'Saved messages', 'templates:read'),
   otp: {
-    list: route('/otp-service', 'OTP services'),
-    create: route('/otp-service/create', 'Create OTP service'),
-    doc: route('/otp-service/doc', 'OTP documentation'),
-    docItem: route('/otp-service/doc/:id', 'OTP service documentation'),
-    edit: route('/otp-service/:id/edit', 'Edit OTP service'),
-    view: route('/otp-service/:id/view', 'OTP service'),
-    test: route('/otp-service/:id/test', 'Test OTP service'),
+    list: route('/otp-service', 'OTP services', 'developer:manage'),
+    create: route('/otp-service/create', 'Create OTP service', 'developer:manage'),
+    doc: route('/otp-service/doc', 'OTP documentation', 'developer:manage'),
+    docItem: route('/otp-service/doc/:id', 'OTP service documentation', 'developer:manage'),
+    edit: route('/otp-service/:id/edit', 'Edit OTP service', 'developer:manage'),
+    view: route('/otp-service/:id/view', 'OTP service', 'developer:manage'),
+    test: route('/otp-service/:id/test', 'Test OTP service', 'developer:manage'),
   },
   api: {
-    list: route('/api', 'SMS & OTP API'),
-    create: route('/api/create', 'Create API key'),
-    doc: route('/api/doc', 'API documentation'),
-    edit: route('/api/:id/edit', 'Edit API key'),
-    view: route('/api/:id/view', 'API key'),
-    report: route('/api/:id/report', 'API usage report'),
+    list: route('/api', 'SMS & OTP API', 'developer:manage'),
+    create: route('/api/create', 'Create API key', 'developer:manage'),
+    doc: route('/api/doc', 'API documentation', 'developer:manage'),
+    edit: route('/api/:id/edit', 'Edit API key', 'developer:manage'),
+    view: route('/api/:id/view', 'API key', 'developer:manage'),
+    report: route('/api/:id/report', 'API usage report', 'developer:manage'),
   },
   /** The operator console (issue #16): admins only. */
   admin: {

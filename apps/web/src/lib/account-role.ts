@@ -1,5 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { isAccountRole, roleCan, type AccountRole, type PermissionDeclaration } from '@wren/contracts';
+import {
+  ACCOUNT_ROLE_LABELS,
+  isAccountRole,
+  roleCan,
+  type AccountRole,
+  type PermissionDeclaration,
+} from '@wren/contracts';
+import { PERMISSION_ACTIONS } from './permission-labels';
 import { getAccessToken, subscribeSession } from './session';
 
 /**
@@ -22,7 +29,20 @@ export function useAccountRole(): AccountRole | undefined {
   return roleOfToken(useSyncExternalStore(subscribeSession, getAccessToken));
 }
 
-/** Whether the current role may do what a route declares (hides what it cannot use). */
+/**
+ * THE web app's permission check (issue 39): whether the current role may do what `permission`
+ * stands for (contracts' ROLE_PERMISSIONS, the same table the server enforces). The menu, the
+ * routes (paths' `permission`, see app/permission-gate.tsx) and every in-page action use it, or
+ * `<Can>` (components/can.tsx). Before the role is known, nothing that needs a permission shows.
+ */
 export function useCan(permission: PermissionDeclaration): boolean {
   return roleCan(useAccountRole(), permission);
+}
+
+/** "Your role (Analyst) can't send messages or campaigns." */
+export function cantSentence(role: AccountRole | undefined, permission: PermissionDeclaration): string {
+  const action = permission === 'self' ? 'do this' : PERMISSION_ACTIONS[permission];
+  return role
+    ? `Your role (${ACCOUNT_ROLE_LABELS[role]}) can’t ${action}.`
+    : `Your session has no role in this account, so you can’t ${action}.`;
 }

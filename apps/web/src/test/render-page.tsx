@@ -4,6 +4,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
+import type { AccountRole } from '@wren/contracts';
 import { STORAGE_KEYS } from '@/lib/session';
 
 // Textarea autosize listens to document.fonts, which jsdom does not have.
@@ -28,9 +29,18 @@ export const TEST_USER = {
   createdAt: '2024-01-01T00:00:00.000Z',
 };
 
-/** A signed-in session in storage, as the HTTP client reads it (for screens behind sign-in). */
-export function signInForTest(): void {
-  localStorage.setItem(STORAGE_KEYS.accessToken, 'a');
+/** An access token whose claims name `role` in the account (claim arl, as the server's do). */
+export function accessTokenFor(role: AccountRole = 'owner'): string {
+  const claims = btoa(JSON.stringify({ sub: TEST_USER.id, aid: TEST_USER.accountId, arl: role }));
+  return `e30.${claims.replace(/=+$/, '')}.sig`;
+}
+
+/**
+ * A signed-in session in storage, as the HTTP client reads it (for screens behind sign-in), as a
+ * member with `role` in the account (an owner unless told: every action shows).
+ */
+export function signInForTest(role: AccountRole = 'owner'): void {
+  localStorage.setItem(STORAGE_KEYS.accessToken, accessTokenFor(role));
   localStorage.setItem(STORAGE_KEYS.refreshToken, 'r');
   localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(TEST_USER));
 }

@@ -1,5 +1,5 @@
 import type { PermissionDeclaration } from '@wren/contracts';
-import { paths } from '@/config/paths';
+import { paths, type AppPath } from '@/config/paths';
 import {
   IconApi,
   IconBookmark,
@@ -41,62 +41,45 @@ export interface MenuSection {
 
 export const isMenuGroup = (item: MenuItem): item is MenuGroup => 'children' in item;
 
+/** A menu entry for a page: it needs what the page's route needs (config/paths.ts `permission`). */
+const link = (label: string, path: AppPath, icon: AppIcon): MenuLink => ({
+  label,
+  to: path.path,
+  icon,
+  permission: path.permission,
+});
+
 /** The sidebar menu, exactly as SPEC.md §2 lists it. */
 export const MENU: MenuSection[] = [
-  { items: [{ label: 'Dashboard', to: paths.dashboard.path, icon: IconDashboard }] },
+  { items: [link('Dashboard', paths.dashboard, IconDashboard)] },
   {
     caption: 'Messaging',
     items: [
-      { label: 'Single SMS', to: paths.sms.single.path, icon: IconMessage, permission: 'messages:send' },
-      { label: 'Bulk SMS', to: paths.sms.bulk.path, icon: IconMessages, permission: 'messages:send' },
-      {
-        label: 'Personalised SMS',
-        to: paths.sms.personalised.path,
-        icon: IconUserMessage,
-        permission: 'messages:send',
-      },
+      link('Single SMS', paths.sms.single, IconMessage),
+      link('Bulk SMS', paths.sms.bulk, IconMessages),
+      link('Personalised SMS', paths.sms.personalised, IconUserMessage),
     ],
   },
   {
     caption: 'Reports',
     items: [
-      { label: 'SMS Log', to: paths.reports.smsLog.path, icon: IconList, permission: 'messages:read' },
-      {
-        label: 'Campaign Report',
-        to: paths.reports.campaigns.path,
-        icon: IconChart,
-        permission: 'messages:read',
-      },
-      {
-        label: 'Scheduled SMS',
-        to: paths.reports.scheduled.path,
-        icon: IconClock,
-        permission: 'messages:read',
-      },
+      link('SMS Log', paths.reports.smsLog, IconList),
+      link('Campaign Report', paths.reports.campaigns, IconChart),
+      link('Scheduled SMS', paths.reports.scheduled, IconClock),
     ],
   },
   {
     caption: 'Config.',
     items: [
-      { label: 'SMS & OTP API', to: paths.api.list.path, icon: IconApi, permission: 'developer:manage' },
+      link('SMS & OTP API', paths.api.list, IconApi),
       {
         label: 'Settings',
         icon: IconSettings,
         children: [
-          { label: 'Sender ID', to: paths.senderIds.path, icon: IconId, permission: 'sender-ids:read' },
-          {
-            label: 'Contact Group',
-            to: paths.groups.list.path,
-            icon: IconUsers,
-            permission: 'contacts:read',
-          },
-          {
-            label: 'Saved Messages',
-            to: paths.templates.path,
-            icon: IconBookmark,
-            permission: 'templates:read',
-          },
-          { label: 'Team', to: paths.team.path, icon: IconUsers, permission: 'members:read' },
+          link('Sender ID', paths.senderIds, IconId),
+          link('Contact Group', paths.groups.list, IconUsers),
+          link('Saved Messages', paths.templates, IconBookmark),
+          link('Team', paths.team, IconUsers),
         ],
       },
     ],

@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { STORAGE_KEYS } from '@/lib/session';
+import { accessTokenFor } from '@/test/render-page';
 
 // Textarea autosize listens to document.fonts, which jsdom does not have.
 if (!('fonts' in document)) {
@@ -28,7 +29,7 @@ export const TEST_USER = {
 };
 
 export function signIn(): void {
-  localStorage.setItem(STORAGE_KEYS.accessToken, 'a');
+  localStorage.setItem(STORAGE_KEYS.accessToken, accessTokenFor('owner'));
   localStorage.setItem(STORAGE_KEYS.refreshToken, 'r');
   localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(TEST_USER));
 }
