@@ -20,3 +20,4 @@ export * from './admin';
 export * from './two-factor';
 export * from './roles';
 export * from './members';
+export * from './statements';

@@ -13,6 +13,10 @@ import { createContactsService } from '../modules/contacts/contacts.service';
 import { createGroupsService } from '../modules/contacts/groups.service';
 import { createImportsService } from '../modules/contacts/imports.service';
 import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
+import { ledgerPeriodReads } from '../modules/ledger/ledger-period';
+import { usageByCountry } from '../modules/messages/usage-by-country';
+import { createStatementsService } from '../modules/statements/statements.service';
+import { readAccountProfile } from '../modules/users/account-profile';
 import { createTemplatesService } from '../modules/templates/templates.service';
 import { systemClock, type Clock } from '../platform/clock';
 import type { Config } from '../platform/config';
@@ -101,6 +105,12 @@ export function createContext(
   });
   const dlr = createDlrService({ db, config, events, ledger, logger });
   const dashboard = createDashboardService({ db, ledger, users });
+  // Monthly statements, read from the ledger, messages and users modules (statements/ports.ts).
+  const statements = createStatementsService({
+    db,
+    clock,
+    sources: { account: readAccountProfile, ledger: ledgerPeriodReads, usageByCountry },
+  });
   const groups = createGroupsService({ db, events });
   const contacts = createContactsService({ db, events, defaultCountry: config.defaultCountry });
   // Background jobs (pg-boss); started by buildApp / startWorker, stopped when they close.
@@ -151,6 +161,7 @@ export function createContext(
       webhooks,
       dashboard,
       inbound,
+      statements,
     },
   };
 }

@@ -19,6 +19,7 @@ import { errorCodes } from '../modules/v1/v1-errors';
 import { otpRoutes } from '../modules/otp/otp.routes';
 import { contactsRoutes } from '../modules/contacts/contacts.routes';
 import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
+import { statementsRoutes } from '../modules/statements/statements.routes';
 import { templatesRoutes } from '../modules/templates/templates.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 import { membersRoutes } from '../modules/members/members.routes';
@@ -125,6 +126,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(campaignsRoutes(ctx));
   await app.register(otpRoutes(ctx));
   await app.register(otpApiRoutes(ctx));
+  await app.register(statementsRoutes(ctx));
 
   // Background jobs (platform/jobs.ts): this node sends them, and works them unless it is `api` only.
   await ctx.jobs.start();

@@ -114,6 +114,12 @@ const MATRIX: Record<string, Case> = {
   'GET /api/pricing': 'own',
   'GET /api/balance': 'own',
   'GET /api/dashboard/summary': 'own',
+  // Monthly statements (issue 39 item 5): always the caller's account (no account id in the path).
+  'GET /api/statements': 'own',
+  'GET /api/statements/:month': 'own',
+  'GET /api/statements/:month/entries': 'own',
+  'GET /api/statements/:month/csv': 'own',
+  'GET /api/statements/:month/pdf': 'own',
   'GET /api/sender-ids': 'own',
   'POST /api/sender-ids': 'own',
   'DELETE /api/sender-ids/:id': (f) => ({ path: `/api/sender-ids/${f.sender}` }),
