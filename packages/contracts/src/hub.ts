@@ -1,5 +1,6 @@
 import type { GroupDto } from './contacts';
 import type { ErrorCode } from './errors';
+import type { Permission } from './roles';
 import { z } from 'zod';
 import { balanceSchema, MESSAGE_STATUSES, type MessageStatus } from './messages';
 import type { CreateSenderIdInput, SenderIdDto } from './sender-ids';
@@ -64,6 +65,40 @@ export const HUB_PUSHES = [
   'SystemStatusUpdated',
 ] as const;
 export type HubPush = (typeof HUB_PUSHES)[number];
+
+/**
+ * What a member's role needs to call each hub method (issue 39), as a user route's permission: the
+ * server checks it before the handler (realtime/hub-methods.ts), and the web app asks for nothing
+ * its role would be refused.
+ */
+export const HUB_METHOD_PERMISSIONS: Record<HubRequest | HubCommand, Permission> = {
+  GetAccountBalance: 'billing:read',
+  GetDeliveryStatus: 'messages:read',
+  GetPerformanceData: 'messages:read',
+  GetSenderIdList: 'sender-ids:read',
+  GetSmsTemplates: 'templates:read',
+  GetGroupList: 'contacts:read',
+  GetCampaignDeliveryStatus: 'messages:read',
+  GetCampaignDetail: 'messages:read',
+  CreateSenderId: 'sender-ids:manage',
+  SaveSmsTemplate: 'templates:write',
+};
+
+/**
+ * What a member's role needs to receive each push to its account (issue 39): a push reaches only
+ * the sockets whose role has it (realtime/pushes.ts sends it to that permission's room).
+ * SystemStatusUpdated is not an account's: it goes to operators (the admin room) only.
+ */
+export const HUB_PUSH_PERMISSIONS: Record<Exclude<HubPush, 'SystemStatusUpdated'>, Permission> = {
+  BulkSmsUpdated: 'messages:read',
+  GroupListUpdated: 'contacts:read',
+  SenderIdUpdated: 'sender-ids:read',
+  SmsTemplatesUpdated: 'templates:read',
+  UserAccountUpdated: 'billing:read',
+  UserSmsDeliveryUpdated: 'messages:read',
+  InboundSmsReceived: 'messages:read',
+  OtpServiceUpdated: 'developer:manage',
+};
 
 /** A hub feature whose server module is not installed yet. */
 export const HUB_NOT_AVAILABLE = 'NOT_AVAILABLE';

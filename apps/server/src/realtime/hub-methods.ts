@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   HUB_NOT_AVAILABLE,
+  HUB_METHOD_PERMISSIONS,
   HUB_UNAUTHORIZED,
   type HubAck,
   type HubCommand,
@@ -20,22 +21,8 @@ import type { HubSocket } from './hub-types';
 /** Requests one socket may have in flight; more are refused with RATE_LIMITED. */
 export const MAX_IN_FLIGHT = 16;
 
-/**
- * What each hub method needs of the member's role in the token's account, as a user route's
- * config.permission (issue 39): checked in one place, bindHubMethods, before the handler runs.
- */
-export const HUB_PERMISSIONS: Record<HubRequest | HubCommand, PermissionDeclaration> = {
-  GetAccountBalance: 'billing:read',
-  GetDeliveryStatus: 'messages:read',
-  GetPerformanceData: 'messages:read',
-  GetSenderIdList: 'sender-ids:read',
-  GetSmsTemplates: 'templates:read',
-  GetGroupList: 'contacts:read',
-  GetCampaignDeliveryStatus: 'messages:read',
-  GetCampaignDetail: 'messages:read',
-  CreateSenderId: 'sender-ids:manage',
-  SaveSmsTemplate: 'templates:write',
-};
+/** What each hub method needs of the member's role: contracts' HUB_METHOD_PERMISSIONS (issue 39). */
+export const HUB_PERMISSIONS: Record<HubRequest | HubCommand, PermissionDeclaration> = HUB_METHOD_PERMISSIONS;
 
 interface Caller {
   accountId: string;

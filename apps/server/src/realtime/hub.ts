@@ -6,7 +6,7 @@ import { directoryOf } from './directory';
 import { deliverInTurns } from './fanout';
 import { hubAuth, hubOriginAllowed } from './hub-auth';
 import { bindHubMethods, hubHandlers } from './hub-methods';
-import { accountRoom, type HubServer, type HubSocket } from './hub-types';
+import { roomsOf, type HubServer, type HubSocket } from './hub-types';
 import { closeEndedSessions } from './hub-sessions';
 import { createPgAdapter, type BroadcastCounts } from './pg-adapter';
 import { mapEventsToPushes } from './pushes';
@@ -35,7 +35,7 @@ declare module 'fastify' {
 
 /**
  * The real-time hub (SPEC.md §7): Socket.IO on the API's HTTP server at HUB_PATH ('/hub'),
- * authenticated with the access token, one room per account. Requests and commands are in
+ * authenticated with the access token, one room per account and per permission of the role. Requests and commands are in
  * hub-methods.ts, the domain-event → push mapping in pushes.ts. On PostgreSQL the Socket.IO
  * PostgreSQL adapter carries pushes between nodes (only while another hub node is known: alone, a
  * node delivers its broadcasts in-process). Call once, after the routes; it is closed
@@ -69,7 +69,7 @@ export function attachHub(app: FastifyInstance, ctx: AppContext): Hub {
 
   const handlers = hubHandlers({ dashboard: ctx.services.dashboard, directory: directoryOf(ctx.services) });
   io.on('connection', (socket: HubSocket) => {
-    void socket.join(accountRoom(socket.data.auth.accountId));
+    void socket.join(roomsOf(socket.data.auth.accountId, socket.data.auth.accountRole));
     const claims = socket.data.auth;
     bindHubMethods(socket, handlers, logger, () => ctx.services.auth.sessionActive(claims));
   });

@@ -1,5 +1,6 @@
 import {
   HUB_DELIVERY_PUSH_WINDOW_MS,
+  HUB_PUSH_PERMISSIONS,
   HUB_PUSH_WINDOW_MS,
   type HubPush,
   type HubServerEvents,
@@ -7,7 +8,7 @@ import {
 import type { EventBus } from '../platform/events';
 import type { Logger } from '../platform/logger';
 import { Coalescer } from './coalescer';
-import { accountRoom } from './hub-types';
+import { accountPermissionRoom } from './hub-types';
 
 /**
  * Where pushes go: the hub's Socket.IO server on nodes that serve the hub, or the Socket.IO
@@ -27,13 +28,18 @@ export interface PushWindows {
 }
 
 /**
- * Maps domain events to hub pushes, coalesced per (account, push[, campaign id]).
+ * Maps domain events to hub pushes, coalesced per (account, push[, campaign id]), each sent only to
+ * the account's sockets whose role has the push's permission (contracts' HUB_PUSH_PERMISSIONS).
  *
  * Each node's EventBus only sees its own node's events, so the push is coalesced here, on the node
  * where the event happened, and then broadcast with `io.to(room)`: with the PostgreSQL adapter that
  * reaches the account's sockets on every node. Nothing checks for local sockets before emitting,
  * since the account's clients may be connected to another node.
  */
+/** The room of `accountId`'s sockets that may receive `push` (its role has the push's permission). */
+export const pushRoom = (accountId: string, push: keyof typeof HUB_PUSH_PERMISSIONS) =>
+  accountPermissionRoom(accountId, HUB_PUSH_PERMISSIONS[push]);
+
 export function mapEventsToPushes(
   io: PushTarget,
   events: EventBus,
@@ -42,15 +48,18 @@ export function mapEventsToPushes(
 ) {
   const coalescer = new Coalescer(windows.defaultMs, (err) => logger.warn({ err }, 'hub push failed'));
 
-  const push = (accountId: string, event: Exclude<HubPush, 'BulkSmsUpdated' | 'OtpServiceUpdated'>) =>
+  const push = (
+    accountId: string,
+    event: Exclude<HubPush, 'BulkSmsUpdated' | 'OtpServiceUpdated' | 'SystemStatusUpdated'>,
+  ) =>
     coalescer.run(
       `${accountId}|${event}`,
-      () => io.to(accountRoom(accountId)).emit(event),
+      () => io.to(pushRoom(accountId, event)).emit(event),
       event === 'UserSmsDeliveryUpdated' ? windows.deliveryMs : windows.defaultMs,
     );
   const bulkSmsUpdated = (accountId: string, campaignId: string) =>
     coalescer.run(`${accountId}|BulkSmsUpdated|${campaignId}`, () =>
-      io.to(accountRoom(accountId)).emit('BulkSmsUpdated', campaignId),
+      io.to(pushRoom(accountId, 'BulkSmsUpdated')).emit('BulkSmsUpdated', campaignId),
     );
 
   const unsubscribe = [
@@ -67,7 +76,7 @@ export function mapEventsToPushes(
     events.subscribe('suppressions.changed', (e) => push(e.accountId, 'InboundSmsReceived')),
     events.subscribe('otp.changed', (e) =>
       coalescer.run(`${e.accountId}|OtpServiceUpdated|${e.serviceId}`, () =>
-        io.to(accountRoom(e.accountId)).emit('OtpServiceUpdated', e.serviceId),
+        io.to(pushRoom(e.accountId, 'OtpServiceUpdated')).emit('OtpServiceUpdated', e.serviceId),
       ),
     ),
   ];
