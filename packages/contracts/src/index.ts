@@ -20,4 +20,5 @@ export * from './admin';
 export * from './two-factor';
 export * from './roles';
 export * from './members';
+export * from './sub-accounts';
 export * from './statements';

@@ -13,6 +13,8 @@ import { createContactsService } from '../modules/contacts/contacts.service';
 import { createGroupsService } from '../modules/contacts/groups.service';
 import { createImportsService } from '../modules/contacts/imports.service';
 import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
+import { createSubAccountPricing } from '../modules/sub-accounts/sub-account-pricing';
+import { createSubAccountsService } from '../modules/sub-accounts/sub-accounts.service';
 import { ledgerPeriodReads } from '../modules/ledger/ledger-period';
 import { usageByCountry } from '../modules/messages/usage-by-country';
 import { createStatementsService } from '../modules/statements/statements.service';
@@ -111,6 +113,9 @@ export function createContext(
     clock,
     sources: { account: readAccountProfile, ledger: ledgerPeriodReads, usageByCountry },
   });
+  // Sub-accounts for resellers (issue 39 item 4): children, transfers, their prices and usage.
+  const subAccounts = createSubAccountsService({ db, clock, logger, ledger, members });
+  const subAccountPricing = createSubAccountPricing({ db, pricing, subAccounts });
   const groups = createGroupsService({ db, events });
   const contacts = createContactsService({ db, events, defaultCountry: config.defaultCountry });
   // Background jobs (pg-boss); started by buildApp / startWorker, stopped when they close.
@@ -161,6 +166,8 @@ export function createContext(
       webhooks,
       dashboard,
       inbound,
+      subAccounts,
+      subAccountPricing,
       statements,
     },
   };

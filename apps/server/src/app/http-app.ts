@@ -23,6 +23,8 @@ import { statementsRoutes } from '../modules/statements/statements.routes';
 import { templatesRoutes } from '../modules/templates/templates.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 import { membersRoutes } from '../modules/members/members.routes';
+import { registerSubAccountLock } from '../modules/sub-accounts/sub-account-lock';
+import { subAccountsRoutes } from '../modules/sub-accounts/sub-accounts.routes';
 import { apiKeysRoutes } from '../modules/api-keys/api-keys.routes';
 import { v1Routes } from '../modules/v1/v1.routes';
 import { registerOpenApi } from '../modules/v1/openapi';
@@ -115,6 +117,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(twoFactorRoutes(ctx));
   await app.register(usersRoutes(ctx));
   await app.register(membersRoutes(ctx));
+  registerSubAccountLock(app, ctx.db); // before the routes it guards (sends, API-key calls)
+  await app.register(subAccountsRoutes(ctx));
   await app.register(messagesRoutes(ctx));
   await app.register(dashboardRoutes(ctx));
   await app.register(senderIdsRoutes(ctx));

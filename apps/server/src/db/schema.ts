@@ -125,6 +125,7 @@ import type { MessagingTables } from './schema-messaging';
 import type { OtpTables } from './schema-otp';
 import type { ApiTables } from './schema-api';
 import type { TwoFactorTables } from './schema-two-factor';
+import type { SubAccountTables } from './schema-sub-accounts';
 
 export interface DB
   extends
@@ -135,7 +136,8 @@ export interface DB
     ApiTables,
     CampaignTables,
     AdminTables,
-    TwoFactorTables {
+    TwoFactorTables,
+    SubAccountTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

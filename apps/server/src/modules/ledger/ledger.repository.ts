@@ -11,15 +11,17 @@ export interface LedgerEntryInput {
 
 /**
  * Locks the account row for the rest of the transaction and returns its cached balance (and whether
- * an operator locked the account: a locked account's sends are refused). FOR NO KEY UPDATE: it serialises
+ * an operator locked the account, or its parent a child: a locked account's sends are refused). FOR NO KEY UPDATE: it serialises
  * every balance change, but not the inserts that reference the account (their foreign-key checks
  * take KEY SHARE, which FOR UPDATE would wait for, and two sends that each inserted first would then
  * deadlock on each other's check).
  */
 export async function lockAccount(trx: Db, accountId: string) {
+  // A child locked by its parent (sub-accounts, migration 0034) cannot send either.
+  const lockedAt = sql<Date | null>`coalesce(locked_at, parent_locked_at)`.as('locked_at');
   return trx
     .selectFrom('accounts')
-    .select(['id', 'balance_minor', 'currency', 'locked_at'])
+    .select(['id', 'balance_minor', 'currency', lockedAt])
     .where('id', '=', accountId)
     .forNoKeyUpdate()
     .executeTakeFirst();
@@ -117,7 +119,7 @@ export function debitAllOrNothingCtes(
 ) {
   return sql`debited AS (
       UPDATE accounts SET balance_minor = balance_minor - ${total}::bigint
-       WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint AND locked_at IS NULL AND ${after}
+       WHERE id = ${accountId}::uuid AND balance_minor >= ${total}::bigint AND locked_at IS NULL AND parent_locked_at IS NULL AND ${after}
    RETURNING balance_minor + ${total}::bigint AS start_minor, currency),
     appended AS (
       INSERT INTO ledger_entries (account_id, amount_minor, currency, kind, reference, note)

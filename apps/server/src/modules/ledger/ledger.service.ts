@@ -4,6 +4,7 @@ import { afterCommit, type Db } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
 import type { EventBus } from '../../platform/events';
 import * as repo from './ledger.repository';
+import { transferBetween, type TransferInput } from './ledger-transfer';
 
 export interface Posting extends repo.LedgerEntryInput {
   /**
@@ -164,6 +165,15 @@ export function createLedgerService(events: EventBus) {
         currency: account.currency,
         startMinor: account.balance_minor,
       };
+    },
+
+    /**
+     * Moves money between two accounts: two entries with one reference, both rows locked in id
+     * order, `from` never overdrawn, posted once per reference (ledger-transfer.ts). Sub-accounts'
+     * transfers between a parent and its child.
+     */
+    transfer(trx: Db, t: TransferInput) {
+      return transferBetween(trx, events, t);
     },
 
     async balance(db: Db, accountId: string) {

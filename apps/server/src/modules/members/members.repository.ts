@@ -91,7 +91,8 @@ export function insertInvite(
     role: AccountRole;
     tokenHash: string;
     expiresAt: Date;
-    invitedBy: string;
+    /** Null for a sub-account's first owner (the parent's members stay unnamed to the child). */
+    invitedBy: string | null;
   },
 ) {
   return trx

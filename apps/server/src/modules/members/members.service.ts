@@ -194,6 +194,39 @@ export function createMembersService(deps: MembersDeps) {
       };
     },
 
+    /**
+     * A new sub-account's first owner (sub-accounts): the same single-use link as `invite`, in the
+     * child's transaction, naming no inviter (a child never learns its parent's members). An existing
+     * user accepts it with their password or signed in, and has the account added.
+     */
+    async inviteFirstOwner(trx: Db, accountId: string, accountName: string, email: string) {
+      const token = randomToken();
+      const created = await repo.insertInvite(trx, {
+        accountId,
+        email,
+        role: 'owner',
+        tokenHash: hashToken(token),
+        expiresAt: new Date(nowMs(clock) + INVITE_TTL_MS),
+        invitedBy: null,
+      });
+      await recordAudit(trx, {
+        accountId,
+        userId: null,
+        kind: 'member.invited',
+        message: `Invited ${email} as owner`,
+        resourceType: 'invite',
+        resourceId: created.id,
+      });
+      const link = `${deps.publicUrl}/invite/${encodeURIComponent(token)}`;
+      // Sent once the transaction has committed (the caller's afterCommit).
+      return () =>
+        deps.mailer.send({
+          to: email,
+          subject: `You are invited to ${accountName} on Wren`,
+          text: `Hello,\n\nA Wren account, ${accountName}, was opened for you, with you as its owner.\n\nOpen this link within 7 days to accept:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
+        });
+    },
+
     async revokeInvite(actor: AccessClaims, id: string, client: ClientInfo) {
       await transact(db, async (trx) => {
         const row = await repo.revokeInvite(trx, actor.accountId, id, clock.now());

@@ -11,13 +11,29 @@ interface Plan {
 
 const CACHE_MS = 60_000;
 
+/**
+ * A sub-account's price per segment (issue 39 item 4): the parent's price plus `markupBp` basis
+ * points, rounded up to a whole minor unit (ceil(price * (10000 + bp) / 10000), in integers), so a
+ * reseller's margin is never lost to rounding. Applied per segment, before the segment count.
+ */
+export const markedUp = (priceMinor: number, markupBp: number) =>
+  Math.floor((priceMinor * (10_000 + markupBp) + 9_999) / 10_000);
+
 /** Prices per segment by destination prefix (longest match), in integer minor units. */
 export function createPricingService(db: Db) {
   const cache = new Map<string, { plan: Plan; at: number }>();
 
   const accounts = new Map<
     string,
-    { account: { rate_plan_id: string | null; currency: string }; at: number }
+    {
+      account: {
+        rate_plan_id: string | null;
+        currency: string;
+        parent_account_id: string | null;
+        child_markup_bp: number;
+      };
+      at: number;
+    }
   >();
 
   /** `exec`: a transaction's handle when asked inside one (never wait for a second connection). */
@@ -26,7 +42,7 @@ export function createPricingService(db: Db) {
     if (!cached || Date.now() - cached.at > CACHE_MS) {
       const row = await exec
         .selectFrom('accounts')
-        .select(['rate_plan_id', 'currency'])
+        .select(['rate_plan_id', 'currency', 'parent_account_id', 'child_markup_bp'])
         .where('id', '=', accountId)
         .executeTakeFirst();
       if (!row) throw notFound('Account');
@@ -35,6 +51,7 @@ export function createPricingService(db: Db) {
       accounts.set(accountId, cached);
     }
     const { account } = cached;
+    if (account.parent_account_id) return childPlan(accountId, account, exec);
     const key = account.rate_plan_id ?? 'default';
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.plan;
@@ -56,6 +73,39 @@ export function createPricingService(db: Db) {
     return plan;
   }
 
+  /** A child's plan: its parent's, each price marked up by the child's markup (or its country's). */
+  async function childPlan(
+    accountId: string,
+    account: { parent_account_id: string | null; child_markup_bp: number },
+    exec: Db,
+  ): Promise<Plan> {
+    const key = `child:${accountId}`;
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.plan;
+    const parent = await planFor(account.parent_account_id!, exec);
+    const overrides = new Map(
+      (
+        await exec
+          .selectFrom('sub_account_country_markups')
+          .select(['country', 'markup_bp'])
+          .where('account_id', '=', accountId)
+          .execute()
+      ).map((r) => [r.country, r.markup_bp]),
+    );
+    const plan: Plan = {
+      currency: parent.currency,
+      prices: parent.prices.map((p) => ({
+        ...p,
+        priceMinor: markedUp(
+          p.priceMinor,
+          (p.country ? overrides.get(p.country) : undefined) ?? account.child_markup_bp,
+        ),
+      })),
+    };
+    cache.set(key, { plan, at: Date.now() });
+    return plan;
+  }
+
   /** Undefined when no price of the plan covers the destination (fail closed: never free). */
   const perSegment = (plan: Plan, to: string) => plan.prices.find((p) => to.startsWith(p.prefix))?.priceMinor;
 
@@ -67,6 +117,12 @@ export function createPricingService(db: Db) {
     invalidate() {
       cache.clear();
       accounts.clear();
+    },
+
+    /** Per recipient, the account's price of one segment (null where its plan has none). */
+    async perSegmentPrices(accountId: string, recipients: readonly string[]) {
+      const plan = await planFor(accountId);
+      return recipients.map((to) => perSegment(plan, to) ?? null);
     },
 
     async ratePlan(accountId: string): Promise<RatePlanDto> {
