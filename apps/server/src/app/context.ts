@@ -22,7 +22,7 @@ import { readAccountProfile } from '../modules/users/account-profile';
 import { createTemplatesService } from '../modules/templates/templates.service';
 import { systemClock, type Clock } from '../platform/clock';
 import type { Config } from '../platform/config';
-import type { Database } from '../platform/db';
+import { openPostgres, type Database } from '../platform/db';
 import { EventBus } from '../platform/events';
 import { createAuthGuard } from '../platform/http/auth-guard';
 import { ApiKeyError } from '../modules/api-keys/api-key-error';
@@ -31,6 +31,7 @@ import { createWebhooksService } from '../modules/webhooks/webhooks.service';
 import { createJobs } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
 import { createMailer } from '../platform/mailer';
+import { createReadRouter, primaryReads } from '../platform/read-replica';
 
 /** Wires services to their collaborators once; routes and workers receive this object. */
 export function createContext(
@@ -120,6 +121,16 @@ export function createContext(
   const contacts = createContactsService({ db, events, defaultCountry: config.defaultCountry });
   // Background jobs (pg-boss); started by buildApp / startWorker, stopped when they close.
   const jobs = createJobs({ database, logger, work: config.runJobs });
+  // Lag-tolerant reads from DATABASE_READ_URL's replica while it is fresh (platform/read-replica.ts).
+  const readUrl = config.databaseReadUrl;
+  const reads = readUrl
+    ? createReadRouter({
+        primary: database,
+        openReplica: () => openPostgres(readUrl, 10),
+        maxLagMs: config.databaseReadMaxLagMs,
+        logger,
+      })
+    : primaryReads(database);
   const contactImports = createImportsService({
     db,
     events,
@@ -142,6 +153,7 @@ export function createContext(
     clock,
     database,
     db,
+    reads,
     logger,
     events,
     jobs,

@@ -36,6 +36,7 @@ import { PUBLIC, registerRouteAuth } from '../platform/http/route-auth';
 import { registerTransportSecurity } from '../platform/http/transport-security';
 import { registerWebApp } from '../platform/http/web-app';
 import { registerXsrf } from '../platform/http/xsrf';
+import { registerReadAfterWrite } from '../platform/http/read-after-write';
 
 /** Builds the HTTP server for the API role: plugins, the error handler, health checks and module routes. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -84,6 +85,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   await app.register(multipart, { limits: { fileSize: PICTURE_MAX_BYTES, files: 1, fields: 10 } });
   registerXsrf(app);
+  // With DATABASE_READ_URL: a user's reads just after their own write go to the primary.
+  registerReadAfterWrite(app, ctx.reads, ctx.config.databaseReadMaxLagMs);
+  app.addHook('onClose', () => ctx.reads.close());
 
   app.get('/healthz', { config: PUBLIC }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: PUBLIC }, async (_req, reply) => {

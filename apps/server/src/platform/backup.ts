@@ -281,16 +281,7 @@ export async function restoreEmbedded(opts: {
   const manifest = await readManifest(file);
   mkdirSync(root, { recursive: true });
   try {
-    await walkArchive(file, async (header, body) => {
-      const target = safeTarget(root, header.name);
-      if (target && header.type === 'directory') mkdirSync(target, { recursive: true, mode: 0o700 });
-      if (!target || header.type !== 'file') {
-        body.resume();
-        return;
-      }
-      mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-      await pipeline(body, createWriteStream(target, { mode: 0o600 }));
-    });
+    await unpackBackup(file, root);
     const cluster = await startEmbeddedPostgres({ root, database: EMBEDDED_DATABASE, log: opts.log }).catch(
       (err: unknown) => {
         throw new BackupError(
@@ -330,6 +321,24 @@ export async function restoreEmbedded(opts: {
     await rm(clusterDir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * Writes a backup's cluster and data-dir secrets under `root` (no manifest check, no start). Also
+ * how a read replica is made from a base backup (with `standby.signal` and `primary_conninfo`).
+ */
+export async function unpackBackup(file: string, root: string): Promise<void> {
+  mkdirSync(root, { recursive: true });
+  await walkArchive(file, async (header, body) => {
+    const target = safeTarget(root, header.name);
+    if (target && header.type === 'directory') mkdirSync(target, { recursive: true, mode: 0o700 });
+    if (!target || header.type !== 'file') {
+      body.resume();
+      return;
+    }
+    mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+    await pipeline(body, createWriteStream(target, { mode: 0o600 }));
+  });
 }
 
 /** Where an archive entry goes under `root`: `pg/…` and `data/<secret>`; nothing else, no `..`. */

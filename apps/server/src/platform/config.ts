@@ -28,6 +28,9 @@ export interface Config {
   hubAllowedOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_READ_URL: a streaming replica for lag-tolerant reads, and the lag it may have. */
+  databaseReadUrl: string | undefined;
+  databaseReadMaxLagMs: number;
   /** Repeated statements run as named prepared statements (DATABASE_PREPARE, default true). */
   databasePrepare: boolean;
   /** EMBEDDED_PG_SETTINGS: extra settings for the embedded cluster's postmaster. */
@@ -131,6 +134,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ],
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
+    databaseReadUrl: e.DATABASE_READ_URL || undefined,
+    databaseReadMaxLagMs: e.DATABASE_READ_MAX_LAG_MS,
     databasePrepare: e.DATABASE_PREPARE,
     embeddedPgSettings: e.EMBEDDED_PG_SETTINGS,
     role: e.ROLE,

@@ -18,6 +18,9 @@ export const envSchema = z.object({
   HUB_ALLOWED_ORIGINS: z.string().default(''),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: z.string().optional(),
+  /** A streaming replica for reads that tolerate DATABASE_READ_MAX_LAG_MS of lag (platform/read-replica.ts). */
+  DATABASE_READ_URL: z.string().optional(),
+  DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(1000),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   RUN_JOBS: bool.optional(),

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { cEnv, type RunAs } from './pg-cluster';
 
 /** The embedded cluster's server process: started, found running, stopped, and a free port for it. */
-const READY = 'database system is ready to accept connections';
+
+/** A primary logs "… ready to accept connections"; a hot standby (a read replica) "… read-only connections". */
+const READY = /database system is ready to accept (read-only )?connections/;
 
 /**
  * The cluster also listens on a Unix socket in its own directory when the socket's path fits a
@@ -69,7 +71,7 @@ export function spawnPostmaster(
       for (const line of lines) {
         log(line);
         if (!ready) tail = `${tail}${line}\n`.slice(-4000);
-        if (!ready && line.includes(READY)) {
+        if (!ready && READY.test(line)) {
           ready = true;
           resolve(child);
         }

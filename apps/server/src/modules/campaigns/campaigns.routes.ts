@@ -21,6 +21,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { readOptions } from '../../platform/http/read-after-write';
 import { can } from '../../platform/http/route-auth';
 import { readUpload } from '../../platform/http/upload';
 import { csvDownloadHeaders, CSV_BOM, csvLine } from '../../shared/csv';
@@ -128,7 +129,8 @@ export function campaignsRoutes(ctx: AppContext) {
         config: can('messages:read'),
         schema: { querystring: campaignListQuerySchema, response: { 200: campaignPageSchema } },
       },
-      async (req) => campaigns.list(authOf(req).accountId, req.query),
+      async (req) =>
+        ctx.reads.read((db) => campaigns.list(authOf(req).accountId, req.query, db), readOptions(req)),
     );
 
     r.get(

@@ -88,9 +88,10 @@ export function createCampaignsService(deps: Deps) {
       return accept(input, opts);
     },
 
-    async list(accountId: string, q: CampaignListQuery): Promise<CampaignPage> {
+    /** One page of the campaign report; `via`: a lag-tolerant read's database (ctx.reads). */
+    async list(accountId: string, q: CampaignListQuery, via: Db = db): Promise<CampaignPage> {
       const after = q.cursor ? decodeCursor(q.cursor, timeIdCursor) : null;
-      const rows = await repo.listCampaigns(db, {
+      const rows = await repo.listCampaigns(via, {
         accountId,
         status: q.status,
         from: q.from ? new Date(q.from) : undefined,

@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { readOptions } from '../../platform/http/read-after-write';
 import { can } from '../../platform/http/route-auth';
 import { exportSlotsOf, sendCsvExport } from './export-slots';
 import { smsLogCsvHeader, smsLogCsvRows } from './sms-log-csv';
@@ -46,7 +47,9 @@ export function messagesRoutes(ctx: AppContext) {
         config: can('messages:read'),
         schema: { querystring: smsLogQuerySchema, response: { 200: smsLogPageSchema } },
       },
-      async (req) => messages.log(authOf(req).accountId, req.query),
+      // Lag-tolerant: the replica's, when DATABASE_READ_URL is set and it is fresh (platform/read-replica.ts).
+      async (req) =>
+        ctx.reads.read((db) => messages.log(authOf(req).accountId, req.query, db), readOptions(req)),
     );
 
     r.get(
@@ -64,7 +67,7 @@ export function messagesRoutes(ctx: AppContext) {
           slots: exports,
           accountId,
           fileName: `sms-log-${new Date().toISOString().slice(0, 10)}.csv`,
-          pages: messages.exportLog(accountId, req.query),
+          pages: messages.exportLog(accountId, req.query, ctx.reads.pick(readOptions(req))),
           header: smsLogCsvHeader(),
           rows: smsLogCsvRows,
         });

@@ -184,10 +184,11 @@ export function createMessagesService(deps: Deps) {
       };
     },
 
-    async log(accountId: string, q: SmsLogQuery): Promise<SmsLogPage> {
+    /** One page of the log; `via`: a lag-tolerant read's database (ctx.reads), else the primary. */
+    async log(accountId: string, q: SmsLogQuery, via: Db = db): Promise<SmsLogPage> {
       const after = q.cursor ? decodeCursor(q.cursor) : null;
       if (q.cursor && !after) throw new FieldError({ cursor: ['Invalid page cursor'] });
-      const rows = await listLog(db, {
+      const rows = await listLog(via, {
         accountId,
         from: q.from ? new Date(q.from) : undefined,
         to: q.to ? new Date(q.to) : undefined,
@@ -256,8 +257,8 @@ export function createMessagesService(deps: Deps) {
      * snapshot; no paging). The first batch is read when the first value is asked for, so a filter
      * the database refuses fails before a response starts.
      */
-    async *exportLog(accountId: string, q: Omit<SmsLogQuery, 'cursor' | 'limit'>) {
-      const rows = streamLog(db, {
+    async *exportLog(accountId: string, q: Omit<SmsLogQuery, 'cursor' | 'limit'>, via: Db = db) {
+      const rows = streamLog(via, {
         accountId,
         from: q.from ? new Date(q.from) : undefined,
         to: q.to ? new Date(q.to) : undefined,

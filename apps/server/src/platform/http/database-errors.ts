@@ -66,7 +66,7 @@ const UNREACHABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', '
  * True when `err` says the database is unreachable or going away (restart, failover, shutdown), not
  * that the request was wrong: SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot
  * connect now), a refused or reset socket, or node-postgres's own "Connection terminated" and pool
- * connect time-out. The client gets a 503 with Retry-After and can try again.
+ * connect time-out, a missing Unix socket of a stopped server. The client gets a 503 with Retry-After and can try again.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
@@ -74,6 +74,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof code === 'string') {
     if (isPgError(err) && (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code))) return true;
     if (UNREACHABLE_NODE_CODES.has(code)) return true;
+    // The embedded cluster's Unix socket is gone (the server stopped): as a refused connection.
+    if (code === 'ENOENT' && typeof message === 'string' && message.includes('.s.PGSQL.')) return true;
   }
   return (
     typeof message === 'string' &&
