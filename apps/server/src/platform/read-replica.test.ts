@@ -84,7 +84,6 @@ beforeAll(async () => {
     {
       DATABASE_READ_URL: replica.url('wren'),
       DATABASE_READ_MAX_LAG_MS: String(MAX_LAG_MS),
-      LOG_LEVEL: 'error',
     },
     { databaseUrl: primary.url('wren') },
   );
