@@ -235,3 +235,11 @@ export const dashboardSummarySchema = z.object({
   performance: z.array(performancePointSchema),
 });
 export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;
+
+/**
+ * GET /api/dashboard/summary's answer (issue 39): every member may ask, and gets the figures their
+ * role may see (the balance with billing:read, delivery and performance with messages:read, as
+ * the hub methods that serve them live).
+ */
+export const dashboardSummaryOfRoleSchema = dashboardSummarySchema.partial();
+export type DashboardSummaryOfRole = z.infer<typeof dashboardSummaryOfRoleSchema>;

@@ -39,6 +39,11 @@ export function useCan(permission: PermissionDeclaration): boolean {
   return roleCan(useAccountRole(), permission);
 }
 
+/** useCan outside React (the hub's loads): the same check, on the access token stored now. */
+export function canNow(permission: PermissionDeclaration): boolean {
+  return roleCan(roleOfToken(getAccessToken()), permission);
+}
+
 /** "Your role (Analyst) can't send messages or campaigns." */
 export function cantSentence(role: AccountRole | undefined, permission: PermissionDeclaration): string {
   const action = permission === 'self' ? 'do this' : PERMISSION_ACTIONS[permission];

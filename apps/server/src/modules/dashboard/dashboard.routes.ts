@@ -1,4 +1,9 @@
-import { DASHBOARD_API, dashboardSummarySchema } from '@wren/contracts';
+import {
+  DASHBOARD_API,
+  dashboardSummaryOfRoleSchema,
+  HUB_METHOD_PERMISSIONS,
+  roleCan,
+} from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app/context';
@@ -13,10 +18,14 @@ export function dashboardRoutes(ctx: AppContext) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(
       DASHBOARD_API.summary,
-      { config: can('messages:read'), schema: { response: { 200: dashboardSummarySchema } } },
+      // Every member has a dashboard: each figure needs what the hub method serving it live needs.
+      { config: can('self'), schema: { response: { 200: dashboardSummaryOfRoleSchema } } },
       async (req) => {
-        const { accountId, userId } = authOf(req);
-        return dashboard.summary({ accountId, userId });
+        const { accountId, userId, accountRole } = authOf(req);
+        return dashboard.summary({ accountId, userId }, undefined, {
+          balance: roleCan(accountRole, HUB_METHOD_PERMISSIONS.GetAccountBalance),
+          delivery: roleCan(accountRole, HUB_METHOD_PERMISSIONS.GetDeliveryStatus),
+        });
       },
     );
   };

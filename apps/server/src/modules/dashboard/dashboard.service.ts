@@ -4,7 +4,7 @@ import {
   PERFORMANCE_DAYS,
   type CampaignDeliveryStatus,
   type CampaignDetailReply,
-  type DashboardSummary,
+  type DashboardSummaryOfRole,
   type DeliveryStatusSummary,
   type HubBalance,
   type MessageStatus,
@@ -43,6 +43,13 @@ export interface Caller {
   userId: string;
 }
 
+/** Which of the dashboard's figures to read: the balance, delivery status and performance. */
+export interface SummaryParts {
+  balance: boolean;
+  delivery: boolean;
+}
+const ALL_PARTS: SummaryParts = { balance: true, delivery: true };
+
 /**
  * The dashboard's figures, shared by the hub (realtime/) and GET /api/dashboard/summary. Every
  * function is scoped to the caller's account; days are cut in the user's time zone.
@@ -52,14 +59,14 @@ export function createDashboardService(deps: { db: Db; ledger: LedgerService; us
 
   const timezoneOf = async (userId: string) => safeTimezone(db, (await users.getProfile(userId)).timezone);
 
-  async function balance(input: { accountId: string }): Promise<HubBalance> {
-    return ledger.balance(db, input.accountId);
+  async function balance(input: { accountId: string }, q: Db = db): Promise<HubBalance> {
+    return ledger.balance(q, input.accountId);
   }
 
-  async function deliveryStatus(input: Caller): Promise<DeliveryStatusSummary> {
+  async function deliveryStatus(input: Caller, q: Db = db): Promise<DeliveryStatusSummary> {
     const timezone = await timezoneOf(input.userId);
-    const b = await repo.periodBounds(db, timezone, PERFORMANCE_DAYS);
-    const rows = await repo.statusCountsSince(db, input.accountId, b);
+    const b = await repo.periodBounds(q, timezone, PERFORMANCE_DAYS);
+    const rows = await repo.statusCountsSince(q, input.accountId, b);
     const periods = { today: zeroCounts(), week: zeroCounts(), month: zeroCounts() };
     for (const r of rows) {
       if (!isStatus(r.status)) continue;
@@ -72,10 +79,10 @@ export function createDashboardService(deps: { db: Db; ledger: LedgerService; us
     };
   }
 
-  async function performance(input: Caller): Promise<PerformanceData> {
+  async function performance(input: Caller, q: Db = db): Promise<PerformanceData> {
     const timezone = await timezoneOf(input.userId);
-    const b = await repo.periodBounds(db, timezone, PERFORMANCE_DAYS);
-    const rows = await repo.dailyCounts(db, input.accountId, timezone, b.month);
+    const b = await repo.periodBounds(q, timezone, PERFORMANCE_DAYS);
+    const rows = await repo.dailyCounts(q, input.accountId, timezone, b.month);
     const byDay = new Map(rows.map((r) => [r.day, r]));
     const series: PerformanceData = [];
     for (let i = PERFORMANCE_DAYS - 1; i >= 0; i -= 1) {
@@ -155,11 +162,19 @@ export function createDashboardService(deps: { db: Db; ledger: LedgerService; us
       };
     },
 
-    async summary(input: Caller): Promise<DashboardSummary> {
+    /**
+     * The whole dashboard; `via`: a lag-tolerant read's database (ctx.reads), else the primary.
+     * `parts`: the figures to read (a member's role may see some only: issue 39); all by default.
+     */
+    async summary(
+      input: Caller,
+      via: Db = db,
+      parts: SummaryParts = ALL_PARTS,
+    ): Promise<DashboardSummaryOfRole> {
       const [bal, deliveryStatusSummary, perf] = await Promise.all([
-        balance(input),
-        deliveryStatus(input),
-        performance(input),
+        parts.balance ? balance(input, via) : undefined,
+        parts.delivery ? deliveryStatus(input, via) : undefined,
+        parts.delivery ? performance(input, via) : undefined,
       ]);
       return { balance: bal, deliveryStatus: deliveryStatusSummary, performance: perf };
     },

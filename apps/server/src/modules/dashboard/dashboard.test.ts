@@ -120,7 +120,7 @@ describe("dashboard periods in the user's time zone", () => {
       .where('id', '=', caller.userId)
       .execute();
     const summary = await server.ctx.services.dashboard.summary(caller);
-    expect(summary.deliveryStatus.timezone).toBe('UTC');
+    expect(summary.deliveryStatus?.timezone).toBe('UTC');
     expect(summary.performance).toHaveLength(30);
     expect(summary.balance).toEqual({ balanceMinor: 500, currency: 'USD' });
   });

@@ -4,13 +4,15 @@ import { campaignCalls } from './hub-campaign';
 import { hubKeys } from './hub-keys';
 import { attachHubSync, COALESCE_DELAY_MS } from './hub-sync';
 import { fakeHub, flush } from './test/fake-hub';
+import { clearSession, setTokens } from '@/lib/session';
+import { accessTokenFor } from '@/test/render-page';
 
 const BALANCE = { balanceMinor: 500, currency: 'USD' };
 const DELIVERY = { timezone: 'UTC', since: {}, periods: {} };
 const PERFORMANCE = [{ date: '2025-01-01', sent: 1, delivered: 1, failed: 0, deliveryRate: 1 }];
 
 /** A connected hub whose fake server answers every load; `version` changes the balance it returns. */
-function setup() {
+function setup(may?: (method: string) => boolean) {
   const h = fakeHub();
   const queryClient = new QueryClient();
   const log = vi.fn();
@@ -21,7 +23,7 @@ function setup() {
   h.replies.set('GetSenderIdList', () => ({ ok: true, data: [{ id: 's1' }] }));
   h.replies.set('GetSmsTemplates', () => ({ ok: true, data: [{ id: 't1' }] }));
   h.replies.set('GetGroupList', () => ({ ok: true, data: [{ id: 'g1' }] }));
-  const detach = attachHubSync(h.client, queryClient, log);
+  const detach = attachHubSync(h.client, queryClient, log, may ?? (() => true));
   return {
     ...h,
     queryClient,
@@ -47,6 +49,29 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+});
+
+describe('issue 39: the hub loads only what the member’s role may see', () => {
+  it('asks a billing member’s hub for the balance only: nothing refused, nothing logged', async () => {
+    setTokens({ accessToken: accessTokenFor('billing'), refreshToken: 'r' });
+    const h = setup(undefined);
+    // The default check: the role of the access token stored now.
+    h.detach();
+    const detach = attachHubSync(h.client, h.queryClient, h.log);
+    await connect(h);
+    expect(h.calls('GetAccountBalance')).toBe(1);
+    for (const m of [
+      'GetDeliveryStatus',
+      'GetPerformanceData',
+      'GetSenderIdList',
+      'GetSmsTemplates',
+      'GetGroupList',
+    ])
+      expect(h.calls(m), m).toBe(0);
+    expect(h.log).not.toHaveBeenCalled();
+    detach();
+    clearSession();
+  });
 });
 
 describe('SPEC §4: on a successful connect the client loads the six live data sets into the query cache', () => {

@@ -1,5 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { HubRequest } from '@wren/contracts';
+import { HUB_METHOD_PERMISSIONS, type HubRequest } from '@wren/contracts';
+import { canNow } from '../account-role';
 import type { HubClient } from './hub-client';
 import { hubKeys, liveQueryRoots, type BulkSmsChanged } from './hub-keys';
 
@@ -40,17 +41,21 @@ export function attachHubSync(
   hub: HubClient,
   queryClient: QueryClient,
   log: (...args: unknown[]) => void = console.error,
+  /** Whether the member's role may call `method` now (issue 39): what it may not is not asked for. */
+  may: (method: HubRequest) => boolean = (method) => canNow(HUB_METHOD_PERMISSIONS[method]),
 ): () => void {
   // Hub data stays until the next load (it is set, never fetched by a query function).
   queryClient.setQueryDefaults(hubKeys.all, { gcTime: Infinity, staleTime: Infinity });
 
-  const load = (method: ListRequest, key: QueryKey): Promise<void> =>
-    hub.request(method).then(
+  const load = async (method: ListRequest, key: QueryKey): Promise<void> => {
+    if (!may(method)) return;
+    return hub.request(method).then(
       (data) => {
         queryClient.setQueryData(key, data);
       },
       (error: unknown) => log(`Hub ${method} failed:`, error),
     );
+  };
   const invalidate = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
 
   const loadBalance = () => load('GetAccountBalance', hubKeys.balance);

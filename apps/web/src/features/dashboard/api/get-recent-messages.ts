@@ -21,10 +21,11 @@ export async function getRecentMessages(): Promise<MessageDto[]> {
  * Refetched when the hub reports delivery changes (it invalidates ['dashboard']), and polled while
  * the hub is not connected.
  */
-export const useRecentMessages = (hubConnected: boolean) =>
+export const useRecentMessages = (hubConnected: boolean, enabled = true) =>
   useQuery({
     queryKey: dashboardKeys.recent,
     queryFn: getRecentMessages,
+    enabled,
     staleTime: 0,
     refetchInterval: hubConnected ? false : FALLBACK_POLL_MS,
   });

@@ -1,5 +1,6 @@
 import { skipToken, useQuery, type QueryKey } from '@tanstack/react-query';
-import type { DashboardSummary } from '@wren/contracts';
+import { HUB_METHOD_PERMISSIONS, type DashboardSummary } from '@wren/contracts';
+import { useCan } from '@/lib/account-role';
 import { hubKeys, useHubState } from '@/lib/hub';
 import { useDashboardSummary } from './get-dashboard-summary';
 
@@ -35,15 +36,23 @@ function useHubData<K extends keyof DashboardSummary>(queryKey: QueryKey) {
  */
 export function useLiveFigures() {
   const { connected } = useHubState();
+  // The figures the member's role may see (issue 39): the hub loads no others, the summary has none.
+  const sees = {
+    balance: useCan(HUB_METHOD_PERMISSIONS.GetAccountBalance),
+    delivery: useCan(HUB_METHOD_PERMISSIONS.GetDeliveryStatus),
+  };
   const hub: LiveFigures = {
     balance: useHubData<'balance'>(hubKeys.balance),
     deliveryStatus: useHubData<'deliveryStatus'>(hubKeys.deliveryStatus),
     performance: useHubData<'performance'>(hubKeys.performance),
   };
-  const hubComplete = Boolean(hub.balance && hub.deliveryStatus && hub.performance);
+  const hubComplete =
+    (!sees.balance || Boolean(hub.balance)) &&
+    (!sees.delivery || Boolean(hub.deliveryStatus && hub.performance));
   const summary = useDashboardSummary(!connected || !hubComplete);
   return {
     connected,
+    sees,
     figures: pickFigures(connected, hub, summary.data),
     error: summary.error,
   };

@@ -1,5 +1,6 @@
 import { Button, Card, EmptyState } from '@mantine/core';
 import { Link } from 'react-router';
+import { Can } from '@/components/can';
 import { paths } from '@/config/paths';
 import { IconSend } from './dashboard-icons';
 
@@ -15,11 +16,13 @@ export function FirstSmsEmptyState() {
         description="Send your first SMS and its delivery status, your daily performance and your latest messages will show up here, updated live."
         py={40}
       >
-        <EmptyState.Actions>
-          <Button component={Link} to={paths.sms.single.getHref()} leftSection={<IconSend size={18} />}>
-            Send your first SMS
-          </Button>
-        </EmptyState.Actions>
+        <Can permission="messages:send">
+          <EmptyState.Actions>
+            <Button component={Link} to={paths.sms.single.getHref()} leftSection={<IconSend size={18} />}>
+              Send your first SMS
+            </Button>
+          </EmptyState.Actions>
+        </Can>
       </EmptyState>
     </Card>
   );

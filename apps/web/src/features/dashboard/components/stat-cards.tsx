@@ -9,44 +9,57 @@ const deliveryHint = ({ sent, delivered }: PerformanceTotals) =>
   sent ? `Last 30 days: ${formatCount(delivered)} of ${formatCount(sent)}` : 'Nothing sent in 30 days';
 
 /** Balance, today's messages, and the 30-day delivery rate and failures. */
-export function StatCards({ figures }: { figures: LiveFigures }) {
+export function StatCards({
+  figures,
+  sees,
+}: {
+  figures: LiveFigures;
+  /** The figures the member's role may see (issue 39): the others' cards are left out. */
+  sees: { balance: boolean; delivery: boolean };
+}) {
   const { balance, deliveryStatus, performance } = figures;
   const today = deliveryStatus?.periods.today;
   const totals = performance && performanceTotals(performance);
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
-      <StatCard
-        label="Balance"
-        value={balance && formatMoney(balance.balanceMinor, balance.currency)}
-        hint="Available for sending"
-        icon={<IconWallet size={22} />}
-        color="indigo"
-        testId="balance"
-      />
-      <StatCard
-        label="Messages today"
-        value={today && formatCount(messagesCount(today))}
-        hint={today ? `${formatCount(today.delivered)} delivered so far` : undefined}
-        icon={<IconMessage size={22} />}
-        color="blue"
-        testId="messages-today"
-      />
-      <StatCard
-        label="Delivery rate"
-        value={totals && formatRate(totals.deliveryRate)}
-        hint={totals && deliveryHint(totals)}
-        icon={<IconCheck size={22} />}
-        color="teal"
-        testId="delivery-rate"
-      />
-      <StatCard
-        label="Failed"
-        value={totals && formatCount(totals.failed)}
-        hint="In the last 30 days"
-        icon={<IconAlert size={22} />}
-        color="red"
-        testId="failed"
-      />
+      {sees.balance && (
+        <StatCard
+          label="Balance"
+          value={balance && formatMoney(balance.balanceMinor, balance.currency)}
+          hint="Available for sending"
+          icon={<IconWallet size={22} />}
+          color="indigo"
+          testId="balance"
+        />
+      )}
+      {sees.delivery && (
+        <>
+          <StatCard
+            label="Messages today"
+            value={today && formatCount(messagesCount(today))}
+            hint={today ? `${formatCount(today.delivered)} delivered so far` : undefined}
+            icon={<IconMessage size={22} />}
+            color="blue"
+            testId="messages-today"
+          />
+          <StatCard
+            label="Delivery rate"
+            value={totals && formatRate(totals.deliveryRate)}
+            hint={totals && deliveryHint(totals)}
+            icon={<IconCheck size={22} />}
+            color="teal"
+            testId="delivery-rate"
+          />
+          <StatCard
+            label="Failed"
+            value={totals && formatCount(totals.failed)}
+            hint="In the last 30 days"
+            icon={<IconAlert size={22} />}
+            color="red"
+            testId="failed"
+          />
+        </>
+      )}
     </SimpleGrid>
   );
 }

@@ -15,6 +15,8 @@ import { hub, hubKeys } from '@/lib/hub';
 import { busy } from '@/lib/busy';
 import { http } from '@/lib/http/client';
 import { fakeAdapter } from '@/test/fake-adapter';
+import { setTokens } from '@/lib/session';
+import { accessTokenFor } from '@/test/render-page';
 import DashboardPage from './dashboard-page';
 
 const zero: StatusCounts = {
@@ -100,12 +102,36 @@ function renderPage(queryClient = new QueryClient({ defaultOptions: { queries: {
 
 beforeEach(() => {
   vi.restoreAllMocks();
+  setTokens({ accessToken: accessTokenFor('owner'), refreshToken: 'r' });
   // jsdom has no layout: recharts warns that its container has no size.
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
 afterEach(() => {
   http.defaults.adapter = original;
+});
+
+describe('dashboard of each role (issue 39)', () => {
+  it('shows a billing member the balance only: no log request, no error, no send button', async () => {
+    setTokens({ accessToken: accessTokenFor('billing'), refreshToken: 'r' });
+    const adapter = serve({ balance: summary().balance } as DashboardSummary, []);
+    renderPage();
+    expect(await screen.findByTestId('balance-value')).toHaveTextContent('$5.00');
+    expect(screen.queryByTestId('messages-today')).not.toBeInTheDocument();
+    expect(screen.queryByText('The dashboard could not load')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Send your first SMS' })).not.toBeInTheDocument();
+    expect(adapter.calls.map((c) => c.url)).not.toContain(MESSAGING_API.log);
+  });
+
+  it('shows an analyst the delivery figures and no balance, and no send button on a new account', async () => {
+    setTokens({ accessToken: accessTokenFor('analyst'), refreshToken: 'r' });
+    const { balance: _b, ...rest } = summary();
+    serve(rest as DashboardSummary, []);
+    renderPage();
+    expect(await screen.findByText('No messages yet')).toBeInTheDocument();
+    expect(screen.queryByTestId('balance')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Send your first SMS' })).not.toBeInTheDocument();
+  });
 });
 
 describe('dashboard', () => {

@@ -14,21 +14,22 @@ import { StatCards } from '../components/stat-cards';
  * caches (HTTP while the hub is not connected), and the latest messages.
  */
 export default function DashboardPage() {
-  const { connected, figures, error } = useLiveFigures();
+  const { connected, figures, error, sees } = useLiveFigures();
   // While the first connection is being made the figures come over HTTP as usual: nothing to say.
   const connecting = useHubState().state === HubState.Connecting;
-  const recent = useRecentMessages(connected);
+  // The log needs messages:read, as the delivery figures (issue 39: a billing member sees neither).
+  const recent = useRecentMessages(connected, sees.delivery);
   const isNewAccount = recent.data?.length === 0;
 
   return (
     <Stack gap="lg">
-      {error && !figures.balance && (
+      {error && !figures.balance && !figures.deliveryStatus && (
         <Alert color="red" variant="light" title="The dashboard could not load">
           {error.message}
         </Alert>
       )}
-      <StatCards figures={figures} />
-      {isNewAccount ? (
+      <StatCards figures={figures} sees={sees} />
+      {!sees.delivery ? null : isNewAccount ? (
         <FirstSmsEmptyState />
       ) : (
         <>
