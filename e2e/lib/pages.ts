@@ -30,6 +30,7 @@ export const APP_PAGES = [
   '/api/12/edit',
   '/api/12/view',
   '/api/12/report',
+  '/billing/statements',
 ] as const;
 
 /** The visitor pages under /auth. */

@@ -51,6 +51,14 @@ const mainPages: RouteObject[] = [
       page(paths.reports.campaignDetail, () => import('@/features/reports/pages/campaign-detail-page')),
     ]),
   ]),
+  group({ title: paths.billing.root.title, to: to(paths.billing.root) }, [
+    {
+      path: paths.billing.root.path,
+      ...redirectTo(paths.billing.statements.getHref()),
+      handle: { title: paths.billing.root.title } satisfies RouteHandle,
+    },
+    page(paths.billing.statements, () => import('@/features/billing/pages/statements-page')),
+  ]),
   group({ title: paths.profile.view.title, to: to(paths.profile.view) }, [
     page(paths.profile.view, () => import('@/features/profile/pages/profile-page')),
     page(paths.profile.update, () => import('@/features/profile/pages/update-profile-page')),

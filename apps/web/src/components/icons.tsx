@@ -36,6 +36,9 @@ const icon = iconOfSize(20);
 
 export type AppIcon = ReturnType<typeof icon>;
 
+/** A receipt: billing and statements. */
+export const IconReceipt = icon('M6 3h12v18l-3-2-3 2-3-2-3 2z', 'M9 8h6', 'M9 12h6', 'M9 16h3');
+
 export const IconDashboard = icon('M4 4h6v8H4z', 'M4 16h6v4H4z', 'M14 12h6v8h-6z', 'M14 4h6v4h-6z');
 export const IconMessage = icon(
   'M8 9h8',

@@ -91,6 +91,11 @@ export const paths = {
   /** An emailed invite's link (public: a new or a signed-in user accepts it). */
   invite: route('/invite/:token', 'Join an account'),
   templates: route('/templates', 'Saved messages', 'templates:read'),
+  /** Billing (issue 39 item 5; issue 47 adds balance, prices, ledger and top-up as more tabs). */
+  billing: {
+    root: route('/billing', 'Billing', 'billing:read'),
+    statements: route('/billing/statements', 'Statements', 'billing:read'),
+  },
   otp: {
     list: route('/otp-service', 'OTP services', 'developer:manage'),
     create: route('/otp-service/create', 'Create OTP service', 'developer:manage'),

@@ -10,6 +10,7 @@ import {
   IconList,
   IconMessage,
   IconMessages,
+  IconReceipt,
   IconSettings,
   IconTools,
   IconUserMessage,
@@ -68,6 +69,8 @@ export const MENU: MenuSection[] = [
       link('Scheduled SMS', paths.reports.scheduled, IconClock),
     ],
   },
+  // Billing's tabs are pages under /billing: the entry stays active on each of them.
+  { caption: 'Billing', items: [link('Billing', paths.billing.root, IconReceipt)] },
   {
     caption: 'Config.',
     items: [

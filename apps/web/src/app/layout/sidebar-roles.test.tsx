@@ -39,12 +39,13 @@ describe('the sidebar of each role matches ROLE_PERMISSIONS (issue 39)', () => {
     expect(linksFor(role)).toEqual(expected(role));
   });
 
-  it('shows a billing member only the dashboard, and an analyst no send page and no API keys', () => {
-    expect(linksFor('billing')).toEqual(['/dashboard']);
+  it('shows a billing member only the dashboard and billing, and an analyst no send page, no API keys and no billing', () => {
+    expect(linksFor('billing')).toEqual(['/dashboard', '/billing']);
     const analyst = linksFor('analyst');
     expect(analyst).toContain('/reports/sms-log');
     expect(analyst).not.toContain('/sms/single');
     expect(analyst).not.toContain('/api');
     expect(analyst).not.toContain('/settings/team');
+    expect(analyst).not.toContain('/billing');
   });
 });

@@ -1,0 +1,34 @@
+import { Tabs } from '@mantine/core';
+import { useLocation, useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
+import { roleCan } from '@wren/contracts';
+import { useAccountRole } from '@/lib/account-role';
+
+/**
+ * The Billing page's sections, one tab per page under /billing. Issue 47 adds Balance, Prices,
+ * Ledger and Top-up here; each tab shows only to a role with its page's permission.
+ */
+const TABS = [{ label: 'Statements', path: paths.billing.statements }] as const;
+
+export function BillingTabs() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const role = useAccountRole();
+  const shown = TABS.filter((t) => !t.path.permission || roleCan(role, t.path.permission));
+  return (
+    <Tabs
+      value={pathname}
+      onChange={(value) => value && void navigate(value)}
+      aria-label="Billing sections"
+      mb="md"
+    >
+      <Tabs.List>
+        {shown.map((t) => (
+          <Tabs.Tab key={t.path.path} value={t.path.path}>
+            {t.label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}

@@ -1,0 +1,62 @@
+import { Card, Table, Text, Title } from '@mantine/core';
+import type { StatementDto } from '@wren/contracts';
+import { ResponsiveTable } from '@/components/responsive-table';
+import { formatMoney } from '@/lib/money';
+
+/** The month's messages by destination country. */
+export function StatementUsage({ statement: s }: { statement: StatementDto }) {
+  const money = (minor: number) => formatMoney(minor, s.currency);
+  return (
+    <Card withBorder radius="md" padding={0}>
+      <Title order={2} size="h4" p="md" pb="xs">
+        Usage by country
+      </Title>
+      {s.usage.length === 0 ? (
+        <Text size="sm" c="dimmed" px="md" pb="md">
+          No messages were sent this month.
+        </Text>
+      ) : (
+        <ResponsiveTable minWidth={560} verticalSpacing="xs" aria-label="Usage by country">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Country</Table.Th>
+              <Table.Th ta="right">Messages</Table.Th>
+              <Table.Th ta="right">Parts</Table.Th>
+              <Table.Th ta="right">Charged</Table.Th>
+              <Table.Th ta="right">Refunded</Table.Th>
+              <Table.Th ta="right">Cost</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {s.usage.map((u) => (
+              <Table.Tr key={u.country ?? 'unknown'}>
+                <Table.Td data-label="Country">{u.countryName}</Table.Td>
+                <Table.Td data-label="Messages" ta="right">
+                  {u.messages.toLocaleString('en-US')}
+                </Table.Td>
+                <Table.Td data-label="Parts" ta="right">
+                  {u.parts.toLocaleString('en-US')}
+                </Table.Td>
+                <Table.Td data-label="Charged" ta="right">
+                  <Text span size="sm" ff="monospace">
+                    {money(u.chargedMinor)}
+                  </Text>
+                </Table.Td>
+                <Table.Td data-label="Refunded" ta="right">
+                  <Text span size="sm" ff="monospace">
+                    {money(u.refundedMinor)}
+                  </Text>
+                </Table.Td>
+                <Table.Td data-label="Cost" ta="right">
+                  <Text span size="sm" ff="monospace">
+                    {money(u.costMinor)}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </ResponsiveTable>
+      )}
+    </Card>
+  );
+}
