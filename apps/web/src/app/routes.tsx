@@ -74,6 +74,10 @@ const mainPages: RouteObject[] = [
     ]),
     page(paths.templates, () => import('@/features/templates/pages/templates-page')),
     page(paths.team, () => import('@/features/members/pages/team-page')),
+    group({ title: paths.subAccounts.title, to: to(paths.subAccounts) }, [
+      page(paths.subAccounts, () => import('@/features/sub-accounts/pages/sub-accounts-page')),
+      page(paths.subAccount, () => import('@/features/sub-accounts/pages/sub-account-page')),
+    ]),
   ]),
   group({ title: paths.otp.list.title, to: to(paths.otp.list) }, [
     page(paths.otp.list, () => import('@/features/otp/pages/otp-services-page')),

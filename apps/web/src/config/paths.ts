@@ -88,6 +88,9 @@ export const paths = {
   senderIds: route('/sender-id', 'Sender IDs', 'sender-ids:read'),
   /** Settings → Team: members, roles and invites (issue 39). */
   team: route('/settings/team', 'Team', 'members:read'),
+  /** Settings → Sub-accounts: a reseller's child accounts (issue 39 item 4). */
+  subAccounts: route('/settings/sub-accounts', 'Sub-accounts', 'subaccounts:manage'),
+  subAccount: route('/settings/sub-accounts/:id', 'Sub-account', 'subaccounts:manage'),
   /** An emailed invite's link (public: a new or a signed-in user accepts it). */
   invite: route('/invite/:token', 'Join an account'),
   templates: route('/templates', 'Saved messages', 'templates:read'),

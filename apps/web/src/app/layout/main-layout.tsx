@@ -3,6 +3,7 @@ import { AppShell, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Outlet } from 'react-router';
 import { useRouteTitle } from '../route-handle';
+import { SubAccountLockedBanner } from '@/features/sub-accounts/components/locked-banner';
 import { Breadcrumbs } from './breadcrumbs';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -56,6 +57,7 @@ export function MainLayout() {
       <AppShell.Main className={classes.main}>
         <div id="main-content" className={classes.content} tabIndex={-1}>
           <Breadcrumbs />
+          <SubAccountLockedBanner />
           {title && (
             <Title order={1} className={classes.title}>
               {title}

@@ -83,6 +83,7 @@ export const MENU: MenuSection[] = [
           link('Contact Group', paths.groups.list, IconUsers),
           link('Saved Messages', paths.templates, IconBookmark),
           link('Team', paths.team, IconUsers),
+          link('Sub-accounts', paths.subAccounts, IconUsers),
         ],
       },
     ],

@@ -46,6 +46,7 @@ describe('sidebar menu', () => {
       ['Contact Group', '/groups'],
       ['Saved Messages', '/templates'],
       ['Team', '/settings/team'],
+      ['Sub-accounts', '/settings/sub-accounts'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Contact Group' })).toHaveAttribute('aria-current', 'page');
   });
@@ -66,6 +67,7 @@ describe('sidebar menu', () => {
       'Contact Group',
       'Saved Messages',
       'Team',
+      'Sub-accounts',
     ]);
     expect(within(nav).getByRole('link', { name: 'SMS & OTP API' })).toHaveAttribute('aria-current', 'page');
   });

@@ -5,6 +5,7 @@ import { paths } from '@/config/paths';
 import { useCurrentUser } from '@/lib/use-session';
 import { roleCan } from '@wren/contracts';
 import { useAccountRole } from '@/lib/account-role';
+import { useIsChildAccount } from '@/features/sub-accounts/api/account-status';
 import { ADMIN_MENU, MENU, isActivePath, isMenuGroup, menuFor, type MenuGroup, type MenuLink } from './menu';
 import classes from './sidebar.module.css';
 
@@ -105,9 +106,11 @@ function GroupItem({ group, onNavigate }: { group: MenuGroup; onNavigate?: () =>
 export function Sidebar({ folded = false, onNavigate }: SidebarProps) {
   const isAdmin = useCurrentUser()?.role === 'admin';
   const role = useAccountRole();
+  // Sub-accounts are one level deep: a child account has no Sub-accounts entry.
+  const isChild = useIsChildAccount();
   const sections = menuFor(isAdmin ? [...MENU, ADMIN_MENU] : MENU, (p) =>
     // The operator console is for operators whatever their role in an account.
-    roleCan(role, p),
+    p === 'subaccounts:manage' ? !isChild && roleCan(role, p) : roleCan(role, p),
   );
   return (
     <Box component="nav" aria-label="Main menu" className={classes.nav}>
