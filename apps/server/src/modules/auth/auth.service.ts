@@ -12,6 +12,7 @@ import { recordAudit } from '../audit/audit.service';
 import { defaultAccountOf, memberRole } from '../members/membership';
 import type { AuthDeps, ClientInfo } from './auth-deps';
 import * as repo from './auth.repository';
+import { forgetDevices } from './two-factor.repository';
 import { createPasswordRecovery } from './password-recovery';
 import { assertPasswordAllowed } from './password-policy';
 import { hashPassword, verifyPassword } from './passwords';
@@ -251,6 +252,8 @@ export function createAuthService(deps: AuthDeps) {
           'password_changed',
           trx,
         );
+        // A remembered device skipped the second step for the old password: not for the new one.
+        await forgetDevices(trx, auth.userId);
         await recordAudit(trx, {
           accountId: auth.accountId,
           userId: auth.userId,

@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors';
 import { recordAudit } from '../audit/audit.service';
 import type { AuthDeps, ClientInfo, RunInBackground } from './auth-deps';
 import * as repo from './auth.repository';
+import { forgetDevices } from './two-factor.repository';
 import { assertPasswordAllowed } from './password-policy';
 import { hashPassword } from './passwords';
 import { hashToken, randomToken } from './tokens';
@@ -67,6 +68,8 @@ export function createPasswordRecovery(deps: AuthDeps, h: { runInBackground: Run
         if (cred) assertPasswordAllowed('password', input.password, cred);
         await repo.setPasswordHash(trx, used.user_id, passwordHash);
         await sessions.invalidate({ userId: used.user_id }, 'password_reset', trx);
+        // Whoever reset it may not be the one who remembered a device: two-factor asks again.
+        await forgetDevices(trx, used.user_id);
         await recordAudit(trx, {
           accountId: cred?.account_id ?? null,
           userId: used.user_id,
