@@ -69,6 +69,9 @@ export const adminAccountSummarySchema = z.object({
   createdAt: z.string(),
   /** The latest use of any of its users' sessions. */
   lastActivityAt: z.string().nullable(),
+  /** Sub-accounts (issue 39 item 4): the reseller account of a child, and a parent's number of children. */
+  parent: z.object({ id: z.string(), name: z.string() }).nullable(),
+  subAccountCount: z.number().int(),
 });
 export type AdminAccountSummary = z.infer<typeof adminAccountSummarySchema>;
 
@@ -107,6 +110,16 @@ export const accountLimitsSchema = z.object({
 export type AccountLimits = z.infer<typeof accountLimitsSchema>;
 
 export const adminAccountDetailSchema = adminAccountSummarySchema.extend({
+  /** A parent's children (sub-accounts, one level deep), newest first. */
+  subAccounts: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      balanceMinor: z.number().int(),
+      currency: z.string(),
+      lockedByParent: z.boolean(),
+    }),
+  ),
   lockedAt: z.string().nullable(),
   lockedReason: z.string().nullable(),
   limits: accountLimitsSchema,

@@ -34,7 +34,26 @@ function accountColumns(db: Db) {
       firstUser('email').as('email'),
       firstUser('phone').as('phone'),
       lastActivity.as('last_activity_at'),
+      // Sub-accounts (migration 0034): the parent of a child, the number of a parent's children.
+      'a.parent_account_id',
+      sql<string | null>`(SELECT pa.name FROM accounts pa WHERE pa.id = a.parent_account_id)`.as(
+        'parent_name',
+      ),
+      sql<number>`(SELECT count(*)::int FROM accounts c WHERE c.parent_account_id = a.id)`.as(
+        'sub_account_count',
+      ),
     ]);
+}
+
+/** A parent's children (sub-accounts), newest first. */
+export async function subAccountsOf(db: Db, parentId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'balance_minor', 'currency', 'parent_locked_at'])
+    .where('parent_account_id', '=', parentId)
+    .orderBy('created_at', 'desc')
+    .limit(500)
+    .execute();
 }
 
 export type AccountRow = Awaited<ReturnType<typeof findAccount>> & object;

@@ -62,6 +62,8 @@ function toSummary(r: NonNullable<Awaited<ReturnType<typeof repo.findAccount>>>)
     status: r.locked_at ? 'locked' : 'active',
     createdAt: r.created_at.toISOString(),
     lastActivityAt: iso(r.last_activity_at),
+    parent: r.parent_account_id ? { id: r.parent_account_id, name: r.parent_name ?? '' } : null,
+    subAccountCount: r.sub_account_count,
   };
 }
 
@@ -105,6 +107,7 @@ export function createAdminService(deps: Deps) {
     async accountDetail(id: string): Promise<AdminAccountDetail> {
       const row = await account(id);
       const users = await repo.accountUsers(db, id);
+      const children = await repo.subAccountsOf(db, id);
       const acceptedToday = row.daily_cap === null ? null : await repo.acceptedToday(db, id);
       return {
         ...toSummary(row),
@@ -116,6 +119,13 @@ export function createAdminService(deps: Deps) {
           allowedCountries: row.allowed_countries,
         },
         acceptedToday,
+        subAccounts: children.map((c) => ({
+          id: c.id,
+          name: c.name,
+          balanceMinor: Number(c.balance_minor),
+          currency: c.currency,
+          lockedByParent: c.parent_locked_at !== null,
+        })),
         users: users.map((u) => ({
           id: u.id,
           username: u.username,

@@ -278,3 +278,20 @@ describe('locking a child', () => {
     ]);
   });
 });
+
+describe('operators see the tree', () => {
+  it("a parent's detail lists its children; a child's names its parent; the list says both", async () => {
+    const p = await reseller();
+    const child = await createChild(server, p.c, `Tree child ${randomUUID().slice(0, 6)}`);
+    const parent = await admin.get(`/api/admin/accounts/${p.accountId}`);
+    expect(parent.status).toBe(200);
+    expect(parent.body).toMatchObject({ parent: null, subAccountCount: 1 });
+    expect(parent.body.subAccounts).toEqual([
+      { id: child.id, name: child.name, balanceMinor: 0, currency: 'USD', lockedByParent: false },
+    ]);
+    const detail = await admin.get(`/api/admin/accounts/${child.id}`);
+    expect(detail.body).toMatchObject({ parent: { id: p.accountId, name: PARENT_NAME }, subAccounts: [] });
+    const list = await admin.get(`/api/admin/accounts?q=${encodeURIComponent(child.name)}`);
+    expect(list.status).toBe(200);
+  });
+});

@@ -7,6 +7,7 @@ import { AccountHeader } from '../components/account-header';
 import { AccountLedgerCard } from '../components/account-ledger-card';
 import { AccountLockCard } from '../components/account-lock-card';
 import { AccountPlanLimitsCard } from '../components/account-plan-limits-card';
+import { AccountTreeCard } from '../components/account-tree-card';
 import { AccountUsersCard } from '../components/account-users-card';
 import { ErrorBlock, LoadingBlock } from '../components/common';
 
@@ -26,6 +27,7 @@ export default function AccountDetailPage() {
         <AccountPlanLimitsCard key={`${a.ratePlanId}-${JSON.stringify(a.limits)}`} account={a} />
         <AccountLockCard account={a} />
       </SimpleGrid>
+      <AccountTreeCard account={a} />
       <AccountUsersCard account={a} />
       <AccountLedgerCard account={a} />
     </Stack>

@@ -78,6 +78,16 @@ export default function AccountsPage() {
                     <Text size="xs" c="dimmed">
                       {a.name}
                     </Text>
+                    {a.parent && (
+                      <Text size="xs" c="dimmed">
+                        Sub-account of {a.parent.name}
+                      </Text>
+                    )}
+                    {a.subAccountCount > 0 && (
+                      <Text size="xs" c="dimmed">
+                        {a.subAccountCount} sub-account{a.subAccountCount === 1 ? '' : 's'}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td data-label="Email / phone">
                     <Text size="sm">{a.email}</Text>
