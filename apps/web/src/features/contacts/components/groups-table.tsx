@@ -4,6 +4,7 @@ import type { GroupDto } from '@wren/contracts';
 import { paths } from '@/config/paths';
 import { IconPencil, IconTrash } from './icons';
 import { ResponsiveTable } from '@/components/responsive-table';
+import { Can } from '@/components/can';
 import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -49,19 +50,25 @@ export function GroupsTable({ groups, onRename, onDelete }: GroupsTableProps) {
               </Text>
             </Table.Td>
             <Table.Td data-label="">
-              <Group gap={2} justify="flex-end" wrap="nowrap">
-                <RowAction tip="Rename" label={`Rename group ${group.name}`} onClick={() => onRename(group)}>
-                  <IconPencil />
-                </RowAction>
-                <RowAction
-                  tip="Delete"
-                  label={`Delete group ${group.name}`}
-                  danger
-                  onClick={() => onDelete(group)}
-                >
-                  <IconTrash />
-                </RowAction>
-              </Group>
+              <Can permission="contacts:write">
+                <Group gap={2} justify="flex-end" wrap="nowrap">
+                  <RowAction
+                    tip="Rename"
+                    label={`Rename group ${group.name}`}
+                    onClick={() => onRename(group)}
+                  >
+                    <IconPencil />
+                  </RowAction>
+                  <RowAction
+                    tip="Delete"
+                    label={`Delete group ${group.name}`}
+                    danger
+                    onClick={() => onDelete(group)}
+                  >
+                    <IconTrash />
+                  </RowAction>
+                </Group>
+              </Can>
             </Table.Td>
           </Table.Tr>
         ))}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, EmptyState, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import type { GroupDto } from '@wren/contracts';
+import { Can } from '@/components/can';
 import { IconUsers } from '@/components/icons';
 import { paths } from '@/config/paths';
 import { messageOf } from '@/lib/http/http-error';
@@ -69,9 +70,11 @@ export default function GroupsPage() {
                 w={220}
               />
             )}
-            <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
-              New group
-            </Button>
+            <Can permission="contacts:write">
+              <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
+                New group
+              </Button>
+            </Can>
           </Group>
         </Group>
         {list.isPending && <TableSkeleton label="Loading groups" />}
@@ -91,11 +94,13 @@ export default function GroupsPage() {
             title="No contact groups yet"
             description="Create a group, then add contacts one by one or import them from a CSV or Excel file."
           >
-            <EmptyState.Actions>
-              <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
-                Create your first group
-              </Button>
-            </EmptyState.Actions>
+            <Can permission="contacts:write">
+              <EmptyState.Actions>
+                <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
+                  Create your first group
+                </Button>
+              </EmptyState.Actions>
+            </Can>
           </EmptyState>
         )}
         {all.length > 0 && groups.length === 0 && (

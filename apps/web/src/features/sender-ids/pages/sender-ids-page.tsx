@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { SenderIdDto } from '@wren/contracts';
+import { Can } from '@/components/can';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useDeleteSenderId } from '../api/delete-sender-id';
@@ -95,9 +96,11 @@ export default function SenderIdsPage() {
               {list.data?.length ? summary(list.data) : 'The names and numbers your messages come from'}
             </Text>
           </div>
-          <Button leftSection={<IconPlus />} onClick={() => setRequesting(true)}>
-            Request sender ID
-          </Button>
+          <Can permission="sender-ids:manage">
+            <Button leftSection={<IconPlus />} onClick={() => setRequesting(true)}>
+              Request sender ID
+            </Button>
+          </Can>
         </Group>
         {list.isPending && <SenderIdsSkeleton />}
         {list.isError && <LoadError message={messageOf(list.error)} onRetry={() => void list.refetch()} />}

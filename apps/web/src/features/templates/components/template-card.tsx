@@ -2,6 +2,7 @@ import { Badge, Card, Group, Text, Title } from '@mantine/core';
 import type { TemplateDto } from '@wren/contracts';
 import { IconPencil, IconTrash } from './icons';
 import { PlaceholderText } from './placeholder-text';
+import { Can } from '@/components/can';
 import { RowAction } from '@/components/row-action';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -25,19 +26,21 @@ export function TemplateCard({ template, onEdit, onDelete }: TemplateCardProps) 
             Updated {dateFormat.format(new Date(template.updatedAt))}
           </Text>
         </div>
-        <Group gap={2} wrap="nowrap">
-          <RowAction tip="Edit" label={`Edit template ${template.name}`} onClick={() => onEdit(template)}>
-            <IconPencil />
-          </RowAction>
-          <RowAction
-            tip="Delete"
-            label={`Delete template ${template.name}`}
-            danger
-            onClick={() => onDelete(template)}
-          >
-            <IconTrash />
-          </RowAction>
-        </Group>
+        <Can permission="templates:write">
+          <Group gap={2} wrap="nowrap">
+            <RowAction tip="Edit" label={`Edit template ${template.name}`} onClick={() => onEdit(template)}>
+              <IconPencil />
+            </RowAction>
+            <RowAction
+              tip="Delete"
+              label={`Delete template ${template.name}`}
+              danger
+              onClick={() => onDelete(template)}
+            >
+              <IconTrash />
+            </RowAction>
+          </Group>
+        </Can>
       </Group>
       <PlaceholderText text={template.text} size="sm" mt="sm" lineClamp={5} style={{ flex: 1 }} />
       <Group gap={6} mt="md">

@@ -13,6 +13,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { TemplateDto } from '@wren/contracts';
+import { Can } from '@/components/can';
 import { IconBookmark } from '@/components/icons';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
@@ -90,9 +91,11 @@ export default function TemplatesPage() {
               w={220}
             />
           )}
-          <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
-            New template
-          </Button>
+          <Can permission="templates:write">
+            <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
+              New template
+            </Button>
+          </Can>
         </Group>
       </Group>
 
@@ -117,11 +120,13 @@ export default function TemplatesPage() {
             title="No saved messages yet"
             description="Write a message once and reuse it for single, bulk and personalised sends."
           >
-            <EmptyState.Actions>
-              <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
-                Create your first template
-              </Button>
-            </EmptyState.Actions>
+            <Can permission="templates:write">
+              <EmptyState.Actions>
+                <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
+                  Create your first template
+                </Button>
+              </EmptyState.Actions>
+            </Can>
           </EmptyState>
         </Paper>
       )}
