@@ -3,7 +3,6 @@ import { Link, useNavigate } from 'react-router';
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Card,
   EmptyState,
@@ -124,7 +123,7 @@ export default function SubAccountsPage() {
           </EmptyState>
         ) : (
           <Stack>
-            <Table.ScrollContainer minWidth={340}>
+            <Table.ScrollContainer minWidth={280}>
               <Table verticalSpacing="sm" aria-label="Sub-accounts">
                 <Table.Thead>
                   <Table.Tr>
@@ -149,10 +148,10 @@ export default function SubAccountsPage() {
                       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                         {formatMoney(s.balanceMinor, s.currency)}
                       </Table.Td>
-                      <Table.Td>
-                        <Badge color={s.status === 'locked' ? 'red' : 'green'} variant="light">
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Text size="sm" fw={600} c={s.status === 'locked' ? 'red' : 'green'}>
                           {s.status === 'locked' ? 'Locked' : 'Active'}
-                        </Badge>
+                        </Text>
                       </Table.Td>
                     </Table.Tr>
                   ))}
