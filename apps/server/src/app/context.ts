@@ -68,6 +68,7 @@ export function createContext(
     publicUrl: config.publicUrl,
     sessions,
     startSession: auth.startSession,
+    enrollmentBefore: (trx, userId, accountId) => auth.enrollmentBefore(trx, userId, accountId),
     normalisePhone: users.normalisePhone,
   });
   const apiKeys = createApiKeysService({

@@ -34,6 +34,8 @@ export interface TwoFactorTables {
     user_id: string;
     kind: 'code' | 'enroll';
     token_hash: string;
+    /** The account the session opens in (an invite or a switch, migration 0036); null: the default. */
+    account_id: string | null;
     expires_at: Timestamp;
     used_at: NullableTimestamp;
     created_at: Generated<Date>;

@@ -158,7 +158,15 @@ export async function forgetDevices(db: Db, userId: string) {
 
 export async function insertChallenge(
   db: Db,
-  c: { userId: string; kind: 'code' | 'enroll'; tokenHash: string; expiresAt: Date; at: Date },
+  c: {
+    userId: string;
+    kind: 'code' | 'enroll';
+    tokenHash: string;
+    expiresAt: Date;
+    at: Date;
+    /** The account the session will act on (0036); the sign-in's default when absent. */
+    accountId?: string;
+  },
 ) {
   await db
     .insertInto('two_factor_challenges')
@@ -168,6 +176,7 @@ export async function insertChallenge(
       token_hash: c.tokenHash,
       expires_at: c.expiresAt,
       created_at: c.at,
+      account_id: c.accountId ?? null,
     })
     .execute();
 }
@@ -176,7 +185,7 @@ export async function insertChallenge(
 export async function findChallenge(db: Db, tokenHash: string, at: Date) {
   return db
     .selectFrom('two_factor_challenges')
-    .select(['id', 'user_id', 'kind'])
+    .select(['id', 'user_id', 'kind', 'account_id'])
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', at)

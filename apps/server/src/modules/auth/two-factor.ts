@@ -15,6 +15,7 @@ import { nowMs } from '../../platform/clock';
 import { type Db, transact } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { recordAudit } from '../audit/audit.service';
+import { defaultAccountOf } from '../members/membership';
 import type { AuthDeps, ClientInfo, StartSession } from './auth-deps';
 import * as authRepo from './auth.repository';
 import { verifyPassword } from './passwords';
@@ -49,10 +50,17 @@ export function createTwoFactor(deps: AuthDeps, inner: { startSession: StartSess
   const now = () => clock.now();
   const secretOf = (stored: string) => decryptSecret(config.jwtSecret, stored);
 
-  async function issueChallenge(trx: Db, userId: string, kind: 'code' | 'enroll') {
+  async function issueChallenge(trx: Db, userId: string, kind: 'code' | 'enroll', accountId?: string) {
     const token = randomToken();
     const expiresAt = new Date(nowMs(clock) + TWO_FACTOR_CHALLENGE_MINUTES * 60_000);
-    await repo.insertChallenge(trx, { userId, kind, tokenHash: hashToken(token), expiresAt, at: now() });
+    await repo.insertChallenge(trx, {
+      userId,
+      kind,
+      tokenHash: hashToken(token),
+      expiresAt,
+      at: now(),
+      accountId,
+    });
     return { twoFactor: kind, challenge: token, expiresAt: expiresAt.toISOString() } as const;
   }
 
@@ -176,9 +184,21 @@ export function createTwoFactor(deps: AuthDeps, inner: { startSession: StartSess
         if (deviceToken && (await repo.touchDevice(trx, cred.id, hashToken(deviceToken), now()))) return null;
         return issueChallenge(trx, cred.id, 'code');
       }
-      if (await repo.accountRequiresTwoFactor(trx, cred.account_id))
+      // The account the session will act on (membership's default), not only the home account.
+      if (await repo.accountRequiresTwoFactor(trx, await defaultAccountOf(trx, cred.id, cred.account_id)))
         return issueChallenge(trx, cred.id, 'enroll');
       return null;
+    },
+
+    /**
+     * Before a session in `accountId` opens for a user who is signed in already or gave their
+     * password (members: an accepted invite, a switch): the enrollment step when the account
+     * requires two-factor and the user has not turned it on, else null. The challenge names the
+     * account, so finishing the enrollment opens the session there, as sign-in's does.
+     */
+    async enrollmentBefore(trx: Db, userId: string, accountId: string): Promise<TwoFactorChallenge | null> {
+      if (!(await lacksRequiredTwoFactor(trx, userId, accountId))) return null;
+      return issueChallenge(trx, userId, 'enroll', accountId);
     },
 
     /** POST /api/auth/2fa: completes a sign-in with a code or a recovery code. */
@@ -246,14 +266,14 @@ export function createTwoFactor(deps: AuthDeps, inner: { startSession: StartSess
         if (cred.failed_logins > 0 || cred.locked_until) await authRepo.clearFailedLogins(trx, cred.id);
         await changed(
           trx,
-          { userId: cred.id, accountId: cred.account_id },
+          { userId: cred.id, accountId: row.account_id ?? cred.account_id },
           {
             kind: 'auth.two_factor_enabled',
             message: 'Two-factor sign-in turned on (required by the account); other sessions were signed out',
             ip: client.ip,
           },
         );
-        const login = await inner.startSession(trx, cred, client);
+        const login = await inner.startSession(trx, cred, client, row.account_id ?? undefined);
         return { ...login, recoveryCodes };
       });
     },

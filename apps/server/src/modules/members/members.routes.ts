@@ -11,6 +11,7 @@ import {
   myAccountListSchema,
   noContentSchema,
   switchAccountSchema,
+  twoFactorChallengeSchema,
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -97,7 +98,12 @@ export function membersRoutes(ctx: AppContext) {
       MEMBERS_API.inviteAccept,
       {
         config: limited,
-        schema: { params: tokenParams, body: acceptInviteSchema, response: { 200: loginResponseSchema } },
+        schema: {
+          params: tokenParams,
+          body: acceptInviteSchema,
+          // The enrollment step first when the account requires two-factor (two-factor.ts).
+          response: { 200: loginResponseSchema.or(twoFactorChallengeSchema) },
+        },
       },
       async (req) => {
         // Public, but a signed-in user (their access token) accepts without a password.
@@ -115,7 +121,13 @@ export function membersRoutes(ctx: AppContext) {
 
     r.post(
       MEMBERS_API.switchAccount,
-      { config: SELF, schema: { body: switchAccountSchema, response: { 200: loginResponseSchema } } },
+      {
+        config: SELF,
+        schema: {
+          body: switchAccountSchema,
+          response: { 200: loginResponseSchema.or(twoFactorChallengeSchema) },
+        },
+      },
       async (req) => members.switchAccount(authOf(req), req.body.accountId, clientOf(req)),
     );
   };

@@ -10,6 +10,7 @@ import {
   type LoginResponse,
   type Member,
   type MyAccount,
+  type TwoFactorChallenge,
 } from '@wren/contracts';
 import { nowMs, type Clock } from '../../platform/clock';
 import { transact, type Db } from '../../platform/db';
@@ -23,9 +24,9 @@ import { assertPasswordAllowed } from '../auth/password-policy';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { Sessions } from '../auth/sessions';
 import { hashToken, randomToken } from '../auth/tokens';
-import { lacksRequiredTwoFactor, twoFactorEnabled } from '../auth/two-factor';
+import { twoFactorEnabled } from '../auth/two-factor';
 import { insertUser } from '../users/users.service';
-import { addMember } from './membership';
+import { addMember, memberRole } from './membership';
 import * as repo from './members.repository';
 
 /** How long an invite link works. */
@@ -47,6 +48,11 @@ export interface MembersDeps {
   sessions: Pick<Sessions, 'invalidate'>;
   /** auth's: opens a session in an account the user is a member of. */
   startSession: StartSession;
+  /**
+   * auth's (two-factor.ts enrollmentBefore): the enrollment a user without two-factor must finish
+   * before a session opens in an account that requires it, or null.
+   */
+  enrollmentBefore: (trx: Db, userId: string, accountId: string) => Promise<TwoFactorChallenge | null>;
   normalisePhone: (phone: string) => string;
 }
 
@@ -260,14 +266,16 @@ export function createMembersService(deps: MembersDeps) {
     /**
      * Accepts an invite, once: a new email makes a new user (the registration's password policy);
      * an existing user is signed in already (`signedIn`, whose email must be the invite's) or gives
-     * their password. Signs in to the invited account.
+     * their password. Signs in to the invited account, or, when that account requires two-factor
+     * and the user has not turned it on, answers the enrollment step first (as sign-in does): the
+     * membership is made, but no token for the account is issued until the user has enrolled.
      */
     async accept(
       token: string,
       input: AcceptInviteInput,
       signedIn: AccessClaims | null,
       client: ClientInfo,
-    ): Promise<LoginResponse> {
+    ): Promise<LoginResponse | TwoFactorChallenge> {
       return transact(db, async (trx) => {
         const invite = await repo.findInviteByHash(trx, hashToken(token), true);
         checkInvite(invite);
@@ -320,7 +328,8 @@ export function createMembersService(deps: MembersDeps) {
           resourceType: 'invite',
           resourceId: invite.id,
         });
-        return deps.startSession(trx, user, client, invite.account_id);
+        const enroll = await deps.enrollmentBefore(trx, user.id, invite.account_id);
+        return enroll ?? deps.startSession(trx, user, client, invite.account_id);
       });
     },
 
@@ -336,16 +345,24 @@ export function createMembersService(deps: MembersDeps) {
       };
     },
 
-    /** A new token pair acting on another account the user is a member of. */
-    async switchAccount(actor: AccessClaims, accountId: string, client: ClientInfo): Promise<LoginResponse> {
+    /**
+     * A new token pair acting on another account the user is a member of; the enrollment step
+     * first when that account requires two-factor and the user has not turned it on.
+     */
+    async switchAccount(
+      actor: AccessClaims,
+      accountId: string,
+      client: ClientInfo,
+    ): Promise<LoginResponse | TwoFactorChallenge> {
       const user = await repo.findUserById(db, actor.userId);
       if (!user) throw err(ErrorCode.NOT_A_MEMBER, 'You are not a member of this account.');
-      if (await lacksRequiredTwoFactor(db, user.id, accountId))
-        throw err(
-          ErrorCode.CONFLICT,
-          'This account requires two-factor sign-in: turn it on in your profile, then switch again.',
-        );
-      return transact(db, (trx) => deps.startSession(trx, user, client, accountId));
+      return transact(db, async (trx) => {
+        // A non-member gets NOT_A_MEMBER from startSession, never an enrollment for the account.
+        if (!(await memberRole(trx, accountId, user.id)))
+          throw err(ErrorCode.NOT_A_MEMBER, 'You are not a member of this account.');
+        const enroll = await deps.enrollmentBefore(trx, user.id, accountId);
+        return enroll ?? deps.startSession(trx, user, client, accountId);
+      });
     },
   };
 }
