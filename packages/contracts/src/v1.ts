@@ -58,6 +58,11 @@ export const V1_ERRORS = {
     'A request with this Idempotency-Key is still running; retry shortly.',
   ],
   insufficient_balance: [402, 'balance_error', 'The balance does not cover this send.'],
+  service_unavailable: [
+    503,
+    'api_error',
+    'Briefly unavailable (a database restart or failover); retry after Retry-After seconds with the same Idempotency-Key.',
+  ],
   internal_error: [
     500,
     'api_error',

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterCommit, type Database } from './db';
 import type { JobHandler, Jobs, QueueOptions } from './jobs-api';
@@ -160,7 +161,7 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
       (starting ??= (async () => {
         state = 'starting';
         controller = new AbortController();
-        await boss.start();
+        await startSerialized(opts.database, () => boss.start());
         state = 'started';
         for (const r of registrations.values()) await (r.ready = activate(r));
         if (opts.work) {
@@ -198,4 +199,25 @@ export function createJobs(opts: { database: Database; logger: Logger; work: boo
       })()),
   };
   return jobs;
+}
+
+/**
+ * pg-boss creates its schema under an advisory lock inside its own transaction, but a node that
+ * waited on that lock still checks `CREATE SCHEMA IF NOT EXISTS` against the catalog it saw before
+ * the wait, and fails with 23505 on pg_namespace (two workers started at once on a fresh database:
+ * the fault run's cluster). Nodes therefore start pg-boss one at a time, under a session lock of our
+ * own taken before pg-boss's transaction begins; a failed start cannot simply be retried (pg-boss
+ * stays "starting").
+ */
+async function startSerialized(database: Database, start: () => Promise<unknown>) {
+  await database.db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(hashtext('wren.pg-boss.start'))`.execute(conn);
+    try {
+      await start();
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext('wren.pg-boss.start'))`
+        .execute(conn)
+        .catch(() => undefined);
+    }
+  });
 }

@@ -2,7 +2,7 @@ import { ErrorCode, V1_ERRORS, type V1Error, type V1ErrorCode } from '@wren/cont
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, FieldError } from '../../platform/errors';
-import { databaseInputError } from '../../platform/http/database-errors';
+import { databaseInputError, isDatabaseUnavailable } from '../../platform/http/database-errors';
 import { InvalidUtf8Error } from '../../platform/http/json-body';
 import { ApiKeyError } from '../api-keys/api-key-error';
 
@@ -69,6 +69,16 @@ export function toV1Error(err: unknown, bodyLimit = 1024 * 1024): V1ErrorRespons
   if (err instanceof FieldError) {
     const [key, messages] = Object.entries(err.errors)[0] ?? ['body', ['Invalid value']];
     return make('parameter_invalid', messages.join(' '), paramOf(key));
+  }
+  // The database restarting or unreachable: the 503 with Retry-After the browser API also answers.
+  if (isDatabaseUnavailable(err) || (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE)) {
+    return make(
+      'service_unavailable',
+      'The service is briefly unavailable. Retry in a moment with the same Idempotency-Key.',
+      undefined,
+      503,
+      { 'Retry-After': '5' },
+    );
   }
   if (err instanceof AppError) {
     if (err.status >= 500) return null;
