@@ -20,6 +20,7 @@ const isResponseSchema = (name: string) =>
     'campaignIssueSchema',
     'campaignTimelineSchema',
     'campaignUploadSchema',
+    'dashboardSummaryOfRoleSchema',
     'connectionStatusSchema',
     'inboundMessageEventSchema',
     'inviteSchema',
