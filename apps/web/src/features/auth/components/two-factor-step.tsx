@@ -98,13 +98,23 @@ function CodeStep({
   );
 }
 
-/** Enrollment during sign-in, when the account requires two-factor of its members. */
-function EnrollStep({
+/**
+ * Enrollment during sign-in, when the account requires two-factor of its members; also before
+ * accepting an invite into, or switching into, such an account (members' accept page, switcher).
+ */
+export function EnrollStep({
   challenge,
   onSignedIn,
+  onSession,
 }: {
   challenge: string;
+  /** After the recovery codes were shown (Continue). */
   onSignedIn: (session: LoginResponse) => Promise<void>;
+  /**
+   * At once when the enrollment is confirmed, before the codes show: a signed-in caller adopts the
+   * new session there, since confirming ends the user's other sessions (the current one too).
+   */
+  onSession?: (session: LoginResponse) => void;
 }) {
   const [enrollment, setEnrollment] = useState<TwoFactorEnrollment | null>(null);
   const [result, setResult] = useState<(LoginResponse & { recoveryCodes: string[] }) | null>(null);
@@ -134,7 +144,9 @@ function EnrollStep({
           onConfirm={async (code) => {
             setPending(true);
             try {
-              setResult(await confirmSignInEnrollment({ challenge, code }));
+              const confirmed = await confirmSignInEnrollment({ challenge, code });
+              onSession?.(confirmed);
+              setResult(confirmed);
             } finally {
               setPending(false);
             }

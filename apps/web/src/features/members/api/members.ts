@@ -7,6 +7,7 @@ import {
   type Invite,
   type InvitePreview,
   type LoginResponse,
+  type TwoFactorChallenge,
   type Member,
 } from '@wren/contracts';
 import { http } from '@/lib/http/client';
@@ -72,7 +73,11 @@ export function useInvitePreview(token: string) {
 export function useAcceptInvite(token: string) {
   return useMutation({
     mutationFn: async (input: AcceptInviteInput) => {
-      const { data } = await http.post<LoginResponse>(tokenPath(MEMBERS_API.inviteAccept, token), input);
+      // The enrollment step instead when the account requires two-factor and the user has none.
+      const { data } = await http.post<LoginResponse | TwoFactorChallenge>(
+        tokenPath(MEMBERS_API.inviteAccept, token),
+        input,
+      );
       return data;
     },
   });
@@ -88,9 +93,14 @@ export function startSession(session: LoginResponse) {
 export function useSwitchAccount() {
   return useMutation({
     mutationFn: async (accountId: string) => {
-      const { data } = await http.post<LoginResponse>(MEMBERS_API.switchAccount, { accountId });
+      const { data } = await http.post<LoginResponse | TwoFactorChallenge>(MEMBERS_API.switchAccount, {
+        accountId,
+      });
       return data;
     },
-    onSuccess: (session) => startSession(session),
+    // An account that requires two-factor answers the enrollment step first (no session yet).
+    onSuccess: (result) => {
+      if (!('twoFactor' in result)) startSession(result);
+    },
   });
 }

@@ -9,9 +9,11 @@ import {
   phoneInputSchema,
   usernameSchema,
   type LoginResponse,
+  type TwoFactorChallenge,
 } from '@wren/contracts';
 import { z } from 'zod';
 import { FormAlert } from '@/components/form-alert';
+import { EnrollStep } from '@/features/auth';
 import { paths } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
 import { HttpError } from '@/lib/http/http-error';
@@ -43,6 +45,8 @@ export default function AcceptInvitePage() {
   const preview = useInvitePreview(token);
   const accept = useAcceptInvite(token);
   const [formError, setFormError] = useState<string | null>(null);
+  // The account requires two-factor and the user has none: enrollment before the session.
+  const [enroll, setEnroll] = useState<TwoFactorChallenge | null>(null);
   const existing = preview.data?.existingUser ?? false;
   const form = useForm({
     initialValues: { username: '', name: '', phone: '', password: '' },
@@ -52,11 +56,22 @@ export default function AcceptInvitePage() {
       ),
   });
 
-  const done = async (session: LoginResponse) => {
-    startSession(session);
+  const welcome = async () => {
     toast.success(`Welcome to ${preview.data?.accountName ?? 'the account'}`);
     await navigate(paths.dashboard.getHref(), { replace: true });
   };
+  const done = async (result: LoginResponse | TwoFactorChallenge) => {
+    if ('twoFactor' in result) {
+      setEnroll(result);
+      return;
+    }
+    startSession(result);
+    await welcome();
+  };
+
+  if (enroll) {
+    return <EnrollStep challenge={enroll.challenge} onSession={startSession} onSignedIn={welcome} />;
+  }
 
   if (preview.isPending) return <Loader aria-label="Loading the invite" />;
   if (preview.isError) {
