@@ -17,6 +17,20 @@ export const STATEMENTS_API = {
 export const statementPath = (month: string, what?: 'entries' | 'csv' | 'pdf') =>
   `/api/statements/${encodeURIComponent(month)}${what ? `/${what}` : ''}`;
 
+/**
+ * A reseller's statements of one of its sub-accounts (subaccounts:manage): the child's months and
+ * its month as JSON, CSV and PDF, to bill its client with (issue 39 items 4 and 5).
+ */
+export const CHILD_STATEMENTS_API = {
+  months: '/api/sub-accounts/:id/statements',
+  month: '/api/sub-accounts/:id/statements/:month',
+  csv: '/api/sub-accounts/:id/statements/:month/csv',
+  pdf: '/api/sub-accounts/:id/statements/:month/pdf',
+} as const;
+
+export const childStatementPath = (id: string, month?: string, what?: 'csv' | 'pdf') =>
+  `/api/sub-accounts/${encodeURIComponent(id)}/statements${month ? `/${encodeURIComponent(month)}` : ''}${what ? `/${what}` : ''}`;
+
 /** YYYY-MM, a real month (01–12), years 2000–2999. */
 export const MONTH_PATTERN = /^(2\d{3})-(0[1-9]|1[0-2])$/;
 export const MONTH_MESSAGE = 'Give the month as YYYY-MM, for example 2026-03';

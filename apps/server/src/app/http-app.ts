@@ -20,6 +20,7 @@ import { otpRoutes } from '../modules/otp/otp.routes';
 import { contactsRoutes } from '../modules/contacts/contacts.routes';
 import { senderIdsRoutes } from '../modules/sender-ids/sender-ids.routes';
 import { statementsRoutes } from '../modules/statements/statements.routes';
+import { childStatementsRoutes } from '../modules/statements/child-statements.routes';
 import { templatesRoutes } from '../modules/templates/templates.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 import { membersRoutes } from '../modules/members/members.routes';
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(otpRoutes(ctx));
   await app.register(otpApiRoutes(ctx));
   await app.register(statementsRoutes(ctx));
+  await app.register(childStatementsRoutes(ctx));
 
   // Background jobs (platform/jobs.ts): this node sends them, and works them unless it is `api` only.
   await ctx.jobs.start();
