@@ -1,13 +1,18 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { CampaignDto } from '@wren/contracts';
+import { useCan } from '@/lib/account-role';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { useCampaignAction, type CampaignAction } from '../api/campaigns';
 
-/** Pause, resume and cancel (cancel asks first and says what is refunded). */
+/**
+ * Pause, resume and cancel (cancel asks first and says what is refunded): messages:send's, so a
+ * role that only reads campaigns (analyst) sees none of them, wherever they are shown.
+ */
 export function CampaignActions({ c, size = 'xs' }: { c: CampaignDto; size?: 'xs' | 'sm' }) {
   const action = useCampaignAction();
+  const canSend = useCan('messages:send');
   const [confirming, setConfirming] = useState(false);
   const run = async (a: CampaignAction) => {
     try {
@@ -24,7 +29,7 @@ export function CampaignActions({ c, size = 'xs' }: { c: CampaignDto; size?: 'xs
     }
   };
   const live = c.status === 'sending' || c.status === 'paused' || c.status === 'scheduled';
-  if (!live) return null;
+  if (!live || !canSend) return null;
   return (
     <Group gap="xs" wrap="nowrap">
       {c.status === 'sending' && (

@@ -1,4 +1,5 @@
 import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Can } from '@/components/can';
 import type { CampaignDto } from '@wren/contracts';
 import { CampaignActions, CampaignProgress, CampaignStatusBadge } from '@/features/campaigns';
 import { formatDateTime, formatInZone } from '../format';
@@ -55,13 +56,17 @@ export function CampaignHeaderCard({
           <CampaignActions c={c} size="sm" />
           <RescheduleCampaign c={c} zone={zone} />
           {c.failed > 0 && (
-            <Button size="sm" variant="light" onClick={onResend} loading={resending}>
-              Resend to {c.failed.toLocaleString()} failed
-            </Button>
+            <Can permission="messages:send">
+              <Button size="sm" variant="light" onClick={onResend} loading={resending}>
+                Resend to {c.failed.toLocaleString()} failed
+              </Button>
+            </Can>
           )}
-          <Button size="sm" variant="default" onClick={onExport}>
-            Export CSV
-          </Button>
+          <Can permission="reports:read">
+            <Button size="sm" variant="default" onClick={onExport}>
+              Export CSV
+            </Button>
+          </Can>
         </Group>
       </Group>
       <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -10,7 +10,11 @@ import { http } from '@/lib/http/client';
 import { attachHubSync } from '@/lib/hub/hub-sync';
 import { fakeHub, flush } from '@/lib/hub/test/fake-hub';
 import { bodyOf, fakeAdapter, type FakeAdapter, type FakeHandler } from '@/test/fake-adapter';
+import { signInForTest } from '@/test/render-page';
 import { LogTabs } from './log-tabs';
+
+// An owner: the suppression list and its actions need contacts:read / contacts:write (issue 39).
+beforeEach(() => signInForTest('owner'));
 
 const mo = (id: string, over: Partial<InboundMessageDto> = {}): InboundMessageDto => ({
   id,

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { Can } from '@/components/can';
 import { Card, EmptyState, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessages, IconSearch } from '@/components/icons';
@@ -85,7 +86,10 @@ export function InboxSection() {
         )}
         <LoadMoreButton query={inbox} />
       </Card>
-      <SuppressionsCard />
+      {/* The suppression list is the contacts' (contacts:read): a developer reads the inbox only. */}
+      <Can permission="contacts:read">
+        <SuppressionsCard />
+      </Can>
     </Stack>
   );
 }

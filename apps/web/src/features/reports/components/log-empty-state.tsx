@@ -1,4 +1,5 @@
 import { Button, EmptyState } from '@mantine/core';
+import { Can } from '@/components/can';
 import { Link } from 'react-router';
 import { IconList } from '@/components/icons';
 import { paths } from '@/config/paths';
@@ -36,9 +37,11 @@ export function LogEmptyState({
             Clear filters
           </Button>
         ) : (
-          <Button component={Link} to={paths.sms.single.getHref()}>
-            {actionLabel}
-          </Button>
+          <Can permission="messages:send">
+            <Button component={Link} to={paths.sms.single.getHref()}>
+              {actionLabel}
+            </Button>
+          </Can>
         )}
       </EmptyState.Actions>
     </EmptyState>

@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
 import { useSmsMessage } from '../api/get-sms-message';
+import { Can } from '@/components/can';
 import { formatMoney } from '@/lib/money';
 import { formatDateTime, formatInZone } from '../format';
 import { CancelMessageModal } from './cancel-message-modal';
@@ -132,11 +133,13 @@ export function MessageDrawer({ id, timezone, onClose }: MessageDrawerProps) {
             </Paper>
           </div>
           {message.status === 'scheduled' && (
-            <Group>
-              <Button color="red" variant="light" onClick={() => setCanceling(message)}>
-                Cancel this message
-              </Button>
-            </Group>
+            <Can permission="messages:send">
+              <Group>
+                <Button color="red" variant="light" onClick={() => setCanceling(message)}>
+                  Cancel this message
+                </Button>
+              </Group>
+            </Can>
           )}
           <Divider />
           <Title order={3} size="h6">

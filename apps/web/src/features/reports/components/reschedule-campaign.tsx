@@ -4,6 +4,7 @@ import { DateTimePicker } from '@mantine/dates';
 import type { CampaignDto } from '@wren/contracts';
 import { TimezoneSelect } from '@/components/timezone-select';
 import { useReschedule } from '@/features/campaigns';
+import { useCan } from '@/lib/account-role';
 import { dayjs } from '@/lib/dayjs';
 import { toast } from '@/lib/toast';
 
@@ -13,6 +14,8 @@ import { toast } from '@/lib/toast';
  */
 export function RescheduleCampaign({ c, zone }: { c: CampaignDto; zone: string }) {
   const reschedule = useReschedule();
+  // messages:send's, as pause, resume and cancel (CampaignActions).
+  const canSend = useCan('messages:send');
   const [rescheduling, setRescheduling] = useState(false);
   const [at, setAt] = useState<string | null>(null);
   const [tz, setTz] = useState(zone);
@@ -31,7 +34,7 @@ export function RescheduleCampaign({ c, zone }: { c: CampaignDto; zone: string }
 
   return (
     <>
-      {c.status === 'scheduled' && (
+      {c.status === 'scheduled' && canSend && (
         <Button
           size="sm"
           variant="light"

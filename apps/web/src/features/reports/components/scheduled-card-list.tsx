@@ -1,4 +1,5 @@
 import { Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Can } from '@/components/can';
 import { formatMoney } from '@/lib/money';
 import { formatInZone } from '../format';
 import { relativeTime } from '../relative-time';
@@ -51,17 +52,19 @@ export function ScheduledCardList({ messages, loading, timezone, onCancel }: Sch
           <Text size="sm" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
             {m.text}
           </Text>
-          <Group justify="flex-end" mt="xs">
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              onClick={() => onCancel(m)}
-              aria-label={`Cancel the message to ${m.recipient}`}
-            >
-              Cancel
-            </Button>
-          </Group>
+          <Can permission="messages:send">
+            <Group justify="flex-end" mt="xs">
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                onClick={() => onCancel(m)}
+                aria-label={`Cancel the message to ${m.recipient}`}
+              >
+                Cancel
+              </Button>
+            </Group>
+          </Can>
         </Paper>
       ))}
     </Stack>

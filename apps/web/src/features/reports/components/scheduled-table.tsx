@@ -1,5 +1,6 @@
 import { Button, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
+import { useCan } from '@/lib/account-role';
 import { formatMoney } from '@/lib/money';
 import { formatDateTime, formatInZone } from '../format';
 import { relativeTime } from '../relative-time';
@@ -19,12 +20,15 @@ const COLUMNS = ['Scheduled for', 'Recipient', 'Sender', 'Message', 'Cost', 'Cre
 
 /** Scheduled messages, soonest first, each with a Cancel action. */
 export function ScheduledTable({ messages, loading, timezone, onCancel }: ScheduledTableProps) {
+  // Cancel is messages:send's: a role that only reads (analyst) has no actions column.
+  const canSend = useCan('messages:send');
+  const columns = canSend ? COLUMNS : COLUMNS.filter((c) => c !== '');
   return (
     <Table.ScrollContainer minWidth={900}>
       <Table verticalSpacing="sm" aria-label="Scheduled messages" aria-busy={loading}>
         <Table.Thead>
           <Table.Tr>
-            {COLUMNS.map((c, i) => (
+            {columns.map((c, i) => (
               <Table.Th key={i} ta={c === 'Cost' ? 'right' : undefined}>
                 {c || <VisuallyHidden>Actions</VisuallyHidden>}
               </Table.Th>
@@ -35,7 +39,7 @@ export function ScheduledTable({ messages, loading, timezone, onCancel }: Schedu
           {loading
             ? Array.from({ length: 4 }, (_, row) => (
                 <Table.Tr key={row}>
-                  {COLUMNS.map((c, i) => (
+                  {columns.map((c, i) => (
                     <Table.Td key={i}>
                       <Skeleton h={12} w={c === 'Message' ? '90%' : '70%'} />
                     </Table.Td>
@@ -69,17 +73,19 @@ export function ScheduledTable({ messages, loading, timezone, onCancel }: Schedu
                       {formatDateTime(m.createdAt)}
                     </Text>
                   </Table.Td>
-                  <Table.Td ta="right">
-                    <Button
-                      size="xs"
-                      variant="light"
-                      color="red"
-                      onClick={() => onCancel(m)}
-                      aria-label={`Cancel the message to ${m.recipient}`}
-                    >
-                      Cancel
-                    </Button>
-                  </Table.Td>
+                  {canSend && (
+                    <Table.Td ta="right">
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => onCancel(m)}
+                        aria-label={`Cancel the message to ${m.recipient}`}
+                      >
+                        Cancel
+                      </Button>
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
         </Table.Tbody>

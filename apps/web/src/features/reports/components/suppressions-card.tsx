@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Can } from '@/components/can';
 import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { SuppressionDto } from '@wren/contracts';
@@ -62,20 +63,22 @@ export function SuppressionsCard() {
             from the number removes it.
           </Text>
         </div>
-        <form onSubmit={(e) => void submit(e)} noValidate>
-          <Group align="flex-start" gap="xs">
-            <TextInput
-              aria-label="Phone number to suppress"
-              placeholder="+14155550123"
-              style={{ flex: 1, maxWidth: 260 }}
-              {...form.getInputProps('phone')}
-            />
-            <Button type="submit" variant="default" loading={add.isPending}>
-              Suppress
-            </Button>
-          </Group>
-        </form>
-        <FormAlert message={addError} />
+        <Can permission="contacts:write">
+          <form onSubmit={(e) => void submit(e)} noValidate>
+            <Group align="flex-start" gap="xs">
+              <TextInput
+                aria-label="Phone number to suppress"
+                placeholder="+14155550123"
+                style={{ flex: 1, maxWidth: 260 }}
+                {...form.getInputProps('phone')}
+              />
+              <Button type="submit" variant="default" loading={add.isPending}>
+                Suppress
+              </Button>
+            </Group>
+          </form>
+          <FormAlert message={addError} />
+        </Can>
         {list.isPending ? (
           <Text size="sm" c="dimmed">
             Loading suppressed numbers…
@@ -108,14 +111,16 @@ export function SuppressionsCard() {
                     {formatDateTime(s.createdAt)}
                   </Text>
                 </Group>
-                <RowAction
-                  tip="Remove"
-                  label={`Remove ${s.phone} from suppressed numbers`}
-                  danger
-                  onClick={() => confirm.open(s.phone)}
-                >
-                  <IconTrash />
-                </RowAction>
+                <Can permission="contacts:write">
+                  <RowAction
+                    tip="Remove"
+                    label={`Remove ${s.phone} from suppressed numbers`}
+                    danger
+                    onClick={() => confirm.open(s.phone)}
+                  >
+                    <IconTrash />
+                  </RowAction>
+                </Can>
               </Group>
             ))}
           </Stack>

@@ -1,4 +1,5 @@
 import '@mantine/dates/styles.css';
+import { Can } from '@/components/can';
 import { useMemo, useState } from 'react';
 import {
   Anchor,
@@ -138,9 +139,11 @@ export default function CampaignReportPage() {
           </Text>
           <Group gap="xs">
             {list.isFetching && !list.isPending && <Loader size="xs" aria-label="Refreshing" />}
-            <Button component={Link} to={paths.sms.bulk.getHref()} size="xs">
-              New bulk SMS
-            </Button>
+            <Can permission="messages:send">
+              <Button component={Link} to={paths.sms.bulk.getHref()} size="xs">
+                New bulk SMS
+              </Button>
+            </Can>
           </Group>
         </Group>
         {list.isError && !list.data ? (
@@ -168,14 +171,16 @@ export default function CampaignReportPage() {
                   : 'Send a bulk or personalised SMS and follow its delivery here.'}
               </Text>
               {!filtered && (
-                <Group gap="xs" mt="xs">
-                  <Button component={Link} to={paths.sms.bulk.getHref()} size="sm">
-                    Send bulk SMS
-                  </Button>
-                  <Button component={Link} to={paths.sms.personalised.getHref()} size="sm" variant="light">
-                    Send personalised SMS
-                  </Button>
-                </Group>
+                <Can permission="messages:send">
+                  <Group gap="xs" mt="xs">
+                    <Button component={Link} to={paths.sms.bulk.getHref()} size="sm">
+                      Send bulk SMS
+                    </Button>
+                    <Button component={Link} to={paths.sms.personalised.getHref()} size="sm" variant="light">
+                      Send personalised SMS
+                    </Button>
+                  </Group>
+                </Can>
               )}
             </Stack>
           </Center>

@@ -9,6 +9,7 @@ import { MESSAGING_API, type MessageDto } from '@wren/contracts';
 import { http } from '@/lib/http/client';
 import { STORAGE_KEYS } from '@/lib/session';
 import { fakeAdapter } from '@/test/fake-adapter';
+import { accessTokenFor } from '@/test/render-page';
 import ScheduledSmsPage from './scheduled-sms-page';
 
 const scheduled = (id: string, scheduledAt: string): MessageDto => ({
@@ -33,6 +34,7 @@ const scheduled = (id: string, scheduledAt: string): MessageDto => ({
 describe('Scheduled SMS page', { timeout: 20_000 }, () => {
   it('with nothing scheduled, offers "Schedule a message" once (defect 11)', async () => {
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ name: 'Ada', timezone: 'Asia/Tokyo' }));
+    localStorage.setItem(STORAGE_KEYS.accessToken, accessTokenFor('owner')); // Cancel: messages:send
     http.defaults.adapter = fakeAdapter((config) =>
       config.url === MESSAGING_API.log
         ? { status: 200, data: { items: [], nextCursor: null } }
@@ -53,6 +55,7 @@ describe('Scheduled SMS page', { timeout: 20_000 }, () => {
 
   it('lists scheduled messages soonest first in the profile time zone, and cancels one after confirming', async () => {
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify({ name: 'Ada', timezone: 'Asia/Tokyo' }));
+    localStorage.setItem(STORAGE_KEYS.accessToken, accessTokenFor('owner')); // Cancel: messages:send
     let items = [scheduled('2', '2099-03-02T01:00:00Z'), scheduled('1', '2099-03-01T01:00:00Z')];
     const api = (http.defaults.adapter = fakeAdapter((config) => {
       if (config.url === MESSAGING_API.log) return { status: 200, data: { items, nextCursor: null } };

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { Can } from '@/components/can';
 import { Button, Card, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -51,9 +52,11 @@ export default function ScheduledSmsPage() {
         >
           {/* With nothing scheduled, the empty state's own button is the one call to action. */}
           {!isEmpty && (
-            <Button component={Link} to={paths.sms.single.getHref()} variant="light">
-              Schedule a message
-            </Button>
+            <Can permission="messages:send">
+              <Button component={Link} to={paths.sms.single.getHref()} variant="light">
+                Schedule a message
+              </Button>
+            </Can>
           )}
         </ListToolbar>
         {log.isError && !log.data ? (

@@ -1,4 +1,5 @@
 import '@mantine/dates/styles.css';
+import { Can } from '@/components/can';
 import { useMemo } from 'react';
 import { Button, Card, Stack } from '@mantine/core';
 import { useSearchParams } from 'react-router';
@@ -84,14 +85,16 @@ export default function SmsLogPage() {
           refreshing={log.isFetching && !loading}
           extra={<LiveIndicator intervalMs={refreshInterval(messages)} />}
         >
-          <Button
-            variant="default"
-            onClick={() => void exportCsv()}
-            loading={exporter.isPending}
-            disabled={!messages.length}
-          >
-            Export CSV
-          </Button>
+          <Can permission="reports:read">
+            <Button
+              variant="default"
+              onClick={() => void exportCsv()}
+              loading={exporter.isPending}
+              disabled={!messages.length}
+            >
+              Export CSV
+            </Button>
+          </Can>
         </ListToolbar>
         {log.isError && !log.data ? (
           <ListLoadError
