@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { after, before, describe, it } from '../lib/test';
 import { appReady, newUser, registerViaApi, signIn } from '../lib/app';
@@ -76,6 +76,27 @@ describe('sub-accounts', () => {
     await o.page.getByText(/Moved \$2\.50/).waitFor();
     await o.page.waitForFunction(
       () => document.querySelector('[data-testid="sub-account-balance"]')?.textContent === '$2.50',
+    );
+
+    // The child's statement for its reseller to bill with: this month, with the transfer in it.
+    const statement = o.page.getByTestId('sub-account-statement');
+    await statement.getByRole('button', { name: 'Download CSV' }).waitFor();
+    const [csv] = await Promise.all([
+      o.page.waitForEvent('download'),
+      statement.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    assert.match(csv.suggestedFilename(), /^statement-.+-\d{4}-\d{2}\.csv$/);
+    const csvText = readFileSync(await csv.path(), 'utf8');
+    assert.match(csvText, /2\.50/);
+    const [pdf] = await Promise.all([
+      o.page.waitForEvent('download'),
+      statement.getByRole('button', { name: 'Download PDF' }).click(),
+    ]);
+    assert.equal(
+      readFileSync(await pdf.path())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
     );
 
     // Lock it, with a reason, behind a confirmation.

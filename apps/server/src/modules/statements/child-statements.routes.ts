@@ -27,6 +27,16 @@ export function childStatementsRoutes(ctx: AppContext) {
   const { statements, subAccounts } = ctx.services;
   /** The child's account id, once it is the caller's own child. */
   const childOf = async (req: FastifyRequest, id: string) => (await subAccounts.get(authOf(req), id)).id;
+  /** The child, once it is the caller's own child, and the name its files get. */
+  const fileOf = async (req: FastifyRequest, id: string, month: string, ext: 'csv' | 'pdf') => {
+    const child = await subAccounts.get(authOf(req), id);
+    const slug =
+      child.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'client';
+    return { id: child.id, name: `statement-${slug}-${month}.${ext}` };
+  };
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -54,11 +64,9 @@ export function childStatementsRoutes(ctx: AppContext) {
         },
       },
       async (req, reply) => {
-        const id = await childOf(req, req.params.id);
-        const body = await statements.document(id, req.params.month, statementCsv);
-        return reply
-          .headers(csvDownloadHeaders(`wren-statement-${req.params.month}-${id.slice(0, 8)}.csv`))
-          .send(body);
+        const file = await fileOf(req, req.params.id, req.params.month, 'csv');
+        const body = await statements.document(file.id, req.params.month, statementCsv);
+        return reply.headers(csvDownloadHeaders(file.name)).send(body);
       },
     );
 
@@ -72,12 +80,12 @@ export function childStatementsRoutes(ctx: AppContext) {
         },
       },
       async (req, reply) => {
-        const id = await childOf(req, req.params.id);
-        const body = await statements.document(id, req.params.month, statementPdf);
+        const file = await fileOf(req, req.params.id, req.params.month, 'pdf');
+        const body = await statements.document(file.id, req.params.month, statementPdf);
         return reply
           .headers({
             'content-type': 'application/pdf',
-            'content-disposition': attachment(`wren-statement-${req.params.month}-${id.slice(0, 8)}.pdf`),
+            'content-disposition': attachment(file.name),
             'cache-control': 'no-store',
           })
           .send(body);

@@ -10,7 +10,7 @@ import { BillingTabs } from '../components/billing-tabs';
 import { StatementEntries } from '../components/statement-entries';
 import { StatementSummary } from '../components/statement-summary';
 import { StatementUsage } from '../components/statement-usage';
-import { monthTitle } from '../month-title';
+import { monthTitle } from '@/lib/month-title';
 
 function Downloads({ month }: { month: string }) {
   const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);

@@ -4,6 +4,7 @@ import { formatMoney } from '@/lib/money';
 import { useSubAccount } from '../api/sub-accounts';
 import { LockCard } from '../components/lock-card';
 import { PricingCard } from '../components/pricing-card';
+import { StatementCard } from '../components/statement-card';
 import { TransferCard } from '../components/transfer-card';
 import { UsageCard } from '../components/usage-card';
 
@@ -47,6 +48,7 @@ export default function SubAccountPage() {
       </SimpleGrid>
       <UsageCard id={a.id} />
       <PricingCard id={a.id} />
+      <StatementCard id={a.id} name={a.name} />
       <Card withBorder padding="md">
         <Title order={2} size="h4" mb="sm">
           Last transfers
