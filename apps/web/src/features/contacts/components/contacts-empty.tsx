@@ -1,4 +1,5 @@
 import { Button, EmptyState, Text } from '@mantine/core';
+import { Can } from '@/components/can';
 import { IconUsers } from '@/components/icons';
 import { IconPlus, IconUpload } from './icons';
 
@@ -26,14 +27,16 @@ export function ContactsEmpty({ query, onAdd, onImport }: ContactsEmptyProps) {
       title="This group has no contacts yet"
       description="Add people one by one, or import a list from a CSV, TXT or Excel file."
     >
-      <EmptyState.Actions>
-        <Button variant="default" leftSection={<IconUpload />} onClick={onImport}>
-          Import a file
-        </Button>
-        <Button leftSection={<IconPlus />} onClick={onAdd}>
-          Add contact
-        </Button>
-      </EmptyState.Actions>
+      <Can permission="contacts:write">
+        <EmptyState.Actions>
+          <Button variant="default" leftSection={<IconUpload />} onClick={onImport}>
+            Import a file
+          </Button>
+          <Button leftSection={<IconPlus />} onClick={onAdd}>
+            Add contact
+          </Button>
+        </EmptyState.Actions>
+      </Can>
     </EmptyState>
   );
 }

@@ -3,6 +3,7 @@ import type { ContactDto } from '@wren/contracts';
 import { IconPencil, IconTrash } from './icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
+import { useCan } from '@/lib/account-role';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const MAX_FIELD_BADGES = 3;
@@ -53,27 +54,33 @@ export function ContactsTable({
   onEdit,
   onDelete,
 }: ContactsTableProps) {
+  // Selecting (to delete), Edit and Delete are contacts:write's: a reader sees the contacts only.
+  const canWrite = useCan('contacts:write');
   const selectedHere = contacts.filter((c) => selected.has(c.id)).length;
   const all = selectedHere > 0 && selectedHere === contacts.length;
   return (
     <ResponsiveTable minWidth={720} verticalSpacing="xs" highlightOnHover aria-label="Contacts">
       <Table.Thead>
         <Table.Tr>
-          <Table.Th w={40}>
-            <Checkbox
-              aria-label="Select all loaded contacts"
-              checked={all}
-              indeterminate={selectedHere > 0 && !all}
-              onChange={onToggleAll}
-            />
-          </Table.Th>
+          {canWrite && (
+            <Table.Th w={40}>
+              <Checkbox
+                aria-label="Select all loaded contacts"
+                checked={all}
+                indeterminate={selectedHere > 0 && !all}
+                onChange={onToggleAll}
+              />
+            </Table.Th>
+          )}
           <Table.Th>Name</Table.Th>
           <Table.Th>Phone</Table.Th>
           <Table.Th>Custom fields</Table.Th>
           <Table.Th>Added</Table.Th>
-          <Table.Th w={90}>
-            <VisuallyHidden>Actions</VisuallyHidden>
-          </Table.Th>
+          {canWrite && (
+            <Table.Th w={90}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          )}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -85,13 +92,15 @@ export function ContactsTable({
               data-testid="contact-row"
               bg={isSelected ? 'var(--mantine-primary-color-light)' : undefined}
             >
-              <Table.Td data-label="Select">
-                <Checkbox
-                  aria-label={`Select ${contactLabel(contact)}`}
-                  checked={isSelected}
-                  onChange={() => onToggle(contact.id)}
-                />
-              </Table.Td>
+              {canWrite && (
+                <Table.Td data-label="Select">
+                  <Checkbox
+                    aria-label={`Select ${contactLabel(contact)}`}
+                    checked={isSelected}
+                    onChange={() => onToggle(contact.id)}
+                  />
+                </Table.Td>
+              )}
               <Table.Td data-label="Name">
                 {contact.name ? (
                   <Text size="sm" fw={500}>
@@ -116,25 +125,27 @@ export function ContactsTable({
                   {dateFormat.format(new Date(contact.createdAt))}
                 </Text>
               </Table.Td>
-              <Table.Td data-label="">
-                <Group gap={2} justify="flex-end" wrap="nowrap">
-                  <RowAction
-                    tip="Edit"
-                    label={`Edit ${contactLabel(contact)}`}
-                    onClick={() => onEdit(contact)}
-                  >
-                    <IconPencil />
-                  </RowAction>
-                  <RowAction
-                    tip="Delete"
-                    label={`Delete ${contactLabel(contact)}`}
-                    danger
-                    onClick={() => onDelete(contact)}
-                  >
-                    <IconTrash />
-                  </RowAction>
-                </Group>
-              </Table.Td>
+              {canWrite && (
+                <Table.Td data-label="">
+                  <Group gap={2} justify="flex-end" wrap="nowrap">
+                    <RowAction
+                      tip="Edit"
+                      label={`Edit ${contactLabel(contact)}`}
+                      onClick={() => onEdit(contact)}
+                    >
+                      <IconPencil />
+                    </RowAction>
+                    <RowAction
+                      tip="Delete"
+                      label={`Delete ${contactLabel(contact)}`}
+                      danger
+                      onClick={() => onDelete(contact)}
+                    >
+                      <IconTrash />
+                    </RowAction>
+                  </Group>
+                </Table.Td>
+              )}
             </Table.Tr>
           );
         })}

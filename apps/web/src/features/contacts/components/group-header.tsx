@@ -1,3 +1,4 @@
+import { Can } from '@/components/can';
 import { Anchor, Badge, Button, Group, Skeleton, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { GroupDto } from '@wren/contracts';
@@ -39,9 +40,11 @@ export function GroupHeader({ group, exporting, onImport, onExport, onAdd }: Gro
           )}
         </Group>
         <Group gap="sm">
-          <Button variant="default" leftSection={<IconUpload />} onClick={onImport} disabled={!group}>
-            Import
-          </Button>
+          <Can permission="contacts:write">
+            <Button variant="default" leftSection={<IconUpload />} onClick={onImport} disabled={!group}>
+              Import
+            </Button>
+          </Can>
           <Button
             variant="default"
             leftSection={<IconDownload />}
@@ -51,9 +54,11 @@ export function GroupHeader({ group, exporting, onImport, onExport, onAdd }: Gro
           >
             Export CSV
           </Button>
-          <Button leftSection={<IconPlus />} onClick={onAdd} disabled={!group}>
-            Add contact
-          </Button>
+          <Can permission="contacts:write">
+            <Button leftSection={<IconPlus />} onClick={onAdd} disabled={!group}>
+              Add contact
+            </Button>
+          </Can>
         </Group>
       </Group>
     </div>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useCan } from '@/lib/account-role';
 import { SENDER_ID_API, type SenderIdDto, type SenderIdList } from '@wren/contracts';
 import { http } from '@/lib/http/client';
 
@@ -15,5 +16,11 @@ export async function getSenderIds(): Promise<SenderIdDto[]> {
  * forms). Pushes and this feature's mutations invalidate it, so a minute of staleness only saves
  * refetches on navigation.
  */
+/** Asked only of a role with sender-ids:read (a developer's sends use the platform's sender). */
 export const useSenderIds = () =>
-  useQuery({ queryKey: senderIdsQueryKey, queryFn: getSenderIds, staleTime: 60_000 });
+  useQuery({
+    queryKey: senderIdsQueryKey,
+    queryFn: getSenderIds,
+    staleTime: 60_000,
+    enabled: useCan('sender-ids:read'),
+  });

@@ -1,9 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MantineProvider } from '@mantine/core';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SenderIdDto } from '@wren/contracts';
+import { signInForTest } from '@/test/render-page';
 import { SenderIdTable } from './sender-id-table';
+
+// An owner: the row actions need sender-ids:manage (issue 39; sender-ids-roles.test per role).
+beforeEach(() => signInForTest('owner'));
 
 const item = (id: string, value: string, status: SenderIdDto['status'], extra: Partial<SenderIdDto> = {}) =>
   ({

@@ -4,6 +4,7 @@ import { STATUS_META } from '../sender-id-rules';
 import { IconStar, IconTrash } from './icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
+import { useCan } from '@/lib/account-role';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
@@ -32,6 +33,8 @@ function StatusCell({ item }: { item: SenderIdDto }) {
 }
 
 export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }: SenderIdTableProps) {
+  // Make default and Delete are sender-ids:manage's (a role that only reads has no actions column).
+  const canManage = useCan('sender-ids:manage');
   return (
     <ResponsiveTable minWidth={760} verticalSpacing="sm" highlightOnHover aria-label="Sender IDs">
       <Table.Thead>
@@ -40,9 +43,11 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
           <Table.Th>Status</Table.Th>
           <Table.Th>Purpose</Table.Th>
           <Table.Th>Requested</Table.Th>
-          <Table.Th>
-            <VisuallyHidden>Actions</VisuallyHidden>
-          </Table.Th>
+          {canManage && (
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          )}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -88,30 +93,32 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
                 {dateFormat.format(new Date(item.createdAt))}
               </Text>
             </Table.Td>
-            <Table.Td data-label="">
-              <Group gap="xs" justify="flex-end" wrap="nowrap">
-                {item.status === 'approved' && !item.isDefault && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    leftSection={<IconStar size={14} />}
-                    loading={settingDefault === item.id}
-                    onClick={() => onMakeDefault(item)}
-                    aria-label={`Make ${item.value} the default sender ID`}
+            {canManage && (
+              <Table.Td data-label="">
+                <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  {item.status === 'approved' && !item.isDefault && (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      leftSection={<IconStar size={14} />}
+                      loading={settingDefault === item.id}
+                      onClick={() => onMakeDefault(item)}
+                      aria-label={`Make ${item.value} the default sender ID`}
+                    >
+                      Make default
+                    </Button>
+                  )}
+                  <RowAction
+                    tip="Delete"
+                    label={`Delete sender ID ${item.value}`}
+                    danger
+                    onClick={() => onDelete(item)}
                   >
-                    Make default
-                  </Button>
-                )}
-                <RowAction
-                  tip="Delete"
-                  label={`Delete sender ID ${item.value}`}
-                  danger
-                  onClick={() => onDelete(item)}
-                >
-                  <IconTrash />
-                </RowAction>
-              </Group>
-            </Table.Td>
+                    <IconTrash />
+                  </RowAction>
+                </Group>
+              </Table.Td>
+            )}
           </Table.Tr>
         ))}
       </Table.Tbody>

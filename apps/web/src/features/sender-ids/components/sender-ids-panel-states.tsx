@@ -1,4 +1,5 @@
 import { Alert, Button, EmptyState, Group, Skeleton, Stack } from '@mantine/core';
+import { Can } from '@/components/can';
 import { IconId } from '@/components/icons';
 import { IconPlus } from './icons';
 
@@ -28,11 +29,13 @@ export function SenderIdsEmpty({ onRequest }: { onRequest: () => void }) {
       title="No sender IDs yet"
       description="A sender ID is the name or number your recipients see. Request one to send under your own brand."
     >
-      <EmptyState.Actions>
-        <Button leftSection={<IconPlus />} onClick={onRequest}>
-          Request sender ID
-        </Button>
-      </EmptyState.Actions>
+      <Can permission="sender-ids:manage">
+        <EmptyState.Actions>
+          <Button leftSection={<IconPlus />} onClick={onRequest}>
+            Request sender ID
+          </Button>
+        </EmptyState.Actions>
+      </Can>
     </EmptyState>
   );
 }
