@@ -22,7 +22,7 @@ import { readAccountProfile } from '../modules/users/account-profile';
 import { createTemplatesService } from '../modules/templates/templates.service';
 import { systemClock, type Clock } from '../platform/clock';
 import type { Config } from '../platform/config';
-import { openPostgres, type Database } from '../platform/db';
+import { openPostgres, type Database, type Db } from '../platform/db';
 import { EventBus } from '../platform/events';
 import { createAuthGuard } from '../platform/http/auth-guard';
 import { ApiKeyError } from '../modules/api-keys/api-key-error';
@@ -110,11 +110,11 @@ export function createContext(
   const dlr = createDlrService({ db, config, events, ledger, logger });
   const dashboard = createDashboardService({ db, ledger, users });
   // Monthly statements, read from the ledger, messages and users modules (statements/ports.ts).
-  const statements = createStatementsService({
-    db,
-    clock,
-    sources: { account: readAccountProfile, ledger: ledgerPeriodReads, usageByCountry },
-  });
+  const statementSources = { account: readAccountProfile, ledger: ledgerPeriodReads, usageByCountry };
+  const statements = createStatementsService({ db, clock, sources: statementSources });
+  /** The statements read through another Db: a read replica's (platform/read-replica.ts). */
+  const statementsOn = (other: Db) =>
+    createStatementsService({ db: other, clock, sources: statementSources });
   // Sub-accounts for resellers (issue 39 item 4): children, transfers, their prices and usage.
   const subAccounts = createSubAccountsService({ db, clock, logger, ledger, members });
   const subAccountPricing = createSubAccountPricing({ db, pricing, subAccounts });
@@ -182,6 +182,7 @@ export function createContext(
       subAccounts,
       subAccountPricing,
       statements,
+      statementsOn,
     },
   };
 }

@@ -111,6 +111,17 @@ describe('read replica (DATABASE_READ_URL)', () => {
       (await logTexts(withoutWriteCookie(owner))).includes('Replicated'),
     );
 
+    const month = new Date().toISOString().slice(0, 7);
+    const closing = async (c: ApiClient) =>
+      (await c.get(`/api/statements/${month}`)).body.closingBalanceMinor as number;
+    const sentToday = async (c: ApiClient) => {
+      const d = (await c.get('/api/dashboard/summary')).body;
+      return Object.values(d.deliveryStatus.periods.today as Record<string, number>).reduce(
+        (a, b) => a + b,
+        0,
+      );
+    };
+    const before = { closing: await closing(owner), today: await sentToday(owner) };
     await onReplica('SELECT pg_wal_replay_pause()');
     const sent = await owner.post('/api/sms/single', { recipients: ['+14155550101'], text: 'Just sent' });
     expect(sent.status).toBe(202);
@@ -121,6 +132,12 @@ describe('read replica (DATABASE_READ_URL)', () => {
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/api/);
     expect(await logTexts(owner)).toContain('Just sent');
+    // The statement and the dashboard too: the primary's, with the send's debit and count.
+    expect(await closing(owner)).toBeLessThan(before.closing);
+    expect(await sentToday(owner)).toBe(before.today + 1);
+    // Without the cookie the statement and the dashboard are the replica's, before the send.
+    expect(await closing(withoutWriteCookie(owner))).toBe(before.closing);
+    expect(await sentToday(owner)).toBe(before.today);
     // Without the cookie the read goes to the replica, which has not replayed the send yet.
     expect(await logTexts(withoutWriteCookie(owner))).not.toContain('Just sent');
     expect(await logTexts(owner)).toContain('Replicated');

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { readOptions } from '../../platform/http/read-after-write';
 import { can } from '../../platform/http/route-auth';
 
 /** The dashboard figures over HTTP (the hub serves the same data live). */
@@ -22,10 +23,12 @@ export function dashboardRoutes(ctx: AppContext) {
       { config: can('self'), schema: { response: { 200: dashboardSummaryOfRoleSchema } } },
       async (req) => {
         const { accountId, userId, accountRole } = authOf(req);
-        return dashboard.summary({ accountId, userId }, undefined, {
+        const parts = {
           balance: roleCan(accountRole, HUB_METHOD_PERMISSIONS.GetAccountBalance),
           delivery: roleCan(accountRole, HUB_METHOD_PERMISSIONS.GetDeliveryStatus),
-        });
+        };
+        // Lag-tolerant: the read replica's while it is fresh (platform/read-replica.ts).
+        return ctx.reads.read((db) => dashboard.summary({ accountId, userId }, db, parts), readOptions(req));
       },
     );
   };

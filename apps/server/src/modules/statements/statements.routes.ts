@@ -7,10 +7,11 @@ import {
   statementMonthListSchema,
   statementMonthParamsSchema,
 } from '@wren/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { readOptions } from '../../platform/http/read-after-write';
 import { can } from '../../platform/http/route-auth';
 import { attachment, csvDownloadHeaders } from '../../shared/csv';
 import { statementCsv } from './statement-csv';
@@ -23,7 +24,10 @@ const fileName = (month: string, ext: string) => `wren-statement-${month}.${ext}
  * its first page of entries), more entries, and the month as CSV and PDF.
  */
 export function statementsRoutes(ctx: AppContext) {
-  const { statements } = ctx.services;
+  const { statementsOn } = ctx.services;
+  /** Statements tolerate a second of lag: the read replica's while it is fresh (platform/read-replica.ts). */
+  const read = <T>(req: FastifyRequest, fn: (s: ReturnType<typeof statementsOn>) => Promise<T>) =>
+    ctx.reads.read((db) => fn(statementsOn(db)), readOptions(req));
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -31,7 +35,7 @@ export function statementsRoutes(ctx: AppContext) {
     r.get(
       STATEMENTS_API.months,
       { config: can('billing:read'), schema: { response: { 200: statementMonthListSchema } } },
-      async (req) => statements.months(authOf(req).accountId),
+      async (req) => read(req, (s) => s.months(authOf(req).accountId)),
     );
 
     r.get(
@@ -40,7 +44,7 @@ export function statementsRoutes(ctx: AppContext) {
         config: can('billing:read'),
         schema: { params: statementMonthParamsSchema, response: { 200: statementDtoSchema } },
       },
-      async (req) => statements.statement(authOf(req).accountId, req.params.month),
+      async (req) => read(req, (s) => s.statement(authOf(req).accountId, req.params.month)),
     );
 
     r.get(
@@ -54,7 +58,9 @@ export function statementsRoutes(ctx: AppContext) {
         },
       },
       async (req) =>
-        statements.entries(authOf(req).accountId, req.params.month, req.query.after, req.query.limit),
+        read(req, (s) =>
+          s.entries(authOf(req).accountId, req.params.month, req.query.after, req.query.limit),
+        ),
     );
 
     r.get(
@@ -68,7 +74,7 @@ export function statementsRoutes(ctx: AppContext) {
       },
       async (req, reply) => {
         const { month } = req.params;
-        const body = await statements.document(authOf(req).accountId, month, statementCsv);
+        const body = await read(req, (s) => s.document(authOf(req).accountId, month, statementCsv));
         return reply.headers(csvDownloadHeaders(fileName(month, 'csv'))).send(body);
       },
     );
@@ -84,7 +90,7 @@ export function statementsRoutes(ctx: AppContext) {
       },
       async (req, reply) => {
         const { month } = req.params;
-        const body = await statements.document(authOf(req).accountId, month, statementPdf);
+        const body = await read(req, (s) => s.document(authOf(req).accountId, month, statementPdf));
         return reply
           .headers({
             'content-type': 'application/pdf',
