@@ -12,7 +12,11 @@ export default defineConfig({
         test: {
           name: 'server',
           root: './',
-          include: ['apps/server/src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+          include: [
+            'apps/server/src/**/*.test.ts',
+            'apps/server/test/**/*.test.ts',
+            'packages/*/src/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

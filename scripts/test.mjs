@@ -3,7 +3,8 @@
 // cluster started for the run by apps/server/test/global-setup.ts, or on the PostgreSQL at
 // TEST_DATABASE_URL when it is set), then browser tests in headless Chromium when it is installed
 // (each browser test server runs `wren start` on its own embedded PostgreSQL; e2e/run.mjs runs the
-// spec files). Each stage lists its 20 slowest test files with their seconds.
+// spec files), then the fault run (npm run test:faults, a fixed seed). Each stage lists its 20
+// slowest test files with their seconds.
 // Ends with one summary line: "N passed, N failed, N skipped".
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -192,6 +193,24 @@ if (again) {
   for (const chunk of log) process.stdout.write(chunk);
   console.log(`\n== server tests on TEST_AGAIN_DATABASE_URL: ${seconds.toFixed(0)} s`);
   failed = code !== 0 || failed;
+}
+/**
+ * The fault run (apps/server/test/faults/run.ts, issue 44): a fixed seed and 90 s of load on a
+ * quiet machine, after the other stages (it starts four Wren processes of its own). FAULTS_SEED and
+ * FAULTS_MINUTES change it; TEST_FAULTS=0 leaves it out.
+ */
+if (!only && process.env.TEST_FAULTS !== '0') {
+  stageStart = Date.now();
+  console.log(`\n== fault run (seed ${process.env.FAULTS_SEED ?? 1}):\n`);
+  const { code } = await run('npm', ['run', '-s', 'test:faults'], {
+    env: { FAULTS_SEED: process.env.FAULTS_SEED ?? '1', FAULTS_MINUTES: process.env.FAULTS_MINUTES ?? '1.5' },
+  });
+  if (code === 0) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    failures.push('fault run › see its table above (FAULTS_SEED reproduces it)');
+  }
+  stageTime('fault run');
 }
 if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
