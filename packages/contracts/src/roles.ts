@@ -59,8 +59,10 @@ const all = [...PERMISSIONS];
 export const ROLE_PERMISSIONS: Record<AccountRole, readonly Permission[]> = {
   owner: all,
   admin: all.filter((p) => p !== 'account:owner'),
-  // Sends through what they build (API keys, SMPP), so also messages:send (and its keys' scopes).
-  developer: ['developer:manage', 'messages:send', 'messages:read', 'reports:read'],
+  // Sends through what they build (API keys, SMPP), so also messages:send (and its keys' scopes);
+  // reads the sender IDs it sends from and that OTP services name (the send page and the OTP form
+  // list them), but requests or removes none (sender-ids:manage).
+  developer: ['developer:manage', 'messages:send', 'messages:read', 'reports:read', 'sender-ids:read'],
   sender: [
     'messages:send',
     'messages:read',

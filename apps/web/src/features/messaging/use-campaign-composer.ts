@@ -172,7 +172,7 @@ export function useCampaignComposer(kind: CampaignKind) {
     choices,
     sender,
     setSenderId,
-    sendersLoading: senderIds.isPending,
+    sendersLoading: senderIds.isLoading,
     text,
     setText,
     info,

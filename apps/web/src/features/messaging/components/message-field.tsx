@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { Can } from '@/components/can';
 import { Alert, Badge, Button, Group, Input, Text, Textarea } from '@mantine/core';
 import { extractPlaceholders, MAX_SEGMENTS, type SmsTextInfo } from '@wren/contracts';
 import { describeChar, replaceableChars, replaceLookAlikes } from '../gsm-replacements';
@@ -75,7 +76,9 @@ export function MessageField({ value, onChange, info, cost, error }: MessageFiel
         <Input.Label required htmlFor="sms-text">
           Message
         </Input.Label>
-        <TemplateMenu onPick={(t) => insert(t.text)} />
+        <Can permission="templates:read">
+          <TemplateMenu onPick={(t) => insert(t.text)} />
+        </Can>
       </Group>
       <Textarea
         id="sms-text"

@@ -1,4 +1,5 @@
 import { Anchor, Loader, Select } from '@mantine/core';
+import { useCan } from '@/lib/account-role';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import type { SenderChoices } from '../sender-options';
@@ -13,15 +14,22 @@ interface SenderSelectProps {
 
 /** The sender ID the message comes from; the account default is preselected. */
 export function SenderSelect({ choices, value, onChange, loading, error }: SenderSelectProps) {
+  // Requesting one is sender-ids:manage's (a sender or developer chooses among the approved ones).
+  const canRequest = useCan('sender-ids:manage');
   return (
     <Select
       label="Sender ID"
       description={
         <>
-          The name or number recipients see.{' '}
-          <Anchor component={Link} to={paths.senderIds.getHref()} size="xs" underline="always">
-            Request a sender ID
-          </Anchor>
+          The name or number recipients see.
+          {canRequest && (
+            <>
+              {' '}
+              <Anchor component={Link} to={paths.senderIds.getHref()} size="xs" underline="always">
+                Request a sender ID
+              </Anchor>
+            </>
+          )}
         </>
       }
       data={choices.options}

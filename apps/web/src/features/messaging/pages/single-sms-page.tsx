@@ -132,7 +132,7 @@ export default function SingleSmsPage() {
                   choices={choices}
                   value={sender}
                   onChange={(v) => form.setFieldValue('senderId', v)}
-                  loading={senderIds.isPending}
+                  loading={senderIds.isLoading}
                   error={form.errors.senderId as string | undefined}
                 />
                 <MessageField

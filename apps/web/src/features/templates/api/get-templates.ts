@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useCan } from '@/lib/account-role';
 import { TEMPLATES_API, type TemplateDto, type TemplateList } from '@wren/contracts';
 import { http } from '@/lib/http/client';
 
@@ -15,5 +16,11 @@ export async function getTemplates(): Promise<TemplateDto[]> {
  * Messages page, the send forms' template menu). Pushes and this feature's mutations invalidate
  * it, so a minute of staleness only saves refetches on navigation.
  */
+/** Asked only of a role with templates:read (a developer sends without saved messages). */
 export const useTemplates = () =>
-  useQuery({ queryKey: templatesQueryKey, queryFn: getTemplates, staleTime: 60_000 });
+  useQuery({
+    queryKey: templatesQueryKey,
+    queryFn: getTemplates,
+    staleTime: 60_000,
+    enabled: useCan('templates:read'),
+  });
