@@ -55,7 +55,7 @@ const campaign = (id: string, status: CampaignDto['status']): CampaignDto => ({
   duplicates: 0,
   suppressed: 0,
   materialised: 10,
-  counts: {},
+  counts: {} as CampaignDto['counts'],
   delivered: 5,
   failed: 2,
   pending: 3,
