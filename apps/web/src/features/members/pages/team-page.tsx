@@ -18,17 +18,17 @@ import {
   ACCOUNT_ROLE_LABELS,
   ACCOUNT_ROLES,
   createInviteSchema,
-  roleCan,
   type AccountRole,
   type Member,
 } from '@wren/contracts';
+import { Can } from '@/components/can';
 import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
 import { FormAlert } from '@/components/form-alert';
 import { applySubmitError } from '@/lib/form-errors';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import {
-  useAccountRole,
+  useCan,
   useChangeRole,
   useCreateInvite,
   useInvites,
@@ -39,15 +39,21 @@ import {
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : 'Something went wrong');
 
-/** The roles `role` may hand out: owners all, admins all but owner. */
-const grantable = (role: AccountRole | undefined) =>
-  ACCOUNT_ROLES.filter((r) => r !== 'owner' || roleCan(role, 'account:owner')).map((r) => ({
+/**
+ * The roles the member may hand out: all with account:owner (owners), all but owner otherwise
+ * (admins). Every check on this page is useCan's (issue 39), the same table the server enforces.
+ */
+function useGrantable() {
+  const canOwners = useCan('account:owner');
+  return ACCOUNT_ROLES.filter((r) => r !== 'owner' || canOwners).map((r) => ({
     value: r,
     label: ACCOUNT_ROLE_LABELS[r],
   }));
+}
 
-function InviteForm({ role }: { role: AccountRole | undefined }) {
+function InviteForm() {
   const create = useCreateInvite();
+  const grantable = useGrantable();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<{ email: string; role: AccountRole }>({
     initialValues: { email: '', role: 'sender' },
@@ -71,7 +77,7 @@ function InviteForm({ role }: { role: AccountRole | undefined }) {
           <TextInput label="Email" type="email" required miw={220} {...form.getInputProps('email')} />
           <Select
             label="Role"
-            data={grantable(role)}
+            data={grantable}
             allowDeselect={false}
             miw={160}
             {...form.getInputProps('role')}
@@ -87,12 +93,13 @@ function InviteForm({ role }: { role: AccountRole | undefined }) {
   );
 }
 
-function MembersTable({ members, role }: { members: Member[]; role: AccountRole | undefined }) {
+function MembersTable({ members }: { members: Member[] }) {
   const changeRole = useChangeRole();
   const remove = useRemoveMember();
   const confirm = useModalTarget<Member>();
-  const canManage = roleCan(role, 'members:manage');
-  const canOwners = roleCan(role, 'account:owner');
+  const grantable = useGrantable();
+  const canManage = useCan('members:manage');
+  const canOwners = useCan('account:owner');
   return (
     <>
       <Table.ScrollContainer minWidth={320}>
@@ -130,7 +137,7 @@ function MembersTable({ members, role }: { members: Member[]; role: AccountRole 
                         aria-label={`Role of ${m.name}`}
                         size="xs"
                         w={130}
-                        data={grantable(role)}
+                        data={grantable}
                         value={m.role}
                         allowDeselect={false}
                         disabled={changeRole.isPending}
@@ -189,9 +196,12 @@ function MembersTable({ members, role }: { members: Member[]; role: AccountRole 
   );
 }
 
-function PendingInvites({ canManage }: { canManage: boolean }) {
+function PendingInvites() {
   const invites = useInvites();
   const revoke = useRevokeInvite();
+  const canManage = useCan('members:manage');
+  // An owner's invite is withdrawn only by an owner (the server's ownersOnly).
+  const canOwners = useCan('account:owner');
   if (invites.isPending) return <Loader size="sm" aria-label="Loading invites" />;
   if (invites.isError) return <Alert color="red">{errorText(invites.error)}</Alert>;
   if (!invites.data.length)
@@ -215,7 +225,7 @@ function PendingInvites({ canManage }: { canManage: boolean }) {
                 {expired ? 'expired' : `expires ${new Date(i.expiresAt).toLocaleDateString()}`}
               </Text>
             </div>
-            {canManage && (
+            {canManage && (i.role !== 'owner' || canOwners) && (
               <Button
                 size="xs"
                 variant="subtle"
@@ -235,9 +245,7 @@ function PendingInvites({ canManage }: { canManage: boolean }) {
 
 /** Settings → Team: the account's members, their roles, and invites (issue 39). */
 export default function TeamPage() {
-  const role = useAccountRole();
   const members = useMembers();
-  const canManage = roleCan(role, 'members:manage');
   return (
     <Stack maw={820}>
       <Title order={2} size="h3">
@@ -255,25 +263,25 @@ export default function TeamPage() {
             No members yet.
           </Text>
         ) : (
-          <MembersTable members={members.data} role={role} />
+          <MembersTable members={members.data} />
         )}
       </Card>
-      {canManage && (
+      <Can permission="members:manage">
         <Card withBorder>
           <Stack gap="sm">
             <Title order={3} size="h5">
               Invite someone
             </Title>
-            <InviteForm role={role} />
+            <InviteForm />
           </Stack>
         </Card>
-      )}
+      </Can>
       <Card withBorder>
         <Stack gap="sm">
           <Title order={3} size="h5">
             Pending invites
           </Title>
-          <PendingInvites canManage={canManage} />
+          <PendingInvites />
         </Stack>
       </Card>
     </Stack>
