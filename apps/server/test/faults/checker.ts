@@ -11,6 +11,7 @@ const RESENDING: readonly FaultKind[] = [
   'pg-restart',
   'pg-cut',
   'pg-stall',
+  'wal-disk-full',
 ];
 
 export interface Verdict {

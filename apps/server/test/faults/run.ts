@@ -10,7 +10,8 @@
  * every node ready again. Prints a table; exits 1 on any failure, naming the seed.
  *
  * FAULTS_SEED (default: random), FAULTS_MINUTES (of load; default 1.5), FAULTS_CAMPAIGN
- * (recipients; default 20000), FAULTS_KEEP=1 keeps the run directory (logs of every node).
+ * (recipients; default 20000), FAULTS_KINDS (a comma list: only these faults), FAULTS_KEEP=1 keeps
+ * the run directory (logs of every node).
  */
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,13 +29,16 @@ import { check } from './checker';
 import { createNode, type WrenNode } from './cluster';
 import { newRecord, runLoad, sessionHeaders, type Session } from './load';
 import { startPgProxy } from './pg-proxy';
-import { planFaults, seeded, type PlannedFault } from './schedule';
+import { FAULT_KINDS, planFaults, seeded, type PlannedFault } from './schedule';
+import { moveWalToTmpfs, walDiskAvailable, type WalDisk } from './wal-disk';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seed = Number(process.env.FAULTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const loadSeconds = Math.round(Number(process.env.FAULTS_MINUTES ?? 1.5) * 60);
 const campaignSize = Number(process.env.FAULTS_CAMPAIGN ?? 20_000);
 const rng = seeded(seed);
+/** FAULTS_KINDS=a,b: only these kinds (to reproduce one kind of fault). */
+const onlyKinds = process.env.FAULTS_KINDS?.split(',').map((k) => k.trim());
 const runDir = mkdtempSync(path.join(tmpdir(), 'wren-faults-'));
 const t0 = Date.now();
 const say = (line: string) =>
@@ -44,7 +48,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   say(`seed ${seed}, ${loadSeconds} s of load, campaign of ${campaignSize}, run dir ${runDir}`);
   const pgRoot = path.join(runDir, 'pg-root');
-  let cluster: EmbeddedPostgres = await startEmbeddedPostgres({ root: pgRoot, database: 'wren' });
+  // WAL kept small, so that it fits the WAL filesystem of the wal-disk-full fault.
+  const settings = { min_wal_size: '64MB', max_wal_size: '512MB' };
+  const startPg = () => startEmbeddedPostgres({ root: pgRoot, database: 'wren', settings });
+  let cluster: EmbeddedPostgres = await startPg();
+  let walDisk: WalDisk | null = null;
+  if (walDiskAvailable()) {
+    await cluster.stop();
+    walDisk = moveWalToTmpfs(embeddedPaths(pgRoot).cluster, path.join(runDir, 'wal-fs'), 1024);
+    const disk = walDisk;
+    process.on('exit', () => disk.unmount());
+    cluster = await startPg();
+  } else say('not root: the wal-disk-full fault is left out (it mounts a tmpfs)');
   const proxy = await startPgProxy(cluster.port);
   const password = readFileSync(embeddedPaths(pgRoot).passwordFile, 'utf8').trim();
   const databaseUrl = `postgres://wren:${password}@127.0.0.1:${proxy.port}/wren`;
@@ -167,7 +182,11 @@ async function main() {
   };
 
   // The schedule.
-  const planned = planFaults(rng, loadSeconds);
+  const planned = planFaults(
+    rng,
+    loadSeconds,
+    FAULT_KINDS.filter((k) => (k !== 'wal-disk-full' || walDisk) && (!onlyKinds || onlyKinds.includes(k))),
+  );
   const applied: (PlannedFault & { detail: string })[] = [];
   let stopping = false;
   const t1 = Date.now();
@@ -185,8 +204,23 @@ async function main() {
       }
     }
     proxy.cut();
-    cluster = await startEmbeddedPostgres({ root: pgRoot, database: 'wren' });
+    cluster = await startPg();
     proxy.setUpstream(cluster.port);
+  };
+  /** Starts PostgreSQL again if it stopped (a PANIC on a full WAL disk ends the postmaster). */
+  const ensurePg = async () => {
+    const pidFile = path.join(embeddedPaths(pgRoot).cluster, 'postmaster.pid');
+    let alive = false;
+    try {
+      process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 0);
+      alive = true;
+    } catch {
+      alive = false;
+    }
+    if (alive) return false;
+    cluster = await startPg();
+    proxy.setUpstream(cluster.port);
+    return true;
   };
   const apply = async (f: PlannedFault): Promise<string> => {
     const sim = sims[f.target]!;
@@ -229,6 +263,20 @@ async function main() {
         sim.setOptions({ receiptBeforeResp: true });
         later(f.seconds * 1000, () => sim.setOptions({ receiptBeforeResp: undefined }));
         return `smsc-${f.target} sends receipts before submit_sm_resp for ${f.seconds} s`;
+      case 'wal-disk-full': {
+        const disk = walDisk!;
+        const bytes = await disk.fill();
+        // Writes go on into the WAL files already there; switching files makes PostgreSQL need a
+        // new one, which no longer fits.
+        const switched = await forceNewWalFile(direct());
+        later(f.seconds * 1000, async () => {
+          await disk.free();
+          // PostgreSQL may have stopped (PANIC: no space for WAL): started again, as an operator would.
+          if (await ensurePg())
+            say(`wal-disk-full: PostgreSQL had stopped; started again on :${cluster.port}`);
+        });
+        return `PostgreSQL's WAL disk filled (${(bytes / 1048576).toFixed(0)} MB of filler) for ${f.seconds} s; a new WAL file: ${switched}`;
+      }
       case 'receipts-lost':
         sim.setOptions({ loseReceiptsOnRestart: true });
         await sim.restart({ downMs: f.seconds * 1000 });
@@ -264,6 +312,7 @@ async function main() {
       receiptBeforeResp: undefined,
     });
   await sleep(6000); // the last restarts
+  if (await ensurePg()) say('PostgreSQL had stopped: started again');
   for (const n of nodes) if (!n.running) await n.start();
   const unrecovered: string[] = [];
   for (const n of nodes) {
@@ -290,6 +339,7 @@ async function main() {
   for (const s of sims) await s.close();
   await proxy.close();
   await cluster.stop();
+  walDisk?.unmount();
   if (!verdict.ok) {
     console.log(
       `\nFAULT RUN FAILED. Reproduce with: FAULTS_SEED=${seed} FAULTS_MINUTES=${loadSeconds / 60} npm run test:faults (logs: ${runDir})`,
@@ -349,6 +399,29 @@ async function setUpAccount(url: string, databaseUrl: string): Promise<Session> 
     token,
   );
   return { accessToken: token, apiKey: key.secret as string, otpServiceId: otp.id as string, xsrf };
+}
+
+/** Asks PostgreSQL to start new WAL files (pg_switch_wal); what it answered. */
+async function forceNewWalFile(databaseUrl: string): Promise<string> {
+  const pgc = new (await import('pg')).default.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: 3000,
+  });
+  pgc.on('error', () => undefined);
+  try {
+    await pgc.connect();
+    for (let i = 0; i < 4; i++) {
+      await pgc.query(
+        "CREATE TEMP TABLE IF NOT EXISTS wal_push (v text); INSERT INTO wal_push VALUES (repeat('x', 100))",
+      );
+      await pgc.query('SELECT pg_switch_wal()');
+    }
+    return 'written (a recycled file had room)';
+  } catch (err) {
+    return `refused (${(err as Error).message.slice(0, 80)})`;
+  } finally {
+    await pgc.end().catch(() => undefined);
+  }
 }
 
 /** A scheduled send whose cancel was not acknowledged is canceled again (as its client would). */

@@ -23,6 +23,7 @@ export const FAULT_KINDS = [
   'receipts-reordered',
   'receipts-early',
   'receipts-lost',
+  'wal-disk-full',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -40,11 +41,15 @@ export interface PlannedFault {
  * is long enough (the kinds are dealt in a shuffled order, then again), the last one ending well
  * before the load stops.
  */
-export function planFaults(rng: Rng, seconds: number): PlannedFault[] {
+export function planFaults(
+  rng: Rng,
+  seconds: number,
+  kinds: readonly FaultKind[] = FAULT_KINDS,
+): PlannedFault[] {
   const faults: PlannedFault[] = [];
   let deck: FaultKind[] = [];
   for (let at = 4 + rng() * 4; at < seconds - 10; at += 6 + rng() * 6) {
-    if (deck.length === 0) deck = [...FAULT_KINDS].sort(() => rng() - 0.5);
+    if (deck.length === 0) deck = [...kinds].sort(() => rng() - 0.5);
     const kind = deck.pop()!;
     faults.push({
       at: Math.round(at * 10) / 10,
