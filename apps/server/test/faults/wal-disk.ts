@@ -34,7 +34,10 @@ export function walDiskAvailable(): boolean {
  */
 export function moveWalToTmpfs(clusterDir: string, mountDir: string, sizeMb: number): WalDisk {
   mkdirSync(mountDir, { recursive: true });
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m,mode=0700`, 'tmpfs', mountDir]);
+  // Throws (nothing moved yet) where mounting is not allowed, e.g. in a container without CAP_SYS_ADMIN.
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m,mode=0700`, 'tmpfs', mountDir], {
+    stdio: 'pipe',
+  });
   const walDir = path.join(mountDir, 'pg_wal');
   const old = path.join(clusterDir, 'pg_wal');
   cpSync(old, walDir, { recursive: true });
