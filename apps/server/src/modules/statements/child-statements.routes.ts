@@ -11,9 +11,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
 import { can } from '../../platform/http/route-auth';
-import { attachment, csvDownloadHeaders } from '../../shared/csv';
+import { csvDownloadHeaders } from '../../shared/csv';
 import { statementCsv } from './statement-csv';
-import { statementPdf } from './statement-pdf';
+import { pdfDownloadHeaders, statementPdf } from './statement-pdf';
 
 const childParams = z.object({ id: z.uuid('Sub-account not found') });
 const childMonthParams = childParams.extend(statementMonthParamsSchema.shape);
@@ -82,13 +82,7 @@ export function childStatementsRoutes(ctx: AppContext) {
       async (req, reply) => {
         const file = await fileOf(req, req.params.id, req.params.month, 'pdf');
         const body = await statements.document(file.id, req.params.month, statementPdf);
-        return reply
-          .headers({
-            'content-type': 'application/pdf',
-            'content-disposition': attachment(file.name),
-            'cache-control': 'no-store',
-          })
-          .send(body);
+        return reply.headers(pdfDownloadHeaders(file.name)).send(body);
       },
     );
   };

@@ -50,7 +50,9 @@ describe("a reseller's statements of its sub-accounts", () => {
     const pdf = await parent.get(`/api/sub-accounts/${child.id}/statements/${month}/pdf`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(pdf.headers.get('content-disposition')).toMatch(/attachment; filename="?statement-acme-bakery-\d{4}-\d{2}\.pdf/);
+    expect(pdf.headers.get('content-disposition')).toMatch(
+      /attachment; filename="?statement-acme-bakery-\d{4}-\d{2}\.pdf/,
+    );
   });
 
   it('another account, and the child itself, get 404; a bad month is a 400', async () => {

@@ -1,6 +1,14 @@
 import type { StatementDto, StatementEntryDto } from '@wren/contracts';
 import PDFDocument from 'pdfkit';
+import { attachment } from '../../shared/csv';
 import { formatMoney, localTime, monthTitle } from './statement-format';
+
+/** The answer headers of a statement's PDF download named `fileName` (never cached). */
+export const pdfDownloadHeaders = (fileName: string) => ({
+  'content-type': 'application/pdf',
+  'content-disposition': attachment(fileName),
+  'cache-control': 'no-store',
+});
 
 const MARGIN = 48;
 const ROW = 15;

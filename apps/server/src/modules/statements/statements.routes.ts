@@ -13,9 +13,9 @@ import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
 import { readOptions } from '../../platform/http/read-after-write';
 import { can } from '../../platform/http/route-auth';
-import { attachment, csvDownloadHeaders } from '../../shared/csv';
+import { csvDownloadHeaders } from '../../shared/csv';
 import { statementCsv } from './statement-csv';
-import { statementPdf } from './statement-pdf';
+import { pdfDownloadHeaders, statementPdf } from './statement-pdf';
 
 const fileName = (month: string, ext: string) => `wren-statement-${month}.${ext}`;
 
@@ -91,13 +91,7 @@ export function statementsRoutes(ctx: AppContext) {
       async (req, reply) => {
         const { month } = req.params;
         const body = await read(req, (s) => s.document(authOf(req).accountId, month, statementPdf));
-        return reply
-          .headers({
-            'content-type': 'application/pdf',
-            'content-disposition': attachment(fileName(month, 'pdf')),
-            'cache-control': 'no-store',
-          })
-          .send(body);
+        return reply.headers(pdfDownloadHeaders(fileName(month, 'pdf'))).send(body);
       },
     );
   };
