@@ -39,6 +39,13 @@ async function startHeldJob(name: string) {
   return { server, database, jobs, finish: () => release() };
 }
 
+/** A Kysely proxy's other members, methods bound to the real Kysely (its private fields are
+ * not the proxy's: `connection()` on the proxy throws). */
+function bound(target: object, prop: string | symbol, receiver: unknown): unknown {
+  const value = Reflect.get(target, prop, receiver) as unknown;
+  return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+}
+
 describe('jobs runner (pg-boss)', () => {
   it('runs a sent job on a node that works jobs, inside the sender transaction only once it commits', async () => {
     const server = await startServer({ ROLE: 'api' }); // sends, works nothing
@@ -243,7 +250,7 @@ describe('jobs runner (pg-boss)', () => {
     // worker, asked for the next run during this one, fetches while this one is still active.
     const db = new Proxy(database.db, {
       get(target, prop, receiver) {
-        if (prop !== 'executeQuery') return Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'executeQuery') return bound(target, prop, receiver);
         return async (query: CompiledQuery) => {
           if (/SET completed_on = now\(\)/.test(query.sql)) await new Promise((r) => setTimeout(r, 300));
           return target.executeQuery(query);
@@ -276,7 +283,7 @@ describe('jobs runner (pg-boss)', () => {
     let fetching: (() => void) | null = null;
     const db = new Proxy(database.db, {
       get(target, prop, receiver) {
-        if (prop !== 'executeQuery') return Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'executeQuery') return bound(target, prop, receiver);
         return async (query: CompiledQuery) => {
           const result = await target.executeQuery(query);
           if (

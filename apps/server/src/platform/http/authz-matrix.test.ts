@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
 import { call, connectErrorOf, connectHub, recordPushes } from '../../realtime/test-client';
+import { createChild } from '../../modules/sub-accounts/test-fixtures';
 import { routeTable } from './route-auth';
 
 /**
@@ -48,6 +49,7 @@ beforeAll(async () => {
     scheduleAt: new Date(Date.now() + 86_400_000).toISOString(),
   });
   expect(bulk.status).toBe(202);
+  const child = await createChild(server, owner, 'Owner client');
   expect([imp.status, sender.status, sent.status]).toEqual([201, 201, 202]);
   fx = {
     accountId: a.user.accountId,
@@ -65,6 +67,7 @@ beforeAll(async () => {
     otpService: otpService.id,
     apiKey: apiKey.key.id,
     invite: invite.id,
+    subAccount: child.id,
   };
 });
 afterAll(async () => {
@@ -120,6 +123,39 @@ const MATRIX: Record<string, Case> = {
   'GET /api/statements/:month/entries': 'own',
   'GET /api/statements/:month/csv': 'own',
   'GET /api/statements/:month/pdf': 'own',
+  // Sub-accounts (issue 39 item 4): another account naming the owner's child gets 404 (and
+  // cannot move money, reprice, lock or read statements of it); the status is the caller's own.
+  'GET /api/account/status': 'own',
+  'GET /api/sub-accounts': 'own',
+  'POST /api/sub-accounts': 'own',
+  'GET /api/sub-accounts/:id': (f) => ({ path: `/api/sub-accounts/${f.subAccount}` }),
+  'POST /api/sub-accounts/:id/transfers': (f) => ({
+    path: `/api/sub-accounts/${f.subAccount}/transfers`,
+    body: { direction: 'from_child', amountMinor: 1 },
+  }),
+  'GET /api/sub-accounts/:id/pricing': (f) => ({ path: `/api/sub-accounts/${f.subAccount}/pricing` }),
+  'PUT /api/sub-accounts/:id/pricing': (f) => ({
+    path: `/api/sub-accounts/${f.subAccount}/pricing`,
+    body: { markupBp: 9000, countries: [] },
+  }),
+  'GET /api/sub-accounts/:id/usage': (f) => ({
+    path: `/api/sub-accounts/${f.subAccount}/usage?from=2026-01-01&to=2026-12-31`,
+  }),
+  'PUT /api/sub-accounts/:id/lock': (f) => ({
+    path: `/api/sub-accounts/${f.subAccount}/lock`,
+    body: { reason: 'not yours' },
+  }),
+  'DELETE /api/sub-accounts/:id/lock': (f) => ({ path: `/api/sub-accounts/${f.subAccount}/lock` }),
+  'GET /api/sub-accounts/:id/statements': (f) => ({ path: `/api/sub-accounts/${f.subAccount}/statements` }),
+  'GET /api/sub-accounts/:id/statements/:month': (f) => ({
+    path: `/api/sub-accounts/${f.subAccount}/statements/2026-01`,
+  }),
+  'GET /api/sub-accounts/:id/statements/:month/csv': (f) => ({
+    path: `/api/sub-accounts/${f.subAccount}/statements/2026-01/csv`,
+  }),
+  'GET /api/sub-accounts/:id/statements/:month/pdf': (f) => ({
+    path: `/api/sub-accounts/${f.subAccount}/statements/2026-01/pdf`,
+  }),
   'GET /api/sender-ids': 'own',
   'POST /api/sender-ids': 'own',
   'DELETE /api/sender-ids/:id': (f) => ({ path: `/api/sender-ids/${f.sender}` }),
@@ -338,13 +374,15 @@ const routes = () =>
 
 /** What the owner sees of their own data: must not change whatever the other account sends. */
 async function ownerState() {
-  const [group, contacts, templates, senders, log, suppressions] = await Promise.all([
+  const [group, contacts, templates, senders, log, suppressions, child, pricing] = await Promise.all([
     owner.get(`/api/groups/${fx.group}`),
     owner.get(`/api/groups/${fx.group}/contacts`),
     owner.get('/api/templates'),
     owner.get('/api/sender-ids'),
     owner.get(`/api/sms/log/${fx.message}`),
     owner.get('/api/suppressions'),
+    owner.get(`/api/sub-accounts/${fx.subAccount}`),
+    owner.get(`/api/sub-accounts/${fx.subAccount}/pricing`),
   ]);
   const strip = (b: unknown) => JSON.parse(JSON.stringify(b, (k, v) => (k === 'updatedAt' ? undefined : v)));
   return strip({
@@ -354,6 +392,8 @@ async function ownerState() {
     senders: senders.body,
     status: log.body.status,
     suppressions: suppressions.body,
+    child: child.body,
+    pricing: pricing.body,
   });
 }
 
