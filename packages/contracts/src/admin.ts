@@ -109,7 +109,7 @@ export const accountLimitsSchema = z.object({
 });
 export type AccountLimits = z.infer<typeof accountLimitsSchema>;
 
-export const adminAccountDetailSchema = adminAccountSummarySchema.extend({
+export const adminAccountDetailSchema = /* @__PURE__ */ adminAccountSummarySchema.extend({
   /** A parent's children (sub-accounts, one level deep), newest first. */
   subAccounts: z.array(
     z.object({
@@ -223,7 +223,9 @@ export const ratePlanSummarySchema = z.object({
 export type RatePlanSummary = z.infer<typeof ratePlanSummarySchema>;
 
 export const ratePlanListSchema = z.object({ items: z.array(ratePlanSummarySchema) });
-export const ratePlanDetailSchema = ratePlanSummarySchema.extend({ prices: z.array(priceSchema) });
+export const ratePlanDetailSchema = /* @__PURE__ */ ratePlanSummarySchema.extend({
+  prices: z.array(priceSchema),
+});
 export type RatePlanDetail = z.infer<typeof ratePlanDetailSchema>;
 
 const planName = safeString().trim().min(1, 'Name the plan').max(80, 'Keep the name under 80 characters');

@@ -65,7 +65,7 @@ export type ApiKeyInput = z.input<typeof apiKeyInputSchema>;
  * `.partial()` of the creation schema still fills a left-out field with its default, so renaming a
  * key cleared its IP allowlist, expiry, rate limit and webhook.
  */
-export const apiKeyUpdateSchema = z.object(apiKeyFields).partial();
+export const apiKeyUpdateSchema = /* @__PURE__ */ z.object(apiKeyFields).partial();
 export type ApiKeyUpdate = z.input<typeof apiKeyUpdateSchema>;
 
 export const API_KEY_STATUSES = ['active', 'expired', 'revoked'] as const;

@@ -63,7 +63,7 @@ export const campaignSourceSchema = z.object({
 });
 export type CampaignSourceInput = z.infer<typeof campaignSourceSchema>;
 
-export const createCampaignSchema = campaignSourceSchema.extend({
+export const createCampaignSchema = /* @__PURE__ */ campaignSourceSchema.extend({
   name: safeString().trim().max(100, 'At most 100 characters').optional(),
   senderId: safeString().trim().min(1).max(15).optional(),
   /** ISO 8601 instant; omit to send now. */

@@ -241,5 +241,5 @@ export type DashboardSummary = z.infer<typeof dashboardSummarySchema>;
  * role may see (the balance with billing:read, delivery and performance with messages:read, as
  * the hub methods that serve them live).
  */
-export const dashboardSummaryOfRoleSchema = dashboardSummarySchema.partial();
+export const dashboardSummaryOfRoleSchema = /* @__PURE__ */ dashboardSummarySchema.partial();
 export type DashboardSummaryOfRole = z.infer<typeof dashboardSummaryOfRoleSchema>;

@@ -21,4 +21,5 @@ export * from './two-factor';
 export * from './roles';
 export * from './members';
 export * from './sub-accounts';
+export * from './sub-accounts-api';
 export * from './statements';

@@ -124,7 +124,7 @@ export const senderIdDtoSchema = z.object({
 });
 export type SenderIdDto = z.infer<typeof senderIdDtoSchema>;
 
-export const adminSenderIdDtoSchema = senderIdDtoSchema.extend({
+export const adminSenderIdDtoSchema = /* @__PURE__ */ senderIdDtoSchema.extend({
   accountId: z.string(),
   accountName: z.string(),
 });

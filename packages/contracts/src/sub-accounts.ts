@@ -8,16 +8,6 @@ import { safeString } from './text';
  * their prices (the parent's own, or plus a markup in basis points, per country if wanted), see
  * their usage, spend and margin, and lock them. A child never sees its parent or its siblings.
  */
-export const SUB_ACCOUNTS_API = {
-  list: '/api/sub-accounts',
-  one: '/api/sub-accounts/:id',
-  transfers: '/api/sub-accounts/:id/transfers',
-  pricing: '/api/sub-accounts/:id/pricing',
-  usage: '/api/sub-accounts/:id/usage',
-  lock: '/api/sub-accounts/:id/lock',
-  /** Any member: whether the account is locked by the account that manages it, and whether it is a child. */
-  status: '/api/account/status',
-} as const;
 
 /** Markups are whole basis points: 1 % = 100 bp; at most 1000 % (100000 bp). */
 export const MAX_MARKUP_BP = 100_000;
@@ -94,7 +84,7 @@ export const transferEntryDtoSchema = z.object({
   createdAt: z.string(),
 });
 
-export const subAccountDetailSchema = subAccountSummarySchema.extend({
+export const subAccountDetailSchema = /* @__PURE__ */ subAccountSummarySchema.extend({
   /** The child's last transfers, newest first. */
   transfers: z.array(transferEntryDtoSchema),
 });

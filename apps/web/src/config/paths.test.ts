@@ -53,6 +53,8 @@ describe('paths', () => {
         ...['/admin/audit', '/admin/system'],
         // Members and invites (issue 39).
         ...['/settings/team', '/invite/:token'],
+        // Sub-accounts for resellers (issue 39 item 4).
+        ...['/settings/sub-accounts', '/settings/sub-accounts/:id'],
         // Billing (issue 39 item 5): its tabs are pages under /billing.
         ...['/billing', '/billing/statements'],
       ].sort(),
