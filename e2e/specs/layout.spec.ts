@@ -28,12 +28,16 @@ const SPEC_MENU = [
   ['SMS Log', '/reports/sms-log'],
   ['Campaign Report', '/reports/bulk-sms-report'],
   ['Scheduled SMS', '/reports/scheduled-sms'],
+  // Billing (issue 39 item 5): balance, top-up and monthly statements.
+  ['Billing', '/billing'],
   ['SMS & OTP API', '/api'],
   ['Sender ID', '/sender-id'],
   ['Contact Group', '/groups'],
   ['Saved Messages', '/templates'],
   // Settings -> Team (issue 39): members and invites; an owner's menu shows it.
   ['Team', '/settings/team'],
+  // Settings -> Sub-accounts (issue 39 item 4): an owner of an account that is not a child.
+  ['Sub-accounts', '/settings/sub-accounts'],
 ];
 
 describe('main layout', () => {
