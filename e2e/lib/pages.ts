@@ -31,6 +31,9 @@ export const APP_PAGES = [
   '/api/12/view',
   '/api/12/report',
   '/billing/statements',
+  '/settings/team',
+  '/settings/sub-accounts',
+  '/settings/sub-accounts/12',
 ] as const;
 
 /** The visitor pages under /auth. */

@@ -62,6 +62,10 @@ const TITLES: Record<string, string> = {
   '/api/12/edit': 'Edit API key',
   '/api/12/view': 'API key',
   '/api/12/report': 'API usage report',
+  '/billing/statements': 'Statements',
+  '/settings/team': 'Team',
+  '/settings/sub-accounts': 'Sub-accounts',
+  '/settings/sub-accounts/12': 'Sub-account',
 };
 
 /**
