@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { after, before, describe, it } from '../lib/test';
 import { appReady, newUser, registerViaApi, signIn } from '../lib/app';
+import { inviteLink as invitedAt } from '../lib/invites';
 import { launchBrowser, newContext, screenshot } from '../lib/browser';
 import { startServer, type RunningServer } from '../lib/server';
 import type { Browser } from 'playwright-core';
@@ -23,26 +22,7 @@ after(async () => {
   await server?.stop();
 });
 
-/** The invite link from the email the server wrote to its outbox. */
-async function inviteLink(email: string): Promise<string> {
-  const outbox = path.join(server.dataDir, 'outbox');
-  const find = () => {
-    try {
-      return readdirSync(outbox).find((f) => f.includes(email.replace(/[^a-zA-Z0-9@._-]/g, '_')));
-    } catch {
-      return undefined;
-    }
-  };
-  for (let i = 0; i < 100 && !find(); i++) await new Promise((r) => setTimeout(r, 50));
-  const file = find();
-  assert.ok(file, 'the invite email was written to the outbox');
-  const text = readFileSync(path.join(outbox, file), 'utf8')
-    .replace(/=\r?\n/g, '')
-    .replace(/=3D/g, '=');
-  const link = /https?:\/\/\S+\/invite\/[\w%-]+/.exec(text)?.[0];
-  assert.ok(link, 'the email holds an invite link');
-  return new URL(link).pathname;
-}
+const inviteLink = (email: string) => invitedAt(server, email);
 
 /** The menu's entries (on a phone, from the drawer). */
 async function menuLinks(page: Page, mobile: boolean): Promise<string[]> {

@@ -23,6 +23,7 @@ import {
   type SmsLogPage,
 } from '@wren/contracts';
 import { downloadFile, saveBlob } from '@/lib/download';
+import { useCan } from '@/lib/account-role';
 import { http } from '@/lib/http/client';
 import { liveQueryRoots } from '@/lib/hub';
 
@@ -44,11 +45,16 @@ interface Balance {
 }
 
 /** The contact groups with their counts (the contacts feature's key: GroupListUpdated refreshes it). */
-export const useCampaignGroups = () =>
-  useQuery({
+/** The account's groups, for a role that reads contacts (a developer sends to numbers only). */
+export function useCampaignGroups() {
+  const allowed = useCan('contacts:read');
+  const query = useQuery({
     queryKey: ['groups', 'list'],
     queryFn: async (): Promise<GroupDto[]> => (await http.get<GroupList>(CONTACTS_API.groups)).data.items,
+    enabled: allowed,
   });
+  return Object.assign(query, { allowed });
+}
 
 /** Uploads a recipients file with progress from 0 to 100 (no busy overlay: the page shows the bar). */
 export async function uploadRecipients(file: File, onProgress: (percent: number) => void) {

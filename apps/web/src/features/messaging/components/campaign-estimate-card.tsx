@@ -70,23 +70,27 @@ export function CampaignEstimateCard({ composer: c }: { composer: CampaignCompos
               value={c.costMinor !== null ? formatMoney(c.costMinor, currency) : '—'}
               testId="estimate-cost"
             />
-            <Row
-              label="Balance"
-              value={balance.data ? formatMoney(balance.data.balanceMinor, currency) : '—'}
-            />
-            <Row
-              label="Balance after"
-              value={
-                balanceAfter !== null ? (
-                  <Text span c={balanceAfter < 0 ? 'red' : undefined} fw={600} size="sm">
-                    {formatMoney(balanceAfter, currency)}
-                  </Text>
-                ) : (
-                  '—'
-                )
-              }
-              testId="estimate-balance-after"
-            />
+            {balance.allowed && (
+              <>
+                <Row
+                  label="Balance"
+                  value={balance.data ? formatMoney(balance.data.balanceMinor, currency) : '—'}
+                />
+                <Row
+                  label="Balance after"
+                  value={
+                    balanceAfter !== null ? (
+                      <Text span c={balanceAfter < 0 ? 'red' : undefined} fw={600} size="sm">
+                        {formatMoney(balanceAfter, currency)}
+                      </Text>
+                    ) : (
+                      '—'
+                    )
+                  }
+                  testId="estimate-balance-after"
+                />
+              </>
+            )}
             {balanceAfter !== null && balanceAfter < 0 && (
               <Alert color="red" variant="light" p="xs">
                 Your balance does not cover this campaign.

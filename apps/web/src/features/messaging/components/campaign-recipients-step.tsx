@@ -22,19 +22,21 @@ export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComp
       )}
       {!c.personalised && (
         <>
-          <MultiSelect
-            label="Contact groups"
-            description="Everyone in the chosen groups; a number in several groups gets one message."
-            placeholder={groupOptions.length ? 'Choose groups' : 'No contact groups yet'}
-            data={groupOptions}
-            value={c.groupIds}
-            onChange={c.setGroupIds}
-            searchable
-            clearable
-            nothingFoundMessage="No group by that name"
-            rightSection={groups.isPending ? <Loader size="xs" /> : undefined}
-            error={c.errors.groupIds}
-          />
+          {groups.allowed && (
+            <MultiSelect
+              label="Contact groups"
+              description="Everyone in the chosen groups; a number in several groups gets one message."
+              placeholder={groupOptions.length ? 'Choose groups' : 'No contact groups yet'}
+              data={groupOptions}
+              value={c.groupIds}
+              onChange={c.setGroupIds}
+              searchable
+              clearable
+              nothingFoundMessage="No group by that name"
+              rightSection={groups.isPending ? <Loader size="xs" /> : undefined}
+              error={c.errors.groupIds}
+            />
+          )}
           <Textarea
             label="Paste numbers"
             description="One per line, or separated by commas. Numbers without a country code are read as your country's."

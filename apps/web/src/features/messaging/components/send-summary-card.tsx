@@ -7,21 +7,30 @@ import type { CostEstimate } from '../cost';
 interface SendSummaryCardProps {
   balance: Balance | undefined;
   balanceError: boolean;
+  /** False for a role without billing:read: the card shows the cost only. */
+  showBalance?: boolean;
   cost: CostEstimate | null;
   recipients: number;
   segments: number;
 }
 
 /** The balance, and what this send will cost. */
-export function SendSummaryCard({ balance, balanceError, cost, recipients, segments }: SendSummaryCardProps) {
+export function SendSummaryCard({
+  balance,
+  balanceError,
+  showBalance = true,
+  cost,
+  recipients,
+  segments,
+}: SendSummaryCardProps) {
   const short = balance && cost && cost.totalMinor > balance.balanceMinor;
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack gap="xs">
         <Text size="xs" tt="uppercase" fw={700} c="dimmed">
-          Balance
+          {showBalance ? 'Balance' : 'This send'}
         </Text>
-        {balance ? (
+        {!showBalance ? null : balance ? (
           <Text fz={28} fw={700} lh={1.1} data-testid="balance">
             {formatMoney(balance.balanceMinor, balance.currency)}
           </Text>
@@ -32,7 +41,7 @@ export function SendSummaryCard({ balance, balanceError, cost, recipients, segme
         ) : (
           <Skeleton h={31} w={120} />
         )}
-        <Divider my={4} />
+        {showBalance && <Divider my={4} />}
         <Row label="Recipients" value={recipients} />
         <Row label="Segments per message" value={segments} />
         <Row label="Total segments" value={recipients * segments} />

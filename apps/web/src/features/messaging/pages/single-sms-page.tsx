@@ -166,6 +166,7 @@ export default function SingleSmsPage() {
           <SendSummaryCard
             balance={balance.data}
             balanceError={balance.isError}
+            showBalance={balance.allowed}
             cost={cost}
             recipients={numbers.length}
             segments={info.segments}
