@@ -69,6 +69,9 @@ export async function startServer(
     WEB_DIST: path.join(dataDir, 'no-web'),
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
     CAPTCHA: 'false', // captcha.test.ts turns it on
+    // No SMPP listener (issue 37) unless a test asks for one (smpp-server tests: port 0).
+    SMPP_SERVER_PORT: 'off',
+    SMPP_SERVER_TLS_PORT: 'off',
     ...env,
   });
   const database = await openDatabase(config);

@@ -22,4 +22,6 @@ export * from './roles';
 export * from './members';
 export * from './sub-accounts';
 export * from './sub-accounts-api';
+export * from './smpp-accounts';
+export * from './smpp-accounts-api';
 export * from './statements';

@@ -28,6 +28,7 @@ import { createAuthGuard } from '../platform/http/auth-guard';
 import { ApiKeyError } from '../modules/api-keys/api-key-error';
 import { createApiKeysService, rateHeaders } from '../modules/api-keys/api-keys.service';
 import { createWebhooksService } from '../modules/webhooks/webhooks.service';
+import { createSmppAccountsService } from '../modules/smpp-accounts/smpp-accounts.service';
 import { createJobs } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
 import { createMailer } from '../platform/mailer';
@@ -141,6 +142,8 @@ export function createContext(
     maxBytes: config.importMaxBytes,
   });
   const templates = createTemplatesService({ db, events });
+  // SMPP accounts (issue 37): the logins of the SMPP server that API nodes run (modules/smpp-server).
+  const smppAccounts = createSmppAccountsService({ db, logger });
   const webhooks = createWebhooksService({
     db,
     jobs,
@@ -176,6 +179,7 @@ export function createContext(
       contactImports,
       templates,
       apiKeys,
+      smppAccounts,
       webhooks,
       dashboard,
       inbound,

@@ -27,6 +27,7 @@ import { membersRoutes } from '../modules/members/members.routes';
 import { registerSubAccountLock } from '../modules/sub-accounts/sub-account-lock';
 import { subAccountsRoutes } from '../modules/sub-accounts/sub-accounts.routes';
 import { apiKeysRoutes } from '../modules/api-keys/api-keys.routes';
+import { registerSmppServer } from '../modules/smpp-server/register';
 import { v1Routes } from '../modules/v1/v1.routes';
 import { registerOpenApi } from '../modules/v1/openapi';
 import { attachHub } from '../realtime/hub';
@@ -146,6 +147,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const off = startQueueWakePublisher(ctx);
     app.addHook('onClose', async () => off());
   }
+
+  // The SMPP server for customers (issue 37): its accounts' routes and its listeners.
+  await registerSmppServer(app, ctx);
 
   await registerWebApp(app, ctx.config.webDist);
   attachHub(app, ctx); // Socket.IO at /hub on the same HTTP server (realtime/hub.ts)

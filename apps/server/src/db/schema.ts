@@ -126,6 +126,7 @@ import type { OtpTables } from './schema-otp';
 import type { ApiTables } from './schema-api';
 import type { TwoFactorTables } from './schema-two-factor';
 import type { SubAccountTables } from './schema-sub-accounts';
+import type { SmppServerTables } from './schema-smpp-server';
 
 export interface DB
   extends
@@ -137,7 +138,8 @@ export interface DB
     CampaignTables,
     AdminTables,
     TwoFactorTables,
-    SubAccountTables {
+    SubAccountTables,
+    SmppServerTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

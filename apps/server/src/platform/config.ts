@@ -78,6 +78,19 @@ export interface Config {
   /** SMPP connections; empty means "start the built-in simulator and bind to it". */
   smscConnections: SmscConnectionConfig[];
   simulator: { port: number; delayMs: number; mix: string };
+  /** The SMPP server for customers on API nodes (issue 37, docs/smpp-server.md); ports null: off. */
+  smppServer: {
+    host: string;
+    port: number | null;
+    tlsPort: number | null;
+    /** A port was set in the environment: a busy one stops the start (the defaults only warn). */
+    explicit: boolean;
+    tlsCertFile: string | undefined;
+    tlsKeyFile: string | undefined;
+    systemId: string;
+    receiptTtlMinutes: number;
+    retrySeconds: number;
+  };
   /** Timing applied to every SMPP connection. */
   smpp: {
     responseTimeoutMs: number;
@@ -178,6 +191,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     smscConnections: parseConnections(e),
     simulator: { port: e.SIMULATOR_PORT, delayMs: e.SIMULATOR_DELAY_MS, mix: e.SIMULATOR_MIX },
+    smppServer: {
+      host: e.SMPP_SERVER_HOST,
+      port: smppPortOf(e.SMPP_SERVER_PORT, 2775),
+      tlsPort: smppPortOf(e.SMPP_SERVER_TLS_PORT, 3550),
+      explicit: e.SMPP_SERVER_PORT !== undefined || e.SMPP_SERVER_TLS_PORT !== undefined,
+      tlsCertFile: e.SMPP_SERVER_TLS_CERT || undefined,
+      tlsKeyFile: e.SMPP_SERVER_TLS_KEY || undefined,
+      systemId: e.SMPP_SERVER_SYSTEM_ID,
+      receiptTtlMinutes: e.SMPP_SERVER_RECEIPT_TTL_MINUTES,
+      retrySeconds: e.SMPP_SERVER_RETRY_SECONDS,
+    },
     smpp: {
       responseTimeoutMs: e.SMSC_RESPONSE_TIMEOUT_MS,
       enquireLinkSeconds: e.SMSC_ENQUIRE_LINK_SECONDS,
@@ -196,6 +220,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN ?? null,
     importMaxBytes: e.IMPORT_MAX_BYTES,
   };
+}
+
+/** SMPP_SERVER_PORT / SMPP_SERVER_TLS_PORT: unset is the default port, `off` none. */
+function smppPortOf(v: number | 'off' | undefined, fallback: number): number | null {
+  if (v === 'off') return null;
+  return v ?? fallback;
 }
 
 /** With no JWT_SECRET, a random one is kept in the data dir so sessions survive restarts. */

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { idNotationSchema } from './smsc-id-notation';
 import { unansweredSchema } from './smsc-policy-settings';
 
+/** A listener port: a number (0: any free port) or `off`. */
+const smppPort = z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]);
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -116,6 +119,19 @@ export const envSchema = z.object({
   SMSC_ENQUIRE_LINK_SECONDS: z.coerce.number().min(0.1).default(30),
   SMSC_RECONNECT_BASE_MS: z.coerce.number().int().min(10).default(1000),
   SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The SMPP server for customers (issue 37, docs/smpp-server.md): its address, `off` for no listener. */
+  SMPP_SERVER_HOST: z.string().default('127.0.0.1'),
+  SMPP_SERVER_PORT: smppPort.optional(),
+  SMPP_SERVER_TLS_PORT: smppPort.optional(),
+  /** PEM files for SMPP over TLS; unset: a self-signed pair generated into DATA_DIR/smpp-tls. */
+  SMPP_SERVER_TLS_CERT: z.string().optional(),
+  SMPP_SERVER_TLS_KEY: z.string().optional(),
+  /** The system_id Wren answers binds with. */
+  SMPP_SERVER_SYSTEM_ID: z.string().min(1).max(15).default('Wren'),
+  /** How long a receipt or inbound message waits for a receiver bind before it expires (counted). */
+  SMPP_SERVER_RECEIPT_TTL_MINUTES: z.coerce.number().int().min(1).max(43_200).default(4320),
+  /** Retry of an unanswered or refused deliver_sm, and the outbox sweep's period. */
+  SMPP_SERVER_RETRY_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
   SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).default(300),
   SIMULATOR_MIX: z.string().default('DELIVRD=92,UNDELIV=5,EXPIRED=2,REJECTD=1'),
   DISPATCH_BATCH: z.coerce.number().int().min(1).max(5000).default(500),

@@ -29,7 +29,7 @@ export async function holdOptOuts(trx: Db, accountId: string) {
 export async function cancelWaiting(
   trx: Db,
   deps: { ledger: LedgerService; events: EventBus },
-  f: { accountId: string; recipient?: string },
+  f: { accountId: string; recipient?: string; messageId?: string },
   reason: string,
 ) {
   if (f.recipient !== undefined) {
@@ -49,7 +49,8 @@ export async function cancelWaiting(
   const { rows } = await sql<{ id: string }>`
     SELECT q.message_id AS id FROM send_queue q JOIN messages m ON m.id = q.message_id
      WHERE m.account_id = ${f.accountId}::uuid AND q.leased_by IS NULL
-       ${f.recipient === undefined ? sql`` : sql`AND m.recipient = ${f.recipient}`}`.execute(trx);
+       ${f.recipient === undefined ? sql`` : sql`AND m.recipient = ${f.recipient}`}
+       ${f.messageId === undefined ? sql`` : sql`AND q.message_id = ${f.messageId}::uuid`}`.execute(trx);
   if (rows.length === 0) return 0;
   // The account's row before any message's, the order a campaign's cancel and every refund take
   // them in: moving the messages first and then waiting for the row (the refund) could deadlock

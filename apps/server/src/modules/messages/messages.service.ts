@@ -239,6 +239,10 @@ export function createMessagesService(deps: Deps) {
       return this.detail(accountId, id);
     },
 
+    /** Cancels one message still waiting to be sent (queued, not with a worker); refunded. True when it was. */
+    cancelWaitingOne: (accountId: string, id: string, reason: string) =>
+      transact(db, async (trx) => (await cancelWaiting(trx, deps, { accountId, messageId: id }, reason)) > 0),
+
     /** Cancels the account's messages still waiting to be sent, in the caller's transaction (cancel-waiting.ts). */
     cancelPendingOf: (trx: Db, accountId: string, reason: string) =>
       cancelWaiting(trx, deps, { accountId }, reason),
