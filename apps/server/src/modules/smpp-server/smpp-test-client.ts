@@ -44,10 +44,12 @@ export async function bind(
   mode: keyof typeof BIND,
   systemId: string,
   password: string,
-  opts: { tls?: boolean; answerDelivers?: boolean } = {},
+  opts: { tls?: boolean; answerDelivers?: boolean; onDeliver?: (pdu: smpp.PDU, s: Client) => void } = {},
 ) {
   const session = await connect(port, opts.tls);
-  if (opts.answerDelivers !== false) {
+  const onDeliver = opts.onDeliver;
+  if (onDeliver) session.on('deliver_sm', (pdu) => onDeliver(pdu, session));
+  else if (opts.answerDelivers !== false) {
     session.on('deliver_sm', (pdu) => {
       session.received.push(pdu);
       session.send(pdu.response());
