@@ -42,6 +42,8 @@ beforeAll(async () => {
   const otpService = (await owner.post('/api/otp-services', { name: 'Owner OTP', template: 'Code {{code}}' }))
     .body;
   const apiKey = (await owner.post('/api/api-keys', { name: 'Owner key', scopes: ['sms:send'] })).body;
+  const smppAccount = (await owner.post('/api/smpp-accounts', { name: 'Owner SMPP', systemId: 'ownersmpp' }))
+    .body;
   const invite = (await owner.post('/api/invites', { email: 'invitee@example.com', role: 'sender' })).body;
   const bulk = await owner.post('/api/campaigns', {
     numbers: '+14155550116',
@@ -66,6 +68,7 @@ beforeAll(async () => {
     number: encodeURIComponent('+14155550114'),
     otpService: otpService.id,
     apiKey: apiKey.key.id,
+    smppAccount: smppAccount.account.id,
     invite: invite.id,
     subAccount: child.id,
   };
@@ -327,6 +330,20 @@ const MATRIX: Record<string, Case> = {
   'POST /api/api-keys/:id/revoke': (f) => ({ path: `/api/api-keys/${f.apiKey}/revoke` }),
   'POST /api/api-keys/:id/rotate': (f) => ({ path: `/api/api-keys/${f.apiKey}/rotate` }),
   'GET /api/api-keys/:id/report': (f) => ({ path: `/api/api-keys/${f.apiKey}/report` }),
+  // SMPP accounts (issue 37): another account's is not found, and stays as it was.
+  'GET /api/smpp-server': 'own',
+  'GET /api/smpp-accounts': 'own',
+  'POST /api/smpp-accounts': 'own',
+  'GET /api/smpp-accounts/:id': (f) => ({ path: `/api/smpp-accounts/${f.smppAccount}` }),
+  'PATCH /api/smpp-accounts/:id': (f) => ({
+    path: `/api/smpp-accounts/${f.smppAccount}`,
+    body: { maxBinds: 9 },
+  }),
+  'DELETE /api/smpp-accounts/:id': (f) => ({ path: `/api/smpp-accounts/${f.smppAccount}` }),
+  'POST /api/smpp-accounts/:id/rotate': (f) => ({ path: `/api/smpp-accounts/${f.smppAccount}/rotate` }),
+  'POST /api/smpp-accounts/:id/disable': (f) => ({ path: `/api/smpp-accounts/${f.smppAccount}/disable` }),
+  'POST /api/smpp-accounts/:id/enable': (f) => ({ path: `/api/smpp-accounts/${f.smppAccount}/enable` }),
+  'GET /api/smpp-accounts/:id/binds': (f) => ({ path: `/api/smpp-accounts/${f.smppAccount}/binds` }),
   // A delivery of the owner's is made in modules/v1/v1.test.ts (another account's replay → 404 there).
   'POST /api/webhooks/deliveries/:id/replay': () => ({
     path: `/api/webhooks/deliveries/evt_${randomUUID()}/replay`,
@@ -374,7 +391,7 @@ const routes = () =>
 
 /** What the owner sees of their own data: must not change whatever the other account sends. */
 async function ownerState() {
-  const [group, contacts, templates, senders, log, suppressions, child, pricing] = await Promise.all([
+  const [group, contacts, templates, senders, log, suppressions, child, pricing, smpp] = await Promise.all([
     owner.get(`/api/groups/${fx.group}`),
     owner.get(`/api/groups/${fx.group}/contacts`),
     owner.get('/api/templates'),
@@ -383,6 +400,7 @@ async function ownerState() {
     owner.get('/api/suppressions'),
     owner.get(`/api/sub-accounts/${fx.subAccount}`),
     owner.get(`/api/sub-accounts/${fx.subAccount}/pricing`),
+    owner.get(`/api/smpp-accounts/${fx.smppAccount}`),
   ]);
   const strip = (b: unknown) => JSON.parse(JSON.stringify(b, (k, v) => (k === 'updatedAt' ? undefined : v)));
   return strip({
@@ -394,6 +412,7 @@ async function ownerState() {
     suppressions: suppressions.body,
     child: child.body,
     pricing: pricing.body,
+    smpp: smpp.body,
   });
 }
 
