@@ -111,4 +111,25 @@ describe('role matrix (issue 39)', () => {
     const owner = await asRole.owner.post('/api/api-keys', { name: 'all', scopes: ['contacts:write'] });
     expect(owner.status).toBe(201);
   });
+
+  it('SMPP accounts (issue 37): a developer manages them, a sender or analyst cannot even list them', async () => {
+    const made = await asRole.developer.post('/api/smpp-accounts', {
+      name: 'dev smpp',
+      systemId: 'devsmpp1',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = (made.body as { account: { id: string } }).account.id;
+    expect((await asRole.admin.get(`/api/smpp-accounts/${id}`)).status).toBe(200);
+    for (const role of ['sender', 'analyst', 'billing'] as const) {
+      for (const [method, path] of [
+        ['GET', '/api/smpp-accounts'],
+        ['POST', `/api/smpp-accounts/${id}/rotate`],
+        ['GET', `/api/smpp-accounts/${id}/binds`],
+      ] as const) {
+        const res = await asRole[role].request(method, path);
+        expect(res.status, `${method} ${path} as ${role}`).toBe(403);
+        expect(JSON.stringify(res.body)).not.toContain('devsmpp1');
+      }
+    }
+  });
 });
