@@ -487,3 +487,52 @@ describe('malformed PDUs', () => {
     await closeClient(bystander);
   });
 });
+
+describe('account locks and id notation', () => {
+  it('a locked account (SUBACCOUNT_LOCKED on /v1) cannot submit on an open bind, nor bind again', async () => {
+    const c = server.client();
+    await c.register();
+    const p = await createSmppAccount(c, { systemId: 'locked1', maxBinds: 3 });
+    const accountId = (
+      await server.ctx.db
+        .selectFrom('smpp_accounts')
+        .select('account_id')
+        .where('system_id', '=', 'locked1')
+        .executeTakeFirstOrThrow()
+    ).account_id;
+    const b = await bind(port, 'tx', 'locked1', p.password);
+    expect(b.status).toBe(0);
+    await sql`UPDATE accounts SET parent_locked_at = now() WHERE id = ${accountId}::uuid`.execute(
+      server.ctx.db,
+    );
+    const resp = await call(b.session, 'submit_sm', {
+      destination_addr: '14155550123',
+      dest_addr_ton: 1,
+      data_coding: 0,
+      short_message: Buffer.from('locked'),
+    });
+    expect(resp.command_status).toBe(STATUS.ESME_RX_P_APPN);
+    await closeClient(b.session);
+    const again = await bind(port, 'tx', 'locked1', p.password);
+    expect(again.status).toBe(STATUS.ESME_RBINDFAIL);
+    await closeClient(again.session);
+  });
+
+  it('writes message ids in hex for a hex login, and reads them back in query_sm', async () => {
+    const h = await createSmppAccount(owner, { systemId: 'hexid1', idNotation: 'hex' });
+    const b = await bind(port, 'trx', 'hexid1', h.password);
+    const resp = await call(b.session, 'submit_sm', {
+      destination_addr: '14155550123',
+      dest_addr_ton: 1,
+      data_coding: 0,
+      short_message: Buffer.from('hex id'),
+    });
+    expect(resp.command_status).toBe(0);
+    expect(resp.message_id).toMatch(/^[0-9A-F]+$/);
+    expect((await messageOf('hexid1', resp.message_id!, 'hex'))?.body).toBe('hex id');
+    const q = await call(b.session, 'query_sm', { message_id: resp.message_id });
+    expect(q.command_status).toBe(0);
+    expect(q.message_id).toBe(resp.message_id);
+    await closeClient(b.session);
+  });
+});
