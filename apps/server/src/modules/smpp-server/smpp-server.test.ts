@@ -536,3 +536,27 @@ describe('account locks and id notation', () => {
     await closeClient(b.session);
   });
 });
+
+// Last in this file: it leaves 127.0.0.1 rate-limited for a minute.
+describe('failed binds per address', () => {
+  it('after 20 failed binds from one address in a minute, a bind from it is refused whatever the login', async () => {
+    const good = await createSmppAccount(owner, { systemId: 'ipgood1' });
+    for (let i = 0; i < 20; i++) {
+      const b = await bind(port, 'trx', `ipflood${i}`, 'wrong');
+      expect([STATUS.ESME_RINVSYSID, STATUS.ESME_RBINDFAIL]).toContain(b.status);
+      await closeClient(b.session);
+    }
+    const b = await bind(port, 'trx', 'ipgood1', good.password);
+    expect(b.status).toBe(STATUS.ESME_RBINDFAIL);
+    await closeClient(b.session);
+    // Rate-limited attempts are not audited one by one: the log holds at most the 20 that were checked.
+    const audited = await server.ctx.db
+      .selectFrom('audit_log')
+      .select('message')
+      .where('kind', '=', 'smpp.bind_failed')
+      .where('message', 'like', '%ipflood%')
+      .execute();
+    expect(audited.length).toBeLessThanOrEqual(20);
+    expect(audited.length).toBeGreaterThan(0);
+  });
+});
