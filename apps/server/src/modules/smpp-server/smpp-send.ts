@@ -1,6 +1,6 @@
 import { ErrorCode } from '@wren/contracts';
 import { sql } from 'kysely';
-import { transact, type Db } from '../../platform/db';
+import { insertUnnest, transact, type Db } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { toE164 } from '../../shared/phone';
@@ -26,21 +26,40 @@ interface LinkData {
  */
 const smppLinks: SendHook<LinkData> = {
   async write(trx, items) {
-    const rows = items.flatMap((it) =>
-      it.rows.flatMap((m) =>
-        it.data.parts.map((p) => ({
-          smpp_id: p.smppId,
-          smpp_account_id: it.data.smppAccountId,
-          message_id: m.id,
-          registered_delivery: p.registeredDelivery,
-        })),
-      ),
-    );
-    if (rows.length) await trx.insertInto('smpp_messages').values(rows).execute();
+    const rows = linkRows(items);
+    if (rows.length) await linkStatement(rows).execute(trx);
+  },
+  // The links need only the ids the send made: one statement with the send's (no transaction).
+  statement(items) {
+    const rows = linkRows(items);
+    return rows.length ? linkStatement(rows) : null;
   },
 };
 
+function linkRows(items: readonly { rows: readonly { id: string }[]; data: LinkData }[]) {
+  return items.flatMap((it) =>
+    it.rows.flatMap((m) =>
+      it.data.parts.map((p) => ({
+        smpp_id: p.smppId,
+        smpp_account_id: it.data.smppAccountId,
+        message_id: m.id,
+        registered_delivery: p.registeredDelivery,
+      })),
+    ),
+  );
+}
+
+const linkStatement = (rows: ReturnType<typeof linkRows>) =>
+  insertUnnest(
+    'smpp_messages',
+    { smpp_id: 'bigint', smpp_account_id: 'uuid', message_id: 'uuid', registered_delivery: 'smallint' },
+    rows,
+    [['smpp_account_id', 'registered_delivery']],
+  );
+
 const TON_INTERNATIONAL = 1;
+/** SMPP ids a node takes from the sequence at once. */
+const ID_BLOCK = 200;
 const TON_ALPHANUMERIC = 5;
 
 /** The destination as E.164: TON 1 (international) digits get a `+`; others are read as dialled. */
@@ -107,10 +126,23 @@ export function createSmppSend(deps: {
 }) {
   const { db } = deps;
 
+  // SMPP ids are taken from the sequence a block at a time (unique across nodes, not in order).
+  const block: number[] = [];
+  let refill: Promise<void> | null = null;
   async function nextIds(n: number): Promise<number[]> {
-    const { rows } = await sql<{ id: number }>`
-      SELECT nextval('smpp_message_ids')::int8 AS id FROM generate_series(1, ${n}::int)`.execute(db);
-    return rows.map((r) => Number(r.id));
+    while (block.length < n) {
+      refill ??= sql<{ id: number }>`
+        SELECT nextval('smpp_message_ids')::int8 AS id FROM generate_series(1, ${ID_BLOCK}::int)`
+        .execute(db)
+        .then((r) => {
+          block.push(...r.rows.map((x) => Number(x.id)));
+        })
+        .finally(() => {
+          refill = null;
+        });
+      await refill;
+    }
+    return block.splice(0, n);
   }
 
   async function send(
