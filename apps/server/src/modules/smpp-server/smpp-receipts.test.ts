@@ -116,6 +116,40 @@ describe('receipts to a bound client', () => {
     await closeClient(session);
   });
 
+  it('sends an intermediate ENROUTE receipt for registered_delivery 0x10, and none on success for failure-only (2)', async () => {
+    const { session } = await bind(port, 'trx', 'receipts1', password);
+    const both = (await submit(session, 'With intermediate', 0x11)).message_id!;
+    const failureOnly = (await submit(session, 'Failure only', 0x02)).message_id!;
+    await until(
+      () => receipts(session).filter((p) => p.receipted_message_id === both).length >= 2,
+      20_000,
+      'intermediate and final receipts',
+    );
+    const states = receipts(session)
+      .filter((p) => p.receipted_message_id === both)
+      .map((p) => [p.message_state, /stat:(\w+)/.exec(textOf(p))?.[1]]);
+    expect(states).toEqual([
+      [1, 'ENROUTE'],
+      [2, 'DELIVRD'],
+    ]);
+    const link = await a.ctx.db
+      .selectFrom('smpp_messages')
+      .select('message_id')
+      .where('smpp_id', '=', Number(failureOnly))
+      .executeTakeFirstOrThrow();
+    await until(async () => {
+      const m = await a.ctx.db
+        .selectFrom('messages')
+        .select('status')
+        .where('id', '=', link.message_id)
+        .executeTakeFirstOrThrow();
+      return m.status === 'delivered';
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receipts(session).some((p) => p.receipted_message_id === failureOnly)).toBe(false);
+    await closeClient(session);
+  });
+
   it('keeps receipts while nothing is bound and delivers them in order on the next bind', async () => {
     const tx = (await bind(port, 'tx', 'receipts1', password)).session;
     const ids: string[] = [];
