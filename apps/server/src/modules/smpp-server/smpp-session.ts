@@ -55,6 +55,9 @@ let nextSessionNo = 0;
 /** The number of seconds a deliver_sm may go unanswered before it is sent again (elsewhere or later). */
 export const DELIVER_TIMEOUT_MS = 10_000;
 
+/** How long a connection may stay open without binding. */
+export const BIND_TIMEOUT_MS = 60_000;
+
 /**
  * One client connection: bind, unbind, enquire_link, submit_sm, query_sm, cancel_sm, and the
  * deliver_sm the outbox hands it. Frames are read by FrameReader: a malformed PDU gets a
@@ -89,6 +92,12 @@ export class SmppServerSession {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.onClose());
+    // A connection that does not bind in time is closed (it holds a socket and nothing else).
+    const unbound = setTimeout(() => {
+      if (!this.principal) this.close();
+    }, BIND_TIMEOUT_MS);
+    unbound.unref();
+    socket.once('close', () => clearTimeout(unbound));
   }
 
   get remoteAddress(): string {
