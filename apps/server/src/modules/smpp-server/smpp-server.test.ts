@@ -180,6 +180,36 @@ describe('binds', () => {
     await closed;
   });
 
+  it('a change closes the live binds and the new settings apply; a deletion closes them too and is audited', async () => {
+    const a = await createSmppAccount(owner, { systemId: 'change1', bindModes: ['trx', 'rx'] });
+    const open = await bind(port, 'rx', 'change1', a.password);
+    expect(open.status).toBe(0);
+    const closed = new Promise<void>((r) => open.session.socket.once('close', () => r()));
+    const patched = await owner.patch(`/api/smpp-accounts/${a.account.id}`, {
+      bindModes: ['trx'],
+      windowSize: 7,
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ bindModes: ['trx'], windowSize: 7 });
+    await closed;
+    const rx = await bind(port, 'rx', 'change1', a.password);
+    expect(rx.status).toBe(STATUS.ESME_RBINDFAIL);
+    await closeClient(rx.session);
+    const trx = await bind(port, 'trx', 'change1', a.password);
+    expect(trx.status).toBe(0);
+    const gone = new Promise<void>((r) => trx.session.socket.once('close', () => r()));
+    expect((await owner.delete(`/api/smpp-accounts/${a.account.id}`)).status).toBe(204);
+    await gone;
+    expect((await owner.get(`/api/smpp-accounts/${a.account.id}`)).status).toBe(404);
+    const audited = await server.ctx.db
+      .selectFrom('audit_log')
+      .select('kind')
+      .where('resource_id', '=', a.account.id)
+      .where('kind', '=', 'smpp.account_deleted')
+      .execute();
+    expect(audited).toHaveLength(1);
+  });
+
   it('rate-limits failed binds per system_id: after 5 in a minute even the right password is refused', async () => {
     const a = await createSmppAccount(owner, { systemId: 'limited1' });
     for (let i = 0; i < 5; i++) {
