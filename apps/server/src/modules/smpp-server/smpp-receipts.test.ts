@@ -193,6 +193,45 @@ describe('receipts to a bound client', () => {
     await closeClient(rx);
   });
 
+  it("keeps at most the login's window of receipts unanswered on a bind", async () => {
+    const res = await owner.post('/api/smpp-accounts', {
+      name: 'Small window',
+      systemId: 'window2',
+      windowSize: 2,
+    });
+    const pw = (res.body as { password: string }).password;
+    const id = (res.body as { account: { id: string } }).account.id;
+    const stored = async () =>
+      Number(
+        (
+          await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM smpp_outbox WHERE smpp_account_id = ${id}::uuid`.execute(a.ctx.db)
+        ).rows[0]!.n,
+      );
+    const tx = (await bind(port, 'tx', 'window2', pw)).session;
+    for (let i = 0; i < 5; i++) expect((await submit(tx, `Window ${i}`)).command_status).toBe(0);
+    await closeClient(tx);
+    await until(async () => (await stored()) === 5, 20_000, '5 receipts stored');
+    const held: smpp.PDU[] = [];
+    const { session: rx } = await bind(port, 'rx', 'window2', pw, { onDeliver: (pdu) => held.push(pdu) });
+    await until(() => held.length === 2, 5000, 'two receipts');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(held).toHaveLength(2);
+    // Answering them lets the next ones through, two at a time, until none is left.
+    let answered = 0;
+    await until(
+      async () => {
+        while (answered < held.length) rx.send(held[answered++]!.response());
+        return answered === 5 && (await stored()) === 0;
+      },
+      10_000,
+      'all answered',
+    );
+    expect(new Set(held.map((p) => p.receipted_message_id)).size).toBe(5);
+    await closeClient(rx);
+  });
+
   it('expires receipts nobody bound for, and counts them on the account', async () => {
     const tx = (await bind(port, 'tx', 'receipts1', password)).session;
     await submit(tx, 'Will expire');
