@@ -97,6 +97,12 @@ const mainPages: RouteObject[] = [
     page(paths.api.edit, () => import('@/features/api-keys/pages/api-edit-page')),
     page(paths.api.view, () => import('@/features/api-keys/pages/api-view-page')),
     page(paths.api.report, () => import('@/features/api-keys/pages/api-report-page')),
+    group({ title: paths.smpp.list.title, to: to(paths.smpp.list) }, [
+      page(paths.smpp.list, () => import('@/features/smpp-accounts/pages/smpp-list-page')),
+      page(paths.smpp.create, () => import('@/features/smpp-accounts/pages/smpp-create-page')),
+      page(paths.smpp.view, () => import('@/features/smpp-accounts/pages/smpp-view-page')),
+    ]),
+    page(paths.smpp.doc, () => import('@/features/smpp-accounts/pages/smpp-doc-page')),
   ]),
   // The operator console (issue #16): its loader sends anyone but an admin to the 404 page.
   {

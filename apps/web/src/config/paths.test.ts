@@ -57,6 +57,8 @@ describe('paths', () => {
         ...['/settings/sub-accounts', '/settings/sub-accounts/:id'],
         // Billing (issue 39 item 5): its tabs are pages under /billing.
         ...['/billing', '/billing/statements'],
+        // SMPP accounts (issue 37), under the API pages.
+        ...['/api/smpp', '/api/smpp/create', '/api/smpp/:id', '/api/doc/smpp'],
       ].sort(),
     );
   });

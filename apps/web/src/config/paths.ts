@@ -116,6 +116,13 @@ export const paths = {
     view: route('/api/:id/view', 'API key', 'developer:manage'),
     report: route('/api/:id/report', 'API usage report', 'developer:manage'),
   },
+  /** SMPP accounts (issue 37): logins for clients that bind to Wren's SMPP server, under the API pages. */
+  smpp: {
+    list: route('/api/smpp', 'SMPP accounts', 'developer:manage'),
+    create: route('/api/smpp/create', 'Create SMPP account', 'developer:manage'),
+    view: route('/api/smpp/:id', 'SMPP account', 'developer:manage'),
+    doc: route('/api/doc/smpp', 'SMPP documentation', 'developer:manage'),
+  },
   /** The operator console (issue #16): admins only. */
   admin: {
     accounts: route('/admin/accounts', 'Accounts'),

@@ -6,7 +6,7 @@ import { paths } from '@/config/paths';
 import { toast } from '@/lib/toast';
 import { useCreateApiKey } from '../api/api-keys';
 import { KeyForm, toKeyInput } from '../components/key-form';
-import { SecretOnce } from '../components/secret-once';
+import { SecretOnce } from '@/components/secret-once';
 
 export default function ApiCreatePage() {
   const create = useCreateApiKey();

@@ -44,6 +44,9 @@ export default function ApiListPage() {
             <Button variant="default" component={Link} to={paths.api.doc.getHref()}>
               API documentation
             </Button>
+            <Button variant="default" component={Link} to={paths.smpp.list.getHref()}>
+              SMPP accounts
+            </Button>
             <Button leftSection={<IconPlus />} component={Link} to={paths.api.create.getHref()}>
               Create API key
             </Button>

@@ -25,7 +25,7 @@ import { useApiKey, useRevokeApiKey, useRotateApiKey } from '../api/api-keys';
 import { IconBan, IconChart, IconPencil, IconRotate } from '../components/icons';
 import { KeyLoadError } from '../components/key-load-error';
 import { KeyStatusBadge } from '../components/key-status-badge';
-import { SecretOnce } from '../components/secret-once';
+import { SecretOnce } from '@/components/secret-once';
 
 const when = (iso: string | null) => formatDateTimeOr(iso, 'Never');
 
