@@ -60,6 +60,8 @@ export const campaignSourceSchema = z.object({
   /** The upload's phone column (a name from its `columns`). */
   phoneColumn: safeString().max(200).optional(),
   text,
+  /** Replace each URL with a tracked short link per recipient (links.ts); counted at its length. */
+  trackLinks: z.boolean().default(false),
 });
 export type CampaignSourceInput = z.infer<typeof campaignSourceSchema>;
 
@@ -147,6 +149,11 @@ export const campaignDtoSchema = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   resendOf: z.string().nullable(),
+  /** Tracked short links (issue 41): whether on, clicks, first clicks per link, and unique / delivered. */
+  trackLinks: z.boolean(),
+  clicks: z.number(),
+  uniqueClicks: z.number(),
+  clickThroughRate: z.number(),
 });
 export type CampaignDto = z.infer<typeof campaignDtoSchema>;
 

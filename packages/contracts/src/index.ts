@@ -16,6 +16,7 @@ export * from './v1';
 export * from './v1-contacts';
 export * from './webhooks';
 export * from './campaigns';
+export * from './links';
 export * from './admin';
 export * from './two-factor';
 export * from './roles';

@@ -204,6 +204,8 @@ export const v1CreateCampaignSchema = z
     scheduleAt: z.iso.datetime({ offset: true, message: 'An ISO 8601 time with an offset' }).optional(),
     /** Messages per minute; omit for as fast as the connection allows. */
     ratePerMinute: z.number().int().min(1).max(1_000_000).optional(),
+    /** Replace each URL with a tracked short link per recipient; the campaign counts their clicks. */
+    trackLinks: z.boolean().default(false),
   })
   .meta({ id: 'CreateCampaignRequest' });
 export type V1CreateCampaign = z.infer<typeof v1CreateCampaignSchema>;

@@ -29,6 +29,7 @@ import { subAccountsRoutes } from '../modules/sub-accounts/sub-accounts.routes';
 import { apiKeysRoutes } from '../modules/api-keys/api-keys.routes';
 import { registerSmppServer } from '../modules/smpp-server/register';
 import { v1Routes } from '../modules/v1/v1.routes';
+import { linksRoutes } from '../modules/links/links.routes';
 import { registerOpenApi } from '../modules/v1/openapi';
 import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
@@ -138,6 +139,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(otpApiRoutes(ctx));
   await app.register(statementsRoutes(ctx));
   await app.register(childStatementsRoutes(ctx));
+  await app.register(linksRoutes(ctx)); // tracked short links, /l/{code} (issue 41)
 
   // Background jobs (platform/jobs.ts): this node sends them, and works them unless it is `api` only.
   await ctx.jobs.start();

@@ -33,8 +33,31 @@ export interface CampaignTables {
     started_at: NullableTimestamp;
     finished_at: NullableTimestamp;
     paced_at: NullableTimestamp;
+    /** Tracked links (migration 0040): the link base the campaign was accepted with, or null. */
+    link_base: Generated<string | null>;
+    link_clicks: Generated<number>;
+    link_unique_clicks: Generated<number>;
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
+  };
+  short_links: {
+    code: string;
+    account_id: string;
+    campaign_id: string;
+    message_id: string;
+    url: string;
+    clicks: Generated<number>;
+    first_clicked_at: NullableTimestamp;
+    created_at: Generated<Date>;
+    expires_at: Date;
+  };
+  link_clicks: {
+    id: Generated<string>;
+    code: string;
+    campaign_id: string;
+    clicked_at: Date;
+    device: string;
+    country: string | null;
   };
   campaign_recipients: {
     campaign_id: string;

@@ -24,6 +24,9 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** Where tracked short links point: LINK_DOMAIN's origin, else PUBLIC_URL's (no trailing slash). */
+  linkBase: string;
+  linkRetentionDays: number;
   /** Browser origins the hub accepts: PUBLIC_URL's origin and HUB_ALLOWED_ORIGINS (same-origin always). */
   hubAllowedOrigins: string[];
   dataDir: string;
@@ -138,6 +141,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    linkBase: new URL(e.LINK_DOMAIN ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).origin,
+    linkRetentionDays: e.LINK_RETENTION_DAYS,
     hubAllowedOrigins: [
       new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).origin,
       ...e.HUB_ALLOWED_ORIGINS.split(',')

@@ -17,6 +17,10 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
+  /** Origin of tracked short links (issue 41), e.g. https://wren.link; PUBLIC_URL's origin if unset. */
+  LINK_DOMAIN: z.url().optional(),
+  /** Days a tracked short link keeps working after its message was sent. */
+  LINK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   /** Comma list of origins (scheme://host[:port]) the hub accepts besides PUBLIC_URL's and its own. */
   HUB_ALLOWED_ORIGINS: z.string().default(''),
   DATA_DIR: z.string().optional(),

@@ -406,6 +406,7 @@ describe('accounts and money', () => {
       campaignsOf(server.ctx).create({
         kind: 'bulk',
         groupIds: [],
+        trackLinks: false,
         accountId: id,
         userId: reg.user.id,
         numbers: numbers(300, 2),

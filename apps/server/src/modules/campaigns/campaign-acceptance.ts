@@ -139,6 +139,7 @@ export function createAcceptance(deps: Deps) {
           uploadId: input.uploadId,
           phoneColumn: input.phoneColumn,
           resendOf: input.resendOf,
+          trackLinks: input.trackLinks,
         },
         async (batch) => {
           if (restricted) {
@@ -193,6 +194,8 @@ export function createAcceptance(deps: Deps) {
           timezone: input.timezone ?? null,
           rate_per_minute: input.ratePerMinute ?? null,
           resend_of: input.resendOf ?? null,
+          // The base its segments and prices were counted with: the materialiser links to it.
+          link_base: input.trackLinks ? scanDeps.linkBase : null,
           started_at: scheduledAt ? null : new Date(),
           paced_at: scheduledAt ? null : new Date(),
         })

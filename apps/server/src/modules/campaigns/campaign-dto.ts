@@ -47,5 +47,9 @@ export function toCampaignDto(row: repo.CampaignRow): CampaignDto {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     resendOf: row.resend_of,
+    trackLinks: row.link_base !== null,
+    clicks: row.link_clicks,
+    uniqueClicks: row.link_unique_clicks,
+    clickThroughRate: delivered ? Math.round((row.link_unique_clicks / delivered) * 10_000) / 10_000 : 0,
   };
 }

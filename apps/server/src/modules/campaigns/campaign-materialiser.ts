@@ -12,6 +12,7 @@ import { publishCampaignChanged } from './campaign-row';
 import * as repo from './campaigns.repository';
 import { VALUE_SEPARATOR } from './scan-types';
 import { refundUnqueued } from './unqueued-refund';
+import { linkify, type ShortLinkRow } from '../links/short-links';
 
 /** Most messages of one campaign waiting in the work queue; the materialiser tops it up to this. */
 export const CAMPAIGN_WINDOW = 5000;
@@ -56,8 +57,9 @@ export function createMaterialiser(deps: Deps) {
         next_seq: number;
         rate_per_minute: number | null;
         paced_at: Date | null;
+        link_base: string | null;
       }>`SELECT account_id, user_id, sender, body, columns, encoding, segments, currency, next_seq,
-                rate_per_minute, paced_at
+                rate_per_minute, paced_at, link_base
            FROM bulk_campaigns WHERE campaign_id = ${id}::uuid AND status = 'sending'
            FOR UPDATE SKIP LOCKED`.execute(trx);
       const camp = c.rows[0];
@@ -126,19 +128,37 @@ export function createMaterialiser(deps: Deps) {
         queue.length > 0
           ? await limitsOf.admit(trx, camp.account_id, { ...limits, dailyCap: null }, queue.length)
           : null;
+      const links: ShortLinkRow[] = [];
+      const linksExpire = new Date(validityUntil.getTime() + config.linkRetentionDays * 86_400_000);
       await insertMessages(
         trx,
         queue.map((r, i) => {
-          const body =
+          const messageId = newMessageId();
+          const text =
             r.vals === null
               ? camp.body
               : renderPersonalised(camp.body, (name) => {
                   const i = camp.columns.indexOf(name);
                   return i < 0 ? '' : (r.vals!.split(VALUE_SEPARATOR)[i] ?? '');
                 });
+          // Tracked links: each URL becomes this message's own short link, of the length the
+          // campaign was counted with (the segments stored with the recipient stay true).
+          const body = camp.link_base
+            ? linkify(
+                text,
+                {
+                  linkBase: camp.link_base,
+                  account_id: camp.account_id,
+                  campaign_id: id,
+                  message_id: messageId,
+                  expires_at: linksExpire,
+                },
+                links,
+              )
+            : text;
           const encoding = r.vals === null ? camp.encoding : analyseSmsText(body).encoding;
           return {
-            id: newMessageId(),
+            id: messageId,
             account_id: camp.account_id,
             campaign_id: id,
             user_id: camp.user_id,
@@ -159,6 +179,12 @@ export function createMaterialiser(deps: Deps) {
         }),
         { returning: false },
       );
+      // With their messages, or neither (one transaction).
+      for (let i = 0; i < links.length; i += 1000)
+        await trx
+          .insertInto('short_links')
+          .values(links.slice(i, i + 1000))
+          .execute();
       const last = rows[rows.length - 1];
       // Opted-out recipients are refunded as a cancel refunds those never queued: one entry, once
       // (the reference is the batch's first position, which only this batch starts at).

@@ -58,6 +58,7 @@ export function createCampaignsService(deps: Deps) {
     pricing: deps.pricing,
     filterSuppressed: deps.filterSuppressed,
     defaultCountry: config.defaultCountry,
+    linkBase: config.linkBase,
   };
   const materialise = createMaterialiser({ db, config, events, ledger });
   const accept = createAcceptance({
@@ -145,6 +146,8 @@ export function createCampaignsService(deps: Deps) {
         groupIds: [],
         numbers: '',
         text: c.kind === 'personalised' ? '{{message}}' : c.body,
+        // A personalised resend sends the failed messages' own texts, whose links are short already.
+        trackLinks: c.kind === 'bulk' && c.link_base !== null,
         senderId: c.sender,
         name: `${c.name} (resend to failed)`.slice(0, 100),
         resendOf: id,

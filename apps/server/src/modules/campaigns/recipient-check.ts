@@ -1,4 +1,10 @@
-import { analyseSmsText, CAMPAIGN_MAX_TEXT, MAX_SEGMENTS, renderPersonalised } from '@wren/contracts';
+import {
+  analyseSmsText,
+  CAMPAIGN_MAX_TEXT,
+  MAX_SEGMENTS,
+  renderPersonalised,
+  withSampleLinks,
+} from '@wren/contracts';
 import { normaliseContactPhone } from '../contacts/contact-phone';
 import { unguardCell } from '../contacts/csv';
 import type { Candidate } from './recipient-sources';
@@ -18,6 +24,8 @@ export function checkCandidate(
     columns: string[];
     columnIndex: number[];
     defaultCountry: string;
+    /** Tracked links: the row's text is shown and counted with its short links. */
+    linkBase?: string | null;
   },
 ) {
   const { personalised, columns, columnIndex } = t;
@@ -39,6 +47,7 @@ export function checkCandidate(
     if (!problem && values.some((v) => v.includes(VALUE_SEPARATOR) || v.includes('\u0000')))
       problem = 'A value holds a control character';
     text = renderPersonalised(t.text, (name) => values[columns.indexOf(name)] ?? '');
+    if (t.linkBase) text = withSampleLinks(text, t.linkBase);
     vals = values.join(VALUE_SEPARATOR);
     if (!problem && text.length > CAMPAIGN_MAX_TEXT)
       problem = `The message is over ${CAMPAIGN_MAX_TEXT} characters`;

@@ -44,7 +44,8 @@ async function scan(
   if (personalised && !upload && !src.resendOf) {
     throw new FieldError({ uploadId: ['Upload a CSV or XLSX file with the recipients and their values'] });
   }
-  const { phoneIndex, columns, columnIndex, bulkInfo, pasted } = scanLayout(src, upload);
+  const linkBase = src.trackLinks ? deps.linkBase : null;
+  const { phoneIndex, columns, columnIndex, bulkInfo, pasted } = scanLayout(src, upload, linkBase);
 
   const seen = new PhoneSet();
   const result: ScanResult = {
@@ -89,6 +90,7 @@ async function scan(
     columns,
     columnIndex,
     defaultCountry: deps.defaultCountry,
+    linkBase,
   };
 
   for (const source of sources) {

@@ -1,4 +1,10 @@
-import { analyseSmsText, CAMPAIGN_MAX_PASTED, MAX_SEGMENTS, placeholdersOf } from '@wren/contracts';
+import {
+  analyseSmsText,
+  CAMPAIGN_MAX_PASTED,
+  MAX_SEGMENTS,
+  placeholdersOf,
+  withSampleLinks,
+} from '@wren/contracts';
 import { FieldError } from '../../platform/errors';
 import type * as repo from './campaigns.repository';
 import { splitPasted } from './recipient-sources';
@@ -16,6 +22,8 @@ export function scanLayout(
     resendOf?: string;
   },
   upload: repo.UploadInfo | undefined,
+  /** The tracked links' base, or null: the bulk text is counted as sent, with its short links. */
+  linkBase: string | null = null,
 ) {
   const personalised = src.kind === 'personalised';
   let phoneIndex = -1;
@@ -49,7 +57,9 @@ export function scanLayout(
   }
   if (src.resendOf) columns = personalised ? ['message'] : [];
 
-  const bulkInfo = analyseSmsText(personalised ? '' : src.text);
+  const bulkInfo = analyseSmsText(
+    personalised ? '' : linkBase ? withSampleLinks(src.text, linkBase) : src.text,
+  );
   if (!personalised && bulkInfo.segments > MAX_SEGMENTS) {
     throw new FieldError({
       text: [`The message is too long: ${bulkInfo.segments} parts (at most ${MAX_SEGMENTS})`],

@@ -16,6 +16,8 @@ export interface ScanSource {
   phoneColumn?: string;
   /** Resend: the failed messages of this campaign (each with its own text). */
   resendOf?: string;
+  /** Tracked short links: each URL counts (and previews) as a short link (contracts' links.ts). */
+  trackLinks?: boolean;
 }
 
 /** One recipient that will be sent to. */
@@ -53,4 +55,6 @@ export interface ScanDeps {
   pricing: PricingService;
   filterSuppressed?: FilterSuppressed;
   defaultCountry: string;
+  /** Where tracked short links point (config.linkBase). */
+  linkBase: string;
 }

@@ -183,6 +183,7 @@ export function v1Routes(ctx: AppContext) {
                 numbers: b.to.join('\n'),
                 groupIds: b.groupIds,
                 text: b.text,
+                trackLinks: b.trackLinks,
                 senderId: b.from,
                 scheduleAt: b.scheduleAt,
                 ratePerMinute: b.ratePerMinute,

@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import type { Logger } from '../../platform/logger';
+import { type Db, transact } from '../../platform/db';
+
+export interface Click {
+  code: string;
+  campaignId: string;
+  at: Date;
+  device: string;
+  country: string | null;
+}
+
+/** How often buffered clicks are written (one transaction for all of them). */
+export const CLICK_FLUSH_MS = 250;
+
+/**
+ * Clicks are buffered and written together, off the redirect's path: the redirect answers after
+ * one indexed read. A flush stores every click (link_clicks), adds them to their links (a link's
+ * first click is a unique click) and to their campaigns' counters, in one transaction. Bots
+ * (chat apps' link previews, crawlers) are stored with device `bot` but not counted. A crash
+ * loses at most CLICK_FLUSH_MS of clicks; the redirects themselves were answered.
+ */
+export function createClickRecorder(deps: { db: Db; logger: Logger }) {
+  let buffer: Click[] = [];
+  let flushing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  async function write(clicks: Click[]) {
+    await transact(deps.db, async (trx) => {
+      const counted = clicks.filter((c) => c.device !== 'bot');
+      await trx
+        .insertInto('link_clicks')
+        .values(
+          clicks.map((c) => ({
+            code: c.code,
+            campaign_id: c.campaignId,
+            clicked_at: c.at,
+            device: c.device,
+            country: c.country,
+          })),
+        )
+        .execute();
+      if (!counted.length) return;
+      const perCode = new Map<string, { n: number; first: Date; campaignId: string }>();
+      for (const c of counted) {
+        const e = perCode.get(c.code);
+        if (e) e.n += 1;
+        else perCode.set(c.code, { n: 1, first: c.at, campaignId: c.campaignId });
+      }
+      const codes = [...perCode.keys()];
+      // Locked in code order, so two nodes' flushes of the same links cannot deadlock.
+      const before = await sql<{ code: string; first: boolean }>`
+        SELECT code, first_clicked_at IS NULL AS first FROM short_links
+         WHERE code = ANY(${codes}::text[]) ORDER BY code FOR UPDATE`.execute(trx);
+      const perCampaign = new Map<string, { clicks: number; unique: number }>();
+      for (const row of before.rows) {
+        const e = perCode.get(row.code)!;
+        await sql`UPDATE short_links SET clicks = clicks + ${e.n},
+                         first_clicked_at = coalesce(first_clicked_at, ${e.first})
+                   WHERE code = ${row.code}`.execute(trx);
+        const c = perCampaign.get(e.campaignId) ?? { clicks: 0, unique: 0 };
+        c.clicks += e.n;
+        if (row.first) c.unique += 1;
+        perCampaign.set(e.campaignId, c);
+      }
+      for (const [campaignId, c] of [...perCampaign].sort(([a], [b]) => a.localeCompare(b))) {
+        await sql`UPDATE bulk_campaigns SET link_clicks = link_clicks + ${c.clicks},
+                         link_unique_clicks = link_unique_clicks + ${c.unique}
+                   WHERE campaign_id = ${campaignId}::uuid`.execute(trx);
+      }
+    });
+  }
+
+  async function flush(): Promise<void> {
+    if (flushing) await flushing;
+    if (!buffer.length) return;
+    const clicks = buffer;
+    buffer = [];
+    flushing = write(clicks)
+      .catch((err: unknown) => {
+        // The database is away: keep the clicks for the next flush (bounded, newest kept).
+        deps.logger.warn({ err, clicks: clicks.length }, 'link clicks not stored yet; retrying');
+        buffer = [...clicks, ...buffer].slice(-100_000);
+      })
+      .finally(() => {
+        flushing = null;
+      });
+    await flushing;
+  }
+
+  return {
+    record(click: Click) {
+      buffer.push(click);
+      timer ??= setTimeout(() => {
+        timer = null;
+        void flush();
+      }, CLICK_FLUSH_MS);
+    },
+    flush,
+    async stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await flush();
+    },
+  };
+}
+export type ClickRecorder = ReturnType<typeof createClickRecorder>;
