@@ -293,15 +293,16 @@ describe('messages partitioned by month on a UUIDv7 id', () => {
       SELECT count(*)::int AS n FROM pg_index WHERE indrelid = 'messages'::regclass`.execute(db);
     expect(parent[0]!.n).toBe(8);
     // The row triggers: outcomes (0008) and webhooks (0015) on insert and update, and the references'
-    // guard on update (0023); the statement trigger of 0023 stays on the parent.
+    // guard on update (0023), the SMPP receipts' on update (0037); the statement trigger of 0023
+    // stays on the parent.
     expect(await shape(partitionName(month))).toEqual({
       indexes: parent[0]!.n,
-      triggers: 5,
+      triggers: 6,
       fillfactor: 'fillfactor=50',
     });
     expect(await shape(partitionName(new Date()))).toEqual({
       indexes: parent[0]!.n,
-      triggers: 5,
+      triggers: 6,
       fillfactor: 'fillfactor=50',
     });
     const later = await insertOld(user.accountId, new Date(month.getTime() + 3 * DAY), 'rejected');

@@ -174,6 +174,7 @@ async function deleteDependants(trx: Db, rows: DoomedRow[]): Promise<void> {
   await sql`DELETE FROM message_parts WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM message_events WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM api_messages WHERE message_id = ANY(${idArray})`.execute(trx);
+  await sql`DELETE FROM smpp_messages WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM webhook_status_outbox WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM send_queue WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`
