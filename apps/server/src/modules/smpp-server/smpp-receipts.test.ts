@@ -306,7 +306,11 @@ describe('across nodes and restarts', () => {
         .sort(),
     ).toEqual([...ids].sort());
     await until(async () => (await waiting(a)) === 0, 5000, 'outbox empty');
-    await closeClient(again);
+    // Disabled through node A's API: node B closes its bind (NOTIFY wren_smpp_account_changed).
+    const closed = new Promise<void>((r) => again.socket.once('close', () => r()));
+    expect((await owner.post(`/api/smpp-accounts/${smppAccountId}/disable`, {})).status).toBe(200);
+    await closed;
+    await owner.post(`/api/smpp-accounts/${smppAccountId}/enable`, {});
     await b.close();
   });
 });
