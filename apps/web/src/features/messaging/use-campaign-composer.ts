@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   analyseSmsText,
+  linksIn,
   CAMPAIGN_MAX_TEXT,
   MAX_SEGMENTS,
   placeholdersOf,
@@ -67,9 +68,14 @@ export function useCampaignComposer(kind: CampaignKind) {
   const [rate, setRate] = useState<number | string>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [confirming, setConfirming] = useState(false);
+  const [trackLinksChosen, setTrackLinks] = useState(false);
 
   const sender = senderId || choices.defaultValue;
   const personalised = kind === 'personalised';
+  const hasLinks = useMemo(() => linksIn(text).length > 0, [text]);
+  // Tracked links count at the short links' length, which the server knows (its link domain): the
+  // estimate then takes the bulk text too, and its segments and cost are the ones shown.
+  const trackLinks = trackLinksChosen && (hasLinks || personalised);
   const info = useMemo(() => analyseSmsText(text), [text]);
   const hasSource = groupIds.length > 0 || numbers.trim() !== '' || (upload !== null && phoneColumn !== null);
 
@@ -81,13 +87,15 @@ export function useCampaignComposer(kind: CampaignKind) {
     numbers,
     uploadId: upload?.uploadId,
     phoneColumn: phoneColumn ?? undefined,
-    text: personalised ? text || ' ' : 'x',
+    text: personalised ? text || ' ' : trackLinks ? text : 'x',
+    trackLinks,
   };
   const estimate = useCampaignEstimate(source, hasSource && (!personalised || text.trim() !== ''));
   const est: CampaignEstimate | undefined = estimate.isError ? undefined : estimate.data;
   const estimateError = estimate.isError ? errorText(estimate.error) : null;
-  const segments = personalised ? (est?.segments ?? 0) : info.segments;
-  const costMinor = est ? (personalised ? est.costMinor : est.perSegmentMinor * info.segments) : null;
+  const countedByServer = personalised || trackLinks;
+  const segments = countedByServer ? (est?.segments ?? 0) : info.segments;
+  const costMinor = est ? (countedByServer ? est.costMinor : est.perSegmentMinor * info.segments) : null;
   const currency = est?.currency ?? balance.data?.currency ?? 'USD';
   const balanceAfter = balance.data && costMinor !== null ? balance.data.balanceMinor - costMinor : null;
   const scheduledInstant = schedule && scheduleAt ? wallTimeToInstant(scheduleAt, timezone) : null;
@@ -177,6 +185,9 @@ export function useCampaignComposer(kind: CampaignKind) {
     setText,
     info,
     unknownPlaceholders,
+    hasLinks,
+    trackLinks: trackLinksChosen,
+    setTrackLinks,
     // schedule
     schedule,
     setSchedule,

@@ -70,6 +70,10 @@ const campaign = (id: string, status: CampaignDto['status']): CampaignDto => ({
   startedAt: null,
   finishedAt: null,
   resendOf: null,
+  trackLinks: false,
+  clicks: 0,
+  uniqueClicks: 0,
+  clickThroughRate: 0,
 });
 
 /** Answers every read these pages make; records what was asked. */

@@ -1,4 +1,4 @@
-import { TextInput, Title } from '@mantine/core';
+import { Checkbox, TextInput, Title } from '@mantine/core';
 import { formatMoney } from '@/lib/money';
 import { unknownColumnsText, type CampaignComposerState } from '../use-campaign-composer';
 import { MessageField } from './message-field';
@@ -44,6 +44,18 @@ export function CampaignMessageStep({ composer: c }: { composer: CampaignCompose
           info={c.info}
           cost={c.costMinor !== null && c.text ? formatMoney(c.costMinor, c.currency) : null}
           error={c.errors.text}
+        />
+      )}
+      {(c.hasLinks || c.personalised) && (
+        <Checkbox
+          label="Track link clicks"
+          description={
+            c.personalised
+              ? 'Each link in a row’s text becomes a short link of that recipient’s own; the report counts the clicks. The length, parts and cost include the short link.'
+              : 'Each link becomes a short link of each recipient’s own; the report counts the clicks. The length, parts and cost include the short link.'
+          }
+          checked={c.trackLinks}
+          onChange={(e) => c.setTrackLinks(e.currentTarget.checked)}
         />
       )}
     </>

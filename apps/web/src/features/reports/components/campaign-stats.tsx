@@ -28,6 +28,17 @@ export function CampaignStats({ c }: { c: CampaignDto }) {
         <Stat label="Cost" value={formatMoney(c.costMinor - c.refundedMinor, c.currency)} />
         <Stat label="Delivery rate" value={`${(c.deliveryRate * 100).toFixed(1)}%`} />
       </SimpleGrid>
+      {c.trackLinks && (
+        <SimpleGrid cols={{ base: 1, xs: 3 }} aria-label="Link clicks">
+          <Stat label="Link clicks" value={c.clicks.toLocaleString()} testId="stat-clicks" />
+          <Stat label="Unique clicks" value={c.uniqueClicks.toLocaleString()} testId="stat-unique-clicks" />
+          <Stat
+            label="Click-through rate"
+            value={`${(c.clickThroughRate * 100).toFixed(1)}%`}
+            testId="stat-ctr"
+          />
+        </SimpleGrid>
+      )}
       {(c.invalid > 0 || c.duplicates > 0 || c.suppressed > 0 || c.refundedMinor > 0) && (
         <Text size="sm" c="dimmed">
           Not sent: {c.invalid.toLocaleString()} invalid, {c.duplicates.toLocaleString()}{' '}
