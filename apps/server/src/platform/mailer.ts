@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from './logger';
@@ -36,7 +37,10 @@ export function createMailer(opts: {
       await mkdir(outbox, { recursive: true });
       const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       const file = path.join(outbox, `${Date.now()}-${safeTo}.eml`);
-      await writeFile(file, info.message as Buffer);
+      // Written whole, then named: a reader watching the outbox never sees a half-written email.
+      const partial = path.join(outbox, `.${randomUUID()}.partial`);
+      await writeFile(partial, info.message as Buffer);
+      await rename(partial, file);
       opts.logger.info({ to: mail.to, subject: mail.subject, file }, 'email written to dev outbox');
     },
   };
