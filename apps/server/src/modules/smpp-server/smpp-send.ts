@@ -235,7 +235,7 @@ export function createSmppSend(deps: {
           .execute();
         const parts = await trx
           .selectFrom('smpp_parts')
-          .select(['seq', 'smpp_id', 'text', 'registered_delivery'])
+          .select(['seq', 'total', 'smpp_id', 'text', 'registered_delivery', 'created_at'])
           .where('smpp_account_id', '=', p.smppAccountId)
           .where('concat_key', '=', key)
           .orderBy('seq')
@@ -258,7 +258,18 @@ export function createSmppSend(deps: {
           registeredDelivery: x.registered_delivery,
         })),
       });
-      if (!outcome.ok) return outcome;
+      if (!outcome.ok) {
+        // Refused (balance, sender…): the other parts go back, so the client's retry of this part
+        // (the one answered with the error) completes the set again.
+        const others = complete.filter((x) => x.seq !== concat.seq);
+        if (others.length)
+          await db
+            .insertInto('smpp_parts')
+            .values(others.map((x) => ({ ...x, smpp_account_id: p.smppAccountId, concat_key: key })))
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        return outcome;
+      }
       return { ok: true, smppId: smppId };
     },
 

@@ -385,6 +385,36 @@ describe('submit_sm on the send path', () => {
     await closeClient(rx.session);
   });
 
+  it('a concatenated message refused on its last part is sent when the client retries that part', async () => {
+    const c = server.client();
+    await c.register();
+    const p = await createSmppAccount(c, { systemId: 'retrypart1' });
+    const accountId = (
+      await server.ctx.db
+        .selectFrom('smpp_accounts')
+        .select('account_id')
+        .where('system_id', '=', 'retrypart1')
+        .executeTakeFirstOrThrow()
+    ).account_id;
+    const b = await bind(port, 'tx', 'retrypart1', p.password);
+    const part = (seq: number, text: string) =>
+      call(b.session, 'submit_sm', {
+        destination_addr: '14155550123',
+        dest_addr_ton: 1,
+        data_coding: 0,
+        esm_class: 0x40,
+        short_message: Buffer.concat([Buffer.from([0x05, 0x00, 0x03, 0x09, 2, seq]), Buffer.from(text)]),
+      });
+    expect((await part(1, 'First half, ')).command_status).toBe(0);
+    await sql`UPDATE accounts SET balance_minor = 0 WHERE id = ${accountId}::uuid`.execute(server.ctx.db);
+    expect((await part(2, 'second half.')).command_status).toBe(STATUS.ESME_RSUBMITFAIL);
+    await sql`UPDATE accounts SET balance_minor = 500 WHERE id = ${accountId}::uuid`.execute(server.ctx.db);
+    const retried = await part(2, 'second half.');
+    expect(retried.command_status).toBe(0);
+    expect((await messageOf('retrypart1', retried.message_id!))?.body).toBe('First half, second half.');
+    await closeClient(b.session);
+  });
+
   it('throttles over the throughput limit with ESME_RTHROTTLED and answers every submit', async () => {
     const t = await createSmppAccount(owner, { systemId: 'slow1', throughputPerSecond: 3, windowSize: 100 });
     const b = await bind(port, 'tx', 'slow1', t.password);
