@@ -313,4 +313,42 @@ describe('across nodes and restarts', () => {
     await owner.post(`/api/smpp-accounts/${smppAccountId}/enable`, {});
     await b.close();
   });
+
+  it('splits a login’s throughput limit between the nodes holding its binds', async () => {
+    const res = await owner.post('/api/smpp-accounts', {
+      name: 'Split',
+      systemId: 'split1',
+      throughputPerSecond: 10,
+      windowSize: 100,
+    });
+    const pw = (res.body as { password: string }).password;
+    const b = await startServer(SMPP_ENV, { databaseUrl: a.databaseUrl });
+    try {
+      const onA = (await bind(port, 'tx', 'split1', pw)).session;
+      const onB = (await bind(b.app.smppServer!.info().port!, 'tx', 'split1', pw)).session;
+      // Each node learns its share (1 bind of 2) at its next refresh of the bind rows (5 s).
+      await new Promise((r) => setTimeout(r, 5600));
+      const burst = (s: smpp.Session) =>
+        Promise.all(
+          Array.from({ length: 20 }, () =>
+            call(s, 'submit_sm', {
+              destination_addr: '14155550123',
+              dest_addr_ton: 1,
+              data_coding: 0,
+              short_message: Buffer.from('split'),
+            }),
+          ),
+        );
+      const [ra, rb] = await Promise.all([burst(onA), burst(onB)]);
+      const accepted = [...ra, ...rb].filter((r) => r.command_status === 0).length;
+      // 10/s over two nodes: about 5 per node in a burst (a second's worth), not 10 each.
+      expect(accepted).toBeGreaterThanOrEqual(8);
+      expect(accepted).toBeLessThanOrEqual(13);
+      expect([...ra, ...rb].every((r) => r.command_status === 0 || r.command_status === 0x58)).toBe(true);
+      await closeClient(onA);
+      await closeClient(onB);
+    } finally {
+      await b.close();
+    }
+  });
 });

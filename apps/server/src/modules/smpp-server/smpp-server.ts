@@ -69,6 +69,8 @@ export async function startSmppServer(deps: {
   const sessions = new Set<SmppServerSession>();
   const connections = new Set<SmppServerSession>();
   const buckets = new Map<string, TokenBucket>();
+  /** Per login bound here: this node's binds / the login's binds on every node (refreshed every 5 s). */
+  const shares = new Map<string, number>();
   const pumping = new Map<string, Promise<void>>();
   const again = new Set<string>();
   let closing = false;
@@ -155,9 +157,11 @@ export async function startSmppServer(deps: {
       return rows[0]?.n ?? 0;
     },
     takeToken(p: SmppPrincipal) {
+      // This node's part of the login's limit: its share of the login's binds on all nodes.
+      const rate = Math.max(1, p.throughputPerSecond * (shares.get(p.smppAccountId) ?? 1));
       let b = buckets.get(p.smppAccountId);
-      if (!b || b.rate !== p.throughputPerSecond) {
-        b = new TokenBucket(p.throughputPerSecond, p.throughputPerSecond);
+      if (!b || b.rate !== rate) {
+        b = new TokenBucket(rate, rate);
         buckets.set(p.smppAccountId, b);
       }
       return b.take();
@@ -260,6 +264,17 @@ export async function startSmppServer(deps: {
                     ${bound.map((s) => s.submitsPerSecond())}::real[]) AS v(id, w, r)
        WHERE b.id = v.id`
       .execute(db)
+      .then(async () => {
+        const ids = [...new Set(bound.map((s) => s.principal!.smppAccountId))];
+        const { rows } = await sql<{ id: string; total: number; mine: number }>`
+          SELECT smpp_account_id AS id, count(*)::int AS total,
+                 count(*) FILTER (WHERE node = ${deps.node})::int AS mine
+            FROM smpp_binds
+           WHERE smpp_account_id = ANY(${ids}::uuid[]) AND seen_at > now() - interval '30 seconds'
+           GROUP BY smpp_account_id`.execute(db);
+        shares.clear();
+        for (const r of rows) if (r.total > 0) shares.set(r.id, Math.max(r.mine, 1) / r.total);
+      })
       .catch((err: unknown) => logger.warn({ err }, 'SMPP bind refresh failed'));
   }, 5000);
   refresh.unref();
