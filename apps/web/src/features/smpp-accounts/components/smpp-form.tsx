@@ -125,8 +125,8 @@ export function SmppForm(props: {
   const approved = (senderIds.data ?? []).filter((s) => s.status === 'approved').map((s) => s.value);
   const form = useForm<SmppFormValues>({
     initialValues: valuesOf(props.initial),
+    // On submit only: a message appearing on blur moves the button under a pointer mid-click.
     validate: (values) => validateSmpp(values, creating),
-    validateInputOnBlur: true,
   });
 
   const submit = form.onSubmit(async (values) => {
