@@ -13,18 +13,18 @@
  *   BENCH_SWEEP=16,32,48                              phase 2 again at these concurrencies
  *   BENCH_PG_STATEMENTS=1                             (embedded) phase 2's statements, from pg_stat_statements
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createApiKeysService } from '@wren/server/src/modules/api-keys/api-keys.service';
 import { openPostgres } from '@wren/server/src/platform/db';
 import { createLogger } from '@wren/server/src/platform/logger';
 import { systemClock } from '@wren/server/src/platform/clock';
+import { startHello } from './lib/hello';
 import { recipient, runLoad, freePorts, type LoadResult } from './lib/load';
 import {
   cpuSeconds,
   embeddedDatabase,
   freshPostgres,
   percentile,
-  repoRoot,
   signUp,
   startWren,
 } from './lib/wren-process';
@@ -47,28 +47,6 @@ function report(label: string, r: LoadResult, unitsPerRequest = 1) {
   );
   if (r.errorSamples.length) console.log(`  errors: ${r.errorSamples.join(' | ')}`);
   return { perS, p99: percentile(sorted, 99) };
-}
-
-async function startHello(port: number): Promise<ChildProcess> {
-  const code = `import Fastify from 'fastify';
-const app = Fastify({ logger: false });
-app.get('/', async () => ({ hello: 'world' }));
-app.post('/', async () => ({ hello: 'world' }));
-await app.listen({ port: ${port}, host: '127.0.0.1' });`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-    cwd: `${repoRoot}/apps/server`,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return child;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error('hello-world did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function main() {

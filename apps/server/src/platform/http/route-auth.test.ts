@@ -41,6 +41,9 @@ const PUBLIC_ROUTES = [
   'GET /api/invites/:token',
   'HEAD /api/invites/:token',
   'POST /api/invites/:token/accept',
+  // Tracked short links (issue 41): the recipient who clicks has no account.
+  'GET /l/:code',
+  'HEAD /l/:code',
   // The public API's OpenAPI document and the interactive reference's script (modules/v1).
   'GET /v1/openapi.json',
   'HEAD /v1/openapi.json',
