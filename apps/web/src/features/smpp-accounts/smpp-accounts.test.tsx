@@ -7,6 +7,7 @@ import { http } from '@/lib/http/client';
 import { bodyOf, fakeAdapter, type FakeAdapter, type FakeReply } from '@/test/fake-adapter';
 import { renderScreen, signInForTest } from '@/test/render-page';
 import SmppCreatePage from './pages/smpp-create-page';
+import SmppDocPage, { smppSamples } from './pages/smpp-doc-page';
 import SmppListPage from './pages/smpp-list-page';
 import SmppViewPage from './pages/smpp-view-page';
 
@@ -316,5 +317,38 @@ describe('an SMPP account’s page', () => {
     expect(await screen.findByTestId('smpp-load-error')).toHaveTextContent(
       'This SMPP account does not exist (or was deleted)',
     );
+  });
+});
+
+describe('the SMPP documentation page', () => {
+  it('gives the host and ports, the receipt format and the command_status values', async () => {
+    renderScreen(<SmppDocPage />);
+    expect(await screen.findByTestId('smpp-server-endpoints')).toHaveTextContent('Plain TCP: 127.0.0.1:2775');
+    expect(screen.getByTestId('smpp-server-endpoints')).toHaveTextContent('TLS: 127.0.0.1:3550');
+    expect(screen.getByText(/clients must not verify it/)).toBeInTheDocument();
+    expect(screen.getByText(/id:1E240 sub:001 dlvrd:001 submit date:/)).toBeInTheDocument();
+    const submits = screen.getByRole('table', { name: 'Submit errors' });
+    const row = (text: string) => within(submits).getByText(text).closest('tr')!;
+    expect(row('Insufficient balance')).toHaveTextContent('ESME_RSUBMITFAIL0x00000045');
+    expect(row('Over the throughput limit (or an account rate limit)')).toHaveTextContent(
+      'ESME_RTHROTTLED0x00000058',
+    );
+    expect(row('Sender ID not approved for the account')).toHaveTextContent('ESME_RINVSRCADR0x0000000A');
+    const binds = screen.getByRole('table', { name: 'Bind errors' });
+    expect(within(binds).getByText('Wrong password').closest('tr')!).toHaveTextContent('0x0000000E');
+  });
+
+  it('samples the TLS port where it listens, and plain TCP where TLS is off', () => {
+    const tls = smppSamples({
+      host: 'smpp.example.com',
+      port: 2775,
+      tlsPort: 3550,
+      selfSignedCertificate: false,
+    });
+    expect(tls.node).toContain("url: 'ssmpp://smpp.example.com:3550'");
+    expect(tls.python).toContain("Client('smpp.example.com', 2775)");
+    const plain = smppSamples({ host: '127.0.0.1', port: 2776, tlsPort: null, selfSignedCertificate: false });
+    expect(plain.node).toContain("smpp.connect({ url: 'smpp://127.0.0.1:2776' });");
+    expect(plain.node).not.toContain('ssmpp://');
   });
 });

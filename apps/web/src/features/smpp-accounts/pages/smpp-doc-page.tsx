@@ -82,14 +82,20 @@ function StatusTable({ rows, label }: { rows: [string, string, string][]; label:
 /** The node `smpp` package and Python smpplib, for this server's host and ports. */
 export function smppSamples(info: SmppServerInfo | undefined) {
   const host = info?.host ?? '127.0.0.1';
-  const tls = info?.tlsPort ?? 3550;
+  // Before the server's answer, and where TLS is on: the TLS port (3550 is the default).
+  const tls = info === undefined ? 3550 : info.tlsPort;
   const plain = info?.port ?? 2775;
+  const connect =
+    tls !== null
+      ? `// TLS (the certificate may be self-signed: see above); plain TCP: smpp.connect({ url: 'smpp://${host}:${plain}' })
+const session = smpp.connect({ url: 'ssmpp://${host}:${tls}', rejectUnauthorized: false });
+session.on('secureConnect', () => {`
+      : `const session = smpp.connect({ url: 'smpp://${host}:${plain}' });
+session.on('connect', () => {`;
   const node = `// npm i smpp
 const smpp = require('smpp');
 
-// TLS (the certificate may be self-signed: see above); plain TCP: smpp.connect({ url: 'smpp://${host}:${plain}' })
-const session = smpp.connect({ url: 'ssmpp://${host}:${tls}', rejectUnauthorized: false });
-session.on('secureConnect', () => {
+${connect}
   session.bind_transceiver({ system_id: process.env.SMPP_SYSTEM_ID, password: process.env.SMPP_PASSWORD }, (r) => {
     if (r.command_status !== 0) throw new Error(\`bind refused: \${r.command_status}\`);
     session.submit_sm(
