@@ -164,7 +164,9 @@ export default function SmppDocPage() {
           </List.Item>
           <List.Item>
             Bind modes: <Code>bind_transmitter</Code> (submits), <Code>bind_receiver</Code> (receipts and
-            inbound messages), <Code>bind_transceiver</Code> (both); each account allows some of them.
+            inbound messages), <Code>bind_transceiver</Code> (both); each account allows some of them. A
+            connection that has not bound within 60 seconds is closed; send <Code>enquire_link</Code> to keep
+            a bind open.
           </List.Item>
           <List.Item>
             Also supported: <Code>enquire_link</Code>, <Code>unbind</Code>, <Code>query_sm</Code> and{' '}
@@ -182,9 +184,9 @@ export default function SmppDocPage() {
       <Section title="Limits" id="smpp-limits">
         <List size="sm" spacing={4}>
           <List.Item>
-            Throughput: each account has a limit in messages per second (per server, with a second&apos;s
-            burst). A submit over it is answered <Code>ESME_RTHROTTLED</Code> (0x58), never dropped: wait and
-            submit it again.
+            Throughput: each account has a limit in messages per second over all its binds (with a
+            second&apos;s burst). A submit over it is answered <Code>ESME_RTHROTTLED</Code> (0x58), never
+            dropped: wait and submit it again.
           </List.Item>
           <List.Item>
             Window: the requests one bind may have unanswered. One more is answered <Code>ESME_RMSGQFUL</Code>{' '}
