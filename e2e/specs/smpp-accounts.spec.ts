@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser, Page } from 'playwright-core';
 import { appReady, registerViaApi, signIn, type TestUser } from '../lib/app';
+import { describeViolations, seriousViolations } from '../lib/axe';
 import { launchBrowser, newContext, screenshot } from '../lib/browser';
 import { startServer, type RunningServer } from '../lib/server';
 
@@ -12,7 +13,6 @@ import { startServer, type RunningServer } from '../lib/server';
 // password once, the list shows it, and a real SMPP client (the `smpp` npm package) binds with that
 // password and shows up in the account's live binds.
 const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const smpp = require('smpp') as {
   connect: (options: { url: string }) => SmppSession;
 };
@@ -149,7 +149,7 @@ describe('SMPP accounts', () => {
     }
   });
 
-  it('dark and 390 px: list, create, the account page and the docs', async () => {
+  it('dark and 390 px: list, create, the account page and the docs, without serious axe violations', async () => {
     for (const [name, options] of [
       ['dark', { colorScheme: 'dark' as const, width: 1280, height: 900 }],
       ['mobile', { width: 390, height: 844 }],
@@ -170,6 +170,8 @@ describe('SMPP accounts', () => {
         if (file === 'doc') await page.getByRole('heading', { name: 'Delivery receipts' }).waitFor();
         await settled(page);
         await noSidewaysScroll(page, `${name} ${path}`);
+        const violations = await seriousViolations(page);
+        assert.equal(violations.length, 0, describeViolations(`${name} ${path}`, violations));
         await screenshot(page, `smpp-${name}-${file}`);
       }
       if (name === 'mobile') {

@@ -116,7 +116,13 @@ export function CodeSample({ code, label }: { code: string; label: string }) {
           )}
         </CopyButton>
       </Group>
-      <ScrollArea type="auto" scrollbars="x" offsetScrollbars="x">
+      {/* Focusable: on a narrow screen, the keyboard scrolls a long line into view (axe: scrollable-region-focusable). */}
+      <ScrollArea
+        type="auto"
+        scrollbars="x"
+        offsetScrollbars="x"
+        viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': label }}
+      >
         {/* As wide as its longest line, so the scroll area (not the block itself) scrolls. */}
         <Code
           block
