@@ -154,7 +154,7 @@ export function SmppForm(props: {
             {creating ? (
               <TextInput
                 label="System ID"
-                description="The login (system_id) the client binds with: 3-15 letters, digits, . _ -"
+                description="The login (system_id): 3-15 letters, digits, . _ -"
                 required
                 maxLength={15}
                 autoComplete="off"
