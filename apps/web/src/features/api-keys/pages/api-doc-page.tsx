@@ -190,9 +190,14 @@ export default function ApiDocPage() {
               openapi.json
             </Anchor>
           </Text>
-          <Anchor component={Link} to={paths.profile.apiDoc.getHref()} size="sm">
-            Quick start
-          </Anchor>
+          <Group gap="md">
+            <Anchor component={Link} to={paths.profile.apiDoc.getHref()} size="sm">
+              Quick start
+            </Anchor>
+            <Anchor component={Link} to={paths.smpp.doc.getHref()} size="sm">
+              SMPP
+            </Anchor>
+          </Group>
         </Group>
         <Text size="sm" mt={4} data-testid="try-it-guidance">
           Paste one of your API keys (shown once when created) into Authentication to try requests. It stays
