@@ -24,7 +24,8 @@ const estimate = (segments: number): CampaignEstimate => ({
   perSegmentMinor: 5,
   costMinor: 5 * segments,
   currency: 'USD',
-  columns: [],
+  balanceMinor: 1000,
+  balanceAfterMinor: 1000 - 5 * segments,
   issues: [],
   preview: [],
 });
