@@ -29,8 +29,7 @@ const smppAccountFields = {
 };
 
 export const smppAccountInputSchema = z.object({
-  systemId: z
-    .string()
+  systemId: safeString()
     .trim()
     .regex(SMPP_SYSTEM_ID_PATTERN, '3 to 15 letters, digits, dots, dashes or underscores'),
   ...smppAccountFields,

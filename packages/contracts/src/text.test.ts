@@ -43,6 +43,8 @@ const isResponseSchema = (name: string) =>
     'v1ErrorSchema',
     'v1GroupSchema',
     'v1MessageSchema',
+    'smppAccountCreatedSchema',
+    'smppServerInfoSchema',
   ].includes(name);
 
 interface Def {
