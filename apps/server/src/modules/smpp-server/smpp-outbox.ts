@@ -39,6 +39,20 @@ function address(value: string): { addr: string; ton: number; npi: number } {
   return { addr: v, ton: TON_ALPHANUMERIC, npi: 0 };
 }
 
+/** A deliver_sm's source and destination fields. */
+function addresses(from: string, to: string) {
+  const src = address(from);
+  const dst = address(to);
+  return {
+    source_addr_ton: src.ton,
+    source_addr_npi: src.npi,
+    source_addr: src.addr,
+    dest_addr_ton: dst.ton,
+    dest_addr_npi: dst.npi,
+    destination_addr: dst.addr,
+  };
+}
+
 /** Characters the GSM-7 receipt text cannot carry are written as '?'. */
 const gsmSafe = (text: string) =>
   [...text].map((ch) => (analyseSmsText(ch).encoding === 'GSM-7' ? ch : '?')).join('');
@@ -69,15 +83,9 @@ export function deliverFields(row: OutboxRow, notation: 'decimal' | 'hex'): smpp
       doneDate: new Date(String(p.doneAt)),
       text: gsmSafe(String(p.body ?? '').slice(0, 20)),
     });
-    const src = address(String(p.recipient));
-    const dst = address(String(p.sender));
     return {
-      source_addr_ton: src.ton,
-      source_addr_npi: src.npi,
-      source_addr: src.addr,
-      dest_addr_ton: dst.ton,
-      dest_addr_npi: dst.npi,
-      destination_addr: dst.addr,
+      // A receipt comes from the recipient, to the sender.
+      ...addresses(String(p.recipient), String(p.sender)),
       esm_class: ESM_CLASS_RECEIPT,
       data_coding: 0,
       short_message: encodeText(text, 'GSM-7'),
@@ -88,15 +96,8 @@ export function deliverFields(row: OutboxRow, notation: 'decimal' | 'hex'): smpp
   const text = String(p.text ?? '');
   const encoding = analyseSmsText(text).encoding;
   const body = encodeText(text, encoding);
-  const src = address(String(p.sender));
-  const dst = address(String(p.recipient));
   const fields: smpp.PduOptions = {
-    source_addr_ton: src.ton,
-    source_addr_npi: src.npi,
-    source_addr: src.addr,
-    dest_addr_ton: dst.ton,
-    dest_addr_npi: dst.npi,
-    destination_addr: dst.addr,
+    ...addresses(String(p.sender), String(p.recipient)),
     esm_class: 0,
     data_coding: encoding === 'UCS-2' ? 8 : 0,
   };
