@@ -23,7 +23,8 @@ import {
   CONTRADICTION,
   LEARNING,
   NO_PART,
-  WAIT_FOR_PARTS_MS,
+  mayWait,
+  startRound,
   WAIT_ROUND_MS,
   type Incoming,
   type Matched,
@@ -167,6 +168,7 @@ export function createDlrService(deps: Deps) {
   }
 
   async function apply(trx: Db, batch: Incoming[]) {
+    startRound(batch);
     for (const { receipt: r, parkedId, tries } of batch) {
       if (parkedId === undefined && tries === 0) notations.observe(r.connection, 'receipt', [r.smscId]);
     }
@@ -282,7 +284,7 @@ export function createDlrService(deps: Deps) {
       } else if (
         !draining &&
         (reason === NO_PART || reason === LEARNING) &&
-        Date.now() - k.since < WAIT_FOR_PARTS_MS
+        mayWait(k)
       ) {
         // The dispatcher may be storing the part (and with it the evidence of the notation) now.
         wait.push(k);

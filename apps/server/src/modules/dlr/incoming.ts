@@ -9,6 +9,13 @@ export interface Incoming {
   tries: number;
   /** When it arrived (ms): it waits for its part at most WAIT_FOR_PARTS_MS, then is parked. */
   since: number;
+  /**
+   * Whether it may still wait for its part, decided once per round (by `startRound`): the matcher
+   * and the parking step must agree, or a receipt judged "early" by one is parked by the other when
+   * the 2 s pass between the two checks (seen on a loaded machine: a duplicate receipt parked as
+   * "no part" instead of being recorded as ignored).
+   */
+  fresh?: boolean;
   done: { resolve: () => void; reject: (e: unknown) => void };
 }
 
@@ -28,3 +35,11 @@ export const CONTRADICTION = 'contradiction';
  */
 export const WAIT_FOR_PARTS_MS = 2000;
 export const WAIT_ROUND_MS = 250;
+
+/** Decides, for this round, which receipts may still wait for their parts. */
+export function startRound(batch: Incoming[], now = Date.now()) {
+  for (const k of batch) k.fresh = now - k.since < WAIT_FOR_PARTS_MS;
+}
+
+/** May this receipt still wait for its part in this round? (Decided by `startRound`.) */
+export const mayWait = (k: Incoming) => k.fresh ?? Date.now() - k.since < WAIT_FOR_PARTS_MS;

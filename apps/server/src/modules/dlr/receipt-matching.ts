@@ -7,7 +7,7 @@ import {
   CONTRADICTION,
   LEARNING,
   NO_PART,
-  WAIT_FOR_PARTS_MS,
+  mayWait,
   type Incoming,
   type Matched,
   type Miss,
@@ -132,7 +132,7 @@ export function createReceiptMatcher(deps: {
     // that message its outcome, leaving its own in `sent` for good (seen with sequential decimal
     // ids when receipts outran the stored outcomes).
     const own = notation ? (receiptKey(r.smscId, notation) ?? null) : null;
-    const early = own !== null && Date.now() - k.since < WAIT_FOR_PARTS_MS;
+    const early = own !== null && mayWait(k);
     const learned = notations.learnedNotation(r.connection);
     const previous = learned ? notations.previousNotation(r.connection) : undefined;
     const previousKey = previous ? receiptKey(r.smscId, previous.notation) : undefined;
@@ -201,7 +201,7 @@ export function createReceiptMatcher(deps: {
         }
         // Nothing open under the new one: a receipt of a message sent before the change, once it
         // has waited (a fresh one may be early for a part being stored).
-        if (Date.now() - k.since < WAIT_FOR_PARTS_MS) return { result: NO_PART };
+        if (mayWait(k)) return { result: NO_PART };
         if (before.length === 1 && before[0]) return { result: before[0] };
         return {
           result: `${AMBIGUOUS}: ${before.length} open parts have this id in the notation used before`,
@@ -218,7 +218,7 @@ export function createReceiptMatcher(deps: {
     ) {
       // A fresh one waits first: its own part may be being stored under another reading (the SMSC
       // changed its ids, and receipt 20 read as hex/dec names the old, finished part "14").
-      if (Date.now() - k.since < WAIT_FOR_PARTS_MS) return { result: NO_PART, suspicion: 'final' };
+      if (mayWait(k)) return { result: NO_PART, suspicion: 'final' };
       return { result: hit, suspicion: 'final' };
     }
     // An id used again on the connection (an older part has it too): the SMSC's counter may have
