@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from './messages';
+import { sendWindowSchema, sendWindowsSummarySchema } from './send-windows';
 import { messageTextField, pageCursorSchema, safeString, timeZoneField } from './text';
 
 /** Campaigns (issue #11): bulk and personalised sends, their lifecycle, report and detail. */
@@ -62,16 +63,21 @@ export const campaignSourceSchema = z.object({
   text,
   /** Replace each URL with a tracked short link per recipient (links.ts); counted at its length. */
   trackLinks: z.boolean().default(false),
+  /**
+   * Send window in each recipient's local time (send-windows.ts): omitted, the account's default;
+   * null, none (any hour); a window, this campaign's own.
+   */
+  sendWindow: sendWindowSchema.nullable().optional(),
+  /** ISO 8601 instant; omit to send now (the estimate counts the window from it). */
+  scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
+  /** IANA time zone the schedule was picked in; also the zone of numbers whose own is not known. */
+  timezone: timeZoneField().optional(),
 });
 export type CampaignSourceInput = z.infer<typeof campaignSourceSchema>;
 
 export const createCampaignSchema = /* @__PURE__ */ campaignSourceSchema.extend({
   name: safeString().trim().max(100, 'At most 100 characters').optional(),
   senderId: safeString().trim().min(1).max(15).optional(),
-  /** ISO 8601 instant; omit to send now. */
-  scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }).optional(),
-  /** IANA time zone the schedule was picked in. */
-  timezone: timeZoneField().optional(),
   /** Messages per minute; omit for as fast as the connection allows. */
   ratePerMinute: z.number().int().min(1, 'At least 1 message a minute').max(1_000_000).optional(),
 });
@@ -114,6 +120,8 @@ export const campaignEstimateSchema = z.object({
   balanceAfterMinor: z.number(),
   issues: z.array(campaignIssueSchema),
   preview: z.array(previewRowSchema),
+  /** The send window's plan (issue 41): recipients per time zone and when each opens; null: none. */
+  sendWindows: sendWindowsSummarySchema.nullable().optional(),
 });
 export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 
@@ -154,6 +162,8 @@ export const campaignDtoSchema = z.object({
   clicks: z.number(),
   uniqueClicks: z.number(),
   clickThroughRate: z.number(),
+  /** The send window it was accepted with (recipients' local time), or null: any hour. */
+  sendWindow: sendWindowSchema.nullable().optional(),
 });
 export type CampaignDto = z.infer<typeof campaignDtoSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from './messages';
+import { sendWindowSchema } from './send-windows';
 import { messageTextField, pageCursorSchema, safeString } from './text';
 
 /**
@@ -206,6 +207,8 @@ export const v1CreateCampaignSchema = z
     ratePerMinute: z.number().int().min(1).max(1_000_000).optional(),
     /** Replace each URL with a tracked short link per recipient; the campaign counts their clicks. */
     trackLinks: z.boolean().default(false),
+    /** Days and hours in each recipient's local time; omit for the account's default, null for none. */
+    sendWindow: sendWindowSchema.nullable().optional(),
   })
   .meta({ id: 'CreateCampaignRequest' });
 export type V1CreateCampaign = z.infer<typeof v1CreateCampaignSchema>;

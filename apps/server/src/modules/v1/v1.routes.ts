@@ -184,6 +184,7 @@ export function v1Routes(ctx: AppContext) {
                 groupIds: b.groupIds,
                 text: b.text,
                 trackLinks: b.trackLinks,
+                sendWindow: b.sendWindow,
                 senderId: b.from,
                 scheduleAt: b.scheduleAt,
                 ratePerMinute: b.ratePerMinute,
