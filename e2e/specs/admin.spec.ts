@@ -134,6 +134,50 @@ describe('Operator console', () => {
     await own.context.close();
   });
 
+  it('the accounts list: status badges whole at 1280 px; at 390 px email and phone stay in the card, apart', async () => {
+    // Issue 47, defects 3 and 4: "ACT…" in the list at 1280 px; at 390 px the email overlapped the
+    // phone number, which ran out of the card.
+    const wide = await newContext(browser, server.baseUrl, { width: 1280, height: 800 });
+    await signIn(wide.page, admin);
+    await open(wide.page, '/admin/accounts');
+    await wide.page.getByRole('link', { name: customer.username }).waitFor();
+    const cut = await wide.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('tbody .mantine-Badge-label')]
+        .filter((l) => l.scrollWidth > l.clientWidth + 1)
+        .map((l) => l.textContent),
+    );
+    assert.ok((await wide.page.locator('tbody .mantine-Badge-label').count()) > 0, 'the list has status badges');
+    assert.deepEqual(cut, [], 'badges cut');
+    await wide.context.close();
+
+    const narrow = await newContext(browser, server.baseUrl, { width: 390, height: 844 });
+    await signIn(narrow.page, admin);
+    await open(narrow.page, '/admin/accounts');
+    await narrow.page.getByRole('link', { name: customer.username }).waitFor();
+    const problems = await narrow.page.evaluate(() => {
+      const out: string[] = [];
+      for (const cell of document.querySelectorAll<HTMLElement>('td[data-label="Email / phone"]')) {
+        const card = cell.closest('tr')!.getBoundingClientRect();
+        const texts = [...cell.querySelectorAll<HTMLElement>('p')].map((p) => {
+          const range = document.createRange();
+          range.selectNodeContents(p);
+          return { text: p.textContent ?? '', r: range.getBoundingClientRect() };
+        });
+        for (const t of texts) {
+          if (t.r.left < card.left - 1 || t.r.right > card.right + 1) out.push(`${t.text} runs out of the card`);
+        }
+        const [a, b] = texts;
+        if (a && b && a.r.bottom > b.r.top + 1 && a.r.right > b.r.left && b.r.right > a.r.left) {
+          out.push(`${a.text} overlaps ${b.text}`);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(problems, []);
+    await screenshot(narrow.page, 'admin-accounts-390');
+    await narrow.context.close();
+  });
+
   it('credits an account with a reason: the balance and the ledger show it, and the audit log records it', async () => {
     const { page, context } = await adminPage();
     await open(page, '/admin/accounts');

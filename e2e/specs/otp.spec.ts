@@ -42,8 +42,10 @@ describe('OTP service', () => {
     await page.waitForURL('**/otp-service/create');
 
     // The form: defaults, live preview and segment count.
-    await page.getByRole('textbox', { name: 'Name' }).fill('Acme Sign-in');
     const preview = page.getByTestId('otp-preview');
+    // Before a name is typed, a marker stands for it (issue 47 defect 5: "Your Your app code is…").
+    await preview.filter({ hasText: 'Your [service name] code is 012345.' }).waitFor();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Acme Sign-in');
     await preview
       .filter({ hasText: 'Your Acme Sign-in code is 012345. It expires in 10 minutes.' })
       .waitFor();

@@ -84,7 +84,7 @@ export const createCampaignSchema = /* @__PURE__ */ campaignSourceSchema.extend(
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 
 export const campaignIssueSchema = z.object({
-  /** Row of the file (1-based) or of the pasted list; null for a group's contact. */
+  /** Row of the file, or line of the pasted list (1-based); null for a group's contact. */
   row: z.number().nullable(),
   value: z.string(),
   reason: z.string(),

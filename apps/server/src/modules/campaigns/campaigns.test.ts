@@ -106,6 +106,22 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
 }
 
 describe('bulk campaigns', () => {
+  it('names the line of a bad pasted number, not how many numbers came before it', async () => {
+    // Issue 47, defect 6: with two numbers on the first line, the third line's "12345" was "Row 4".
+    const c = server.client();
+    await c.register();
+    const est = await c.post('/api/campaigns/estimate', {
+      groupIds: [],
+      numbers: '+14155550101, +14155550102\r\n+14155550103\n12345\n\n+1 415 555 0104; nope',
+      text: 'Hello',
+    });
+    expect(est.status, JSON.stringify(est.body)).toBe(200);
+    expect(est.body.issues.map((i: { row: number; value: string }) => [i.row, i.value])).toEqual([
+      [3, '12345'],
+      [5, 'nope'],
+    ]);
+  });
+
   it('sends to a group, pasted numbers and an uploaded file: de-duplicated, priced, debited once, delivered', async () => {
     const c = server.client();
     const { user } = await c.register();

@@ -14,12 +14,25 @@ export interface Candidate {
   body?: string;
 }
 
-/** Splits pasted numbers: one per line, or separated by commas, semicolons or tabs. */
-export function splitPasted(text: string): string[] {
-  return text
-    .split(/[\r\n,;\t]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+/** A pasted number and the line of the paste it is on (1-based). */
+export interface PastedNumber {
+  line: number;
+  raw: string;
+}
+
+/**
+ * Splits pasted numbers: one per line, or separated by commas, semicolons or tabs. Each keeps its
+ * line, which the estimate's issues name: counting numbers instead, "Row 4: 12345" pointed at the
+ * third line when the first held two (issue 47, defect 6).
+ */
+export function splitPasted(text: string): PastedNumber[] {
+  return text.split(/\r\n|\r|\n/).flatMap((lineText, i) =>
+    lineText
+      .split(/[,;\t]+/)
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((raw) => ({ line: i + 1, raw })),
+  );
 }
 
 async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): AsyncGenerator<Candidate[]> {
@@ -105,7 +118,7 @@ async function* resendCandidates(db: Db, accountId: string, campaignId: string):
 export function candidateSources(
   db: Db,
   src: { accountId: string; groupIds: string[]; resendOf?: string },
-  pasted: string[],
+  pasted: PastedNumber[],
   upload: { info: repo.UploadInfo; phoneIndex: number } | undefined,
 ): AsyncGenerator<Candidate[]>[] {
   const sources: AsyncGenerator<Candidate[]>[] = [];
@@ -113,7 +126,7 @@ export function candidateSources(
   sources.push(groupCandidates(db, src.accountId, src.groupIds));
   sources.push(
     (async function* () {
-      yield pasted.map((raw, i): Candidate => ({ row: i + 1, raw }));
+      yield pasted.map(({ line, raw }): Candidate => ({ row: line, raw }));
     })(),
   );
   if (upload) {

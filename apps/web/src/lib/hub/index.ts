@@ -28,7 +28,11 @@ export { hubKeys, liveQueryRoots, type BulkSmsChanged, type HubData } from './hu
 
 export const HUB_CONNECTING_MESSAGE = 'Connecting to server...';
 export const HUB_CONNECTED_MESSAGE = 'Connected to server!';
-export const HUB_CONNECTED_PLACEMENT = { position: 'top-center', timeOutMs: 2000 } as const;
+/**
+ * Where every toast is (bottom-right, SPEC.md §4), for a short time: at the top centre it covered
+ * the menu button and the user menu at 390 px on every load (issue 47, defect 2).
+ */
+export const HUB_CONNECTED_PLACEMENT = { timeOutMs: 2000 } as const;
 
 /**
  * Socket.IO on this origin at /hub; reconnection is driven by the hub client, not the library. The

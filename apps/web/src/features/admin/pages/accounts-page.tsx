@@ -90,10 +90,14 @@ export default function AccountsPage() {
                     )}
                   </Table.Td>
                   <Table.Td data-label="Email / phone">
-                    <Text size="sm">{a.email}</Text>
-                    <Text size="xs" c="dimmed">
-                      {a.phone}
-                    </Text>
+                    {/* One block: as a card (390 px) the cell's children sit side by side, and the
+                        email ran over the phone number (issue 47, defect 4). */}
+                    <div>
+                      <Text size="sm">{a.email}</Text>
+                      <Text size="xs" c="dimmed">
+                        {a.phone}
+                      </Text>
+                    </div>
                   </Table.Td>
                   <Table.Td
                     data-label="Balance"

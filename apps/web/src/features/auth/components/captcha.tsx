@@ -11,7 +11,9 @@ let loading: Promise<void> | undefined;
  */
 function loadWidget(): Promise<void> {
   loading ??= (async () => {
-    await import('altcha/external');
+    // The external build ships its styles apart: without them `display="invisible"` hides nothing,
+    // and the register page showed a raw checkbox, a stray tick and a plain link (issue 47, defect 1).
+    await Promise.all([import('altcha/external'), import('altcha/altcha.css')]);
     const { default: Pbkdf2Worker } = await import('altcha/workers/pbkdf2?worker');
     globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Pbkdf2Worker());
   })();

@@ -90,7 +90,7 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
               Back
             </Button>
             <Button onClick={() => void c.confirm()} loading={c.sending}>
-              {c.schedule ? 'Schedule campaign' : `Send to ${est.recipients.toLocaleString()} recipients`}
+              {c.schedule ? 'Schedule campaign' : `Send to ${est.recipients.toLocaleString()} ${est.recipients === 1 ? 'recipient' : 'recipients'}`}
             </Button>
           </Group>
         </Stack>

@@ -113,6 +113,9 @@ function Section({
 }
 
 /** Create and edit form of an OTP service, with a live preview of the SMS and its segment count. */
+/** What the preview shows for {{service}} while the name is empty. */
+export const OTP_PREVIEW_UNNAMED = '[service name]';
+
 export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
   const navigate = useNavigate();
   const save = useSaveOtpService();
@@ -146,7 +149,8 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
   const preview = renderOtpText(v.template, {
     code: sampleOtpCode(Number(v.codeLength) || 6, v.codeType),
     minutes: Number(v.ttlMinutes) || 10,
-    service: v.name.trim() || 'Your app',
+    // A marker until the service has a name: "Your app" read "Your Your app code is…" (issue 47, defect 5).
+    service: v.name.trim() || OTP_PREVIEW_UNNAMED,
   });
   const info = analyseSmsText(preview);
   const senderOptions = useMemo(() => {
