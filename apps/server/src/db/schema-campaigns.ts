@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { SendWindow } from '@wren/contracts';
 import type { NullableTimestamp } from './schema-columns';
 
 export type CampaignStatus = 'scheduled' | 'sending' | 'paused' | 'completed' | 'canceled';
@@ -37,7 +38,16 @@ export interface CampaignTables {
     link_base: Generated<string | null>;
     link_clicks: Generated<number>;
     link_unique_clicks: Generated<number>;
+    /** Send window (migration 0044): the campaign's, in its recipients' local time; null: any hour. */
+    send_window: ColumnType<SendWindow | null, string | null | undefined, string | null>;
     created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+  /** The account's default send window (migration 0044). */
+  account_send_windows: {
+    account_id: string;
+    send_window: ColumnType<SendWindow | null, string | null, string | null>;
+    apply_to_single: Generated<boolean>;
     updated_at: Generated<Date>;
   };
   short_links: {

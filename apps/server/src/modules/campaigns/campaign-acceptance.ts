@@ -12,6 +12,7 @@ import { ownCampaign, publishCampaignChanged } from './campaign-row';
 import { checkTimezone, parseSchedule } from './campaign-schedule';
 import * as repo from './campaigns.repository';
 import { scanRecipients } from './recipients';
+import { resolveWindow } from '../send-windows/campaign-window';
 import type { Recipient, ScanDeps } from './scan-types';
 
 const RECIPIENT_BATCH = 20_000;
@@ -104,6 +105,8 @@ export function createAcceptance(deps: Deps) {
       input.name?.trim() ||
       `${kind === 'personalised' ? 'Personalised' : 'Bulk'} SMS ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
     const limits = await limitsOf.loadLimits(db, input.accountId);
+    // The window it is accepted with: its own, none (null), or the account's default now.
+    const sendWindow = (await resolveWindow(db, input.accountId, input.sendWindow))?.window ?? null;
     const outside: ReturnType<typeof limitsOf.outsideCountries> = [];
     const result = await transact(db, async (trx) => {
       await claimSources(trx, input);
@@ -196,6 +199,7 @@ export function createAcceptance(deps: Deps) {
           resend_of: input.resendOf ?? null,
           // The base its segments and prices were counted with: the materialiser links to it.
           link_base: input.trackLinks ? scanDeps.linkBase : null,
+          send_window: sendWindow ? JSON.stringify(sendWindow) : null,
           started_at: scheduledAt ? null : new Date(),
           paced_at: scheduledAt ? null : new Date(),
         })

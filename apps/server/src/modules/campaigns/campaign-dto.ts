@@ -48,6 +48,7 @@ export function toCampaignDto(row: repo.CampaignRow): CampaignDto {
     finishedAt: iso(row.finished_at),
     resendOf: row.resend_of,
     trackLinks: row.link_base !== null,
+    sendWindow: row.send_window ?? null,
     clicks: row.link_clicks,
     uniqueClicks: row.link_unique_clicks,
     clickThroughRate: delivered ? Math.round((row.link_unique_clicks / delivered) * 10_000) / 10_000 : 0,

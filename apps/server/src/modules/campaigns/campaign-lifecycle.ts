@@ -122,7 +122,9 @@ export function createLifecycle(deps: Deps) {
       lifecycle(accountId, id, ['paused'], 'resumed', async (trx) => {
         await sql`UPDATE bulk_campaigns SET status = 'sending', paced_at = now(), updated_at = now()
                    WHERE campaign_id = ${id}::uuid`.execute(trx);
-        await sql`UPDATE send_queue q SET scheduled = false, due_at = now()
+        // A message held for its send window (next_attempt_at ahead) goes back to waiting for it.
+        await sql`UPDATE send_queue q SET scheduled = false,
+                         due_at = GREATEST(now(), (SELECT m.next_attempt_at FROM messages m WHERE m.id = q.message_id))
                    WHERE q.campaign_id = ${id}::uuid AND q.scheduled AND q.due_at = 'infinity'`.execute(trx);
         afterCommit(trx, () => events.publish('messages.queued', {}));
       }),

@@ -1,4 +1,4 @@
-import { analyseSmsText, renderPersonalised } from '@wren/contracts';
+import { analyseSmsText, renderPersonalised, type SendWindow } from '@wren/contracts';
 import { sql } from 'kysely';
 import type { Config } from '../../platform/config';
 import { type Db, afterCommit, transact } from '../../platform/db';
@@ -13,6 +13,8 @@ import * as repo from './campaigns.repository';
 import { VALUE_SEPARATOR } from './scan-types';
 import { refundUnqueued } from './unqueued-refund';
 import { linkify, type ShortLinkRow } from '../links/short-links';
+import { zoneOfNumber } from '../send-windows/phone-zone';
+import { nextOpen } from '../send-windows/window-time';
 
 /** Most messages of one campaign waiting in the work queue; the materialiser tops it up to this. */
 export const CAMPAIGN_WINDOW = 5000;
@@ -24,10 +26,13 @@ interface Deps {
   events: EventBus;
   ledger: LedgerService;
   config: Config;
+  /** The clock the send windows are read with (tests pass a fake one). */
+  now?: () => Date;
 }
 
 export function createMaterialiser(deps: Deps) {
   const { db, config, events, ledger } = deps;
+  const clock = deps.now ?? (() => new Date());
   const changed = (accountId: string, campaignId: string) =>
     publishCampaignChanged(events, accountId, campaignId);
 
@@ -58,8 +63,10 @@ export function createMaterialiser(deps: Deps) {
         rate_per_minute: number | null;
         paced_at: Date | null;
         link_base: string | null;
+        send_window: SendWindow | null;
+        timezone: string | null;
       }>`SELECT account_id, user_id, sender, body, columns, encoding, segments, currency, next_seq,
-                rate_per_minute, paced_at, link_base
+                rate_per_minute, paced_at, link_base, send_window, timezone
            FROM bulk_campaigns WHERE campaign_id = ${id}::uuid AND status = 'sending'
            FOR UPDATE SKIP LOCKED`.execute(trx);
       const camp = c.rows[0];
@@ -71,8 +78,9 @@ export function createMaterialiser(deps: Deps) {
       // exclusive lock holding only its own inserted rows (and KEY SHARE on the account), none of
       // which a batch waits for, so the two cannot deadlock.
       await holdOptOuts(trx, camp.account_id);
-      const waiting = await repo.backlog(trx, id);
-      let room = CAMPAIGN_WINDOW - waiting;
+      // Messages held for their send window do not take the room of those that can go now.
+      const { total: waiting, due } = await repo.backlog(trx, id);
+      let room = CAMPAIGN_WINDOW - due;
       const now = Date.now();
       if (camp.rate_per_minute) {
         const since = camp.paced_at ? new Date(camp.paced_at).getTime() : now;
@@ -122,7 +130,24 @@ export function createMaterialiser(deps: Deps) {
       const optedOut = rows.length - queue.length;
       const optedOutMinor = optedOut ? rows.reduce((a, r) => (r.opted_out ? a + r.price_minor : a), 0) : 0;
       const start = new Date();
-      const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
+      const validityMs = config.messageValidityMinutes * 60_000;
+      const validityUntil = new Date(start.getTime() + validityMs);
+      // Send window: each message waits until its recipient's window opens (the number's zone, or
+      // the campaign's when it cannot be told), once per zone per batch. Its validity starts then:
+      // a message waiting for its window does not expire, and it was paid for at acceptance.
+      const windowNow = clock();
+      const fallbackZone = camp.timezone ?? 'UTC';
+      const opens = new Map<string, Date>();
+      const openOf = (phone: string): Date | null => {
+        if (!camp.send_window) return null;
+        const zone = zoneOfNumber(phone) ?? fallbackZone;
+        let t = opens.get(zone);
+        if (!t) {
+          t = nextOpen(camp.send_window, zone, windowNow);
+          opens.set(zone, t);
+        }
+        return t.getTime() > windowNow.getTime() ? t : null;
+      };
       const limits = await limitsOf.loadLimits(trx, camp.account_id);
       const paced =
         queue.length > 0
@@ -157,6 +182,8 @@ export function createMaterialiser(deps: Deps) {
               )
             : text;
           const encoding = r.vals === null ? camp.encoding : analyseSmsText(body).encoding;
+          const opensAt = openOf(String(r.phone));
+          const dueAt = paced?.dueAt?.[i] ?? start;
           return {
             id: messageId,
             account_id: camp.account_id,
@@ -173,8 +200,8 @@ export function createMaterialiser(deps: Deps) {
             priority: BULK_PRIORITY,
             scheduled_at: null,
             timezone: null,
-            next_attempt_at: paced?.dueAt?.[i] ?? start,
-            validity_until: validityUntil,
+            next_attempt_at: opensAt && opensAt > dueAt ? opensAt : dueAt,
+            validity_until: opensAt ? new Date(opensAt.getTime() + validityMs) : validityUntil,
           };
         }),
         { returning: false },

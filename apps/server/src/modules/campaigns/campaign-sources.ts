@@ -14,6 +14,7 @@ import type { LedgerService } from '../ledger/ledger.service';
 import * as repo from './campaigns.repository';
 import { scanRecipients } from './recipients';
 import type { ScanDeps } from './scan-types';
+import { resolveWindow, windowPlanner } from '../send-windows/campaign-window';
 
 interface Deps {
   db: Db;
@@ -59,8 +60,20 @@ export function createSources(deps: Deps) {
 
     /** What a send would do, with nothing stored: counts, cost, balance after, issues, preview. */
     async estimate(accountId: string, input: CampaignSourceInput): Promise<CampaignEstimate> {
-      const scan = await scanRecipients(scanDeps, { ...input, accountId });
+      // The send window's plan: recipients per time zone, from the schedule (or now).
+      const window = await resolveWindow(db, accountId, input.sendWindow);
+      const plan = window ? windowPlanner(window, input.timezone ?? 'UTC') : null;
+      const scan = await scanRecipients(
+        scanDeps,
+        { ...input, accountId },
+        plan
+          ? async (batch) => {
+              for (const r of batch) plan.add(r.phone);
+            }
+          : undefined,
+      );
       const { balanceMinor } = await ledger.balance(db, accountId);
+      const startAt = input.scheduleAt ? new Date(input.scheduleAt) : new Date();
       return {
         recipients: scan.recipients,
         invalid: scan.invalid,
@@ -76,6 +89,7 @@ export function createSources(deps: Deps) {
         balanceAfterMinor: balanceMinor - scan.costMinor,
         issues: scan.issues,
         preview: scan.preview,
+        sendWindows: plan ? plan.summary(startAt > new Date() ? startAt : new Date()) : null,
       };
     },
 

@@ -155,9 +155,11 @@ export async function queuedMessageIds(trx: Db, campaignId: string, opts: { unle
 }
 
 export async function backlog(trx: Db, campaignId: string) {
-  const res = await sql<{ n: string }>`
-    SELECT count(*) AS n FROM send_queue WHERE campaign_id = ${campaignId}::uuid`.execute(trx);
-  return Number(res.rows[0]?.n ?? 0);
+  const res = await sql<{ n: string; due: string }>`
+    SELECT count(*) AS n, count(*) FILTER (WHERE due_at <= now()) AS due
+      FROM send_queue WHERE campaign_id = ${campaignId}::uuid`.execute(trx);
+  // `due`: what waits to be sent now; the rest waits for its recipients' send window to open.
+  return { total: Number(res.rows[0]?.n ?? 0), due: Number(res.rows[0]?.due ?? 0) };
 }
 
 /** The key of a campaign's stats holding what its messages were refunded (minor units). */

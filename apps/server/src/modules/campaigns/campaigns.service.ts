@@ -148,6 +148,9 @@ export function createCampaignsService(deps: Deps) {
         text: c.kind === 'personalised' ? '{{message}}' : c.body,
         // A personalised resend sends the failed messages' own texts, whose links are short already.
         trackLinks: c.kind === 'bulk' && c.link_base !== null,
+        // The failed go in the same window as the first send (none stays none).
+        sendWindow: c.send_window ?? null,
+        timezone: c.timezone ?? undefined,
         senderId: c.sender,
         name: `${c.name} (resend to failed)`.slice(0, 100),
         resendOf: id,

@@ -9,8 +9,9 @@ import { deserialize } from 'bson';
  * own `timezones()` reads and decodes the 100 KB file again on every call (about 3 ms); here it is
  * decoded once, and each lookup is the longest matching prefix in memory.
  *
- * A number with one known zone gets it; a number with none, or with several (a country or range
- * spread over zones, such as +52 55 or +61 8), gets null: the caller uses the campaign's zone.
+ * A number with one known zone gets it (or with several that keep the same time all year, the most
+ * used of them); a number with none, or with zones that differ (a range spread over zones, such as
+ * +52 55 or +61 8), gets null: the caller uses the campaign's zone.
  */
 let table: Map<string, string[]> | null = null;
 let longest = 0;
@@ -58,8 +59,45 @@ export function zonesOfNumber(e164: string): string[] {
   return [];
 }
 
-/** The number's one zone, or null when it cannot be told (unknown, or several). */
+/** How often each zone is named in the table: the usual one of a set that keeps the same time. */
+let frequency: Map<string, number> | null = null;
+const oneOfSet = new Map<string, string | null>();
+
+/** The zone's offsets at 24 instants over a year from 2026: what "keeps the same time" compares. */
+function offsets(tz: string): string {
+  const f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' });
+  const out: string[] = [];
+  for (let i = 0; i < 24; i += 1) {
+    const at = new Date(Date.UTC(2026, Math.floor(i / 2), i % 2 ? 20 : 5));
+    out.push(f.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '');
+  }
+  return out.join(',');
+}
+
+/**
+ * One zone for a set: the set's zones keep the same time all year (+44 7911 is London, Guernsey,
+ * Jersey and the Isle of Man), so the most used of them; null when they differ (ambiguous).
+ */
+function single(zones: string[]): string | null {
+  if (zones.length === 1) return zones[0]!;
+  if (zones.length === 0) return null;
+  const key = zones.join('&');
+  if (oneOfSet.has(key)) return oneOfSet.get(key)!;
+  let out: string | null = null;
+  const first = offsets(zones[0]!);
+  if (zones.every((z) => offsets(z) === first)) {
+    if (!frequency) {
+      frequency = new Map();
+      for (const list of load().values()) for (const z of list) frequency.set(z, (frequency.get(z) ?? 0) + 1);
+    }
+    const f = frequency;
+    out = [...zones].sort((a, b) => (f.get(b) ?? 0) - (f.get(a) ?? 0) || a.localeCompare(b))[0]!;
+  }
+  oneOfSet.set(key, out);
+  return out;
+}
+
+/** The number's one zone, or null when it cannot be told (unknown, or zones that keep different times). */
 export function zoneOfNumber(e164: string): string | null {
-  const zones = zonesOfNumber(e164);
-  return zones.length === 1 ? zones[0]! : null;
+  return single(zonesOfNumber(e164));
 }

@@ -110,7 +110,7 @@ describe('sendWindowSchema', () => {
 });
 
 describe('zoneOfNumber (libphonenumber time-zone mapping)', () => {
-  it('tells one zone where the prefix has one, and none where it has several or is unknown', () => {
+  it('tells one zone where the prefix has one (or several keeping the same time), none where they differ or it is unknown', () => {
     expect(zoneOfNumber('+12125551234')).toBe('America/New_York');
     expect(zoneOfNumber('13105551234')).toBe('America/Los_Angeles');
     expect(zoneOfNumber('+442071234567')).toBe('Europe/London');
@@ -118,6 +118,9 @@ describe('zoneOfNumber (libphonenumber time-zone mapping)', () => {
     expect(zonesOfNumber('+5215512345678').length).toBeGreaterThan(1);
     expect(zoneOfNumber('+5215512345678')).toBeNull();
     expect(zoneOfNumber('+99912345')).toBeNull();
+    // Several zones that keep the same time all year are one: the most used (London for +44 7911).
+    expect(zonesOfNumber('+447911000500').length).toBeGreaterThan(1);
+    expect(zoneOfNumber('+447911000500')).toBe('Europe/London');
   });
 
   it('is fast after the first lookup (measured: see docs/benchmarks.md#send-windows)', () => {
