@@ -32,6 +32,8 @@ import { createSmppAccountsService } from '../modules/smpp-accounts/smpp-account
 import { createJobs } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
 import { createMailer } from '../platform/mailer';
+import { createStripeProvider } from '../modules/billing/stripe-provider';
+import { createTopUpsService } from '../modules/billing/top-ups.service';
 import { createReadRouter, primaryReads } from '../platform/read-replica';
 
 /** Wires services to their collaborators once; routes and workers receive this object. */
@@ -152,6 +154,14 @@ export function createContext(
     retryBaseMs: config.webhookRetryBaseMs,
     allowPrivate: config.webhookAllowPrivate,
   });
+  // Top-ups (issue 47): Stripe Checkout when configured, else requests an operator approves.
+  const topUps = createTopUpsService({
+    db,
+    ledger,
+    logger,
+    publicUrl: config.publicUrl,
+    provider: config.stripe ? createStripeProvider(config.stripe) : null,
+  });
   return {
     config,
     clock,
@@ -187,6 +197,7 @@ export function createContext(
       subAccountPricing,
       statements,
       statementsOn,
+      topUps,
     },
   };
 }

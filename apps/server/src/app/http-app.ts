@@ -31,6 +31,7 @@ import { registerSmppServer } from '../modules/smpp-server/register';
 import { v1Routes } from '../modules/v1/v1.routes';
 import { linksRoutes } from '../modules/links/links.routes';
 import { sendWindowsRoutes } from '../modules/send-windows/send-windows.routes';
+import { billingRoutes } from '../modules/billing/billing.routes';
 import { registerOpenApi } from '../modules/v1/openapi';
 import { attachHub } from '../realtime/hub';
 import type { AppContext } from './context';
@@ -142,6 +143,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(childStatementsRoutes(ctx));
   await app.register(linksRoutes(ctx)); // tracked short links, /l/{code} (issue 41)
   await app.register(sendWindowsRoutes(ctx)); // the account's default send window (issue 41)
+  await app.register(billingRoutes(ctx)); // balance, top-ups and the Stripe webhook (issue 47)
 
   // Background jobs (platform/jobs.ts): this node sends them, and works them unless it is `api` only.
   await ctx.jobs.start();

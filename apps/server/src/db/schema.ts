@@ -127,6 +127,7 @@ import type { ApiTables } from './schema-api';
 import type { TwoFactorTables } from './schema-two-factor';
 import type { SubAccountTables } from './schema-sub-accounts';
 import type { SmppServerTables } from './schema-smpp-server';
+import type { BillingTables } from './schema-billing';
 
 export interface DB
   extends
@@ -139,7 +140,8 @@ export interface DB
     AdminTables,
     TwoFactorTables,
     SubAccountTables,
-    SmppServerTables {
+    SmppServerTables,
+    BillingTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

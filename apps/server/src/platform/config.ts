@@ -123,6 +123,8 @@ export interface Config {
   adminAllowOverdraft: boolean;
   /** METRICS_TOKEN: GET /metrics needs it as a bearer token; null turns /metrics off. */
   metricsToken: string | null;
+  /** STRIPE_SECRET_KEY + STRIPE_WEBHOOK_SECRET: Stripe Checkout top-ups; null: operator-approved requests. */
+  stripe: { secretKey: string; webhookSecret: string } | null;
   /** Largest contact import upload (CSV/XLSX), in bytes. */
   importMaxBytes: number;
 }
@@ -135,6 +137,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: set both (Stripe top-ups) or neither (top-ups an operator approves)',
+    );
+  }
   const baseDir = env.INIT_CWD ?? process.cwd();
   const dataDir = path.resolve(baseDir, e.DATA_DIR ?? 'data');
   return {
@@ -223,6 +230,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     senderIdApproval: e.SENDER_ID_APPROVAL,
     adminAllowOverdraft: e.ADMIN_ALLOW_OVERDRAFT,
     metricsToken: e.METRICS_TOKEN ?? null,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+        : null,
     importMaxBytes: e.IMPORT_MAX_BYTES,
   };
 }

@@ -157,6 +157,16 @@ export const envSchema = z.object({
   SENDER_ID_APPROVAL: z.enum(['manual', 'auto']).default('manual'),
   /** Operators may take a balance below zero with an adjustment whose reason says "overdraft". */
   ADMIN_ALLOW_OVERDRAFT: bool.default(false),
+  /** Stripe Checkout top-ups (issue 47): the secret API key; unset, top-ups are requests an operator approves. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'STRIPE_SECRET_KEY is a Stripe secret key (sk_test_… or sk_live_…)')
+    .optional(),
+  /** The signing secret of the Stripe webhook endpoint (whsec_…); required with STRIPE_SECRET_KEY. */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET is a webhook signing secret (whsec_…)')
+    .optional(),
   /** Bearer token for GET /metrics; unset: /metrics is off (404). */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   IMPORT_MAX_BYTES: z.coerce

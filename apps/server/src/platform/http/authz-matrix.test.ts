@@ -52,6 +52,7 @@ beforeAll(async () => {
   });
   expect(bulk.status).toBe(202);
   const child = await createChild(server, owner, 'Owner client');
+  const topUp = (await owner.post('/api/billing/top-ups', { amountMinor: 1000 })).body;
   expect([imp.status, sender.status, sent.status]).toEqual([201, 201, 202]);
   fx = {
     accountId: a.user.accountId,
@@ -71,6 +72,7 @@ beforeAll(async () => {
     smppAccount: smppAccount.account.id,
     invite: invite.id,
     subAccount: child.id,
+    topUp: topUp.id,
   };
 });
 afterAll(async () => {
@@ -230,6 +232,14 @@ const MATRIX: Record<string, Case> = {
     body: { ids: [f.sender], action: 'reject', reason: 'not yours' },
   }),
   'GET /api/admin/audit': 'own',
+  // Billing (issue 47): the caller's own account; operators' decisions on requests are admin only.
+  'GET /api/billing': 'own',
+  'GET /api/billing/top-ups': 'own',
+  'POST /api/billing/top-ups': 'own',
+  'POST /api/billing/checkout': 'own',
+  'GET /api/admin/top-ups': 'own',
+  'POST /api/admin/top-ups/:id/approve': (f) => ({ path: `/api/admin/top-ups/${f.topUp}/approve`, body: {} }),
+  'POST /api/admin/top-ups/:id/reject': (f) => ({ path: `/api/admin/top-ups/${f.topUp}/reject`, body: {} }),
   'GET /api/admin/system': 'own',
   'POST /api/admin/system/connections/:name/pause': () => ({
     path: '/api/admin/system/connections/simulator/pause',

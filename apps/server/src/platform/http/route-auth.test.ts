@@ -44,6 +44,8 @@ const PUBLIC_ROUTES = [
   // Tracked short links (issue 41): the recipient who clicks has no account.
   'GET /l/:code',
   'HEAD /l/:code',
+  // Stripe's webhook (issue 47): the signature over the raw body is its authentication.
+  'POST /webhooks/stripe',
   // The public API's OpenAPI document and the interactive reference's script (modules/v1).
   'GET /v1/openapi.json',
   'HEAD /v1/openapi.json',
