@@ -121,6 +121,9 @@ const MATRIX: Record<string, Case> = {
   'POST /api/sms/log/:id/cancel': (f) => ({ path: `/api/sms/log/${f.message}/cancel` }),
   'GET /api/pricing': 'own',
   'GET /api/balance': 'own',
+  // The account's default send window (issue 41): always the caller's own account.
+  'GET /api/settings/send-window': 'own',
+  'PUT /api/settings/send-window': 'own',
   'GET /api/dashboard/summary': 'own',
   // Monthly statements (issue 39 item 5): always the caller's account (no account id in the path).
   'GET /api/statements': 'own',
