@@ -110,12 +110,12 @@ export const SEND_WINDOWS_API = {
 export function describeSendWindow(w: SendWindow): string {
   const days = [...w.days].sort((a, b) => a - b);
   const runs: string[] = [];
-  for (let i = 0; i < days.length; ) {
+  for (let i = 0; i < days.length;) {
     let j = i;
-    while (j + 1 < days.length && days[j + 1] === days[j]! + 1) j += 1;
-    const a = SEND_WINDOW_DAY_LABELS[days[i]! - 1];
-    const b = SEND_WINDOW_DAY_LABELS[days[j]! - 1];
-    runs.push(j === i ? a! : j === i + 1 ? `${a}, ${b}` : `${a}–${b}`);
+    while (j + 1 < days.length && days[j + 1] === days[j] + 1) j += 1;
+    const a = SEND_WINDOW_DAY_LABELS[days[i] - 1];
+    const b = SEND_WINDOW_DAY_LABELS[days[j] - 1];
+    runs.push(j === i ? a : j === i + 1 ? `${a}, ${b}` : `${a}–${b}`);
     i = j + 1;
   }
   return `${runs.join(', ')} ${w.start}–${w.end}${w.overnight ? ' (overnight)' : ''}`;

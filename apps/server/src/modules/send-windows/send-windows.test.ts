@@ -77,9 +77,16 @@ describe('send windows', () => {
     expect(est.status, JSON.stringify(est.body)).toBe(200);
     const plan = est.body.sendWindows;
     expect(plan).toMatchObject({ source: 'campaign', fallbackZone: 'UTC', window: sendWindow });
-    const byZone = Object.fromEntries(
-      (plan.zones as { timeZone: string }[]).map((z) => [z.timeZone, z]),
-    ) as Record<string, { recipients: number; openNow: boolean; opensAt: string; opensAtLocal: string }>;
+    type Zone = {
+      timeZone: string;
+      recipients: number;
+      openNow: boolean;
+      opensAt: string;
+      opensAtLocal: string;
+    };
+    const byZone: Record<string, Zone> = Object.fromEntries(
+      (plan.zones as Zone[]).map((z) => [z.timeZone, z]),
+    );
     expect(Object.keys(byZone).sort()).toEqual(['America/Los_Angeles', 'America/New_York', 'Europe/London']);
     expect(byZone['America/New_York']).toMatchObject({ recipients: 3, openNow: true });
     expect(byZone['America/Los_Angeles']).toMatchObject({ recipients: 2, openNow: false });
@@ -170,7 +177,8 @@ describe('send windows', () => {
       .where('campaign_id', '=', id)
       .execute();
     expect(due).toHaveLength(2);
-    for (const d of due) expect(Math.abs(new Date(d.due_at).getTime() - opens.getTime())).toBeLessThan(60_000);
+    for (const d of due)
+      expect(Math.abs(new Date(d.due_at).getTime() - opens.getTime())).toBeLessThan(60_000);
     expect((await campaignMessages(id)).map((m) => m.status)).toEqual(['queued', 'queued']);
   });
 
@@ -189,7 +197,11 @@ describe('send windows', () => {
       text: 'x',
       timezone: 'Asia/Kolkata',
     });
-    expect(est.body.sendWindows).toMatchObject({ source: 'account', window: def, fallbackZone: 'Asia/Kolkata' });
+    expect(est.body.sendWindows).toMatchObject({
+      source: 'account',
+      window: def,
+      fallbackZone: 'Asia/Kolkata',
+    });
     const none = await c.post('/api/campaigns/estimate', { numbers: NY[0], text: 'x', sendWindow: null });
     expect(none.body.sendWindows).toBeNull();
 

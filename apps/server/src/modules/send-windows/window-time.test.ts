@@ -17,10 +17,16 @@ const iso = (d: Date) => d.toISOString();
 describe('nextOpen (fake clock)', () => {
   it('America/New_York across the spring-forward of 2026-03-08: 09:00 is 14:00Z the day before, 13:00Z that day', () => {
     const daily = w(ALL, '09:00', '20:00');
-    expect(iso(nextOpen(daily, 'America/New_York', at('2026-03-07T05:00:00Z')))).toBe('2026-03-07T14:00:00.000Z');
-    expect(iso(nextOpen(daily, 'America/New_York', at('2026-03-08T05:00:00Z')))).toBe('2026-03-08T13:00:00.000Z');
+    expect(iso(nextOpen(daily, 'America/New_York', at('2026-03-07T05:00:00Z')))).toBe(
+      '2026-03-07T14:00:00.000Z',
+    );
+    expect(iso(nextOpen(daily, 'America/New_York', at('2026-03-08T05:00:00Z')))).toBe(
+      '2026-03-08T13:00:00.000Z',
+    );
     // After the window closes on the 7th (20:00 EST = 01:00Z on the 8th), the next is the 8th's 09:00 EDT.
-    expect(iso(nextOpen(daily, 'America/New_York', at('2026-03-08T01:00:00Z')))).toBe('2026-03-08T13:00:00.000Z');
+    expect(iso(nextOpen(daily, 'America/New_York', at('2026-03-08T01:00:00Z')))).toBe(
+      '2026-03-08T13:00:00.000Z',
+    );
   });
 
   it('a start skipped by the spring forward (02:30 on 2026-03-08 in New York) opens just past the change', () => {
@@ -46,8 +52,12 @@ describe('nextOpen (fake clock)', () => {
 
   it('Europe/London: 09:00 is 09:00Z on 2026-03-28 and 08:00Z from 2026-03-29 (BST)', () => {
     const daily = w(ALL, '09:00', '20:00');
-    expect(iso(nextOpen(daily, 'Europe/London', at('2026-03-28T00:00:00Z')))).toBe('2026-03-28T09:00:00.000Z');
-    expect(iso(nextOpen(daily, 'Europe/London', at('2026-03-28T21:00:00Z')))).toBe('2026-03-29T08:00:00.000Z');
+    expect(iso(nextOpen(daily, 'Europe/London', at('2026-03-28T00:00:00Z')))).toBe(
+      '2026-03-28T09:00:00.000Z',
+    );
+    expect(iso(nextOpen(daily, 'Europe/London', at('2026-03-28T21:00:00Z')))).toBe(
+      '2026-03-29T08:00:00.000Z',
+    );
   });
 
   it("Asia/Kolkata's half hour: 09:00 IST is 03:30Z", () => {
@@ -60,15 +70,23 @@ describe('nextOpen (fake clock)', () => {
 
   it("Australia/Lord_Howe's half-hour DST: 09:00 is 22:00Z (UTC+11) in January, 22:30Z (UTC+10:30) in June", () => {
     const daily = w(ALL, '09:00', '20:00');
-    expect(iso(nextOpen(daily, 'Australia/Lord_Howe', at('2026-01-15T12:00:00Z')))).toBe('2026-01-15T22:00:00.000Z');
-    expect(iso(nextOpen(daily, 'Australia/Lord_Howe', at('2026-06-15T12:00:00Z')))).toBe('2026-06-15T22:30:00.000Z');
+    expect(iso(nextOpen(daily, 'Australia/Lord_Howe', at('2026-01-15T12:00:00Z')))).toBe(
+      '2026-01-15T22:00:00.000Z',
+    );
+    expect(iso(nextOpen(daily, 'Australia/Lord_Howe', at('2026-06-15T12:00:00Z')))).toBe(
+      '2026-06-15T22:30:00.000Z',
+    );
   });
 
   it('Mon–Fri: Friday after the window waits for Monday; inside the window it is now', () => {
     const weekdays = w([1, 2, 3, 4, 5], '09:00', '20:00');
     // 2026-12-04 is a Friday; 20:30 in London.
-    expect(iso(nextOpen(weekdays, 'Europe/London', at('2026-12-04T20:30:00Z')))).toBe('2026-12-07T09:00:00.000Z');
-    expect(iso(nextOpen(weekdays, 'Europe/London', at('2026-12-04T12:00:00Z')))).toBe('2026-12-04T12:00:00.000Z');
+    expect(iso(nextOpen(weekdays, 'Europe/London', at('2026-12-04T20:30:00Z')))).toBe(
+      '2026-12-07T09:00:00.000Z',
+    );
+    expect(iso(nextOpen(weekdays, 'Europe/London', at('2026-12-04T12:00:00Z')))).toBe(
+      '2026-12-04T12:00:00.000Z',
+    );
     // The end is exclusive: 20:00 is closed.
     expect(isOpen(weekdays, 'Europe/London', at('2026-12-04T20:00:00Z'))).toBe(false);
   });

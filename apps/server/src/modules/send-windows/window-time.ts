@@ -47,7 +47,7 @@ export function localParts(at: Date, tz: string): LocalParts {
     year: Number(p.year),
     month: Number(p.month),
     day: Number(p.day),
-    weekday: WEEKDAYS[p.weekday!] ?? 1,
+    weekday: WEEKDAYS[p.weekday] ?? 1,
     minutes: Number(p.hour) * 60 + Number(p.minute),
     second: Number(p.second),
   };
