@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeString } from './text';
+import { pageCursorSchema, safeString } from './text';
 
 /**
  * Self-serve billing (issue 47 item 1): top-ups through a payment provider (Stripe Checkout), or,
@@ -98,3 +98,82 @@ export type BillingSummaryDto = z.infer<typeof billingSummaryDtoSchema>;
 
 export const checkoutResultSchema = z.object({ id: z.uuid(), url: z.string() });
 export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
+
+// ---- prices, ledger and low-balance alerts (issue 47 item 1) ----
+export const BILLING_DATA_API = {
+  prices: '/api/billing/prices',
+  pricesCsv: '/api/billing/prices/export',
+  ledger: '/api/billing/ledger',
+  ledgerCsv: '/api/billing/ledger/export',
+  lowBalance: '/api/billing/low-balance',
+} as const;
+
+export const priceQuerySchema = z.object({
+  /** Matches the country code, the country's name or the prefix. */
+  q: safeString().trim().max(60).optional(),
+});
+
+export const billingPriceDtoSchema = z.object({
+  prefix: z.string(),
+  country: z.string().nullable(),
+  countryName: z.string().nullable(),
+  priceMinor: z.number().int(),
+});
+export type BillingPriceDto = z.infer<typeof billingPriceDtoSchema>;
+export const billingPriceListSchema = z.object({
+  currency: z.string(),
+  items: z.array(billingPriceDtoSchema),
+  /** Prices in the plan before the search. */
+  total: z.number().int(),
+});
+export type BillingPriceList = z.infer<typeof billingPriceListSchema>;
+
+/** Ledger kinds a customer can filter by (others are shown, but not offered as a filter). */
+export const LEDGER_KIND_FILTERS = [
+  'topup',
+  'adjustment',
+  'sms_debit',
+  'sms_refund',
+  'trial_credit',
+] as const;
+export const LEDGER_KIND_LABELS: Record<(typeof LEDGER_KIND_FILTERS)[number], string> = {
+  topup: 'Top-up',
+  adjustment: 'Adjustment',
+  sms_debit: 'SMS charge',
+  sms_refund: 'SMS refund',
+  trial_credit: 'Trial credit',
+};
+export const LEDGER_PAGE_SIZE = 50;
+
+const day = safeString().regex(/^\d{4}-\d{2}-\d{2}$/, 'Give the date as YYYY-MM-DD');
+/** Filters of the customer's ledger; `from` and `to` are dates (UTC), both included. */
+export const ledgerFilterSchema = z.object({
+  kind: z.enum(LEDGER_KIND_FILTERS, { message: 'Choose a kind from the list' }).optional(),
+  from: day.optional(),
+  to: day.optional(),
+});
+export const billingLedgerQuerySchema = ledgerFilterSchema.extend({
+  cursor: pageCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(LEDGER_PAGE_SIZE),
+});
+
+export const lowBalanceDtoSchema = z.object({
+  /** Null: no alert. */
+  thresholdMinor: z.number().int().nullable(),
+  currency: z.string(),
+  /** The balance is below the threshold now. */
+  below: z.boolean(),
+  /** When the alert last fired (email and in-app), null if never. */
+  firedAt: z.string().nullable(),
+});
+export type LowBalanceDto = z.infer<typeof lowBalanceDtoSchema>;
+
+export const LOW_BALANCE_MAX_MINOR = 10_000_000;
+export const lowBalanceSchema = z.object({
+  thresholdMinor: z.coerce
+    .number({ message: 'Enter an amount' })
+    .int('Enter the amount in whole cents')
+    .min(1, 'Enter an amount above zero, or turn the alert off')
+    .max(LOW_BALANCE_MAX_MINOR, `The largest threshold is ${LOW_BALANCE_MAX_MINOR / 100}`)
+    .nullable(),
+});

@@ -34,6 +34,7 @@ import type { Logger } from '../platform/logger';
 import { createMailer } from '../platform/mailer';
 import { createStripeProvider } from '../modules/billing/stripe-provider';
 import { createTopUpsService } from '../modules/billing/top-ups.service';
+import { createBillingDataService } from '../modules/billing/billing-data.service';
 import { createReadRouter, primaryReads } from '../platform/read-replica';
 
 /** Wires services to their collaborators once; routes and workers receive this object. */
@@ -162,6 +163,15 @@ export function createContext(
     publicUrl: config.publicUrl,
     provider: config.stripe ? createStripeProvider(config.stripe) : null,
   });
+  // Prices, ledger and low-balance alerts of the account (issue 47); alerts fire on balance.changed.
+  const billing = createBillingDataService({
+    db,
+    pricing,
+    mailer,
+    events,
+    logger,
+    publicUrl: config.publicUrl,
+  });
   return {
     config,
     clock,
@@ -198,6 +208,7 @@ export function createContext(
       statements,
       statementsOn,
       topUps,
+      billing,
     },
   };
 }

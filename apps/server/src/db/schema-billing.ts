@@ -24,6 +24,13 @@ export interface BillingTables {
     decided_at: NullableTimestamp;
     created_at: Timestamp;
   };
+  low_balance_alerts: {
+    account_id: string;
+    threshold_minor: number;
+    armed: Generated<boolean>;
+    fired_at: NullableTimestamp;
+    updated_at: Timestamp;
+  };
   payment_events: {
     provider: string;
     event_id: string;

@@ -1,6 +1,15 @@
 import {
   ADMIN_TOP_UPS_API,
   BILLING_API,
+  BILLING_DATA_API,
+  billingLedgerQuerySchema,
+  billingPriceListSchema,
+  fileResponse,
+  ledgerFilterSchema,
+  ledgerPageSchema,
+  lowBalanceDtoSchema,
+  lowBalanceSchema,
+  priceQuerySchema,
   STRIPE_WEBHOOK_PATH,
   adminTopUpListSchema,
   adminTopUpQuerySchema,
@@ -17,6 +26,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app/context';
 import { authOf } from '../../platform/http/auth-guard';
+import { csvDownloadHeaders } from '../../shared/csv';
 import { ADMIN, PUBLIC, can } from '../../platform/http/route-auth';
 import { PaymentSignatureError } from './payment-provider';
 import type { TopUpsService } from './top-ups.service';
@@ -34,8 +44,60 @@ const actorOf = (req: FastifyRequest) => {
  */
 export function billingRoutes(ctx: AppContext) {
   const topUps: TopUpsService = ctx.services.topUps;
+  const { billing } = ctx.services;
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    const csv = (description: string) => ({ 200: fileResponse('text/csv', description) });
+
+    // ---- prices, ledger, low-balance alert ----
+    r.get(
+      BILLING_DATA_API.prices,
+      {
+        config: can('billing:read'),
+        schema: { querystring: priceQuerySchema, response: { 200: billingPriceListSchema } },
+      },
+      async (req) => billing.prices(authOf(req).accountId, req.query.q),
+    );
+    r.get(
+      BILLING_DATA_API.pricesCsv,
+      { config: can('billing:read'), schema: { response: csv("The account's prices by country as CSV") } },
+      async (req, reply) =>
+        reply
+          .headers(csvDownloadHeaders('wren-prices.csv'))
+          .send(await billing.pricesCsv(authOf(req).accountId)),
+    );
+    r.get(
+      BILLING_DATA_API.ledger,
+      {
+        config: can('billing:read'),
+        schema: { querystring: billingLedgerQuerySchema, response: { 200: ledgerPageSchema } },
+      },
+      async (req) => billing.ledgerPage(authOf(req).accountId, req.query),
+    );
+    r.get(
+      BILLING_DATA_API.ledgerCsv,
+      {
+        config: can('billing:read'),
+        schema: { querystring: ledgerFilterSchema, response: csv("The account's ledger as CSV") },
+      },
+      async (req, reply) =>
+        reply
+          .headers(csvDownloadHeaders('wren-ledger.csv'))
+          .send(billing.ledgerCsv(authOf(req).accountId, req.query)),
+    );
+    r.get(
+      BILLING_DATA_API.lowBalance,
+      { config: can('billing:read'), schema: { response: { 200: lowBalanceDtoSchema } } },
+      async (req) => billing.lowBalance(authOf(req).accountId),
+    );
+    r.put(
+      BILLING_DATA_API.lowBalance,
+      {
+        config: can('billing:topup'),
+        schema: { body: lowBalanceSchema, response: { 200: lowBalanceDtoSchema } },
+      },
+      async (req) => billing.setLowBalance(actorOf(req), req.body.thresholdMinor),
+    );
 
     r.get(
       BILLING_API.summary,
