@@ -74,6 +74,7 @@ const mainPages: RouteObject[] = [
     ]),
     page(paths.templates, () => import('@/features/templates/pages/templates-page')),
     page(paths.team, () => import('@/features/members/pages/team-page')),
+    page(paths.sendWindow, () => import('@/features/campaigns/pages/send-window-page')),
     group({ title: paths.subAccounts.title, to: to(paths.subAccounts) }, [
       page(paths.subAccounts, () => import('@/features/sub-accounts/pages/sub-accounts-page')),
       page(paths.subAccount, () => import('@/features/sub-accounts/pages/sub-account-page')),

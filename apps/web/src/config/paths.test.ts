@@ -59,6 +59,8 @@ describe('paths', () => {
         ...['/billing', '/billing/statements'],
         // SMPP accounts (issue 37), under the API pages.
         ...['/api/smpp', '/api/smpp/create', '/api/smpp/:id', '/api/doc/smpp'],
+        // The account's send window (issue 41).
+        '/settings/send-window',
       ].sort(),
     );
   });

@@ -91,6 +91,8 @@ export const paths = {
   /** Settings → Sub-accounts: a reseller's child accounts (issue 39 item 4). */
   subAccounts: route('/settings/sub-accounts', 'Sub-accounts', 'subaccounts:manage'),
   subAccount: route('/settings/sub-accounts/:id', 'Sub-account', 'subaccounts:manage'),
+  /** Settings → Send window: the account's default hours for campaigns (issue 41). */
+  sendWindow: route('/settings/send-window', 'Send window', 'messages:send'),
   /** An emailed invite's link (public: a new or a signed-in user accepts it). */
   invite: route('/invite/:token', 'Join an account'),
   templates: route('/templates', 'Saved messages', 'templates:read'),

@@ -82,6 +82,7 @@ export const MENU: MenuSection[] = [
           link('Sender ID', paths.senderIds, IconId),
           link('Contact Group', paths.groups.list, IconUsers),
           link('Saved Messages', paths.templates, IconBookmark),
+          link('Send window', paths.sendWindow, IconClock),
           link('Team', paths.team, IconUsers),
           link('Sub-accounts', paths.subAccounts, IconUsers),
         ],

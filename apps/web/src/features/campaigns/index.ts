@@ -5,3 +5,6 @@ export { CampaignActions } from './components/campaign-actions';
 export { CampaignProgress, CampaignStatusBadge } from './components/campaign-status';
 export { RecipientsUpload } from './components/recipients-upload';
 export { ScheduledCampaigns } from './components/scheduled-campaigns';
+export { useSendWindowChoice, type SendWindowChoice } from './api/use-send-window-choice';
+export { CampaignSendWindowFields } from './components/send-window-fields';
+export { SendWindowPlan } from './components/send-window-plan';

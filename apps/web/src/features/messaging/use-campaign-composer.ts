@@ -6,6 +6,7 @@ import {
   CAMPAIGN_MAX_TEXT,
   MAX_SEGMENTS,
   placeholdersOf,
+  sendWindowSchema,
   type CampaignEstimate,
   type CampaignSourceInput,
   type CampaignUploadDto,
@@ -13,7 +14,7 @@ import {
 } from '@wren/contracts';
 import { paths } from '@/config/paths';
 import { usePlatformSender, useSenderIds } from '@/features/sender-ids';
-import { useCreateCampaign } from '@/features/campaigns';
+import { useCreateCampaign, useSendWindowChoice } from '@/features/campaigns';
 import { HttpError } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
@@ -69,6 +70,8 @@ export function useCampaignComposer(kind: CampaignKind) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [confirming, setConfirming] = useState(false);
   const [trackLinksChosen, setTrackLinks] = useState(false);
+  // Send window (issue 41): the account's default, the campaign's own, or any hour.
+  const sendWindow = useSendWindowChoice();
 
   const sender = senderId || choices.defaultValue;
   const personalised = kind === 'personalised';
@@ -89,6 +92,11 @@ export function useCampaignComposer(kind: CampaignKind) {
     phoneColumn: phoneColumn ?? undefined,
     text: personalised ? text || ' ' : trackLinks ? text : 'x',
     trackLinks,
+    sendWindow: sendWindow.value,
+    // The estimate counts the window from the schedule; numbers of no known zone use this one.
+    scheduleAt:
+      (schedule && scheduleAt && wallTimeToInstant(scheduleAt, timezone)?.toISOString()) || undefined,
+    timezone: sendWindow.value !== null ? timezone : undefined,
   };
   const estimate = useCampaignEstimate(source, hasSource && (!personalised || text.trim() !== ''));
   const est: CampaignEstimate | undefined = estimate.isError ? undefined : estimate.data;
@@ -121,6 +129,10 @@ export function useCampaignComposer(kind: CampaignKind) {
     if (schedule && !scheduledInstant) next.scheduleAt = 'Pick a date and time';
     else if (scheduledInstant && scheduledInstant.getTime() <= Date.now())
       next.scheduleAt = 'Choose a time in the future';
+    if (sendWindow.value) {
+      const w = sendWindowSchema.safeParse(sendWindow.value);
+      if (!w.success) next.sendWindow = w.error.issues.map((i) => i.message).join(' ');
+    }
     if (estimateError) Object.assign(next, estimateError.field);
     setErrors(next);
     if (Object.keys(next).length || estimateError) {
@@ -141,7 +153,7 @@ export function useCampaignComposer(kind: CampaignKind) {
       name: name.trim() || undefined,
       senderId: sender || undefined,
       scheduleAt: scheduledInstant ? toIsoWithOffset(scheduledInstant, timezone) : undefined,
-      timezone: scheduledInstant ? timezone : undefined,
+      timezone: scheduledInstant || sendWindow.value !== null ? timezone : undefined,
       ratePerMinute,
     };
     try {
@@ -200,6 +212,7 @@ export function useCampaignComposer(kind: CampaignKind) {
     rate,
     setRate,
     ratePerMinute,
+    sendWindow,
     // estimate
     estimate,
     est,

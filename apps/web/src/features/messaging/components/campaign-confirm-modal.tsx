@@ -1,4 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { describeSendWindow } from '@wren/contracts';
+import { SendWindowPlan } from '@/features/campaigns';
 import { formatMoney } from '@/lib/money';
 import type { CampaignComposerState } from '../use-campaign-composer';
 import { formatInZone } from '../zoned-time';
@@ -72,6 +74,14 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
                   )}
                 </Table.Td>
               </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Send window</Table.Th>
+                <Table.Td>
+                  {est.sendWindows
+                    ? `${describeSendWindow(est.sendWindows.window)} recipient's local time${est.sendWindows.source === 'account' ? ' (account default)' : ''}`
+                    : 'Any hour'}
+                </Table.Td>
+              </Table.Tr>
               {c.ratePerMinute !== undefined && (
                 <Table.Tr>
                   <Table.Th>Send rate</Table.Th>
@@ -80,6 +90,7 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
               )}
             </Table.Tbody>
           </Table>
+          {est.sendWindows && <SendWindowPlan plan={est.sendWindows} />}
           {c.balanceAfter !== null && c.balanceAfter < 0 && (
             <Alert color="red" variant="light">
               Your balance does not cover this campaign; top up first.
@@ -90,7 +101,9 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
               Back
             </Button>
             <Button onClick={() => void c.confirm()} loading={c.sending}>
-              {c.schedule ? 'Schedule campaign' : `Send to ${est.recipients.toLocaleString()} ${est.recipients === 1 ? 'recipient' : 'recipients'}`}
+              {c.schedule
+                ? 'Schedule campaign'
+                : `Send to ${est.recipients.toLocaleString()} ${est.recipients === 1 ? 'recipient' : 'recipients'}`}
             </Button>
           </Group>
         </Stack>

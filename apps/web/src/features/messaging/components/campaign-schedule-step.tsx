@@ -1,4 +1,5 @@
 import { NumberInput } from '@mantine/core';
+import { CampaignSendWindowFields } from '@/features/campaigns';
 import type { CampaignComposerState } from '../use-campaign-composer';
 import { ScheduleFields } from './schedule-fields';
 
@@ -26,6 +27,14 @@ export function CampaignScheduleStep({ composer: c }: { composer: CampaignCompos
         value={c.rate}
         onChange={c.setRate}
         maw={320}
+      />
+      <CampaignSendWindowFields
+        mode={c.sendWindow.mode}
+        onModeChange={c.sendWindow.setMode}
+        window={c.sendWindow.window}
+        onWindowChange={c.sendWindow.setWindow}
+        accountDefault={c.sendWindow.accountDefault}
+        errors={{ end: c.errors.sendWindow }}
       />
     </>
   );
