@@ -141,7 +141,7 @@ describe('zoneOfNumber (libphonenumber time-zone mapping)', () => {
     expect(zoneOfNumber('+447911000500')).toBe('Europe/London');
   });
 
-  it('is fast after the first lookup (measured: see docs/benchmarks.md#send-windows)', () => {
+  it('is fast after the first lookup (measured: see docs/benchmarks.md, Other measurements)', () => {
     zoneOfNumber('+12125551234');
     const numbers = Array.from({ length: 100_000 }, (_, i) => `+1212555${String(i).padStart(4, '0')}`);
     const t0 = performance.now();
