@@ -146,7 +146,10 @@ describe('Operator console', () => {
         .filter((l) => l.scrollWidth > l.clientWidth + 1)
         .map((l) => l.textContent),
     );
-    assert.ok((await wide.page.locator('tbody .mantine-Badge-label').count()) > 0, 'the list has status badges');
+    assert.ok(
+      (await wide.page.locator('tbody .mantine-Badge-label').count()) > 0,
+      'the list has status badges',
+    );
     assert.deepEqual(cut, [], 'badges cut');
     await wide.context.close();
 
@@ -164,7 +167,8 @@ describe('Operator console', () => {
           return { text: p.textContent ?? '', r: range.getBoundingClientRect() };
         });
         for (const t of texts) {
-          if (t.r.left < card.left - 1 || t.r.right > card.right + 1) out.push(`${t.text} runs out of the card`);
+          if (t.r.left < card.left - 1 || t.r.right > card.right + 1)
+            out.push(`${t.text} runs out of the card`);
         }
         const [a, b] = texts;
         if (a && b && a.r.bottom > b.r.top + 1 && a.r.right > b.r.left && b.r.right > a.r.left) {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from '../lib/test';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, appReady, registerViaApi, signIn, type TestUser } from '../lib/app';
@@ -10,6 +11,7 @@ import { startServer, type RunningServer } from '../lib/server';
 // the API key screens are in api-keys.spec.ts.
 
 let server: RunningServer;
+let sendKey = '';
 let browser: Browser;
 let user: TestUser;
 
@@ -35,6 +37,15 @@ before(async () => {
     headers: { authorization: `Bearer ${String(created.body?.secret)}` },
   });
   assert.equal(balance.status, 200, `the key's first call: ${await balance.text()}`);
+  const sender = await apiCall(
+    server.baseUrl,
+    'POST',
+    '/api/api-keys',
+    { name: 'Curl', scopes: ['sms:send'] },
+    token,
+  );
+  assert.equal(sender.status, 201, JSON.stringify(sender.body));
+  sendKey = String(sender.body?.secret);
 });
 
 after(async () => {
@@ -132,6 +143,36 @@ describe('API documentation', () => {
       await settled(page);
       await screenshot(page, `api-${colorScheme}-quick-start`);
     }
+  });
+
+  it("the quick start's curl sample runs on a bare Debian (no uuidgen) and sends a fresh Idempotency-Key", async () => {
+    // Issue 47 item 3: "$(uuidgen)" is empty where uuidgen is missing, and the send then had no key.
+    const { page, context } = await newContext(browser, server.baseUrl, VIEWPORT);
+    await signIn(page, user);
+    await page.goto('/profile/api-doc');
+    await appReady(page);
+    const sample = await page.getByRole('region', { name: 'Send an SMS in curl' }).innerText();
+    await context.close();
+    assert.match(sample, /^curl /m);
+    // uuidgen made absent even where it is installed; curl records what it was given.
+    const script = `uuidgen() { echo "uuidgen: command not found" >&2; return 127; }
+curl() { printf '%s\\n' "$@" > "$ARGS"; command curl -s -o /dev/null -w '%{http_code}' "$@"; }
+${sample}`;
+    const keys: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const args = `/tmp/curl-args-${process.pid}-${i}`;
+      const status = execFileSync('bash', ['-c', script], {
+        env: { PATH: process.env.PATH, WREN_API_KEY: sendKey, ARGS: args },
+        encoding: 'utf8',
+      });
+      assert.equal(status, '202');
+      const header = execFileSync('cat', [args], { encoding: 'utf8' })
+        .split('\n')
+        .find((a) => a.startsWith('Idempotency-Key:'));
+      assert.match(header ?? '', /^Idempotency-Key: [0-9a-f]{32}$/);
+      keys.push(header!);
+    }
+    assert.notEqual(keys[0], keys[1], 'a new key for each request');
   });
 
   it('API reference: a loading state until it renders, no key filled in, codes wrap only at underscores', async () => {

@@ -28,6 +28,15 @@ describe('captcha', () => {
     registered = user;
     await page.goto('/auth/register');
     await appReady(page);
+    // Invisible means nothing drawn: without the widget's stylesheet it showed a raw checkbox, a
+    // stray tick and a plain link (issue 47, defect 1).
+    const box = page.locator('altcha-widget .altcha');
+    await box.waitFor({ state: 'attached' });
+    assert.equal(await box.evaluate((el) => getComputedStyle(el).display), 'none');
+    assert.equal(
+      await page.locator('altcha-widget input, altcha-widget a').filter({ visible: true }).count(),
+      0,
+    );
     await submitRegisterForm(page, user);
     await page.waitForURL('**/dashboard', { timeout: 30_000 });
     assert.deepEqual(await storageKeys(page), ['accessToken', 'refreshToken', 'user']);
@@ -77,6 +86,15 @@ describe('captcha', () => {
     });
     await page.goto('/auth/register');
     await appReady(page);
+    // Invisible means nothing drawn: without the widget's stylesheet it showed a raw checkbox, a
+    // stray tick and a plain link (issue 47, defect 1).
+    const box = page.locator('altcha-widget .altcha');
+    await box.waitFor({ state: 'attached' });
+    assert.equal(await box.evaluate((el) => getComputedStyle(el).display), 'none');
+    assert.equal(
+      await page.locator('altcha-widget input, altcha-widget a').filter({ visible: true }).count(),
+      0,
+    );
     await submitRegisterForm(page, user);
     await page.getByText('This username or email cannot be used', { exact: false }).first().waitFor();
     await page.getByLabel('Username').fill(newUser().username);

@@ -216,8 +216,16 @@ describe('messaging', () => {
   it('schedules a message and cancels it on the Scheduled SMS page', async () => {
     const { context, page, errors } = await newContext(browser, server.baseUrl, VIEWPORT);
     await signIn(page, user);
+    // One request for the sender IDs on a load (issue 47 defect 7: the list and the server's sender
+    // settings asked for the same answer twice).
+    const senderLists: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/sender-ids') senderLists.push(r.url());
+    });
     await page.goto('/sms/single');
     await appReady(page);
+    await page.waitForLoadState('networkidle');
+    assert.equal(senderLists.length, 1, `GET /api/sender-ids ×${senderLists.length}`);
 
     const recipients = page.getByLabel('Recipients');
     await recipients.fill('+14155552671');
@@ -228,7 +236,14 @@ describe('messaging', () => {
       .fill('Reminder: your appointment is on Friday at 10:00.');
     await page.getByRole('switch', { name: /Schedule for later/ }).check();
     // It starts at the next round quarter hour, not 12:00 AM (defect 6).
-    assert.match(await page.getByRole('button', { name: 'Send at' }).innerText(), /:(00|15|30|45) (AM|PM)/);
+    const shown = await page.getByRole('button', { name: 'Send at' }).innerText();
+    assert.match(shown, /:(00|15|30|45) (AM|PM)/);
+    // …at least an hour ahead: the next quarter hour could be a minute away (issue 47, defect 8).
+    const ahead = Date.parse(`${shown.replace(/ (AM|PM)$/, ' $1')} UTC`) - Date.now();
+    assert.ok(
+      ahead >= 59 * 60_000 && ahead <= 76 * 60_000,
+      `default send time ${shown} is ${Math.round(ahead / 60_000)} min ahead`,
+    );
     await pickSchedule(page, 2);
 
     await page.getByRole('button', { name: 'Review and schedule' }).click();

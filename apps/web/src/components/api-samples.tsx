@@ -32,7 +32,7 @@ export function sendMessageSamples(baseUrl: string, keyPrefix: string): ApiSampl
 curl ${url} \\
   -H "Authorization: Bearer $WREN_API_KEY" \\
   -H "Content-Type: application/json" \\
-  -H "Idempotency-Key: $(uuidgen)" \\
+  -H "Idempotency-Key: $(od -An -N16 -tx1 /dev/urandom | tr -d ' \\n')" \\
   -d '{"to": "+14155550123", "text": "Your order has shipped"}'`,
     },
     {

@@ -323,6 +323,23 @@ describe('OpenAPI: what the routes do not say themselves', () => {
   });
 });
 
+describe('/v1: an Idempotency-Key that cannot be honoured is refused, never ignored', () => {
+  it('an empty or blank key is a 400 naming the header; nothing is sent', async () => {
+    // Issue 47 item 3: a retry of a request whose key was silently dropped is sent twice.
+    for (const key of ['', ' ', '\t']) {
+      const res = await post(
+        '/v1/messages',
+        { to: '+14155550190', text: `idem-empty ${JSON.stringify(key)}` },
+        {
+          'idempotency-key': key,
+        },
+      );
+      expect([res.status, res.body.error.param], JSON.stringify(key)).toEqual([400, 'Idempotency-Key']);
+    }
+    expect(await countByText('idem-empty')).toBe(0);
+  });
+});
+
 describe('a message text must say something', () => {
   it('refuses a text of only spaces or line breaks on every send path, charging nothing', async () => {
     const before = (await owner.get('/api/balance')).body.balanceMinor as number;

@@ -40,6 +40,19 @@ export const unknownColumnsText = (placeholders: string[]) =>
   `No column matches ${placeholders.map((p) => `{{${p}}}`).join(', ')}`;
 
 /**
+ * Whether a source is worth estimating: some recipients, and for personalised a text. Judged on the
+ * debounced source the request sends, not on the form as typed (issue 47 defect 7: for 400 ms after
+ * the first group or letter the request went with the empty source before it, and got a 422/400).
+ */
+export function estimateReady(s: CampaignSourceInput): boolean {
+  const recipients =
+    (s.groupIds?.length ?? 0) > 0 ||
+    (s.numbers ?? '').trim() !== '' ||
+    (s.uploadId !== undefined && s.phoneColumn !== undefined);
+  return recipients && (s.kind !== 'personalised' || (s.text ?? '').trim() !== '');
+}
+
+/**
  * A campaign composer's state: what the user chose, the live estimate and what it implies (cost,
  * balance after, the scheduled instant), the checks before the confirm step, and the send.
  */
@@ -98,7 +111,7 @@ export function useCampaignComposer(kind: CampaignKind) {
       (schedule && scheduleAt && wallTimeToInstant(scheduleAt, timezone)?.toISOString()) || undefined,
     timezone: sendWindow.value !== null ? timezone : undefined,
   };
-  const estimate = useCampaignEstimate(source, hasSource && (!personalised || text.trim() !== ''));
+  const estimate = useCampaignEstimate(source, estimateReady);
   const est: CampaignEstimate | undefined = estimate.isError ? undefined : estimate.data;
   const estimateError = estimate.isError ? errorText(estimate.error) : null;
   const countedByServer = personalised || trackLinks;

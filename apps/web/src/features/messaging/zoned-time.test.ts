@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nextQuarterHour, nowInZone, offsetMinutes, toIsoWithOffset, wallTimeToInstant } from './zoned-time';
+import {
+  defaultScheduleTime,
+  nowInZone,
+  offsetMinutes,
+  toIsoWithOffset,
+  wallTimeToInstant,
+} from './zoned-time';
 
 describe('offsetMinutes', () => {
   it('follows daylight saving', () => {
@@ -129,15 +135,17 @@ describe('nowInZone', () => {
   });
 });
 
-describe('nextQuarterHour (defect 6)', () => {
-  it('is the next round quarter hour, at least a minute away, in the given zone', () => {
+describe('defaultScheduleTime (issue 47 defect 8)', () => {
+  it('is the first round quarter hour at least an hour away, in the given zone', () => {
     const at = Date.parse('2026-11-24T06:52:10Z');
-    expect(nextQuarterHour('UTC', at)).toBe('2026-11-24 07:00:00');
-    expect(nextQuarterHour('Asia/Kolkata', at)).toBe('2026-11-24 12:30:00');
-    expect(nextQuarterHour('Asia/Kathmandu', at)).toBe('2026-11-24 12:45:00');
-    expect(nextQuarterHour('America/New_York', Date.parse('2026-11-24T06:59:30Z'))).toBe(
-      '2026-11-24 02:15:00',
+    expect(defaultScheduleTime('UTC', at)).toBe('2026-11-24 08:00:00');
+    expect(defaultScheduleTime('Asia/Kolkata', at)).toBe('2026-11-24 13:30:00');
+    expect(defaultScheduleTime('Asia/Kathmandu', at)).toBe('2026-11-24 13:45:00');
+    // 01:56 in New York: not 02:00 (4 minutes away) but 03:00.
+    expect(defaultScheduleTime('America/New_York', Date.parse('2026-11-24T06:56:00Z'))).toBe(
+      '2026-11-24 03:00:00',
     );
-    expect(nextQuarterHour('UTC', Date.parse('2026-11-24T23:50:00Z'))).toBe('2026-11-25 00:00:00');
+    expect(defaultScheduleTime('UTC', Date.parse('2026-11-24T23:50:00Z'))).toBe('2026-11-25 01:00:00');
+    expect(defaultScheduleTime('UTC', Date.parse('2026-11-24T07:00:00Z'))).toBe('2026-11-24 08:00:00');
   });
 });

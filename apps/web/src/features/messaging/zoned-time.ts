@@ -62,10 +62,13 @@ export function formatInZone(instant: Date | string, timeZone: string): string {
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 const QUARTER_HOUR_MS = 15 * 60_000;
+/** The default "send at" is at least this far ahead: a scheduled send that is 4 minutes away is a surprise. */
+export const DEFAULT_SCHEDULE_LEAD_MS = 60 * 60_000;
 /**
- * The default "send at": the next round quarter hour at least a minute away, as wall-clock time in
+ * The default "send at": the first round quarter hour at least an hour away, as wall-clock time in
  * `timeZone` (every zone's offset is a whole number of quarter hours, so it is round there too).
+ * The next quarter hour could be a minute away (issue 47, defect 8).
  */
-export function nextQuarterHour(timeZone: string, now = Date.now()): string {
-  return nowInZone(timeZone, Math.ceil((now + 60_000) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
+export function defaultScheduleTime(timeZone: string, now = Date.now()): string {
+  return nowInZone(timeZone, Math.ceil((now + DEFAULT_SCHEDULE_LEAD_MS) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
 }

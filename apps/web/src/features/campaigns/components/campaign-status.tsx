@@ -25,29 +25,55 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
   );
 }
 
-/** Delivered, failed and still pending, as one bar (the rest of the recipients not yet sent). */
+/** The statuses of a message that was handed to an SMSC. */
+const WENT = [
+  'sending',
+  'sent',
+  'delivered',
+  'undelivered',
+  'expired',
+  'rejected',
+  'failed',
+  'unknown',
+] as const;
+
+/**
+ * Delivered, failed, canceled and still pending, as one bar. Canceled messages are not "done": a
+ * campaign canceled before it sent anything read "100% done 4/4" (issue 47, defect 9). Its line
+ * then says how many were sent of all, and how many were canceled.
+ */
 export function CampaignProgress({ c }: { c: CampaignDto }) {
   const total = Math.max(1, c.recipients);
   const delivered = (c.delivered / total) * 100;
   const failed = (c.failed / total) * 100;
   const sent = ((c.counts.sent + c.counts.sending) / total) * 100;
   const done = c.recipients - c.pending;
+  // Of a canceled campaign: the messages that went to the SMSC, and the rest (canceled, or never
+  // queued), which will not be sent.
+  const went = WENT.reduce((n, status) => n + (c.counts[status] ?? 0), 0);
+  const canceled = c.status === 'canceled' ? Math.max(0, c.recipients - went) : (c.counts.canceled ?? 0);
+  const pending = c.status === 'canceled' ? 0 : c.pending;
   return (
     <Tooltip
-      label={`${c.delivered.toLocaleString()} delivered · ${c.failed.toLocaleString()} failed · ${c.pending.toLocaleString()} pending`}
+      label={`${c.delivered.toLocaleString()} delivered · ${c.failed.toLocaleString()} failed · ${
+        canceled > 0 ? `${canceled.toLocaleString()} canceled · ` : ''
+      }${pending.toLocaleString()} pending`}
     >
       <div>
         <Progress.Root size="lg">
           <Progress.Section value={delivered} color="teal" aria-label="Delivered" />
           <Progress.Section value={sent} color="blue" aria-label="Sent, waiting for a receipt" />
           <Progress.Section value={failed} color="red" aria-label="Failed" />
+          <Progress.Section value={(canceled / total) * 100} color="gray" aria-label="Canceled" />
         </Progress.Root>
-        <Group justify="space-between" mt={2}>
+        <Group justify="space-between" mt={2} data-testid="campaign-progress">
           <Text size="xs" c="dimmed">
-            {Math.round((done / total) * 100)}% done
+            {c.status === 'canceled'
+              ? `${went.toLocaleString()} sent · ${canceled.toLocaleString()} canceled`
+              : `${Math.round((done / total) * 100)}% done`}
           </Text>
           <Text size="xs" c="dimmed">
-            {done.toLocaleString()} / {c.recipients.toLocaleString()}
+            {(c.status === 'canceled' ? went : done).toLocaleString()} / {c.recipients.toLocaleString()}
           </Text>
         </Group>
       </div>

@@ -2,7 +2,7 @@ import { SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconClock } from '@/components/icons';
 import { TimezoneSelect } from '@/components/timezone-select';
-import { formatInZone, nextQuarterHour, nowInZone, wallTimeToInstant } from '../zoned-time';
+import { formatInZone, defaultScheduleTime, nowInZone, wallTimeToInstant } from '../zoned-time';
 
 interface ScheduleFieldsProps {
   enabled: boolean;
@@ -29,8 +29,8 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
         onChange={(event) => {
           const on = event.currentTarget.checked;
           props.onEnabledChange(on);
-          // Start from the next round quarter hour in the chosen zone, not midnight.
-          if (on && !at) props.onAtChange(nextQuarterHour(timezone));
+          // Start an hour or more ahead, on a round quarter hour in the chosen zone, not midnight.
+          if (on && !at) props.onAtChange(defaultScheduleTime(timezone));
         }}
       />
       {enabled && (

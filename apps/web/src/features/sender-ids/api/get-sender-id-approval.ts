@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { SENDER_ID_API, type SenderIdList } from '@wren/contracts';
-import { http } from '@/lib/http/client';
+import type { SenderIdList } from '@wren/contracts';
+import { fetchSenderIdList } from './get-sender-ids';
 
 /** Outside the ['sender-ids'] root: these are server configuration, not the account's list. */
 export const senderIdApprovalQueryKey = ['sender-id-approval'] as const;
@@ -8,7 +8,7 @@ export const senderIdApprovalQueryKey = ['sender-id-approval'] as const;
 export type SenderIdSettings = Pick<SenderIdList, 'approval' | 'platformSender'>;
 
 export async function getSenderIdSettings(): Promise<SenderIdSettings> {
-  const { data } = await http.get<SenderIdList>(SENDER_ID_API.list);
+  const data = await fetchSenderIdList();
   return { approval: data.approval, platformSender: data.platformSender };
 }
 

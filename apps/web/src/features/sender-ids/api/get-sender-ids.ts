@@ -6,9 +6,29 @@ import { http } from '@/lib/http/client';
 /** Under the ['sender-ids'] root, which the hub invalidates on SenderIdUpdated. */
 export const senderIdsQueryKey = ['sender-ids', 'list'] as const;
 
+let inFlight: Promise<SenderIdList> | null = null;
+
+/**
+ * GET the sender ID list, one request for the callers of the same moment: the list and the server's
+ * sender ID settings are two queries of one answer, and Single SMS asked for it twice on every load
+ * (issue 47, defect 7).
+ */
+export function fetchSenderIdList(): Promise<SenderIdList> {
+  inFlight ??= http.get<SenderIdList>(SENDER_ID_API.list).then(
+    ({ data }) => {
+      inFlight = null;
+      return data;
+    },
+    (err: unknown) => {
+      inFlight = null;
+      throw err;
+    },
+  );
+  return inFlight;
+}
+
 export async function getSenderIds(): Promise<SenderIdDto[]> {
-  const { data } = await http.get<SenderIdList>(SENDER_ID_API.list);
-  return data.items;
+  return (await fetchSenderIdList()).items;
 }
 
 /**
