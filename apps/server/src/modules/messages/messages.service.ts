@@ -31,6 +31,8 @@ import { customerHistory, messageHistory } from './message-history';
 import * as limitsOf from './account-limits';
 import { coalesced } from '../../platform/coalesce';
 import { newMessageId } from '../../shared/message-uuid';
+import { opensFor } from '../send-windows/campaign-window';
+import { singleSendWindow } from '../send-windows/send-window-settings';
 
 /** Resolves the sender a send may use: an approved sender ID of the account, or its default. */
 export type ResolveSender = (input: { accountId: string; value?: string }) => Promise<string>;
@@ -123,11 +125,13 @@ export function createMessagesService(deps: Deps) {
       const normalised = normaliseRecipients(input.recipients);
       // Three independent lookups at once (a send waits for one round trip, not three); their errors
       // are still reported in this order.
-      const [screenedR, limitsR, senderR] = await Promise.allSettled([
+      const [screenedR, limitsR, senderR, windowR] = await Promise.allSettled([
         screenSuppressed(input.accountId, normalised),
         // The operator's per-account limits (account-limits.ts): countries now, cap and pace below.
         limitsFor(input.accountId),
         deps.resolveSender({ accountId: input.accountId, value: input.senderId }),
+        // The account's send window, when it opted single sends in (issue 41); OTP never waits.
+        singleSendWindow(db, input.accountId),
       ]);
       const screened = settled(screenedR);
       const recipients = screened.allowed;
@@ -137,8 +141,13 @@ export function createMessagesService(deps: Deps) {
       const sender = settled(senderR);
       const quote = await deps.pricing.quote(input.accountId, recipients, info.segments);
       const start = scheduledAt ?? new Date();
-      const validityUntil = new Date(start.getTime() + config.messageValidityMinutes * 60_000);
+      const validityMs = config.messageValidityMinutes * 60_000;
+      const validityUntil = new Date(start.getTime() + validityMs);
       const status = scheduledAt ? 'scheduled' : 'queued';
+      // Outside the window, a message waits queued (or scheduled) until its recipient's opens,
+      // valid from then; it is paid once, now, like any other.
+      const window = settled(windowR);
+      const opens = window ? opensFor(window, input.timezone ?? 'UTC', start) : null;
       const batch = randomUUID();
       const admission = await limitsOf.admitNow(db, input.accountId, limits, recipients.length, !scheduledAt);
 
@@ -149,25 +158,28 @@ export function createMessagesService(deps: Deps) {
           note: `${recipients.length} SMS × ${info.segments} segment(s)`,
           totalMinor: quote.total,
           hook: input.hook,
-          rows: recipients.map((to, i) => ({
-            id: newMessageId(),
-            account_id: input.accountId,
-            campaign_id: null,
-            user_id: input.userId,
-            recipient: to,
-            sender,
-            body: input.text,
-            encoding: info.encoding,
-            segments: info.segments,
-            price_minor: quote.prices[i] ?? 0,
-            currency: quote.currency,
-            status,
-            priority: PRIORITY.single,
-            scheduled_at: scheduledAt,
-            timezone: input.timezone ?? null,
-            next_attempt_at: admission?.dueAt?.[i] ?? start,
-            validity_until: validityUntil,
-          })),
+          rows: recipients.map((to, i) => {
+            const held = opens?.(to) ?? null;
+            return {
+              id: newMessageId(),
+              account_id: input.accountId,
+              campaign_id: null,
+              user_id: input.userId,
+              recipient: to,
+              sender,
+              body: input.text,
+              encoding: info.encoding,
+              segments: info.segments,
+              price_minor: quote.prices[i] ?? 0,
+              currency: quote.currency,
+              status,
+              priority: PRIORITY.single,
+              scheduled_at: scheduledAt && held ? held : scheduledAt,
+              timezone: input.timezone ?? null,
+              next_attempt_at: held ?? admission?.dueAt?.[i] ?? start,
+              validity_until: held ? new Date(held.getTime() + validityMs) : validityUntil,
+            };
+          }),
         })
         .catch(async (err: unknown) => {
           await limitsOf.release(db, input.accountId, admission, recipients.length);

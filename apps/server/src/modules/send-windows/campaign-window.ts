@@ -56,3 +56,20 @@ export function windowPlanner(
     },
   };
 }
+
+/**
+ * When each number's window opens from `from` (null: open then), the number's zone or
+ * `fallbackZone`; computed once per zone.
+ */
+export function opensFor(window: SendWindow, fallbackZone: string, from: Date) {
+  const byZone = new Map<string, Date>();
+  return (e164: string): Date | null => {
+    const zone = zoneOfNumber(e164) ?? fallbackZone;
+    let t = byZone.get(zone);
+    if (!t) {
+      t = nextOpen(window, zone, from);
+      byZone.set(zone, t);
+    }
+    return t.getTime() > from.getTime() ? t : null;
+  };
+}

@@ -37,3 +37,9 @@ export async function saveSendWindowSettings(
 export async function accountWindow(db: Db, accountId: string): Promise<SendWindow | null> {
   return (await loadSendWindowSettings(db, accountId)).window;
 }
+
+/** The window single sends of the account wait for: its default, when it opted them in; else null. */
+export async function singleSendWindow(db: Db, accountId: string): Promise<SendWindow | null> {
+  const s = await loadSendWindowSettings(db, accountId);
+  return s.applyToSingle ? s.window : null;
+}

@@ -28,8 +28,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * A window open now in New York and closed in Los Angeles (3 hours behind) and London (5 ahead):
  * every day, from New York's current hour for two hours (past midnight: overnight).
  */
-function windowOpenInNewYork(): SendWindow {
-  const h = Math.floor(localParts(new Date(), 'America/New_York').minutes / 60);
+function windowOpenInNewYork(zone = 'America/New_York'): SendWindow {
+  const h = Math.floor(localParts(new Date(), zone).minutes / 60);
   const end = h + 2;
   return {
     days: [1, 2, 3, 4, 5, 6, 7],
@@ -237,6 +237,40 @@ describe('send windows', () => {
     });
     expect(est.status).toBe(400);
     expect(JSON.stringify(est.body)).toContain('another time than it starts');
+  });
+
+  it('single sends wait for the window only when the account opted them in', async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 10_000);
+    // Open in Los Angeles now, closed in New York (3 hours ahead).
+    const window = windowOpenInNewYork('America/Los_Angeles');
+    const put = await c.request('PUT', '/api/settings/send-window', { window, applyToSingle: true });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const before = (await c.get('/api/balance')).body.balanceMinor as number;
+    const sent = await c.post('/api/sms/single', { recipients: [NY[0], LA[0]], text: 'In my hours' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+    expect(before - sent.body.balanceMinor).toBe(sent.body.totalPriceMinor);
+    const rows = async () =>
+      server.ctx.db
+        .selectFrom('messages')
+        .select(['recipient', 'status', 'next_attempt_at', 'validity_until'])
+        .where('account_id', '=', user.accountId)
+        .where('campaign_id', 'is', null)
+        .execute();
+    await waitFor(rows, (r) => statusOf(r, [LA[0]!])[0] === 'delivered');
+    const ny = (await rows()).find((r) => r.recipient === NY[0])!;
+    expect(ny.status).toBe('queued');
+    const opens = nextOpen(window, 'America/New_York', new Date());
+    expect(Math.abs(ny.next_attempt_at!.getTime() - opens.getTime())).toBeLessThan(60_000);
+    expect(ny.validity_until.getTime()).toBeGreaterThan(opens.getTime());
+
+    // Not opted in: the same send goes at once.
+    await c.request('PUT', '/api/settings/send-window', { window, applyToSingle: false });
+    const now = await c.post('/api/sms/single', { recipients: [NY[1]], text: 'Any hour' });
+    expect(now.status).toBe(202);
+    await waitFor(rows, (r) => statusOf(r, [NY[1]!])[0] === 'delivered');
+    expect((await rows()).find((r) => r.recipient === NY[0])!.status).toBe('queued');
   });
 
   it('another account and roles without the permission cannot read or change the default', async () => {
