@@ -182,7 +182,7 @@ describe('send windows', () => {
     expect((await campaignMessages(id)).map((m) => m.status)).toEqual(['queued', 'queued']);
   });
 
-  it("the account's default window: campaigns without their own take it; null is none; unknown zones use the campaign's", async () => {
+  it("the account's default window: campaigns without their own take it; null is none; the campaign's zone is the fallback", async () => {
     const c = server.client();
     const { user } = await c.register();
     await topUp(user.accountId, 10_000);
@@ -271,6 +271,39 @@ describe('send windows', () => {
     expect(now.status).toBe(202);
     await waitFor(rows, (r) => statusOf(r, [NY[1]!])[0] === 'delivered');
     expect((await rows()).find((r) => r.recipient === NY[0])!.status).toBe('queued');
+  });
+
+  it('/v1/campaigns takes a sendWindow (and refuses a bad one with its message)', async () => {
+    const c = server.client();
+    await c.register();
+    const key = await c.post('/api/api-keys', { name: 'Backend', scopes: ['campaigns:write'] });
+    expect(key.status).toBe(201);
+    const v1 = async (body: unknown) => {
+      const res = await fetch(`${server.url}/v1/campaigns`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.body.secret as string}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const sendWindow: SendWindow = { days: [6, 7], start: '22:00', end: '06:00', overnight: true };
+    const created = await v1({
+      to: [NY[0]],
+      text: 'Weekend nights',
+      sendWindow,
+      scheduleAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = (created.body.campaign as { id: string }).id;
+    const row = await server.ctx.db
+      .selectFrom('bulk_campaigns')
+      .select('send_window')
+      .where('campaign_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.send_window).toEqual(sendWindow);
+    const bad = await v1({ to: [NY[0]], text: 'x', sendWindow: { days: [], start: '09:00', end: '20:00' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('Pick at least one day');
   });
 
   it('another account and roles without the permission cannot read or change the default', async () => {

@@ -1,5 +1,6 @@
 import { sendWindowSchema, type SendWindow } from '@wren/contracts';
 import { describe, expect, it } from 'vitest';
+import { windowPlanner } from './campaign-window';
 import { zoneOfNumber, zonesOfNumber } from './phone-zone';
 import { isOpen, localLabel, nextOpen, zonedInstant } from './window-time';
 
@@ -149,5 +150,45 @@ describe('zoneOfNumber (libphonenumber time-zone mapping)', () => {
     const perLookupUs = ((performance.now() - t0) * 1000) / numbers.length;
     console.log(`zoneOfNumber: ${perLookupUs.toFixed(2)} µs a lookup over 100,000 numbers`);
     expect(perLookupUs).toBeLessThan(50);
+  });
+});
+
+describe("windowPlanner (the estimate's plan)", () => {
+  it("counts numbers per zone, puts those of no single zone in the campaign's, and says when each opens", () => {
+    const plan = windowPlanner(
+      { window: w([1, 2, 3, 4, 5], '09:00', '20:00'), source: 'campaign' },
+      'Asia/Kolkata',
+    );
+    for (const n of ['12125550101', '12125550102', '13105550101', '5215512345678', '99912345']) plan.add(n);
+    // Friday 2026-12-04 15:00Z: 10:00 in New York (open), 07:00 in Los Angeles, 20:30 in Kolkata.
+    const s = plan.summary(at('2026-12-04T15:00:00Z'));
+    expect(s.zones).toEqual([
+      {
+        timeZone: 'America/New_York',
+        recipients: 2,
+        fallback: false,
+        opensAt: '2026-12-04T15:00:00.000Z',
+        opensAtLocal: '2026-12-04 10:00',
+        openNow: true,
+      },
+      {
+        timeZone: 'America/Los_Angeles',
+        recipients: 1,
+        fallback: false,
+        opensAt: '2026-12-04T17:00:00.000Z',
+        opensAtLocal: '2026-12-04 09:00',
+        openNow: false,
+      },
+      // Kolkata's window closed at 20:00 on Friday: Monday 09:00 IST.
+      {
+        timeZone: 'Asia/Kolkata',
+        recipients: 2,
+        fallback: true,
+        opensAt: '2026-12-07T03:30:00.000Z',
+        opensAtLocal: '2026-12-07 09:00',
+        openNow: false,
+      },
+    ]);
+    expect(s.lastSendAt).toBe('2026-12-07T03:30:00.000Z');
   });
 });
