@@ -58,6 +58,9 @@ const mainPages: RouteObject[] = [
       handle: { title: paths.billing.root.title } satisfies RouteHandle,
     },
     page(paths.billing.statements, () => import('@/features/billing/pages/statements-page')),
+    page(paths.billing.balance, () => import('@/features/billing/pages/balance-page')),
+    page(paths.billing.prices, () => import('@/features/billing/pages/prices-page')),
+    page(paths.billing.ledger, () => import('@/features/billing/pages/ledger-page')),
   ]),
   group({ title: paths.profile.view.title, to: to(paths.profile.view) }, [
     page(paths.profile.view, () => import('@/features/profile/pages/profile-page')),
@@ -119,6 +122,7 @@ const mainPages: RouteObject[] = [
       page(paths.admin.senderIds, () => import('@/features/admin/pages/sender-id-approvals-page')),
       page(paths.admin.audit, () => import('@/features/admin/pages/audit-page')),
       page(paths.admin.system, () => import('@/features/admin/pages/system-page')),
+      page(paths.admin.topUps, () => import('@/features/admin/pages/top-ups-page')),
     ],
   },
 ];

@@ -50,13 +50,13 @@ describe('paths', () => {
         ...['/api', '/api/create', '/api/doc', '/api/:id/edit', '/api/:id/view', '/api/:id/report', '/404'],
         // The operator console (issue #16), for admins only.
         ...['/admin/accounts', '/admin/accounts/:id', '/admin/rate-plans', '/admin/sender-ids'],
-        ...['/admin/audit', '/admin/system'],
+        ...['/admin/audit', '/admin/system', '/admin/top-ups'],
         // Members and invites (issue 39).
         ...['/settings/team', '/invite/:token'],
         // Sub-accounts for resellers (issue 39 item 4).
         ...['/settings/sub-accounts', '/settings/sub-accounts/:id'],
         // Billing (issue 39 item 5): its tabs are pages under /billing.
-        ...['/billing', '/billing/statements'],
+        ...['/billing', '/billing/statements', '/billing/balance', '/billing/prices', '/billing/ledger'],
         // SMPP accounts (issue 37), under the API pages.
         ...['/api/smpp', '/api/smpp/create', '/api/smpp/:id', '/api/doc/smpp'],
         // The account's send window (issue 41).

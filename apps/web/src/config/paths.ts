@@ -100,6 +100,9 @@ export const paths = {
   billing: {
     root: route('/billing', 'Billing', 'billing:read'),
     statements: route('/billing/statements', 'Statements', 'billing:read'),
+    balance: route('/billing/balance', 'Balance', 'billing:read'),
+    prices: route('/billing/prices', 'Prices', 'billing:read'),
+    ledger: route('/billing/ledger', 'Ledger', 'billing:read'),
   },
   otp: {
     list: route('/otp-service', 'OTP services', 'developer:manage'),
@@ -133,6 +136,7 @@ export const paths = {
     senderIds: route('/admin/sender-ids', 'Sender ID approvals'),
     audit: route('/admin/audit', 'Audit log'),
     system: route('/admin/system', 'System status'),
+    topUps: route('/admin/top-ups', 'Top-up requests'),
   },
 } as const;
 

@@ -102,6 +102,7 @@ export const ADMIN_MENU: MenuSection = {
         { label: 'Accounts', to: paths.admin.accounts.path, icon: IconUsers },
         { label: 'Rate plans', to: paths.admin.ratePlans.path, icon: IconChart },
         { label: 'Sender ID approvals', to: paths.admin.senderIds.path, icon: IconId },
+        { label: 'Top-up requests', to: paths.admin.topUps.path, icon: IconReceipt },
         { label: 'Audit log', to: paths.admin.audit.path, icon: IconList },
         { label: 'System status', to: paths.admin.system.path, icon: IconDashboard },
       ],

@@ -5,10 +5,15 @@ import { roleCan } from '@wren/contracts';
 import { useAccountRole } from '@/lib/account-role';
 
 /**
- * The Billing page's sections, one tab per page under /billing. Issue 47 adds Balance, Prices,
- * Ledger and Top-up here; each tab shows only to a role with its page's permission.
+ * The Billing page's sections, one tab per page under /billing (issue 47: Balance with top-up and
+ * the low-balance alert, Prices, Ledger); each tab shows only to a role with its page's permission.
  */
-const TABS = [{ label: 'Statements', path: paths.billing.statements }] as const;
+const TABS = [
+  { label: 'Balance', path: paths.billing.balance },
+  { label: 'Prices', path: paths.billing.prices },
+  { label: 'Ledger', path: paths.billing.ledger },
+  { label: 'Statements', path: paths.billing.statements },
+] as const;
 
 export function BillingTabs() {
   const { pathname } = useLocation();

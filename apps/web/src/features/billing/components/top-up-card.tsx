@@ -1,0 +1,200 @@
+import { useState } from 'react';
+import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import type { BillingSummaryDto, TopUpDto, TopUpStatus } from '@wren/contracts';
+import { FormAlert } from '@/components/form-alert';
+import { ResponsiveTable } from '@/components/responsive-table';
+import { useCan } from '@/lib/account-role';
+import { formatDateTime } from '@/lib/format-date';
+import { messageOf } from '@/lib/http/http-error';
+import { formatMoney } from '@/lib/money';
+import { toast } from '@/lib/toast';
+import { toMinor, useCheckout, useRequestTopUp, useTopUps } from '../api/billing';
+
+const STATUS: Record<TopUpStatus, { label: string; color: string }> = {
+  pending: { label: 'Pending', color: 'yellow' },
+  paid: { label: 'Paid', color: 'teal' },
+  approved: { label: 'Approved', color: 'teal' },
+  rejected: { label: 'Rejected', color: 'red' },
+  expired: { label: 'Not paid', color: 'gray' },
+};
+
+export function TopUpStatusBadge({ status }: { status: TopUpStatus }) {
+  const s = STATUS[status];
+  return (
+    <Badge color={s.color} variant="light" style={{ flexShrink: 0 }} miw="fit-content">
+      {s.label}
+    </Badge>
+  );
+}
+
+/** The amount field of both forms, checked against the server's limits before sending. */
+function useAmount(summary: BillingSummaryDto) {
+  const [text, setText] = useState('');
+  const minor = toMinor(text);
+  const limits = `${formatMoney(summary.minTopUpMinor, summary.currency)} to ${formatMoney(summary.maxTopUpMinor, summary.currency)}`;
+  const problem =
+    minor === null
+      ? 'Enter an amount, e.g. 25.00'
+      : minor < summary.minTopUpMinor || minor > summary.maxTopUpMinor
+        ? `Enter an amount from ${limits}`
+        : null;
+  return { text, setText, minor, problem, limits };
+}
+
+/**
+ * Adding credit (issue 47). With a payment provider: "Pay by card" opens Stripe Checkout, and the
+ * balance is credited when Stripe confirms the payment. Without one: a request that an operator
+ * approves, and the account's requests with their status.
+ */
+export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
+  const canTopUp = useCan('billing:topup');
+  const amount = useAmount(summary);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [touched, setTouched] = useState(false);
+  const checkout = useCheckout();
+  const request = useRequestTopUp();
+  const stripe = summary.provider === 'stripe';
+
+  const submit = async () => {
+    setTouched(true);
+    setError(null);
+    if (amount.problem || amount.minor === null) return;
+    try {
+      if (stripe) {
+        const { url } = await checkout.mutateAsync(amount.minor);
+        window.location.assign(url);
+      } else {
+        await request.mutateAsync({ amountMinor: amount.minor, note: note.trim() || undefined });
+        toast.success(`Requested a top-up of ${formatMoney(amount.minor, summary.currency)}.`);
+        amount.setText('');
+        setNote('');
+        setTouched(false);
+      }
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Title order={2} size="h5" mb="xs">
+        Top up
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm" data-testid="top-up-how">
+        {stripe
+          ? 'Pay by card on Stripe’s secure page. Your balance is credited as soon as Stripe confirms the payment.'
+          : 'Card payments are not set up on this server. Send a request and an operator approves it; your balance is credited when it is approved.'}
+      </Text>
+      {canTopUp ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Stack gap="sm">
+            <FormAlert message={error} />
+            <TextInput
+              label={`Amount (${summary.currency})`}
+              placeholder="25.00"
+              inputMode="decimal"
+              description={amount.limits}
+              value={amount.text}
+              onChange={(e) => amount.setText(e.currentTarget.value)}
+              error={touched ? amount.problem : null}
+              maw={260}
+            />
+            {!stripe && (
+              <Textarea
+                label="Note for the operator (optional)"
+                placeholder="e.g. paid by bank transfer, invoice 1042"
+                autosize
+                minRows={2}
+                maxLength={500}
+                value={note}
+                onChange={(e) => setNote(e.currentTarget.value)}
+              />
+            )}
+            <Group>
+              <Button type="submit" loading={checkout.isPending || request.isPending}>
+                {stripe ? 'Pay by card' : 'Request top-up'}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : (
+        <Text size="sm">
+          Your role can see the balance but not add credit. Ask an owner, admin or billing member.
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+/** The account's top-ups (card payments and requests), newest first. */
+export function TopUpList() {
+  const list = useTopUps();
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Title order={2} size="h5" mb="xs">
+        Top-ups
+      </Title>
+      {list.isPending && (
+        <Text size="sm" c="dimmed">
+          Loading top-ups…
+        </Text>
+      )}
+      {list.isError && (
+        <Group justify="space-between">
+          <Text size="sm" c="red">
+            Could not load your top-ups: {messageOf(list.error)}
+          </Text>
+          <Button size="xs" variant="light" onClick={() => void list.refetch()}>
+            Try again
+          </Button>
+        </Group>
+      )}
+      {list.isSuccess && list.data.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No top-ups yet.
+        </Text>
+      )}
+      {list.isSuccess && list.data.length > 0 && <TopUpRows items={list.data} />}
+    </Paper>
+  );
+}
+
+function TopUpRows({ items }: { items: TopUpDto[] }) {
+  return (
+    <ResponsiveTable minWidth={560} data-testid="top-up-list">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Requested</Table.Th>
+          <Table.Th>Amount</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th>Note</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {items.map((t) => (
+          <Table.Tr key={t.id}>
+            <Table.Td data-label="Requested">
+              {formatDateTime(t.createdAt)}
+              {t.requestedBy ? ` · ${t.requestedBy}` : ''}
+            </Table.Td>
+            <Table.Td data-label="Amount">{formatMoney(t.amountMinor, t.currency)}</Table.Td>
+            <Table.Td data-label="Status">
+              <TopUpStatusBadge status={t.status} />
+            </Table.Td>
+            <Table.Td data-label="Note">
+              {[t.provider === 'stripe' ? 'Card (Stripe)' : t.note, t.decisionNote]
+                .filter(Boolean)
+                .join(' · ') || '—'}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </ResponsiveTable>
+  );
+}
