@@ -45,6 +45,7 @@ describe('sidebar menu', () => {
       ['Sender ID', '/sender-id'],
       ['Contact Group', '/groups'],
       ['Saved Messages', '/templates'],
+      ['Send window', '/settings/send-window'],
       ['Team', '/settings/team'],
       ['Sub-accounts', '/settings/sub-accounts'],
     ]);
@@ -66,6 +67,7 @@ describe('sidebar menu', () => {
       'Sender ID',
       'Contact Group',
       'Saved Messages',
+      'Send window',
       'Team',
       'Sub-accounts',
     ]);
@@ -81,5 +83,14 @@ describe('sidebar menu', () => {
     const analyst = linksOf(renderSidebar(false, '/dashboard', 'analyst')).map(([label]) => label);
     expect(analyst).toContain('SMS Log');
     expect(analyst).not.toContain('Single SMS');
+    // The send window (issue 41) is for the roles that send (Settings open on its pages).
+    cleanup();
+    const analystSettings = linksOf(renderSidebar(false, '/groups', 'analyst')).map(([label]) => label);
+    expect(analystSettings).toContain('Contact Group');
+    expect(analystSettings).not.toContain('Send window');
+    cleanup();
+    expect(linksOf(renderSidebar(false, '/groups', 'sender')).map(([label]) => label)).toContain(
+      'Send window',
+    );
   });
 });
