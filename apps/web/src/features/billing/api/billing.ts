@@ -19,14 +19,18 @@ import {
 import { downloadFile } from '@/lib/download';
 import { http } from '@/lib/http/client';
 
-/** Billing of the signed-in account (issue 47): summary, top-ups, prices, ledger, low-balance alert. */
+/**
+ * Billing of the signed-in account (issue 47): summary, top-ups, prices, ledger, low-balance alert.
+ * Under the hub's `balance` root (lib/hub/hub-keys.ts): a UserAccountUpdated push (a top-up
+ * credited, a send charged) reloads them.
+ */
 export const billingKeys = {
-  all: ['billing'] as const,
-  summary: ['billing', 'summary'] as const,
-  topUps: ['billing', 'top-ups'] as const,
-  prices: (q: string) => ['billing', 'prices', q] as const,
-  ledger: (f: LedgerFilters) => ['billing', 'ledger', f] as const,
-  lowBalance: ['billing', 'low-balance'] as const,
+  all: ['balance', 'billing'] as const,
+  summary: ['balance', 'billing', 'summary'] as const,
+  topUps: ['balance', 'billing', 'top-ups'] as const,
+  prices: (q: string) => ['balance', 'billing', 'prices', q] as const,
+  ledger: (f: LedgerFilters) => ['balance', 'billing', 'ledger', f] as const,
+  lowBalance: ['balance', 'billing', 'low-balance'] as const,
 };
 
 export interface LedgerFilters {
