@@ -346,6 +346,7 @@ describe('Operator console', () => {
       await shoot(page, '/admin/sender-ids', 'Sender ID approvals', `${colorScheme}-admin-sender-ids`);
       await shoot(page, '/admin/audit', 'Audit log', `${colorScheme}-admin-audit`);
       await shoot(page, '/admin/system', 'System status', `${colorScheme}-admin-system`);
+      await shoot(page, '/admin/top-ups', 'Top-up requests', `${colorScheme}-admin-top-ups`);
       await context.close();
     });
   }
