@@ -33,6 +33,9 @@ export interface KannelOptions {
   window: number;
   /** BENCH_KANNEL_STORE=file keeps Kannel's message store on disk, as Wren's messages are. */
   store?: 'file';
+  /** The bind's system_id and password (default wren / wrenpass, the simulator's). */
+  systemId?: string;
+  password?: string;
 }
 
 export const KANNEL_USER = { username: 'bench', password: 'benchpass' };
@@ -58,8 +61,8 @@ host = 127.0.0.1
 port = ${o.smscPort}
 receive-port = 0
 transceiver-mode = true
-smsc-username = wren
-smsc-password = wrenpass
+smsc-username = ${o.systemId ?? 'wren'}
+smsc-password = ${o.password ?? 'wrenpass'}
 system-type = ""
 # ids are decimal numbers in submit_sm_resp and in receipts (bit 1: response hex, bit 2: receipt hex)
 msg-id-type = 0x00
