@@ -100,6 +100,9 @@ export const previewRowSchema = z.object({
   costMinor: z.number(),
   /** Why the row will not be sent, or null. */
   problem: z.string().nullable(),
+  /** With a send window: the recipient's zone and when the row is sent there (`YYYY-MM-DD HH:MM`). */
+  timeZone: z.string().nullable().optional(),
+  sendsAtLocal: z.string().nullable().optional(),
 });
 export type PreviewRow = z.infer<typeof previewRowSchema>;
 

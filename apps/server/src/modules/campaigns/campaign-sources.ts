@@ -14,7 +14,9 @@ import type { LedgerService } from '../ledger/ledger.service';
 import * as repo from './campaigns.repository';
 import { scanRecipients } from './recipients';
 import type { ScanDeps } from './scan-types';
-import { resolveWindow, windowPlanner } from '../send-windows/campaign-window';
+import { opensFor, resolveWindow, windowPlanner } from '../send-windows/campaign-window';
+import { zoneOfNumber } from '../send-windows/phone-zone';
+import { localLabel } from '../send-windows/window-time';
 
 interface Deps {
   db: Db;
@@ -73,7 +75,16 @@ export function createSources(deps: Deps) {
           : undefined,
       );
       const { balanceMinor } = await ledger.balance(db, accountId);
-      const startAt = input.scheduleAt ? new Date(input.scheduleAt) : new Date();
+      const requested = input.scheduleAt ? new Date(input.scheduleAt) : new Date();
+      const startAt = requested > new Date() ? requested : new Date();
+      // Each previewed row's local send time: when its zone's window opens (now if open).
+      const fallbackZone = input.timezone ?? 'UTC';
+      const opens = window ? opensFor(window.window, fallbackZone, startAt) : null;
+      const preview = scan.preview.map((p) => {
+        if (!opens || !p.recipient || p.problem) return p;
+        const timeZone = zoneOfNumber(p.recipient) ?? fallbackZone;
+        return { ...p, timeZone, sendsAtLocal: localLabel(opens(p.recipient) ?? startAt, timeZone) };
+      });
       return {
         recipients: scan.recipients,
         invalid: scan.invalid,
@@ -88,8 +99,8 @@ export function createSources(deps: Deps) {
         balanceMinor,
         balanceAfterMinor: balanceMinor - scan.costMinor,
         issues: scan.issues,
-        preview: scan.preview,
-        sendWindows: plan ? plan.summary(startAt > new Date() ? startAt : new Date()) : null,
+        preview,
+        sendWindows: plan ? plan.summary(startAt) : null,
       };
     },
 

@@ -156,6 +156,43 @@ describe('send windows', () => {
     await expectInvariants(server, user.accountId);
   });
 
+  it("a personalised preview shows each row's local send time", async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 10_000);
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([`Phone,Name\n${NY[0]},Ann\n${LA[0]},Bob\n`], { type: 'text/csv' }),
+      'p.csv',
+    );
+    const up = await c.request('POST', '/api/campaigns/uploads', undefined, { raw: form });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const sendWindow = windowOpenInNewYork();
+    const est = await c.post('/api/campaigns/estimate', {
+      kind: 'personalised',
+      uploadId: up.body.uploadId,
+      phoneColumn: 'Phone',
+      text: 'Hi {{Name}}',
+      sendWindow,
+    });
+    expect(est.status, JSON.stringify(est.body)).toBe(200);
+    const rows = est.body.preview as {
+      recipient: string;
+      text: string;
+      timeZone: string;
+      sendsAtLocal: string;
+    }[];
+    const ny = rows.find((r) => r.recipient === NY[0])!;
+    const la = rows.find((r) => r.recipient === LA[0])!;
+    expect(ny).toMatchObject({ text: 'Hi Ann', timeZone: 'America/New_York' });
+    // Open now in New York: sent at once, in its current local hour.
+    const late = (Number(ny.sendsAtLocal.slice(11, 13)) - Number(sendWindow.start.slice(0, 2)) + 24) % 24;
+    expect(late).toBeLessThanOrEqual(1);
+    expect(la).toMatchObject({ text: 'Hi Bob', timeZone: 'America/Los_Angeles' });
+    expect(la.sendsAtLocal.slice(11)).toBe(sendWindow.start);
+  });
+
   it('a pause and resume keeps a held message waiting for its window', async () => {
     const c = server.client();
     const { user } = await c.register();

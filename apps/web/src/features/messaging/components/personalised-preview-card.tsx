@@ -10,6 +10,8 @@ export function PersonalisedPreviewCard({
   preview: CampaignEstimate['preview'];
   currency: string;
 }) {
+  // With a send window, each row's local send time (issue 41 item 4).
+  const timed = preview.some((p) => p.sendsAtLocal);
   return (
     <Card withBorder radius="md" mt="lg" p="lg">
       <Title order={2} size="h5" mb="sm">
@@ -24,6 +26,7 @@ export function PersonalisedPreviewCard({
               <Table.Th>Message</Table.Th>
               <Table.Th>Segments</Table.Th>
               <Table.Th>Cost</Table.Th>
+              {timed && <Table.Th>Local send time</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -53,6 +56,16 @@ export function PersonalisedPreviewCard({
                   )}
                 </Table.Td>
                 <Table.Td>{p.problem ? '—' : formatMoney(p.costMinor, currency)}</Table.Td>
+                {timed && (
+                  <Table.Td>
+                    {p.sendsAtLocal ?? '—'}
+                    {p.timeZone && (
+                      <Text size="xs" c="dimmed">
+                        {p.timeZone}
+                      </Text>
+                    )}
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>
