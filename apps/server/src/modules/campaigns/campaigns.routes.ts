@@ -26,7 +26,7 @@ import { can } from '../../platform/http/route-auth';
 import { readUpload } from '../../platform/http/upload';
 import { csvDownloadHeaders, CSV_BOM, csvLine } from '../../shared/csv';
 import { exportSlotsOf, sendCsvExport } from '../messages/export-slots';
-import { smsLogCsvHeader, smsLogCsvRows } from '../messages/sms-log-csv';
+import { smsLogCsvHeader, smsLogCsvRows, smsLogCsvRowsWith } from '../messages/sms-log-csv';
 import { createCampaignsService, type CampaignsService } from './campaigns.service';
 
 const idParams = z.object({ id: z.uuid('Unknown campaign id') });
@@ -160,15 +160,27 @@ export function campaignsRoutes(ctx: AppContext) {
       },
       async (req, reply) => {
         const accountId = authOf(req).accountId;
+        const fileName = `campaign-${req.params.id.slice(0, 8)}.csv`;
+        const found = await campaigns.exportMessages(accountId, req.params.id, req.query.status);
+        const slots = exportSlotsOf(ctx);
         // Under the same per-account and per-node export caps as the SMS log's export.
-        return sendCsvExport(reply, {
-          slots: exportSlotsOf(ctx),
-          accountId,
-          fileName: `campaign-${req.params.id.slice(0, 8)}.csv`,
-          pages: campaigns.exportMessages(accountId, req.params.id, req.query.status),
-          header: smsLogCsvHeader(),
-          rows: smsLogCsvRows,
-        });
+        return found.tracked
+          ? sendCsvExport(reply, {
+              slots,
+              accountId,
+              fileName,
+              pages: found.pages,
+              header: smsLogCsvHeader(['Link clicks']),
+              rows: (items) => smsLogCsvRowsWith(items, (m) => [String(m.linkClicks)]),
+            })
+          : sendCsvExport(reply, {
+              slots,
+              accountId,
+              fileName,
+              pages: found.pages,
+              header: smsLogCsvHeader(),
+              rows: smsLogCsvRows,
+            });
       },
     );
 

@@ -21,6 +21,7 @@ import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
+import { withLinkClicks } from '../links/link-clicks.repository';
 import { streamLog } from '../messages/campaign-port';
 import type { ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
@@ -122,9 +123,16 @@ export function createCampaignsService(deps: Deps) {
       return deps.smsLog(accountId, { ...q, campaignId: id });
     },
 
-    async *exportMessages(accountId: string, id: string, status?: MessageStatus) {
-      await get(accountId, id);
-      yield* streamLog(db, { accountId, campaignId: id, status });
+    /**
+     * The campaign's messages for its CSV export, in pages; with tracked links, each message has
+     * its link clicks (issue 41: clicks in the export).
+     */
+    async exportMessages(accountId: string, id: string, status?: MessageStatus) {
+      const c = await get(accountId, id);
+      const pages = streamLog(db, { accountId, campaignId: id, status });
+      return c.link_base === null
+        ? { tracked: false as const, pages }
+        : { tracked: true as const, pages: withLinkClicks(db, id, pages) };
     },
 
     async timeline(accountId: string, id: string) {

@@ -116,6 +116,21 @@ describe('tracked short links', () => {
       .orderBy('id')
       .execute();
     expect(rows.map((r) => r.device)).toEqual(['mobile', 'mobile', 'desktop', 'bot']);
+
+    // The campaign's CSV export has each message's clicks (a bot's not counted).
+    const csv = await c.get<string>(`/api/campaigns/${campaignId}/messages/export.csv`);
+    expect(csv.status).toBe(200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toMatch(/,Message ID,Link clicks$/);
+    const clicksOf = new Map(lines.slice(1).map((l) => [l.split(',').at(-2), Number(l.split(',').at(-1))]));
+    const byCode = async (code: string) =>
+      clicksOf.get((await messagesOf(campaignId)).find((m) => m.body.includes(code))!.id);
+    expect([await byCode(first![0]!), await byCode(second![0]!), await byCode(codes[2]![0]!)]).toEqual([
+      2, 1, 0,
+    ]);
   });
 
   it('answers a plain 404 page for an unknown, malformed or expired code', async () => {

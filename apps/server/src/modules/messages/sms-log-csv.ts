@@ -87,12 +87,22 @@ const record = (m: SmsLogCsvRow): string =>
   `${cost(m.priceMinor, m.currency)},${m.currency},${m.error === null ? '' : cell(m.error)},` +
   `${m.submittedAt ?? ''},${m.doneAt ?? ''},${m.id}\r\n`;
 
-/** The header record of the SMS log CSV (ends with CRLF). */
-export const smsLogCsvHeader = (): string => csvLine(HEADER);
+/** The header record of the SMS log CSV (ends with CRLF), with `extra` columns after the id. */
+export const smsLogCsvHeader = (extra: readonly string[] = []): string => csvLine([...HEADER, ...extra]);
 
 /** SMS log rows as CSV records (each ends with CRLF), guarded against formula injection. */
 export function smsLogCsvRows(items: readonly SmsLogCsvRow[]): string {
   let out = '';
   for (let i = 0; i < items.length; i += 1) out += record(items[i]);
+  return out;
+}
+
+/** SMS log rows with `extra(row)` cells after the id (smsLogCsvHeader's `extra` names them). */
+export function smsLogCsvRowsWith<T extends SmsLogCsvRow>(
+  items: readonly T[],
+  extra: (row: T) => readonly string[],
+): string {
+  let out = '';
+  for (const m of items) out += `${record(m).slice(0, -2)},${extra(m).map(csvCell).join(',')}\r\n`;
   return out;
 }
