@@ -10,6 +10,7 @@ import {
   Table,
   Text,
   Textarea,
+  useComputedColorScheme,
 } from '@mantine/core';
 import type { AdminTopUpDto, TopUpStatus } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
@@ -28,6 +29,23 @@ const COLOR: Record<TopUpStatus, string> = {
   rejected: 'red',
   expired: 'gray',
 };
+
+/** Text colours that meet AA on a light badge (Mantine's light teal, yellow and red text do not). */
+const TEXT: Partial<Record<TopUpStatus, { light: string; dark: string }>> = {
+  pending: { light: '#6b4f00', dark: 'yellow.3' },
+  approved: { light: '#05654a', dark: 'teal.3' },
+  paid: { light: '#05654a', dark: 'teal.3' },
+  rejected: { light: '#a51d1d', dark: 'red.3' },
+};
+
+function StatusBadge({ status }: { status: TopUpStatus }) {
+  const scheme = useComputedColorScheme('light');
+  return (
+    <Badge variant="light" color={COLOR[status]} miw="max-content" c={TEXT[status]?.[scheme]}>
+      {status}
+    </Badge>
+  );
+}
 
 /**
  * Admin → Top-up requests (issue 47): with no payment provider, customers ask for credit here and
@@ -123,9 +141,7 @@ export default function TopUpsPage() {
                     </Text>
                   </Table.Td>
                   <Table.Td data-label="Status">
-                    <Badge variant="light" color={COLOR[t.status]} miw="fit-content">
-                      {t.status}
-                    </Badge>
+                    <StatusBadge status={t.status} />
                     {t.decidedBy && (
                       <Text size="xs" c="dimmed">
                         by {t.decidedBy}
@@ -154,6 +170,7 @@ export default function TopUpsPage() {
         opened={!!asking}
         onClose={() => setAsking(null)}
         title={asking?.decision === 'approve' ? 'Approve top-up' : 'Reject top-up'}
+        closeButtonProps={{ 'aria-label': 'Close' }}
         centered
       >
         {asking && (

@@ -1,5 +1,17 @@
-import { useState } from 'react';
-import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import {
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+  useComputedColorScheme,
+} from '@mantine/core';
 import type { BillingSummaryDto, TopUpDto, TopUpStatus } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
@@ -18,13 +30,30 @@ const STATUS: Record<TopUpStatus, { label: string; color: string }> = {
   expired: { label: 'Not paid', color: 'gray' },
 };
 
-export function TopUpStatusBadge({ status }: { status: TopUpStatus }) {
-  const s = STATUS[status];
+/**
+ * Text colours of light badges that meet AA (4.5:1) on their own background: Mantine's light teal,
+ * yellow and red text do not in the light scheme (teal 9 is 4.3:1); the dark scheme's shade 3 does.
+ */
+const TEXT: Record<string, { light: string; dark: string }> = {
+  teal: { light: '#05654a', dark: 'teal.3' },
+  yellow: { light: '#6b4f00', dark: 'yellow.3' },
+  red: { light: '#a51d1d', dark: 'red.3' },
+};
+
+/** A light badge never narrower than its word, its text in a colour that meets AA. */
+export function ReadableBadge({ color, children }: { color: string; children: ReactNode }) {
+  const scheme = useComputedColorScheme('light');
+  const text = TEXT[color];
   return (
-    <Badge color={s.color} variant="light" style={{ flexShrink: 0 }} miw="fit-content">
-      {s.label}
+    <Badge color={color} variant="light" miw="max-content" c={text ? text[scheme] : undefined}>
+      {children}
     </Badge>
   );
+}
+
+export function TopUpStatusBadge({ status }: { status: TopUpStatus }) {
+  const s = STATUS[status];
+  return <ReadableBadge color={s.color}>{s.label}</ReadableBadge>;
 }
 
 /** The amount field of both forms, checked against the server's limits before sending. */

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import {
   Alert,
-  Badge,
   Button,
   Center,
   Group,
@@ -21,6 +20,7 @@ import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { downloadLedger, useLedger, type LedgerFilters } from '../api/billing';
 import { BillingTabs } from '../components/billing-tabs';
+import { ReadableBadge } from '../components/top-up-card';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const kindLabel = (kind: string) =>
@@ -125,9 +125,9 @@ export default function LedgerPage() {
                   <Table.Tr key={e.id}>
                     <Table.Td data-label="Date">{formatDateTime(e.createdAt, { timeZone: 'UTC' })}</Table.Td>
                     <Table.Td data-label="Kind">
-                      <Badge variant="light" color={e.amountMinor >= 0 ? 'teal' : 'gray'} miw="fit-content">
+                      <ReadableBadge color={e.amountMinor >= 0 ? 'teal' : 'gray'}>
                         {kindLabel(e.kind)}
-                      </Badge>
+                      </ReadableBadge>
                     </Table.Td>
                     <Table.Td data-label="Amount" ta="right" ff="monospace">
                       {e.amountMinor > 0 ? '+' : ''}
