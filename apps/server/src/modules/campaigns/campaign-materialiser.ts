@@ -184,6 +184,9 @@ export function createMaterialiser(deps: Deps) {
           const encoding = r.vals === null ? camp.encoding : analyseSmsText(body).encoding;
           const opensAt = openOf(String(r.phone));
           const dueAt = paced?.dueAt?.[i] ?? start;
+          const heldUntil = opensAt
+            ? new Date(opensAt.getTime() + Math.max(0, dueAt.getTime() - start.getTime()))
+            : null;
           return {
             id: messageId,
             account_id: camp.account_id,
@@ -200,8 +203,10 @@ export function createMaterialiser(deps: Deps) {
             priority: BULK_PRIORITY,
             scheduled_at: null,
             timezone: null,
-            next_attempt_at: opensAt && opensAt > dueAt ? opensAt : dueAt,
-            validity_until: opensAt ? new Date(opensAt.getTime() + validityMs) : validityUntil,
+            // Held: due when the window opens, as far after it as the account's pace put it after
+            // now (messages per second hold at the opening too).
+            next_attempt_at: heldUntil ?? dueAt,
+            validity_until: heldUntil ? new Date(heldUntil.getTime() + validityMs) : validityUntil,
           };
         }),
         { returning: false },

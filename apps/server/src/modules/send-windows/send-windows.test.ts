@@ -193,6 +193,31 @@ describe('send windows', () => {
     expect(la.sendsAtLocal.slice(11)).toBe(sendWindow.start);
   });
 
+  it("held messages keep the account's messages-per-second pace at their window's opening", async () => {
+    const c = server.client();
+    const { user } = await c.register();
+    await topUp(user.accountId, 10_000);
+    await sql`UPDATE accounts SET max_per_second = 2 WHERE id = ${user.accountId}::uuid`.execute(
+      server.ctx.db,
+    );
+    const numbers = ['+13105550201', '+13105550202', '+13105550203'];
+    const res = await c.post('/api/campaigns', {
+      numbers: numbers.join('\n'),
+      text: 'Paced',
+      sendWindow: windowOpenInNewYork(),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const rows = await waitFor(
+      () => campaignMessages(res.body.campaign.id as string),
+      (r) => r.length === 3,
+    );
+    const due = rows.map((r) => r.next_attempt_at!.getTime()).sort((a, b) => a - b);
+    expect(due[0]).toBeGreaterThan(Date.now());
+    // 2 a second: 500 ms apart after the opening, as they would have been sent now.
+    expect(due[1]! - due[0]!).toBeGreaterThanOrEqual(490);
+    expect(due[2]! - due[1]!).toBeGreaterThanOrEqual(490);
+  });
+
   it('a pause and resume keeps a held message waiting for its window', async () => {
     const c = server.client();
     const { user } = await c.register();
