@@ -125,6 +125,8 @@ export const campaignEstimateSchema = z.object({
   preview: z.array(previewRowSchema),
   /** The send window's plan (issue 41): recipients per time zone and when each opens; null: none. */
   sendWindows: sendWindowsSummarySchema.nullable().optional(),
+  /** With tracked links, the short links' base the counts used (the composer counts with it); else null. */
+  linkBase: z.string().nullable().optional(),
 });
 export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 

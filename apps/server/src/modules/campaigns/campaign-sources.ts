@@ -101,6 +101,7 @@ export function createSources(deps: Deps) {
         issues: scan.issues,
         preview,
         sendWindows: plan ? plan.summary(startAt) : null,
+        linkBase: input.trackLinks ? scanDeps.linkBase : null,
       };
     },
 

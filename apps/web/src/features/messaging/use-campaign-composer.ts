@@ -7,6 +7,7 @@ import {
   MAX_SEGMENTS,
   placeholdersOf,
   sendWindowSchema,
+  withSampleLinks,
   type CampaignEstimate,
   type CampaignSourceInput,
   type CampaignUploadDto,
@@ -115,6 +116,12 @@ export function useCampaignComposer(kind: CampaignKind) {
   const est: CampaignEstimate | undefined = estimate.isError ? undefined : estimate.data;
   const estimateError = estimate.isError ? errorText(estimate.error) : null;
   const countedByServer = personalised || trackLinks;
+  // The message box counts the text as sent: with tracked links, each URL at its short link's length.
+  const sentText = trackLinks && !personalised && est?.linkBase ? withSampleLinks(text, est.linkBase) : text;
+  const shownInfo = useMemo(
+    () => (sentText === text ? info : analyseSmsText(sentText)),
+    [sentText, text, info],
+  );
   const segments = countedByServer ? (est?.segments ?? 0) : info.segments;
   const costMinor = est ? (countedByServer ? est.costMinor : est.perSegmentMinor * info.segments) : null;
   const currency = est?.currency ?? balance.data?.currency ?? 'USD';
@@ -208,7 +215,8 @@ export function useCampaignComposer(kind: CampaignKind) {
     sendersLoading: senderIds.isLoading,
     text,
     setText,
-    info,
+    info: shownInfo,
+    sentText,
     unknownPlaceholders,
     hasLinks,
     trackLinks: trackLinksChosen,

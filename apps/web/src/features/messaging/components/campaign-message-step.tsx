@@ -42,6 +42,7 @@ export function CampaignMessageStep({ composer: c }: { composer: CampaignCompose
           value={c.text}
           onChange={c.setText}
           info={c.info}
+          counted={c.sentText}
           cost={c.costMinor !== null && c.text ? formatMoney(c.costMinor, c.currency) : null}
           error={c.errors.text}
         />

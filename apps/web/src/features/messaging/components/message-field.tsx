@@ -10,6 +10,8 @@ interface MessageFieldProps {
   value: string;
   onChange: (text: string) => void;
   info: SmsTextInfo;
+  /** The text as it will be sent, if not `value` (tracked links: with its short links); counted. */
+  counted?: string;
   /** The formatted cost of the send, or null while it cannot be worked out. */
   cost: string | null;
   error?: string;
@@ -54,7 +56,7 @@ function Counter({ text, info, cost }: { text: string; info: SmsTextInfo; cost: 
 }
 
 /** The message text: templates, a live counter, and a warning for characters that force Unicode. */
-export function MessageField({ value, onChange, info, cost, error }: MessageFieldProps) {
+export function MessageField({ value, onChange, info, counted, cost, error }: MessageFieldProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const replaceable = replaceableChars(info.unicodeChars);
   const placeholders = extractPlaceholders(value);
@@ -91,7 +93,7 @@ export function MessageField({ value, onChange, info, cost, error }: MessageFiel
         maxRows={14}
         error={error}
       />
-      <Counter text={value} info={info} cost={cost} />
+      <Counter text={counted ?? value} info={info} cost={cost} />
       {info.unicodeChars.length > 0 && (
         <Alert color="orange" variant="light" mt="sm" title="These characters switch to Unicode:">
           <Group gap={6} mb="xs" data-testid="unicode-chars">
