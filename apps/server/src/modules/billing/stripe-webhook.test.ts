@@ -227,6 +227,15 @@ describe('Stripe Checkout top-ups', () => {
     expect(await balance()).toBe(before + 800);
   });
 
+  it('answers 503 when Stripe cannot create the session, and keeps no pending top-up', async () => {
+    createCheckout.mockRejectedValueOnce(new Error('connect ETIMEDOUT api.stripe.com'));
+    const res = await owner.post('/api/billing/checkout', { amountMinor: 1000 });
+    expect(res.status).toBe(503);
+    expect(JSON.stringify(res.body)).toMatch(/Nothing was charged/);
+    const list = await owner.get('/api/billing/top-ups');
+    expect(list.body.items[0]).toMatchObject({ amountMinor: 1000, status: 'expired' });
+  });
+
   it('another account cannot see the top-ups; a role without the permission cannot read or start one', async () => {
     const other = server.client();
     await other.register();
