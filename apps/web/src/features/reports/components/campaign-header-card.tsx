@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { Can } from '@/components/can';
-import type { CampaignDto } from '@wren/contracts';
+import { describeSendWindow, type CampaignDto } from '@wren/contracts';
 import { CampaignActions, CampaignProgress, CampaignStatusBadge } from '@/features/campaigns';
 import { formatDateTime, formatInZone } from '../format';
 import { RescheduleCampaign } from './reschedule-campaign';
@@ -50,6 +50,7 @@ export function CampaignHeaderCard({
             {c.scheduledAt && ` · scheduled ${formatInZone(c.scheduledAt, c.timezone ?? zone)}`}
             {c.scheduledAt && c.timezone && c.timezone !== zone && ` (${formatInZone(c.scheduledAt, zone)})`}
             {c.ratePerMinute && ` · at most ${c.ratePerMinute.toLocaleString()} a minute`}
+            {c.sendWindow && ` · sends ${describeSendWindow(c.sendWindow)}, recipient's local time`}
           </Text>
         </Stack>
         <Group gap="xs">
