@@ -200,6 +200,19 @@ export const campaignTimelineSchema = z.array(
 );
 export type CampaignTimeline = z.infer<typeof campaignTimelineSchema>;
 
+/**
+ * A tracked campaign's clicks over time (issue 41): per hour over its first week, then per day;
+ * `firstClicks` are links clicked for the first time. Bots (link previews) are not counted. With
+ * the clicks by coarse device and by country, most first.
+ */
+export const campaignClicksSchema = z.object({
+  bucket: z.enum(['hour', 'day']),
+  points: z.array(z.object({ at: z.string(), clicks: z.number(), firstClicks: z.number() })),
+  devices: z.array(z.object({ device: z.string(), clicks: z.number() })),
+  countries: z.array(z.object({ country: z.string().nullable(), clicks: z.number() })),
+});
+export type CampaignClicks = z.infer<typeof campaignClicksSchema>;
+
 export const rescheduleCampaignSchema = z.object({
   scheduleAt: z.iso.datetime({ offset: true, message: 'Enter a valid date and time' }),
   timezone: timeZoneField().optional(),
@@ -214,6 +227,7 @@ export const CAMPAIGNS_API = {
   messages: '/api/campaigns/:id/messages',
   export: '/api/campaigns/:id/messages/export.csv',
   timeline: '/api/campaigns/:id/timeline',
+  clicks: '/api/campaigns/:id/clicks',
   pause: '/api/campaigns/:id/pause',
   resume: '/api/campaigns/:id/resume',
   cancel: '/api/campaigns/:id/cancel',

@@ -19,6 +19,7 @@ const isResponseSchema = (name: string) =>
     'campaignEstimateSchema',
     'campaignIssueSchema',
     'campaignTimelineSchema',
+    'campaignClicksSchema',
     'campaignUploadSchema',
     'dashboardSummaryOfRoleSchema',
     'connectionStatusSchema',

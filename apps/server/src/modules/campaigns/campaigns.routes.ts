@@ -7,6 +7,7 @@ import {
   campaignPageSchema,
   CAMPAIGNS_API,
   campaignSourceSchema,
+  campaignClicksSchema,
   campaignTimelineSchema,
   campaignUploadSchema,
   createCampaignSchema,
@@ -191,6 +192,15 @@ export function campaignsRoutes(ctx: AppContext) {
         schema: { params: idParams, response: { 200: campaignTimelineSchema } },
       },
       async (req) => campaigns.timeline(authOf(req).accountId, req.params.id),
+    );
+
+    r.get(
+      CAMPAIGNS_API.clicks,
+      {
+        config: can('messages:read'),
+        schema: { params: idParams, response: { 200: campaignClicksSchema } },
+      },
+      async (req) => campaigns.clicks(authOf(req).accountId, req.params.id),
     );
 
     for (const action of ['pause', 'resume', 'cancel'] as const) {

@@ -21,7 +21,7 @@ import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
-import { withLinkClicks } from '../links/link-clicks.repository';
+import { clickSeries, withLinkClicks } from '../links/link-clicks.repository';
 import { streamLog } from '../messages/campaign-port';
 import type { ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
@@ -138,6 +138,12 @@ export function createCampaignsService(deps: Deps) {
     async timeline(accountId: string, id: string) {
       await get(accountId, id);
       return timelines(id);
+    },
+
+    /** A tracked campaign's clicks over time, by device and country (empty for an untracked one). */
+    async clicks(accountId: string, id: string) {
+      await get(accountId, id);
+      return clickSeries(db, id);
     },
 
     ...createLifecycle({ db, events, ledger }),

@@ -131,6 +131,25 @@ describe('tracked short links', () => {
     expect([await byCode(first![0]!), await byCode(second![0]!), await byCode(codes[2]![0]!)]).toEqual([
       2, 1, 0,
     ]);
+
+    // Clicks over time: this hour's 3 human clicks, 2 of them first clicks; by device and country;
+    // another account cannot read them.
+    const series = await c.get(`/api/campaigns/${campaignId}/clicks`);
+    expect(series.status).toBe(200);
+    const hour = new Date();
+    hour.setUTCMinutes(0, 0, 0);
+    expect(series.body).toMatchObject({
+      bucket: 'hour',
+      points: [{ at: hour.toISOString(), clicks: 3, firstClicks: 2 }],
+      devices: [
+        { device: 'mobile', clicks: 2 },
+        { device: 'desktop', clicks: 1 },
+      ],
+    });
+    expect(series.body.countries.reduce((n: number, x: { clicks: number }) => n + x.clicks, 0)).toBe(3);
+    const stranger = server.client();
+    await stranger.register();
+    expect((await stranger.get(`/api/campaigns/${campaignId}/clicks`)).status).toBe(404);
   });
 
   it('answers a plain 404 page for an unknown, malformed or expired code', async () => {

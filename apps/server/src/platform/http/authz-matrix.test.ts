@@ -326,6 +326,7 @@ const MATRIX: Record<string, Case> = {
     path: `/api/campaigns/${f.bulk}/messages/export.csv`,
   }),
   'GET /api/campaigns/:id/timeline': (f) => ({ path: `/api/campaigns/${f.bulk}/timeline` }),
+  'GET /api/campaigns/:id/clicks': (f) => ({ path: `/api/campaigns/${f.bulk}/clicks` }),
   'POST /api/campaigns/:id/pause': (f) => ({ path: `/api/campaigns/${f.bulk}/pause` }),
   'POST /api/campaigns/:id/resume': (f) => ({ path: `/api/campaigns/${f.bulk}/resume` }),
   'POST /api/campaigns/:id/cancel': (f) => ({ path: `/api/campaigns/${f.bulk}/cancel` }),

@@ -142,3 +142,63 @@ describe.each(ACCOUNT_ROLES.filter((r) => roleCan(r, 'messages:read')))('reports
     expect(!!screen.queryByRole('button', { name: 'Export CSV' })).toBe(roleCan(role, 'reports:read'));
   });
 });
+
+// Issue 41: a tracked campaign's clicks over time, by device and country, on its detail page; an
+// untracked campaign does not ask for them.
+describe('campaign detail: clicks', () => {
+  const clicks = {
+    bucket: 'hour',
+    points: [
+      { at: '2025-01-01T10:00:00.000Z', clicks: 4, firstClicks: 3 },
+      { at: '2025-01-01T11:00:00.000Z', clicks: 1, firstClicks: 0 },
+    ],
+    devices: [
+      { device: 'mobile', clicks: 4 },
+      { device: 'desktop', clicks: 1 },
+    ],
+    countries: [
+      { country: 'GB', clicks: 3 },
+      { country: null, clicks: 2 },
+    ],
+  };
+  const open = (tracked: boolean) => {
+    signInForTest('analyst');
+    const fake = (http.defaults.adapter = fakeAdapter((config) => {
+      const url = config.url ?? '';
+      if (url === CAMPAIGNS_API.item.replace(':id', 'c1'))
+        return {
+          status: 200,
+          data: { ...campaign('c1', 'completed'), trackLinks: tracked, clicks: 5, uniqueClicks: 3 },
+        };
+      if (url.endsWith('/clicks')) return { status: 200, data: clicks };
+      if (url.endsWith('/timeline')) return { status: 200, data: [] };
+      if (url.endsWith('/messages')) return { status: 200, data: { items: [], nextCursor: null } };
+      return { status: 404 };
+    }));
+    renderScreen(
+      <Routes>
+        <Route path="/reports/bulk-sms-detail/:id" element={<CampaignDetailPage />} />
+      </Routes>,
+      '/reports/bulk-sms-detail/c1',
+    );
+    return fake;
+  };
+
+  it('shows clicks per hour with first clicks, and the clicks by device and by country', async () => {
+    open(true);
+    const card = await screen.findByTestId('campaign-clicks');
+    await screen.findByText('Clicks per hour');
+    expect(card.textContent).toContain('By device');
+    expect(card.textContent).toMatch(/Mobile\s*4/);
+    expect(card.textContent).toMatch(/Desktop\s*1/);
+    expect(card.textContent).toMatch(/United Kingdom\s*3/);
+    expect(card.textContent).toMatch(/Unknown\s*2/);
+  });
+
+  it('does not ask for clicks of a campaign without tracked links', async () => {
+    const fake = open(false);
+    expect((await screen.findAllByText('Spring c1')).length).toBeGreaterThan(0);
+    expect(screen.queryByTestId('campaign-clicks')).toBeNull();
+    expect(fake.calls.some((c) => (c.url ?? '').endsWith('/clicks'))).toBe(false);
+  });
+});

@@ -13,6 +13,7 @@ import {
   type CampaignEstimate,
   type CampaignPage,
   type CampaignSourceInput,
+  type CampaignClicks,
   type CampaignTimeline,
   type CampaignUploadDto,
   CONTACTS_API,
@@ -34,6 +35,7 @@ export const campaignKeys = {
   item: (id: string) => ['campaign', id] as const,
   messages: (id: string, filters: object) => ['campaign', id, 'messages', filters] as const,
   timeline: (id: string) => ['campaign', id, 'timeline'] as const,
+  clicks: (id: string) => ['campaign', id, 'clicks'] as const,
   hub: (id: string) => ['campaign', id, 'hub'] as const,
 };
 
@@ -149,6 +151,19 @@ export const useCampaignTimeline = (id: string, refreshMs: number | false = fals
     queryFn: async () =>
       (await http.get<CampaignTimeline>(campaignPath(CAMPAIGNS_API.timeline, id), { noOverlay: true })).data,
     refetchInterval: refreshMs,
+  });
+
+/** How often an open campaign page asks for its clicks again (clicks come for days after a send). */
+const CLICKS_REFRESH_MS = 60_000;
+
+/** A tracked campaign's clicks over time, by device and country; only asked while `enabled`. */
+export const useCampaignClicks = (id: string, enabled: boolean) =>
+  useQuery({
+    queryKey: campaignKeys.clicks(id),
+    queryFn: async () =>
+      (await http.get<CampaignClicks>(campaignPath(CAMPAIGNS_API.clicks, id), { noOverlay: true })).data,
+    enabled,
+    refetchInterval: CLICKS_REFRESH_MS,
   });
 
 export type CampaignAction = 'pause' | 'resume' | 'cancel';

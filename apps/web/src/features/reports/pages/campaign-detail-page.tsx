@@ -5,12 +5,13 @@ import { Grid, Stack } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
 import type { MessageStatus } from '@wren/contracts';
 import { paths } from '@/config/paths';
-import { exportCampaign, useResendFailed } from '@/features/campaigns';
+import { exportCampaign, useCampaignClicks, useResendFailed } from '@/features/campaigns';
 import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { useLiveCampaign } from '../api/use-live-campaign';
 import { CampaignDetailSkeleton, CampaignLoadError } from '../components/campaign-detail-states';
 import { CampaignHeaderCard } from '../components/campaign-header-card';
+import { CampaignClicksChart } from '../components/campaign-clicks-chart';
 import { CampaignMinuteChart } from '../components/campaign-minute-chart';
 import { CampaignRecipientsCard } from '../components/campaign-recipients-card';
 import { CampaignStats } from '../components/campaign-stats';
@@ -25,6 +26,7 @@ export default function CampaignDetailPage() {
   const { campaign, c, timeline, hubConnected } = useLiveCampaign(id);
   const [status, setStatus] = useState<MessageStatus | null>(null);
   const resend = useResendFailed();
+  const clicks = useCampaignClicks(id, c?.trackLinks === true);
 
   if (campaign.isError) return <CampaignLoadError error={campaign.error} />;
   if (!c) return <CampaignDetailSkeleton />;
@@ -66,6 +68,7 @@ export default function CampaignDetailPage() {
           <CampaignMinuteChart points={timeline.data ?? []} />
         </Grid.Col>
       </Grid>
+      {c.trackLinks && <CampaignClicksChart clicks={clicks.data} zone={zone} failed={clicks.isError} />}
       <CampaignRecipientsCard c={c} zone={zone} status={status} onStatusChange={setStatus} />
     </Stack>
   );

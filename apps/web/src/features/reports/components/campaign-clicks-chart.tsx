@@ -1,0 +1,96 @@
+import { BarChart } from '@mantine/charts';
+import { Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { CampaignClicks } from '@wren/contracts';
+import { dayjs } from '@/lib/dayjs';
+
+const DEVICE_LABELS: Record<string, string> = {
+  mobile: 'Mobile',
+  desktop: 'Desktop',
+  tablet: 'Tablet',
+  other: 'Other',
+};
+
+/** A tracked campaign's clicks per hour (or day), with first clicks, and by device and country. */
+export function CampaignClicksChart({
+  clicks,
+  zone,
+  failed,
+}: {
+  clicks: CampaignClicks | undefined;
+  zone: string;
+  failed: boolean;
+}) {
+  const format = clicks?.bucket === 'day' ? 'D MMM' : 'D MMM, HH:mm';
+  const data = (clicks?.points ?? []).map((p) => ({
+    at: dayjs(p.at).tz(zone).format(format),
+    Clicks: p.clicks,
+    'First clicks': p.firstClicks,
+  }));
+  const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+  return (
+    <Card withBorder radius="md" p="lg" data-testid="campaign-clicks">
+      <Title order={3} size="h5" mb="sm">
+        Clicks {clicks?.bucket === 'day' ? 'per day' : 'per hour'}
+      </Title>
+      {failed ? (
+        <Text size="sm" c="red">
+          The clicks could not be loaded; they are asked again every minute.
+        </Text>
+      ) : !clicks ? (
+        <Center h={160}>
+          <Loader size="sm" aria-label="Loading clicks" />
+        </Center>
+      ) : data.length === 0 ? (
+        <Center h={120}>
+          <Text size="sm" c="dimmed">
+            No clicks yet. Link previews by chat apps are not counted.
+          </Text>
+        </Center>
+      ) : (
+        <Stack gap="md">
+          <BarChart
+            h={220}
+            data={data}
+            dataKey="at"
+            series={[
+              { name: 'Clicks', color: 'indigo.6' },
+              { name: 'First clicks', color: 'teal.6' },
+            ]}
+            withLegend
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Breakdown
+              title="By device"
+              rows={clicks.devices.map((d) => [DEVICE_LABELS[d.device] ?? d.device, d.clicks])}
+            />
+            <Breakdown
+              title="By country"
+              rows={clicks.countries.map((c) => [
+                c.country ? (countryNames.of(c.country) ?? c.country) : 'Unknown',
+                c.clicks,
+              ])}
+            />
+          </SimpleGrid>
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+function Breakdown({ title, rows }: { title: string; rows: [string, number][] }) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        {title}
+      </Text>
+      {rows.map(([label, n]) => (
+        <Group key={label} justify="space-between" gap="xs">
+          <Text size="sm">{label}</Text>
+          <Text size="sm" fw={500}>
+            {n.toLocaleString()}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
