@@ -34,6 +34,8 @@ const SPEC_MENU = [
   ['Sender ID', '/sender-id'],
   ['Contact Group', '/groups'],
   ['Saved Messages', '/templates'],
+  // Settings -> Send window (issue 41): the account's default hours for campaigns.
+  ['Send window', '/settings/send-window'],
   // Settings -> Team (issue 39): members and invites; an owner's menu shows it.
   ['Team', '/settings/team'],
   // Settings -> Sub-accounts (issue 39 item 4): an owner of an account that is not a child.
