@@ -21,7 +21,7 @@ import { decodeCursor, encodeCursor, timeIdCursor } from '../../shared/cursor';
 import type { FilterSuppressed } from '../inbound/inbound.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
-import { clickSeries, withLinkClicks } from '../links/link-clicks.repository';
+import { clickSeries, withLinkClicks } from '../links/campaign-port';
 import { streamLog } from '../messages/campaign-port';
 import type { ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
