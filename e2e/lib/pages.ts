@@ -41,6 +41,7 @@ export const APP_PAGES = [
   '/settings/team',
   '/settings/sub-accounts',
   '/settings/sub-accounts/12',
+  '/settings/send-window',
 ] as const;
 
 /** The visitor pages under /auth. */

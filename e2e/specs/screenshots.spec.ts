@@ -71,6 +71,7 @@ const TITLES: Record<string, string> = {
   '/billing/prices': 'Prices',
   '/billing/ledger': 'Ledger',
   '/settings/team': 'Team',
+  '/settings/send-window': 'Send window',
   '/settings/sub-accounts': 'Sub-accounts',
   '/settings/sub-accounts/12': 'Sub-account',
 };
