@@ -1,10 +1,11 @@
 import '@mantine/dates/styles.css';
-import { Button, Card, Divider, Grid, Group, Stack } from '@mantine/core';
+import { Card, Divider, Grid, Stack } from '@mantine/core';
 import { useCampaignComposer, type CampaignKind } from '../use-campaign-composer';
 import { CampaignConfirmModal } from './campaign-confirm-modal';
 import { CampaignEstimateCard } from './campaign-estimate-card';
 import { CampaignMessageStep } from './campaign-message-step';
 import { CampaignRecipientsStep } from './campaign-recipients-step';
+import { overBalance, SendButton } from './send-button';
 import { CampaignScheduleStep } from './campaign-schedule-step';
 import { PersonalisedPreviewCard } from './personalised-preview-card';
 
@@ -31,11 +32,10 @@ export function CampaignComposer({ kind }: { kind: CampaignKind }) {
               <CampaignMessageStep composer={composer} />
               <Divider />
               <CampaignScheduleStep composer={composer} />
-              <Group justify="flex-end">
-                <Button type="submit" size="md">
-                  {composer.schedule ? 'Review and schedule' : 'Review and send'}
-                </Button>
-              </Group>
+              <SendButton
+                label={composer.schedule ? 'Review and schedule' : 'Review and send'}
+                over={overBalance(composer.costMinor, composer.balance.data)}
+              />
             </Stack>
           </form>
         </Card>

@@ -31,17 +31,18 @@ const sender = (value: string, isDefault = false): SenderIdDto => ({
 
 let server: FakeAdapter;
 let sendReply: FakeReply;
+let balanceMinor = 500;
 
 beforeEach(() => {
   signIn();
+  balanceMinor = 500;
   sendReply = {
     status: 202,
     data: { messages: [{}, {}], totalPriceMinor: 5, currency: 'USD', balanceMinor: 495 },
   };
   server = http.defaults.adapter = fakeAdapter((config) => {
     if (config.url === MESSAGING_API.pricing) return { status: 200, data: PLAN };
-    if (config.url === MESSAGING_API.balance)
-      return { status: 200, data: { balanceMinor: 500, currency: 'USD' } };
+    if (config.url === MESSAGING_API.balance) return { status: 200, data: { balanceMinor, currency: 'USD' } };
     if (config.url === SENDER_ID_API.list)
       return {
         status: 200,
@@ -89,6 +90,25 @@ describe('Single SMS page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: 'View in SMS log' })).toHaveAttribute('href', '/reports/sms-log');
     expect(screen.getByTestId('balance')).toHaveTextContent('$4.95');
     expect(screen.getByRole('textbox', { name: /Message/ })).toHaveValue('');
+  });
+
+  it('disables the send, with the reason and a way to top up, while it costs more than the balance', async () => {
+    // Issue 47 item 1: the refusal came only after the confirm step.
+    balanceMinor = 3;
+    const user = userEvent.setup({ delay: null });
+    renderPage(<SingleSmsPage />);
+    expect(await screen.findByTestId('balance')).toHaveTextContent('$0.03');
+    await fillForm(user);
+    const button = screen.getByRole('button', { name: 'Review and send' });
+    await waitFor(() => expect(button).toBeDisabled());
+    const reason = screen.getByTestId('send-blocked');
+    expect(reason).toHaveTextContent('This send costs $0.05, more than your balance of $0.03.');
+    expect(button).toHaveAttribute('aria-describedby', reason.id);
+    expect(within(reason).getByRole('link', { name: 'Top up' })).toHaveAttribute('href', '/billing/balance');
+    // Fewer recipients: it fits, and the button works again.
+    await user.click(screen.getByRole('button', { name: /Remove \+44/ }));
+    await waitFor(() => expect(button).toBeEnabled());
+    expect(screen.queryByTestId('send-blocked')).toBeNull();
   });
 
   it('sends a chosen sender ID by name', async () => {

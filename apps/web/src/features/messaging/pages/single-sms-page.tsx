@@ -10,6 +10,7 @@ import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { useBalance } from '../api/get-balance';
+import { overBalance, SendButton } from '../components/send-button';
 import { usePricing } from '../api/get-pricing';
 import { useSendSingle } from '../api/send-single';
 import { ConfirmSendModal, type SendSummary } from '../components/confirm-send-modal';
@@ -151,11 +152,10 @@ export default function SingleSmsPage() {
                   onTimezoneChange={(tz) => form.setFieldValue('timezone', tz)}
                   error={form.errors.scheduleAt as string | undefined}
                 />
-                <Group justify="flex-end">
-                  <Button type="submit" size="md">
-                    {values.schedule ? 'Review and schedule' : 'Review and send'}
-                  </Button>
-                </Group>
+                <SendButton
+                  label={values.schedule ? 'Review and schedule' : 'Review and send'}
+                  over={numbers.length ? overBalance(cost?.totalMinor, balance.data) : null}
+                />
               </Stack>
             </form>
           </Card>
