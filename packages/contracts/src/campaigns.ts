@@ -119,8 +119,9 @@ export const campaignEstimateSchema = z.object({
   perSegmentMinor: z.number(),
   costMinor: z.number(),
   currency: z.string(),
-  balanceMinor: z.number(),
-  balanceAfterMinor: z.number(),
+  /** The balance and what is left after: null to a role that may not read the balance (billing:read). */
+  balanceMinor: z.number().nullable(),
+  balanceAfterMinor: z.number().nullable(),
   issues: z.array(campaignIssueSchema),
   preview: z.array(previewRowSchema),
   /** The send window's plan (issue 41): recipients per time zone and when each opens; null: none. */

@@ -14,6 +14,7 @@ import {
   fileResponse,
   MESSAGE_STATUSES,
   rescheduleCampaignSchema,
+  roleCan,
   smsLogPageSchema,
   smsLogQuerySchema,
 } from '@wren/contracts';
@@ -83,7 +84,14 @@ export function campaignsRoutes(ctx: AppContext) {
         bodyLimit: 1024 * 1024,
         schema: { body: campaignSourceSchema, response: { 200: campaignEstimateSchema } },
       },
-      async (req) => campaigns.estimate(authOf(req).accountId, req.body),
+      async (req) => {
+        const auth = authOf(req);
+        const estimate = await campaigns.estimate(auth.accountId, req.body);
+        // A sender may send, but the balance is billing:read's (the web shows it only to those).
+        return roleCan(auth.accountRole, 'billing:read')
+          ? estimate
+          : { ...estimate, balanceMinor: null, balanceAfterMinor: null };
+      },
     );
 
     r.post(

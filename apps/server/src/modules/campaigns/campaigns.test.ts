@@ -8,6 +8,7 @@ import { startServer, type TestServer } from '../../../test/harness';
 import { expectInvariants, waitForFinal } from '../../../test/messaging';
 import { transact } from '../../platform/db';
 import { createGroup, importFile, ukMobiles } from '../contacts/test-fixtures';
+import { joinAs } from '../members/test-fixtures';
 import { campaignsOf } from './campaigns.routes';
 
 let server: TestServer;
@@ -106,6 +107,21 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
 }
 
 describe('bulk campaigns', () => {
+  it('answers the balance in an estimate only to a role that may read it', async () => {
+    // A sender may send, but the balance is billing:read's.
+    const owner = server.client();
+    await owner.register();
+    const source = { groupIds: [], numbers: '+14155550101', text: 'Hello' };
+    const own = await owner.post('/api/campaigns/estimate', source);
+    expect(own.status).toBe(200);
+    expect(typeof own.body.balanceMinor).toBe('number');
+    expect(own.body.balanceAfterMinor).toBe(own.body.balanceMinor - own.body.costMinor);
+    const sender = (await joinAs(server, owner, 'sender')).client;
+    const theirs = await sender.post('/api/campaigns/estimate', source);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body).toMatchObject({ recipients: 1, balanceMinor: null, balanceAfterMinor: null });
+  });
+
   it('names the line of a bad pasted number, not how many numbers came before it', async () => {
     // Issue 47, defect 6: with two numbers on the first line, the third line's "12345" was "Row 4".
     const c = server.client();
