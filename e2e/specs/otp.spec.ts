@@ -134,6 +134,19 @@ describe('OTP service', () => {
       assert.match(await panel.innerText(), new RegExp(`/v1/otp/${serviceId}/check`));
     }
     await page.getByRole('tab', { name: 'curl' }).click();
+    // The error table is the API's own (issue 47 item 3: it showed { code, message } and
+    // RATE_LIMITED): what the API answers without a key is a row of it, with its status.
+    const refused = await fetch(`${server.baseUrl}/v1/otp/${serviceId}/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+14155550123' }),
+    });
+    const answer = (await refused.json()) as { error: { type: string; code: string } };
+    const errors = page.getByRole('table', { name: 'Error codes' });
+    const errorRow = errors.getByRole('row').filter({ hasText: answer.error.code });
+    assert.match(await errorRow.innerText(), new RegExp(`^${refused.status}\\s`));
+    assert.match(await errors.innerText(), /429\s+rate_limited/);
+    assert.doesNotMatch(await errors.innerText(), /RATE_LIMITED|VALIDATION/);
     await settled(page);
     await screenshot(page, 'otp-flow-doc-item');
   });

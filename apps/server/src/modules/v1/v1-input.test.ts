@@ -1,4 +1,5 @@
 import { validate } from '@scalar/openapi-parser';
+import { OTP_API_ERRORS, V1_ERRORS } from '@wren/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
@@ -294,6 +295,15 @@ describe('OpenAPI: what the routes do not say themselves', () => {
         expect.arrayContaining(['400', '401', '402', '403', '404', '409', '413', '415', '422', '429', '500']),
       );
       expect(otp.parameters?.map((p) => p.name)).toContain('idempotency-key');
+    }
+    // The OTP documentation's error table (OTP_API_ERRORS, issue 47 item 3): every code is a /v1
+    // code whose status an OTP operation documents.
+    const otpStatuses = new Set(
+      ['send', 'check'].flatMap((op) => Object.keys(doc.paths[`/v1/otp/{serviceId}/${op}`]!.post!.responses)),
+    );
+    for (const { code } of OTP_API_ERRORS) {
+      expect(V1_ERRORS[code], code).toBeDefined();
+      expect(otpStatuses.has(String(V1_ERRORS[code][0])), code).toBe(true);
     }
   });
 

@@ -1,5 +1,5 @@
 import { Anchor, Card, Code, Group, List, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import { OTP_ERROR_CODES } from '@wren/contracts';
+import { OTP_API_ERRORS, V1_ERRORS } from '@wren/contracts';
 import { Link } from 'react-router';
 import { CodeSample } from '@/components/api-samples';
 import { ResponsiveTable } from '@/components/responsive-table';
@@ -226,19 +226,23 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
           Errors
         </Title>
         <Text size="sm" mb="sm">
-          A refused call answers <Code>{'{ code, message }'}</Code> (a 400 adds <Code>errors</Code> per
-          field). A refused send sends and charges nothing.
+          A refused call answers with its HTTP status and{' '}
+          <Code>{'{"error": {"type": "…", "code": "rate_limited", "message": "…", "param": "…"}}'}</Code>, as
+          every <Code>/v1</Code> call does (<Code>param</Code> names the field when there is one). A refused
+          send sends and charges nothing.
         </Text>
         <ResponsiveTable verticalSpacing={6} aria-label="Error codes">
           <Table.Thead>
             <Table.Tr>
+              <Table.Th>status</Table.Th>
               <Table.Th>code</Table.Th>
               <Table.Th>when</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {Object.entries(OTP_ERROR_CODES).map(([code, when]) => (
+            {OTP_API_ERRORS.map(({ code, when }) => (
               <Table.Tr key={code}>
+                <Table.Td data-label="status">{V1_ERRORS[code][0]}</Table.Td>
                 <Table.Td data-label="code">
                   <Code>{code}</Code>
                 </Table.Td>
