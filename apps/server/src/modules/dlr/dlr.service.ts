@@ -281,11 +281,7 @@ export function createDlrService(deps: Deps) {
     for (const { k, reason } of misses) {
       if (k.parkedId !== undefined) {
         missedParked.push(k.parkedId);
-      } else if (
-        !draining &&
-        (reason === NO_PART || reason === LEARNING) &&
-        mayWait(k)
-      ) {
+      } else if (!draining && (reason === NO_PART || reason === LEARNING) && mayWait(k)) {
         // The dispatcher may be storing the part (and with it the evidence of the notation) now.
         wait.push(k);
       } else {
