@@ -169,27 +169,17 @@ export function campaignsRoutes(ctx: AppContext) {
       },
       async (req, reply) => {
         const accountId = authOf(req).accountId;
-        const fileName = `campaign-${req.params.id.slice(0, 8)}.csv`;
-        const found = await campaigns.exportMessages(accountId, req.params.id, req.query.status);
-        const slots = exportSlotsOf(ctx);
+        let tracked = false;
         // Under the same per-account and per-node export caps as the SMS log's export.
-        return found.tracked
-          ? sendCsvExport(reply, {
-              slots,
-              accountId,
-              fileName,
-              pages: found.pages,
-              header: smsLogCsvHeader(['Link clicks']),
-              rows: (items) => smsLogCsvRowsWith(items, (m) => [String(m.linkClicks)]),
-            })
-          : sendCsvExport(reply, {
-              slots,
-              accountId,
-              fileName,
-              pages: found.pages,
-              header: smsLogCsvHeader(),
-              rows: smsLogCsvRows,
-            });
+        return sendCsvExport(reply, {
+          slots: exportSlotsOf(ctx),
+          accountId,
+          fileName: `campaign-${req.params.id.slice(0, 8)}.csv`,
+          pages: campaigns.exportMessages(accountId, req.params.id, req.query.status, (t) => (tracked = t)),
+          header: () => (tracked ? smsLogCsvHeader(['Link clicks']) : smsLogCsvHeader()),
+          rows: (items) =>
+            tracked ? smsLogCsvRowsWith(items, (m) => [String(m.linkClicks ?? 0)]) : smsLogCsvRows(items),
+        });
       },
     );
 

@@ -23,6 +23,7 @@ import type { LedgerService } from '../ledger/ledger.service';
 import { format } from '../ledger/ledger.service';
 import { clickSeries, withLinkClicks } from '../links/campaign-port';
 import { streamLog } from '../messages/campaign-port';
+import type { SmsLogCsvRow } from '../messages/sms-log-csv';
 import type { ResolveSender } from '../messages/messages.service';
 import type { PricingService } from '../pricing/pricing.service';
 import { createAcceptance, type AcceptOptions } from './campaign-acceptance';
@@ -125,14 +126,20 @@ export function createCampaignsService(deps: Deps) {
 
     /**
      * The campaign's messages for its CSV export, in pages; with tracked links, each message has
-     * its link clicks (issue 41: clicks in the export).
+     * its link clicks (issue 41: clicks in the export), and `onTracked(true)` is called before the
+     * first page. The campaign is looked up on the first read, after the export took its slot: a
+     * full slot is a 429 before anything is read.
      */
-    async exportMessages(accountId: string, id: string, status?: MessageStatus) {
+    async *exportMessages(
+      accountId: string,
+      id: string,
+      status: MessageStatus | undefined,
+      onTracked: (tracked: boolean) => void,
+    ): AsyncGenerator<(SmsLogCsvRow & { linkClicks?: number })[]> {
       const c = await get(accountId, id);
       const pages = streamLog(db, { accountId, campaignId: id, status });
-      return c.link_base === null
-        ? { tracked: false as const, pages }
-        : { tracked: true as const, pages: withLinkClicks(db, id, pages) };
+      onTracked(c.link_base !== null);
+      yield* c.link_base === null ? pages : withLinkClicks(db, id, pages);
     },
 
     async timeline(accountId: string, id: string) {

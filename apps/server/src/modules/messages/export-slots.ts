@@ -85,7 +85,8 @@ export async function sendCsvExport<T>(
     accountId: string;
     fileName: string;
     pages: AsyncIterable<T[]>;
-    header: string;
+    /** The header record; a function is called once the first page is read (it may depend on it). */
+    header: string | (() => string);
     rows: (items: T[]) => string;
   },
 ) {
@@ -101,7 +102,7 @@ export async function sendCsvExport<T>(
   }
   async function* csv() {
     try {
-      yield CSV_BOM + opts.header;
+      yield CSV_BOM + (typeof opts.header === 'function' ? opts.header() : opts.header);
       for (let page = first; !page.done; page = await pages.next()) {
         if (page.value.length > 0) yield opts.rows(page.value);
       }
