@@ -4,9 +4,10 @@ import { ErrorCode, type LedgerEntryDto, type LedgerPage } from '@wren/contracts
 import { z } from 'zod';
 import { type Db, transact } from '../../platform/db';
 import { AppError, notFound } from '../../platform/errors';
-import { attachment, CSV_BOM, csvLine, majorUnits } from '../../shared/csv';
+import { attachment } from '../../shared/csv';
 import { decodeCursor, encodeCursor } from '../../shared/cursor';
 import * as audit from '../audit/audit.service';
+import { ledgerCsvLines } from '../ledger/ledger-csv';
 import { format, lockAccount, type LedgerService } from '../ledger/ledger.service';
 import * as repo from './admin.repository';
 import type { Operator } from './operator';
@@ -119,41 +120,23 @@ export function createAdminLedger(
         resourceType: 'ledger',
         resourceId: acc.id,
       });
-      async function* lines() {
-        yield CSV_BOM + csvLine(['id', 'date', 'kind', 'credit', 'debit', 'currency', 'reference', 'note']);
-        let after = 0;
-        for (;;) {
-          const rows = await db
-            .selectFrom('ledger_entries')
-            .select(['id', 'amount_minor', 'currency', 'kind', 'reference', 'note', 'created_at'])
-            .where('account_id', '=', acc.id)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(2000)
-            .execute();
-          if (rows.length === 0) return;
-          let chunk = '';
-          for (const r of rows) {
-            const amount = Number(r.amount_minor);
-            chunk += csvLine([
-              String(r.id),
-              r.created_at.toISOString(),
-              r.kind,
-              amount > 0 ? majorUnits(amount, r.currency) : '',
-              amount < 0 ? majorUnits(-amount, r.currency) : '',
-              r.currency,
-              r.reference ?? '',
-              r.note ?? '',
-            ]);
-          }
-          yield chunk;
-          after = Number(rows[rows.length - 1].id);
-        }
-      }
       return {
         fileName: `ledger-${acc.name.replace(/[^\w.-]+/g, '_').slice(0, 40)}.csv`,
         disposition: attachment,
-        stream: Readable.from(lines()),
+        stream: Readable.from(
+          ledgerCsvLines(
+            (after) =>
+              db
+                .selectFrom('ledger_entries')
+                .select(['id', 'amount_minor', 'currency', 'kind', 'reference', 'note', 'created_at'])
+                .where('account_id', '=', acc.id)
+                .where('id', '>', after)
+                .orderBy('id')
+                .limit(2000)
+                .execute(),
+            { reference: true },
+          ),
+        ),
       };
     },
   };

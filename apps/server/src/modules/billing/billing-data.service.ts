@@ -17,6 +17,7 @@ import type { Mailer } from '../../platform/mailer';
 import { CSV_BOM, csvLine, majorUnits } from '../../shared/csv';
 import { decodeCursor, encodeCursor } from '../../shared/cursor';
 import * as audit from '../audit/audit.service';
+import { ledgerCsvLines } from '../ledger/ledger-csv';
 import { format } from '../ledger/ledger.service';
 import type { PricingService } from '../pricing/pricing.service';
 
@@ -231,34 +232,11 @@ export function createBillingDataService(deps: {
 
     /** The filtered ledger as CSV, oldest first, streamed page by page. */
     ledgerCsv(accountId: string, f: LedgerFilter) {
-      async function* lines() {
-        yield CSV_BOM + csvLine(['id', 'date', 'kind', 'credit', 'debit', 'currency', 'note']);
-        let after = 0;
-        for (;;) {
-          const rows = await filtered(accountId, f)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(2000)
-            .execute();
-          if (rows.length === 0) return;
-          let chunk = '';
-          for (const r of rows) {
-            const amount = Number(r.amount_minor);
-            chunk += csvLine([
-              String(r.id),
-              r.created_at.toISOString(),
-              r.kind,
-              amount > 0 ? majorUnits(amount, r.currency) : '',
-              amount < 0 ? majorUnits(-amount, r.currency) : '',
-              r.currency,
-              r.note ?? '',
-            ]);
-          }
-          yield chunk;
-          after = Number(rows[rows.length - 1].id);
-        }
-      }
-      return Readable.from(lines());
+      return Readable.from(
+        ledgerCsvLines((after) =>
+          filtered(accountId, f).where('id', '>', after).orderBy('id').limit(2000).execute(),
+        ),
+      );
     },
 
     async lowBalance(accountId: string): Promise<LowBalanceDto> {
