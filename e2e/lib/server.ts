@@ -96,6 +96,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       WEB_DIST,
       AUTH_RATE_LIMIT_PER_MINUTE: '10000',
       CAPTCHA: 'false', // they register through the API; captcha.spec turns it on
+      // No SMPP listener unless a spec asks for one (smpp-accounts.spec): servers of specs running at
+      // once took the default ports in turn, so a page showed the endpoints or "not listening" by chance.
+      SMPP_SERVER_PORT: 'off',
+      SMPP_SERVER_TLS_PORT: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

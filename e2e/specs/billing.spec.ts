@@ -70,6 +70,8 @@ describe('billing', () => {
     assert.match(await dialog.innerText(), /Credit \$25\.00/);
     await dialog.getByRole('button', { name: 'Approve and credit' }).click();
     await op.page.getByText('No requests waiting').waitFor();
+    // axe reads a dialog that is still fading out as low contrast.
+    await dialog.waitFor({ state: 'hidden' });
     const violations = await seriousViolations(op.page);
     assert.deepEqual(violations, [], describeViolations('/admin/top-ups', violations));
     await screenshot(op.page, 'billing-admin-top-ups');

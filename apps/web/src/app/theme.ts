@@ -25,7 +25,9 @@ export const theme = createTheme({
 
 /**
  * Colours that meet WCAG AA contrast (axe-core in the browser tests): dimmed text is gray 7 on white
- * (Mantine's gray 6 is 3.3:1), and links use the primary colour's AA shade in both schemes.
+ * (Mantine's gray 6 is 3.3:1), and links use the primary colour's AA shade in both schemes. The
+ * light yellow variant (warning alerts such as "The SMPP server is not listening", yellow badges)
+ * is a dark amber in the light scheme: Mantine's yellow 9 is 2.9:1 on its own light background.
  *
  * Dark scheme: the text of disabled controls is dark 2 (3.5:1 on the disabled background, dark 6;
  * Mantine's dark 3 is 2.5:1 and nearly invisible), and the light gray variant (badges such as
@@ -38,6 +40,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
     '--mantine-color-anchor': 'var(--mantine-color-indigo-7)',
+    '--mantine-color-yellow-light-color': '#7a5200',
   },
   dark: {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',

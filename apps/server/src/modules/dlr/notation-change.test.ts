@@ -2,6 +2,9 @@ import { startSmsc, type SmscHandle, type SmscOptions, type StoredMessage } from
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness';
+import { insertTestMessage } from '../../../test/messaging';
+import { insertParts } from '../messages/outcomes.repository';
+import { saveNotation } from './dlr.repository';
 import { statusOfStat } from './receipt-status';
 
 /**
@@ -225,4 +228,56 @@ describe('a learned id notation that changes', () => {
     expect((await messagesTo(server, to)).map((r) => r.status)).toEqual(to.map(() => 'sent'));
     expect(warn.mock.calls.filter((c) => c[1] === 'receipt parked')).toHaveLength(to.length);
   }, 60_000);
+
+  // CI, PostgreSQL 15 beside the browser tests: the second run's parts were stored later than a
+  // receipt's wait, so receipt "100" read in the learned hex/dec notation named the first run's
+  // finished part 0x64 and was recorded there as an ignored duplicate; 32 of 300 messages stayed
+  // `sent`. Such a receipt is parked, to be matched once the notation is learned again.
+  it('parks a receipt that under the learned notation names a finished part, once it has waited, instead of recording it there', async () => {
+    const owner = await startServer({ TRIAL_BALANCE_MINOR: '100000' });
+    closers.push(() => owner.close());
+    const { user } = await owner.client().register();
+    const c = 'smsc-learned';
+    await saveNotation(owner.ctx.db, c, { submit: 'hex', receipt: 'dec' }, '{}');
+    // Read at start: a server that sees the notation as learned.
+    const server = await startServer({}, { databaseUrl: owner.databaseUrl });
+    closers.push(() => server.close());
+    const old = await insertTestMessage(server, { accountId: user.accountId, status: 'sent' });
+    await insertParts(server.ctx.db, [{ connection: c, smsc_key: '64', message_id: old, part: 0 }]);
+    const receipt = (smscId: string, stat: string, err: string) => ({
+      connection: c,
+      smscId,
+      stat,
+      err,
+      doneAt: null,
+      raw: `id:${smscId} sub:001 dlvrd:001 stat:${stat} err:${err} text:`,
+    });
+    await server.ctx.services.dlr.handleReceipt(receipt('100', 'DELIVRD', '000'));
+    const status = (id: string) =>
+      server.ctx.db.selectFrom('messages').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await status(old)).toEqual({ status: 'delivered' });
+
+    // The SMSC now counts in decimal; message "100"'s part is not stored when its receipt comes.
+    await server.ctx.services.dlr.handleReceipt(receipt('100', 'UNDELIV', '005'));
+    const events = await server.ctx.db
+      .selectFrom('message_events')
+      .select('detail')
+      .where('message_id', '=', old)
+      .where('status', '=', 'receipt')
+      .execute();
+    expect(events).toEqual([]);
+    const parked = await server.ctx.db
+      .selectFrom('parked_receipts')
+      .select(['reason', 'smsc_keys'])
+      .where('connection', '=', c)
+      .where('matched_at', 'is', null)
+      .execute();
+    expect(parked).toEqual([
+      {
+        reason:
+          'ambiguous: under the learned notation it names a part that already has another final receipt',
+        smsc_keys: ['100'],
+      },
+    ]);
+  }, 30_000);
 });

@@ -13,6 +13,7 @@ import {
   Textarea,
 } from '@mantine/core';
 import type { AdminSenderIdDto } from '@wren/contracts';
+import { useModalTarget } from '@/components/confirm-delete-modal';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { messageOf } from '@/lib/http/http-error';
@@ -28,7 +29,8 @@ export default function SenderIdApprovalsPage() {
   const decide = useDecideSenderIds();
   const items = queue.data?.pages.flatMap((p) => p.items) ?? [];
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [rejecting, setRejecting] = useState<AdminSenderIdDto[] | null>(null);
+  const dialog = useModalTarget<AdminSenderIdDto[]>();
+  const rejecting = dialog.target;
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const chosen = items.filter((s) => selected.has(s.id));
@@ -91,7 +93,7 @@ export default function SenderIdApprovalsPage() {
               </Button>
             )}
             {status !== 'rejected' && (
-              <Button size="xs" variant="default" onClick={() => setRejecting(chosen)}>
+              <Button size="xs" variant="default" onClick={() => dialog.open(chosen)}>
                 Reject selected…
               </Button>
             )}
@@ -177,7 +179,7 @@ export default function SenderIdApprovalsPage() {
                         <Button
                           size="xs"
                           variant="default"
-                          onClick={() => setRejecting([s])}
+                          onClick={() => dialog.open([s])}
                           aria-label={`Reject ${s.value}`}
                         >
                           Reject
@@ -197,14 +199,14 @@ export default function SenderIdApprovalsPage() {
           shown={items.length}
         />
       </Paper>
-      <Modal opened={!!rejecting} onClose={() => setRejecting(null)} title="Reject sender ID" centered>
+      <Modal opened={dialog.opened} onClose={dialog.close} title="Reject sender ID" centered>
         <form
           onSubmit={(e) => {
             e.preventDefault();
             if (reason.trim().length < 3) return setError('Give the reason (at least 3 characters)');
             void run(rejecting ?? [], 'reject', reason.trim()).then((ok) => {
               if (ok) {
-                setRejecting(null);
+                dialog.close();
                 setReason('');
               }
             });
@@ -226,7 +228,7 @@ export default function SenderIdApprovalsPage() {
             />
             <FormAlert message={error} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRejecting(null)}>
+              <Button variant="default" onClick={() => dialog.close()}>
                 Cancel
               </Button>
               <Button type="submit" color="red" loading={decide.isPending}>

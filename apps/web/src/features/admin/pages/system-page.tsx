@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { BarChart } from '@mantine/charts';
 import {
   Alert,
@@ -16,6 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import type { ConnectionStatusDto, SystemStatus } from '@wren/contracts';
+import { useModalTarget } from '@/components/confirm-delete-modal';
 import { dayjs } from '@/lib/dayjs';
 import { hub } from '@/lib/hub';
 import { messageOf } from '@/lib/http/http-error';
@@ -148,7 +149,8 @@ function Figure({ label, value, hint }: { label: string; value: string | number;
 
 function Body({ s }: { s: SystemStatus }) {
   const control = useConnectionControl();
-  const [target, setTarget] = useState<ConnectionStatusDto | null>(null);
+  const dialog = useModalTarget<ConnectionStatusDto>();
+  const target = dialog.target;
   const toggle = async () => {
     if (!target) return;
     try {
@@ -158,7 +160,7 @@ function Body({ s }: { s: SystemStatus }) {
           ? `${target.name} resumes sending.`
           : `${target.name} is paused: messages for it wait in the queue.`,
       );
-      setTarget(null);
+      dialog.close();
     } catch (e) {
       toast.error(messageOf(e));
     }
@@ -180,7 +182,7 @@ function Body({ s }: { s: SystemStatus }) {
         ) : (
           <SimpleGrid cols={{ base: 1, md: 2 }} p="md" pt={0}>
             {s.connections.map((c) => (
-              <ConnectionCard key={`${c.worker}-${c.name}`} c={c} onToggle={() => setTarget(c)} />
+              <ConnectionCard key={`${c.worker}-${c.name}`} c={c} onToggle={() => dialog.open(c)} />
             ))}
           </SimpleGrid>
         )}
@@ -286,8 +288,8 @@ function Body({ s }: { s: SystemStatus }) {
       </Paper>
 
       <Modal
-        opened={!!target}
-        onClose={() => setTarget(null)}
+        opened={dialog.opened}
+        onClose={dialog.close}
         title={target?.paused ? 'Resume connection' : 'Pause connection'}
         centered
       >
@@ -298,7 +300,7 @@ function Body({ s }: { s: SystemStatus }) {
               : `Pause ${target?.name}? New messages routed to it wait in the queue (until they expire); once the submits in flight are answered its binds are unbound. The SMSC keeps receipts until it is resumed.`}
           </Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setTarget(null)} data-autofocus>
+            <Button variant="default" onClick={() => dialog.close()} data-autofocus>
               Cancel
             </Button>
             <Button

@@ -13,6 +13,7 @@ import {
   useComputedColorScheme,
 } from '@mantine/core';
 import type { AdminTopUpDto, TopUpStatus } from '@wren/contracts';
+import { useModalTarget } from '@/components/confirm-delete-modal';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { messageOf } from '@/lib/http/http-error';
@@ -55,14 +56,15 @@ export default function TopUpsPage() {
   const [status, setStatus] = useState<Shown>('pending');
   const list = useAdminTopUps(status);
   const decide = useDecideTopUp();
-  const [asking, setAsking] = useState<{ topUp: AdminTopUpDto; decision: 'approve' | 'reject' } | null>(null);
+  const dialog = useModalTarget<{ topUp: AdminTopUpDto; decision: 'approve' | 'reject' }>();
+  const asking = dialog.target;
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
 
   const open = (topUp: AdminTopUpDto, decision: 'approve' | 'reject') => {
     setNote('');
     setError(null);
-    setAsking({ topUp, decision });
+    dialog.open({ topUp, decision });
   };
   const confirm = async () => {
     if (!asking) return;
@@ -78,7 +80,7 @@ export default function TopUpsPage() {
           ? `Credited ${amount} to ${asking.topUp.accountName}.`
           : `Rejected the request of ${amount}.`,
       );
-      setAsking(null);
+      dialog.close();
     } catch (e) {
       setError(messageOf(e));
     }
@@ -167,8 +169,8 @@ export default function TopUpsPage() {
         )}
       </Paper>
       <Modal
-        opened={!!asking}
-        onClose={() => setAsking(null)}
+        opened={dialog.opened}
+        onClose={dialog.close}
         title={asking?.decision === 'approve' ? 'Approve top-up' : 'Reject top-up'}
         closeButtonProps={{ 'aria-label': 'Close' }}
         centered
@@ -190,7 +192,7 @@ export default function TopUpsPage() {
               onChange={(e) => setNote(e.currentTarget.value)}
             />
             <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={() => setAsking(null)} data-autofocus>
+              <Button variant="default" onClick={dialog.close} data-autofocus>
                 Cancel
               </Button>
               <Button
