@@ -134,13 +134,21 @@ async function e2e() {
   totals.skipped += num('skipped') + num('todo');
   // node:test's spec reporter lists failing tests under "✖ failing tests:" at the end.
   const failing = out.split('✖ failing tests:').slice(1).at(-1);
-  if (failing)
-    failures.push(
-      ...failing
-        .split('\n')
-        .filter((l) => l.startsWith('✖ '))
-        .map((l) => `e2e › ${l.slice(2)}`),
-    );
+  if (failing) {
+    // Each failing test with the first lines of its error: the end of CI's output is often all
+    // that is kept, and the reason is what the next person needs.
+    const lines = failing.split('\n');
+    lines.forEach((l, i) => {
+      if (!l.startsWith('✖ ')) return;
+      const why = lines
+        .slice(i + 1, i + 4)
+        .map((w) => w.trim())
+        .filter((w) => w && !w.startsWith('✖ ') && !w.startsWith('at '))
+        .join(' ')
+        .slice(0, 400);
+      failures.push(`e2e › ${l.slice(2)}${why ? `\n      ${why}` : ''}`);
+    });
+  }
   if (code !== 0 && num('fail') === 0) totals.failed += 1;
   return code;
 }
