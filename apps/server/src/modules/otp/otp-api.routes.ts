@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idempotencyHeaders, replyIdempotent, storeAnswers } from '../v1/idempotency';
 import { replyV1Error } from '../v1/v1-errors';
+import { checkDocumentedErrors } from '../v1/v1-documented-errors';
 import type { AppContext } from '../../app/context';
 import { API_KEY_PREFIX, authOf, bearerOf } from '../../platform/http/auth-guard';
 import type { RouteAccess } from '../../platform/http/route-auth';
@@ -57,6 +58,7 @@ export function otpApiRoutes(ctx: AppContext) {
       if (bearer !== undefined && !bearer.startsWith(API_KEY_PREFIX)) throw err;
       return replyV1Error(err, req, reply);
     });
+    checkDocumentedErrors(app);
     const r = app.withTypeProvider<ZodTypeProvider>();
 
     r.post(

@@ -106,6 +106,19 @@ const errorResponse = (status: number): OpenApiResponse => ({
 const OTP_ERRORS = [400, 401, 402, 403, 404, 409, 422, 429, 500];
 
 /**
+ * The statuses an operation's document lists beyond its route schema's own responses: the OTP
+ * operations' errors, and 413/415 where there is a body. finishDocument adds them to the document and
+ * the documented-errors check (v1-documented-errors.ts) holds every answer to the same list.
+ */
+export function addedStatuses(method: string, path: string): number[] {
+  const m = method.toLowerCase();
+  return [
+    ...(/^\/v1\/otp\//.test(path) ? OTP_ERRORS : []),
+    ...(m === 'post' || m === 'put' || m === 'patch' ? [413, 415] : []),
+  ];
+}
+
+/**
  * What the routes' schemas cannot say, added to the generated document: the rate-limit headers (on
  * every answer after the key is checked: not on 401/403, which are not counted), `Retry-After` on 429,
  * `Idempotent-Replayed` where an Idempotency-Key is taken, 413/415 on operations with a body, the OTP
@@ -117,10 +130,7 @@ export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
   for (const [path, ops] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(ops)) {
       const responses = (op.responses ??= {});
-      if (/^\/v1\/otp\//.test(path)) for (const s of OTP_ERRORS) responses[s] ??= errorResponse(s);
-      if (method === 'post' || method === 'put' || method === 'patch') {
-        for (const s of [413, 415]) responses[s] ??= errorResponse(s);
-      }
+      for (const s of addedStatuses(method, path)) responses[s] ??= errorResponse(s);
       const idempotent = op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key');
       for (const [status, res] of Object.entries(responses)) {
         if (status === '401' || status === '403') continue;

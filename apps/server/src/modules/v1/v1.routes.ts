@@ -26,6 +26,7 @@ import { registerLazyApiReference } from '../../platform/http/api-reference';
 import { errorCodesOf } from './openapi';
 import { idempotencyHeaders, replyIdempotent, storeAnswers } from './idempotency';
 import { replyV1Error, routeNotFound } from './v1-errors';
+import { checkDocumentedErrors } from './v1-documented-errors';
 import { createV1Service } from './v1.service';
 import { createV1ContactsService } from './v1-contacts';
 import { campaignsOf } from '../campaigns/campaigns.routes';
@@ -61,6 +62,7 @@ export function v1Routes(ctx: AppContext) {
     registerLazyApiReference(app, '/reference');
 
     app.setErrorHandler(replyV1Error);
+    checkDocumentedErrors(app);
     const notFound = (req: FastifyRequest, reply: FastifyReply) => {
       const res = routeNotFound(req.method, req.url);
       return reply.status(res.status).send(res.body);
