@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy';
+import { LOCALES } from './locales';
 import { safeString, timeZoneField } from './text';
 
 export const usernameSchema = safeString()
@@ -82,6 +83,7 @@ export const userSchema = z.object({
   phone: z.string(),
   role: z.enum(['user', 'admin']),
   timezone: z.string(),
+  locale: z.enum(LOCALES),
   hasPicture: z.boolean(),
   createdAt: z.string(),
 });
@@ -114,6 +116,7 @@ export const updateProfileSchema = z.object({
   email: emailSchema.optional(),
   phone: phoneInputSchema.optional(),
   timezone: timeZoneField().optional(),
+  locale: z.enum(LOCALES, { message: 'Choose one of the languages offered' }).optional(),
 });
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './auth';
+export * from './locales';
 export * from './password-policy';
 export * from './messages';
 export * from './api-paths';

@@ -28,6 +28,7 @@ export interface UsersTable {
   password_hash: string;
   role: Generated<'user' | 'admin'>;
   timezone: Generated<string>;
+  locale: Generated<string>;
   failed_logins: Generated<number>;
   locked_until: NullableTimestamp;
   created_at: Generated<Date>;

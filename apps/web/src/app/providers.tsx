@@ -5,6 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '@/lib/query-client';
 import { TOAST_OPTIONS } from '@/lib/toast';
 import { cookieColorSchemeManager } from './color-scheme';
+import { LocaleSync } from './locale-sync';
 import { cssVariablesResolver, theme } from './theme';
 
 const colorSchemeManager = cookieColorSchemeManager();
@@ -31,6 +32,7 @@ export function Providers({ children, env }: ProvidersProps) {
         zIndex={100000}
         containerWidth={400}
       />
+      <LocaleSync />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -25,6 +25,7 @@ export const TEST_USER = {
   phone: '+14155550100',
   role: 'user',
   timezone: 'America/New_York',
+  locale: 'en-US',
   hasPicture: false,
   createdAt: '2024-01-01T00:00:00.000Z',
 };

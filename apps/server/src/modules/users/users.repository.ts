@@ -10,6 +10,7 @@ const profileColumns = [
   'u.phone',
   'u.role',
   'u.timezone',
+  'u.locale',
   'u.created_at',
 ] as const;
 
@@ -57,7 +58,7 @@ export async function insertUser(
 export async function updateProfile(
   db: Db,
   userId: string,
-  patch: { name?: string; email?: string; phone?: string; timezone?: string },
+  patch: { name?: string; email?: string; phone?: string; timezone?: string; locale?: string },
 ) {
   await db
     .updateTable('users')

@@ -1,4 +1,12 @@
-import { ErrorCode, PICTURE_MAX_BYTES, type UpdateProfileInput, type User } from '@wren/contracts';
+import {
+  DEFAULT_LOCALE,
+  ErrorCode,
+  LOCALES,
+  PICTURE_MAX_BYTES,
+  type Locale,
+  type UpdateProfileInput,
+  type User,
+} from '@wren/contracts';
 import { type Db, transact } from '../../platform/db';
 import { AppError, FieldError, notFound } from '../../platform/errors';
 import { toE164 } from '../../shared/phone';
@@ -18,6 +26,7 @@ export function toUser(row: NonNullable<repo.ProfileRow>): User {
     phone: row.phone,
     role: row.role,
     timezone: row.timezone,
+    locale: (LOCALES as readonly string[]).includes(row.locale) ? (row.locale as Locale) : DEFAULT_LOCALE,
     hasPicture: row.has_picture,
     createdAt: row.created_at.toISOString(),
   };

@@ -23,6 +23,22 @@ async function upload(c: ApiClient, bytes: Buffer, type = 'image/png', name = 'm
 }
 
 describe('profile', () => {
+  it('keeps the language the user picks (issue 47 item 4), English until then, and refuses one not offered', async () => {
+    const c = server.client();
+    await c.register();
+    expect((await c.get('/api/me')).body.locale).toBe('en-US');
+    const ar = await c.patch('/api/me', { locale: 'ar' });
+    expect([ar.status, ar.body.locale]).toEqual([200, 'ar']);
+    expect((await c.get('/api/me')).body.locale).toBe('ar');
+    const bad = await c.patch('/api/me', { locale: 'de' });
+    expect([bad.status, bad.body.errors?.locale]).toEqual([400, ['Choose one of the languages offered']]);
+    expect((await c.get('/api/me')).body.locale).toBe('ar');
+    // Another user's profile is not touched.
+    const other = server.client();
+    await other.register();
+    expect((await other.get('/api/me')).body.locale).toBe('en-US');
+  });
+
   it('reads and updates the signed-in profile with validation', async () => {
     const c = server.client();
     const reg = await c.register();

@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Box, Divider, Group, NavLink, ScrollArea, Text, ThemeIcon } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
+import { useT } from '@/lib/i18n';
 import { useCurrentUser } from '@/lib/use-session';
 import { roleCan } from '@wren/contracts';
 import { useAccountRole } from '@/lib/account-role';
@@ -57,13 +58,15 @@ function LinkItem({
   onNavigate?: () => void;
 }) {
   const { pathname } = useLocation();
+  const t = useT();
   const Icon = item.icon;
+  const label = t(item.label);
   const link = (
     <NavLink
       component={Link}
       to={item.to}
-      label={folded ? undefined : item.label}
-      aria-label={folded ? item.label : undefined}
+      label={folded ? undefined : label}
+      aria-label={folded ? label : undefined}
       leftSection={<Icon />}
       active={isActivePath(pathname, item.to)}
       aria-current={isActivePath(pathname, item.to) ? 'page' : undefined}
@@ -74,20 +77,21 @@ function LinkItem({
   if (!folded) return link;
   return (
     <Suspense fallback={link}>
-      <SidebarTooltip label={item.label}>{link}</SidebarTooltip>
+      <SidebarTooltip label={label}>{link}</SidebarTooltip>
     </Suspense>
   );
 }
 
 function GroupItem({ group, onNavigate }: { group: MenuGroup; onNavigate?: () => void }) {
   const { pathname } = useLocation();
+  const t = useT();
   const Icon = group.icon;
   const childActive = group.children.some((child) => isActivePath(pathname, child.to));
   const [opened, setOpened] = useState(childActive);
   return (
     <NavLink
       component="button"
-      label={group.label}
+      label={t(group.label)}
       leftSection={<Icon />}
       opened={opened}
       onChange={setOpened}
@@ -104,6 +108,7 @@ function GroupItem({ group, onNavigate }: { group: MenuGroup; onNavigate?: () =>
 }
 
 export function Sidebar({ folded = false, onNavigate }: SidebarProps) {
+  const t = useT();
   const isAdmin = useCurrentUser()?.role === 'admin';
   const role = useAccountRole();
   // Sub-accounts are one level deep: a child account has no Sub-accounts entry.
@@ -113,21 +118,21 @@ export function Sidebar({ folded = false, onNavigate }: SidebarProps) {
     p === 'subaccounts:manage' ? !isChild && roleCan(role, p) : roleCan(role, p),
   );
   return (
-    <Box component="nav" aria-label="Main menu" className={classes.nav}>
+    <Box component="nav" aria-label={t('Main menu')} className={classes.nav}>
       <ScrollArea className={classes.scroll} type="scroll">
         {sections.map((section, index) => (
           <Box
             key={section.caption ?? index}
             className={classes.section}
             role="group"
-            aria-label={section.caption}
+            aria-label={section.caption && t(section.caption)}
           >
             {section.caption &&
               (folded ? (
                 <Divider my="xs" />
               ) : (
                 <Text className={classes.caption} component="div">
-                  {section.caption}
+                  {t(section.caption)}
                 </Text>
               ))}
             {section.items.map((item) => {

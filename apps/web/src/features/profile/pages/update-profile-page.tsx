@@ -9,6 +9,7 @@ import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useUpdateProfile } from '../api/update-profile';
+import { LanguagePicker } from '../components/language-picker';
 import { PictureUpload } from '../components/picture-upload';
 
 interface DetailsForm {
@@ -90,6 +91,8 @@ export default function UpdateProfilePage() {
           Details
         </Title>
         <DetailsForm user={user} />
+        <Divider />
+        <LanguagePicker user={user} />
       </Stack>
     </Card>
   );
