@@ -36,6 +36,8 @@ export interface KannelOptions {
   /** The bind's system_id and password (default wren / wrenpass, the simulator's). */
   systemId?: string;
   password?: string;
+  /** Let sendsms split long texts into concatenated parts (UDH), up to 10 (default: one part, no UDH). */
+  concatenation?: boolean;
 }
 
 export const KANNEL_USER = { username: 'bench', password: 'benchpass' };
@@ -81,8 +83,8 @@ log-level = 2
 group = sendsms-user
 username = ${KANNEL_USER.username}
 password = ${KANNEL_USER.password}
-max-messages = 1
-concatenation = false
+max-messages = ${o.concatenation ? 10 : 1}
+concatenation = ${o.concatenation ? 'true' : 'false'}
 `;
 }
 

@@ -63,6 +63,7 @@ beforeAll(async () => {
     window: 10,
     systemId: 'kannel1',
     password: (created.body as { password: string }).password,
+    concatenation: true,
   });
 }, 120_000);
 
@@ -119,4 +120,64 @@ describe('Kannel as an ESME bound to Wren', () => {
     expect(callbacks.filter((c) => c.get('s') === '1')).toHaveLength(1);
     expect(await kannel!.sent()).toBe(1);
   }, 90_000);
+
+  it('sends concatenated UCS-2 with emoji: one message in Wren, the parts at the SMSC, one final DLR', async () => {
+    const text =
+      'Grüße aus Kannel 👋🎉 — this text is longer than seventy UCS-2 code units, so Kannel splits it 🚀✅';
+    const to = '+14155550124';
+    const dlrUrl = `http://127.0.0.1:${(dlrServer.address() as AddressInfo).port}/dlr?s=%d&f=%F&tag=concat`;
+    const q = new URLSearchParams({
+      username: KANNEL_USER.username,
+      password: KANNEL_USER.password,
+      from: 'Wren',
+      to,
+      text,
+      coding: '2',
+      charset: 'utf-8',
+      'dlr-mask': '3',
+      'dlr-url': dlrUrl,
+    });
+    const res = await fetch(`http://127.0.0.1:${sendsmsPort}/cgi-bin/sendsms?${q}`);
+    const answer = await res.text();
+    expect(res.status, answer).toBe(202);
+
+    const stored = () =>
+      server.ctx.db
+        .selectFrom('smpp_messages as l')
+        .innerJoin('messages as m', 'm.id', 'l.message_id')
+        .select(['l.smpp_id', 'm.id', 'm.body', 'm.encoding', 'm.segments', 'm.status'])
+        .where('m.recipient', '=', to)
+        .execute();
+    await until(async () => (await stored()).some((m) => m.status === 'delivered'), 15_000, 'delivered');
+    const rows = await stored();
+    // Kannel submitted two parts (96 UTF-16 code units, at most 67 a part); each got its own id in
+    // submit_sm_resp, and Wren joined them into ONE message of two segments.
+    expect(rows, JSON.stringify(rows)).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(1);
+    expect(rows[0]).toMatchObject({ body: text, encoding: 'UCS-2', segments: 2, status: 'delivered' });
+
+    // The simulator got the parts, UCS-2 (data_coding 8), which together are the text.
+    const parts = [...server.worker!.simulator!.messages.values()].filter((m) =>
+      m.dest.endsWith('14155550124'),
+    );
+    expect(parts).toHaveLength(2);
+    expect(parts.every((p) => p.dataCoding === 8)).toBe(true);
+    expect(parts.map((p) => p.text).join('')).toBe(text);
+
+    // Kannel calls its dlr-url with the final state for its message.
+    await until(
+      () => callbacks.some((c) => c.get('s') === '1' && c.get('tag') === 'concat'),
+      15_000,
+      `Kannel DLR callback for the concatenated message (callbacks: ${callbacks.map(String).join(' | ')})`,
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    // Kannel tracks the split parts and calls its dlr-url once for the whole message, with the
+    // final state, once Wren's receipts for both parts are in.
+    const mine = callbacks.filter((c) => c.get('tag') === 'concat');
+    expect(
+      mine.map((c) => c.get('s')),
+      mine.map(String).join(' | '),
+    ).toEqual(['1']);
+    expect(rows.map((r) => String(r.smpp_id))).toContain(mine[0]!.get('f'));
+  }, 40_000);
 });
