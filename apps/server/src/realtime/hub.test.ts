@@ -397,3 +397,19 @@ describe('GET /api/dashboard/summary', () => {
     expect((await anonymous.get('/api/dashboard/summary')).status).toBe(401);
   });
 });
+
+describe('frame limit', () => {
+  it('closes only the socket that sends a frame over 64 KB; the user’s other socket keeps answering', async () => {
+    const a = await signedIn();
+    const other = await connectHub(server.url, a.login.accessToken);
+    sockets.push(other);
+    const closed = new Promise<string>((resolve) => a.socket.on('disconnect', (reason) => resolve(reason)));
+    (a.socket as unknown as { emit(ev: string, ...args: unknown[]): void }).emit(
+      'GetAccountBalance',
+      'x'.repeat(70 * 1024),
+    );
+    expect(await closed).toBe('transport close');
+    const ack = await call(other, 'GetAccountBalance');
+    expect(ack.ok).toBe(true);
+  });
+});

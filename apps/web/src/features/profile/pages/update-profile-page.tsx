@@ -12,6 +12,9 @@ import { useUpdateProfile } from '../api/update-profile';
 import { LanguagePicker } from '../components/language-picker';
 import { PictureUpload } from '../components/picture-upload';
 
+/** The details form's fields, all required here; the language has its own picker below. */
+const detailsSchema = updateProfileSchema.omit({ locale: true }).required();
+
 interface DetailsForm {
   name: string;
   email: string;
@@ -23,12 +26,12 @@ function DetailsForm({ user }: { user: User }) {
   const update = useUpdateProfile();
   const form = useForm<DetailsForm>({
     initialValues: { name: user.name, email: user.email, phone: user.phone, timezone: user.timezone },
-    validate: zodResolver(updateProfileSchema.required()),
+    validate: zodResolver(detailsSchema),
   });
 
   const submit = form.onSubmit(async (values) => {
     try {
-      const saved = await update.mutateAsync(updateProfileSchema.parse(values));
+      const saved = await update.mutateAsync(detailsSchema.parse(values));
       form.setInitialValues({
         name: saved.name,
         email: saved.email,
