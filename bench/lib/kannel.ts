@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -38,6 +39,11 @@ export interface KannelOptions {
   password?: string;
   /** Let sendsms split long texts into concatenated parts (UDH), up to 10 (default: one part, no UDH). */
   concatenation?: boolean;
+  /**
+   * Run Kannel's opensmppbox (an SMPP server for clients; bench/lib/build-opensmppbox.sh builds it)
+   * instead of smsbox: it listens on `port`, takes the one login given, and routes to the smsc.
+   */
+  opensmppbox?: { bin: string; port: number; systemId: string; password: string };
 }
 
 export const KANNEL_USER = { username: 'bench', password: 'benchpass' };
@@ -88,8 +94,32 @@ concatenation = ${o.concatenation ? 'true' : 'false'}
 `;
 }
 
+/**
+ * opensmppbox's own config file: it reads the core group too (dlr-storage, store-type), so it gets
+ * its own, without bearerbox's store. One login, its system_id also the box id bearerbox routes by.
+ */
+function opensmppboxConfig(o: NonNullable<KannelOptions['opensmppbox']>, smsboxPort: number, dir: string) {
+  writeFileSync(path.join(dir, 'smpplogins.txt'), `${o.systemId} ${o.password} bench 127.0.0.1\n`);
+  return `group = core
+dlr-storage = internal
+
+group = opensmppbox
+opensmppbox-id = osb
+opensmppbox-port = ${o.port}
+bearerbox-host = 127.0.0.1
+bearerbox-port = ${smsboxPort}
+log-file = "${dir}/opensmppbox.log"
+log-level = 2
+our-system-id = kannel
+route-to-smsc = sim
+use-systemid-as-smsboxid = true
+smpp-logins = "${dir}/smpplogins.txt"
+`;
+}
+
 export interface Kannel {
   bearerbox: ChildProcess;
+  /** The box: smsbox, or opensmppbox when started with `opensmppbox`. */
   smsbox: ChildProcess;
   dir: string;
   /** Messages Kannel has submitted to the SMSC so far (submit_sm_resp OK), from the admin status. */
@@ -114,16 +144,23 @@ export async function startKannel(
   const conf = path.join(dir, 'kannel.conf');
   writeFileSync(conf, config(o, dir));
   // -v 2: warnings and worse on stderr, as Wren runs with LOG_LEVEL=warn.
-  const start = (bin: string) => {
+  const start = (bin: string, file = conf) => {
     const stderr = openSync(path.join(dir, `${path.basename(bin)}.stderr`), 'a');
-    const child = spawn(bin, ['-v', '2', conf], { cwd: dir, stdio: ['ignore', 'ignore', stderr] });
+    const child = spawn(bin, ['-v', '2', file], { cwd: dir, stdio: ['ignore', 'ignore', stderr] });
     closeSync(stderr);
     return child;
   };
   const bearerbox = start(bins.bearerbox);
   const children: ChildProcess[] = [bearerbox];
   const logTail = () =>
-    ['bearerbox.log', 'bearerbox.stderr', 'smsbox.log', 'smsbox.stderr']
+    [
+      'bearerbox.log',
+      'bearerbox.stderr',
+      'smsbox.log',
+      'smsbox.stderr',
+      'opensmppbox.log',
+      'opensmppbox.stderr',
+    ]
       .map((f) => {
         try {
           return `--- ${f}\n${readFileSync(path.join(dir, f), 'utf8').split('\n').slice(-15).join('\n')}`;
@@ -146,12 +183,26 @@ export async function startKannel(
   };
   try {
     await waitFor('bearerbox admin port', bearerbox, async () => (await adminStatus(o.adminPort)).length > 0);
-    const smsbox = start(bins.smsbox);
-    children.push(smsbox);
-    await waitFor('SMPP bind and smsbox', smsbox, async () => {
-      const s = await adminStatus(o.adminPort);
-      return /sim\[sim\].*\(online \d/.test(s) && /smsbox:.*on-line/.test(s);
-    });
+    const osb = o.opensmppbox;
+    let smsbox: ChildProcess;
+    if (osb) {
+      // opensmppbox connects to bearerbox per client bind: ready once the smsc is bound and it listens.
+      await waitFor('SMPP bind', bearerbox, async () =>
+        /sim\[sim\].*\(online \d/.test(await adminStatus(o.adminPort)),
+      );
+      const osbConf = path.join(dir, 'opensmppbox.conf');
+      writeFileSync(osbConf, opensmppboxConfig(osb, o.smsboxPort, dir));
+      smsbox = start(osb.bin, osbConf);
+      children.push(smsbox);
+      await waitFor('opensmppbox port', smsbox, () => portOpen(osb.port));
+    } else {
+      smsbox = start(bins.smsbox);
+      children.push(smsbox);
+      await waitFor('SMPP bind and smsbox', smsbox, async () => {
+        const s = await adminStatus(o.adminPort);
+        return /sim\[sim\].*\(online \d/.test(s) && /smsbox:.*on-line/.test(s);
+      });
+    }
     return {
       bearerbox,
       smsbox,
@@ -169,6 +220,16 @@ export async function startKannel(
     await stop();
     throw err;
   }
+}
+
+function portOpen(port: number) {
+  return new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 }
 
 async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>) {
