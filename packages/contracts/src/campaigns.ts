@@ -103,8 +103,18 @@ export const previewRowSchema = z.object({
   /** With a send window: the recipient's zone and when the row is sent there (`YYYY-MM-DD HH:MM`). */
   timeZone: z.string().nullable().optional(),
   sendsAtLocal: z.string().nullable().optional(),
+  /** Placeholders this recipient has no value for (a contact without that field): sent empty. */
+  missing: z.array(z.string()).optional(),
 });
 export type PreviewRow = z.infer<typeof previewRowSchema>;
+
+/**
+ * A placeholder some recipients have no value for, and how many (issue 47 item 2): a contact
+ * without that custom field or name, a pasted number's {{name}}. Such a recipient is sent the text
+ * with the placeholder left empty; a file's row with an empty cell is refused instead (an issue).
+ */
+export const missingValueSchema = z.object({ placeholder: z.string(), recipients: z.number() });
+export type MissingValue = z.infer<typeof missingValueSchema>;
 
 export const campaignEstimateSchema = z.object({
   recipients: z.number(),
@@ -128,6 +138,8 @@ export const campaignEstimateSchema = z.object({
   sendWindows: sendWindowsSummarySchema.nullable().optional(),
   /** With tracked links, the short links' base the counts used (the composer counts with it); else null. */
   linkBase: z.string().nullable().optional(),
+  /** Placeholders some recipients have no value for (sent empty), most first; [] when none. */
+  missingValues: z.array(missingValueSchema).optional(),
 });
 export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 
@@ -176,6 +188,8 @@ export type CampaignDto = z.infer<typeof campaignDtoSchema>;
 export const campaignAcceptedSchema = z.object({
   campaign: campaignDtoSchema,
   balanceMinor: z.number(),
+  /** As the estimate's: placeholders some recipients were sent empty. */
+  missingValues: z.array(missingValueSchema).optional(),
 });
 export type CampaignAccepted = z.infer<typeof campaignAcceptedSchema>;
 

@@ -9,6 +9,8 @@ import { phoneInputSchema } from './auth';
 export const CONTACTS_API = {
   groups: '/api/groups',
   group: '/api/groups/:id',
+  /** The custom field keys the group's contacts have: {{key}} placeholders of a campaign to it. */
+  fields: '/api/groups/:id/fields',
   contacts: '/api/groups/:id/contacts',
   contact: '/api/groups/:id/contacts/:contactId',
   bulkDelete: '/api/groups/:id/contacts/bulk-delete',
@@ -41,6 +43,9 @@ export const groupDtoSchema = z.object({
 export type GroupDto = z.infer<typeof groupDtoSchema>;
 export const groupListSchema = z.object({ items: z.array(groupDtoSchema) });
 export type GroupList = z.infer<typeof groupListSchema>;
+/** GET …/fields: each custom field key some contact of the group has, sorted (name and phone are built in). */
+export const groupFieldsSchema = z.object({ fields: z.array(z.string()) });
+export type GroupFields = z.infer<typeof groupFieldsSchema>;
 
 /** Custom field keys are usable as `{{key}}` placeholders; `phone` and `name` are built in. */
 export const FIELD_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;

@@ -9,6 +9,7 @@ import type { ResolveSender } from '../messages/messages.service';
 import type { LedgerService } from '../ledger/ledger.service';
 import { toCampaignDto } from './campaign-dto';
 import { ownCampaign, publishCampaignChanged } from './campaign-row';
+import { missingValuesOf } from './campaign-sources';
 import { checkTimezone, parseSchedule } from './campaign-schedule';
 import * as repo from './campaigns.repository';
 import { scanRecipients } from './recipients';
@@ -217,10 +218,14 @@ export function createAcceptance(deps: Deps) {
       if (opts.withinTransaction) {
         const row = await repo.findCampaign(trx, input.accountId, id);
         if (!row) throw new Error('campaign vanished inside its own transaction');
-        accepted = { campaign: toCampaignDto(row), balanceMinor: debit.balanceMinor };
+        accepted = {
+          campaign: toCampaignDto(row),
+          balanceMinor: debit.balanceMinor,
+          missingValues: missingValuesOf(scan.missing),
+        };
         await opts.withinTransaction(trx, accepted);
       }
-      return { balanceMinor: debit.balanceMinor, accepted };
+      return { balanceMinor: debit.balanceMinor, accepted, missingValues: missingValuesOf(scan.missing) };
     });
     if (!scheduledAt)
       void materialise(id).catch((err: unknown) => logger.warn({ err }, 'materialise failed'));
@@ -228,6 +233,7 @@ export function createAcceptance(deps: Deps) {
       result.accepted ?? {
         campaign: toCampaignDto(await ownCampaign(db, input.accountId, id)),
         balanceMinor: result.balanceMinor,
+        missingValues: result.missingValues,
       }
     );
   }

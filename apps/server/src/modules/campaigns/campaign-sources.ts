@@ -4,6 +4,7 @@ import {
   type CampaignIssue,
   type CampaignSourceInput,
   type CampaignUploadDto,
+  type MissingValue,
 } from '@wren/contracts';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db';
@@ -17,6 +18,13 @@ import type { ScanDeps } from './scan-types';
 import { opensFor, resolveWindow, windowPlanner } from '../send-windows/campaign-window';
 import { zoneOfNumber } from '../send-windows/phone-zone';
 import { localLabel } from '../send-windows/window-time';
+
+/** The scan's count of recipients sent each placeholder empty, most first. */
+export function missingValuesOf(missing: Map<string, number>): MissingValue[] {
+  return [...missing]
+    .map(([placeholder, recipients]) => ({ placeholder, recipients }))
+    .sort((a, b) => b.recipients - a.recipients || a.placeholder.localeCompare(b.placeholder));
+}
 
 interface Deps {
   db: Db;
@@ -102,6 +110,7 @@ export function createSources(deps: Deps) {
         preview,
         sendWindows: plan ? plan.summary(startAt) : null,
         linkBase: input.trackLinks ? scanDeps.linkBase : null,
+        missingValues: missingValuesOf(scan.missing),
       };
     },
 

@@ -160,15 +160,18 @@ export function createCampaignsService(deps: Deps) {
       const c = await refreshStats(db, await get(accountId, id));
       const failed = FAILED.reduce((a, s) => a + Number(c.stats[s] ?? 0), 0);
       if (failed === 0) throw new AppError(ErrorCode.CONFLICT, 'No message of this campaign failed');
+      // A text filled per recipient (personalised, or a bulk text with contacts' {{name}}) is resent
+      // as each failed message's own text: a personalised resend.
+      const ownTexts = c.kind === 'personalised' || c.columns.length > 0;
       return accept({
         accountId,
         userId,
-        kind: c.kind,
+        kind: ownTexts ? 'personalised' : 'bulk',
         groupIds: [],
         numbers: '',
-        text: c.kind === 'personalised' ? '{{message}}' : c.body,
+        text: ownTexts ? '{{message}}' : c.body,
         // A personalised resend sends the failed messages' own texts, whose links are short already.
-        trackLinks: c.kind === 'bulk' && c.link_base !== null,
+        trackLinks: !ownTexts && c.link_base !== null,
         // The failed go in the same window as the first send (none stays none).
         sendWindow: c.send_window ?? null,
         timezone: c.timezone ?? undefined,

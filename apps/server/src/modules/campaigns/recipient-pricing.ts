@@ -10,6 +10,8 @@ export interface ScanEntry {
   text: string | null;
   info: ReturnType<typeof analyseSmsText> | null;
   vals: string | null;
+  /** Placeholders it has no value for (sent empty). */
+  missing: string[];
 }
 
 /**
@@ -21,14 +23,15 @@ export async function screenAndPrice(
   deps: ScanDeps,
   s: {
     accountId: string;
-    personalised: boolean;
+    /** Each recipient's own text (personalised, or placeholders filled): previewed, sized per recipient. */
+    filled: boolean;
     bulkInfo: ReturnType<typeof analyseSmsText>;
     result: ScanResult;
     issue: (row: number | null, value: string, reason: string) => void;
   },
   current: ScanEntry[],
 ): Promise<Recipient[]> {
-  const { personalised, bulkInfo, result, issue } = s;
+  const { filled, bulkInfo, result, issue } = s;
   let allowed = current;
   if (deps.filterSuppressed) {
     const screened = await deps.filterSuppressed(
@@ -65,7 +68,8 @@ export async function screenAndPrice(
     const price = per * info.segments;
     result.perSegmentMinor += per;
     result.costMinor += price;
-    if (result.preview.length < CAMPAIGN_PREVIEW_ROWS && personalised) {
+    for (const m of b.missing) result.missing.set(m, (result.missing.get(m) ?? 0) + 1);
+    if (result.preview.length < CAMPAIGN_PREVIEW_ROWS && filled) {
       result.preview.push({
         row: b.c.row ?? 0,
         recipient: b.e164,
@@ -74,6 +78,7 @@ export async function screenAndPrice(
         encoding: info.encoding,
         costMinor: price,
         problem: null,
+        ...(b.missing.length ? { missing: b.missing } : {}),
       });
     }
     return { phone: b.phone, priceMinor: price, segments: info.segments, vals: b.vals };

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
-import { FieldError } from '../../platform/errors';
+import { ErrorCode } from '@wren/contracts';
+import { AppError } from '../../platform/errors';
 import { csvRows, phoneCell, xlsxRows, type FileRow } from '../contacts/import-rows';
+import { unguardCell } from '../contacts/csv';
 import { checkXlsxZip } from '../contacts/import-zip-guard';
 import * as repo from './campaigns.repository';
 
@@ -9,9 +11,58 @@ import * as repo from './campaigns.repository';
 export interface Candidate {
   row: number | null;
   raw: string;
-  cells?: string[];
+  /**
+   * The values of the campaign's columns (its placeholders), in their order: a personalised file's
+   * cells, or a contact's name, phone and custom fields. Absent: the source has no values of its own
+   * (a pasted number), and only {{phone}} is known.
+   */
+  values?: string[];
+  /**
+   * A contact (or a pasted number): a placeholder it has no value for is sent empty and counted,
+   * not refused. A file's empty cell is a row to fix instead ("Missing value for …").
+   */
+  lenient?: boolean;
   /** A resend's own text. */
   body?: string;
+}
+
+/** What a contact fills in: its name, its phone and its custom fields (keys matched case-insensitively). */
+export interface ContactValues {
+  phone: string;
+  name: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * A contact's value of each column, '' where it has none: {{name}}, {{phone}} and each custom field,
+ * case-insensitively as the contact and import dialogs match them.
+ */
+export function contactValues(columns: string[], contact: ContactValues): string[] {
+  const byKey = new Map<string, string>();
+  for (const [k, v] of Object.entries(contact.fields)) {
+    const key = k.toLowerCase();
+    // Fields are strings (customFieldsSchema); anything else stored is no value.
+    if (!byKey.has(key) && typeof v === 'string') byKey.set(key, v);
+  }
+  return columns.map((column) => {
+    const key = column.toLowerCase();
+    if (key === 'name') return contact.name;
+    if (key === 'phone') return contact.phone;
+    return byKey.get(key) ?? '';
+  });
+}
+
+/** The account's groups among `groupIds`; another account's (or no) group is a 404. */
+export async function checkOwnGroups(db: Db, accountId: string, groupIds: string[]): Promise<void> {
+  const wanted = new Set(groupIds);
+  if (wanted.size === 0) return;
+  const found = await db
+    .selectFrom('contact_groups')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...wanted])
+    .execute();
+  if (found.length !== wanted.size) throw new AppError(ErrorCode.NOT_FOUND, 'Contact group not found');
 }
 
 /** A pasted number and the line of the paste it is on (1-based). */
@@ -35,28 +86,40 @@ export function splitPasted(text: string): PastedNumber[] {
   );
 }
 
-async function* groupCandidates(db: Db, accountId: string, groupIds: string[]): AsyncGenerator<Candidate[]> {
+async function* groupCandidates(
+  db: Db,
+  accountId: string,
+  groupIds: string[],
+  columns: string[],
+): AsyncGenerator<Candidate[]> {
   if (groupIds.length === 0) return;
-  const found = await db
-    .selectFrom('contact_groups')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('id', 'in', groupIds)
-    .execute();
-  if (found.length !== new Set(groupIds).size) throw new FieldError({ groupIds: ['Unknown group'] });
+  // The groups are the caller's (checkOwnGroups, before the scan); account_id keeps it so.
   for (const groupId of new Set(groupIds)) {
     let after = '';
     for (;;) {
       const rows = await db
         .selectFrom('contacts')
-        .select('phone')
+        .select(columns.length ? ['phone', 'name', 'fields'] : ['phone'])
         .where('group_id', '=', groupId)
         .where('account_id', '=', accountId)
         .where('phone', '>', after)
         .orderBy('phone')
         .limit(10_000)
         .execute();
-      yield rows.map((r): Candidate => ({ row: null, raw: r.phone }));
+      yield rows.map((r): Candidate =>
+        columns.length
+          ? {
+              row: null,
+              raw: r.phone,
+              lenient: true,
+              values: contactValues(columns, {
+                phone: r.phone,
+                name: (r as { name?: string }).name ?? '',
+                fields: ((r as { fields?: unknown }).fields ?? {}) as Record<string, unknown>,
+              }),
+            }
+          : { row: null, raw: r.phone },
+      );
       const last = rows[rows.length - 1];
       if (!last || rows.length < 10_000) break;
       after = last.phone;
@@ -120,10 +183,13 @@ export function candidateSources(
   src: { accountId: string; groupIds: string[]; resendOf?: string },
   pasted: PastedNumber[],
   upload: { info: repo.UploadInfo; phoneIndex: number } | undefined,
+  /** The columns filled per recipient; `columnIndex` their places in a personalised file (else empty: a bulk file gives numbers only). */
+  layout: { columns: string[]; columnIndex: number[] },
 ): AsyncGenerator<Candidate[]>[] {
   const sources: AsyncGenerator<Candidate[]>[] = [];
+  const { columns, columnIndex } = layout;
   if (src.resendOf) sources.push(resendCandidates(db, src.accountId, src.resendOf));
-  sources.push(groupCandidates(db, src.accountId, src.groupIds));
+  sources.push(groupCandidates(db, src.accountId, src.groupIds, src.resendOf ? [] : columns));
   sources.push(
     (async function* () {
       yield pasted.map(({ line, raw }): Candidate => ({ row: line, raw }));
@@ -133,11 +199,15 @@ export function candidateSources(
     sources.push(
       (async function* () {
         for await (const rows of uploadRows(db, upload.info))
-          yield rows.map((r): Candidate => ({
-            row: r.row,
-            raw: phoneCell(r, upload.phoneIndex),
-            cells: r.cells,
-          }));
+          yield rows.map((r): Candidate =>
+            columnIndex.length > 0
+              ? {
+                  row: r.row,
+                  raw: phoneCell(r, upload.phoneIndex),
+                  values: columnIndex.map((i) => unguardCell((r.cells[i] ?? '').trim())),
+                }
+              : { row: r.row, raw: phoneCell(r, upload.phoneIndex) },
+          );
       })(),
     );
   }

@@ -5,18 +5,40 @@ import {
   ErrorCode,
   type CampaignIssue,
 } from '@wren/contracts';
+import type { Db } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
 import { withTightHeapGrowth } from '../../platform/heap-growth';
 import * as repo from './campaigns.repository';
 import { PhoneSet } from './phone-set';
 import { checkCandidate } from './recipient-check';
 import { screenAndPrice, type ScanEntry } from './recipient-pricing';
-import { candidateSources } from './recipient-sources';
+import { groupFieldKeys } from '../contacts/contacts.repository';
+import { candidateSources, checkOwnGroups } from './recipient-sources';
 import { scanLayout } from './scan-layout';
 import type { Recipient, ScanDeps, ScanResult, ScanSource } from './scan-types';
 
 /** Recipients screened and priced together (one suppression query, one quote). */
 export const SCAN_BATCH = 5000;
+
+/**
+ * The placeholders contacts fill must be their fields: name, phone, or a custom field some contact
+ * of the chosen groups has (case-insensitively). Any other is a 400 naming the fields there are, as
+ * a personalised file's unknown column is.
+ */
+async function checkContactFields(db: Db, accountId: string, groupIds: string[], columns: string[]) {
+  const keys = await groupFieldKeys(db, accountId, groupIds);
+  const known = new Set(['name', 'phone', ...keys.map((k) => k.toLowerCase())]);
+  const unknown = columns.filter((c) => !known.has(c.toLowerCase()));
+  if (unknown.length === 0) return;
+  const fields = ['name', 'phone', ...keys.filter((k) => !['name', 'phone'].includes(k.toLowerCase()))];
+  throw new FieldError({
+    text: [
+      `No contact field matches ${unknown.map((m) => `{{${m}}}`).join(', ')}; ${
+        groupIds.length ? "the groups' contacts have" : 'without contact groups the recipients have only'
+      } ${fields.map((f) => `{{${f}}}`).join(', ')}`,
+    ],
+  });
+}
 
 /**
  * Reads a campaign's recipients from all its sources, normalised to E.164, de-duplicated across
@@ -41,11 +63,21 @@ async function scan(
   if (src.uploadId && !upload) {
     throw new FieldError({ uploadId: ['The uploaded file is gone; upload it again'] });
   }
-  if (personalised && !upload && !src.resendOf) {
-    throw new FieldError({ uploadId: ['Upload a CSV or XLSX file with the recipients and their values'] });
+  if (personalised && !upload && !src.resendOf && src.groupIds.length === 0) {
+    throw new FieldError({
+      uploadId: ['Upload a CSV or XLSX file with the recipients and their values, or choose contact groups'],
+    });
   }
+  if (personalised && upload && src.groupIds.length > 0) {
+    throw new FieldError({ groupIds: ['Send to a file or to contact groups, not both'] });
+  }
+  // Another account's group is not found, whatever else the request holds.
+  await checkOwnGroups(db, src.accountId, src.groupIds);
   const linkBase = src.trackLinks ? deps.linkBase : null;
-  const { phoneIndex, columns, columnIndex, bulkInfo, pasted } = scanLayout(src, upload, linkBase);
+  const { phoneIndex, columns, columnIndex, bulkInfo, pasted, filled } = scanLayout(src, upload, linkBase);
+  if (columns.length && columnIndex.length === 0 && !src.resendOf) {
+    await checkContactFields(db, src.accountId, src.groupIds, columns);
+  }
 
   const seen = new PhoneSet();
   const result: ScanResult = {
@@ -56,12 +88,13 @@ async function scan(
     perSegmentMinor: 0,
     costMinor: 0,
     currency: 'USD',
-    segments: personalised ? 1 : bulkInfo.segments,
-    encoding: personalised ? 'GSM-7' : bulkInfo.encoding,
-    characters: personalised ? 0 : bulkInfo.characters,
+    segments: filled ? 1 : bulkInfo.segments,
+    encoding: filled ? 'GSM-7' : bulkInfo.encoding,
+    characters: filled ? 0 : bulkInfo.characters,
     columns,
     issues: [],
     preview: [],
+    missing: new Map(),
   };
   const issue = (row: number | null, value: string, reason: string) => {
     if (result.issues.length < CAMPAIGN_ISSUE_SAMPLE) result.issues.push({ row, value, reason });
@@ -75,7 +108,7 @@ async function scan(
     batch = [];
     const out = await screenAndPrice(
       deps,
-      { accountId: src.accountId, personalised, bulkInfo, result, issue },
+      { accountId: src.accountId, filled, bulkInfo, result, issue },
       current,
     );
     if (out.length === 0) return;
@@ -83,12 +116,15 @@ async function scan(
     await sink?.(out);
   };
 
-  const sources = candidateSources(db, src, pasted, upload ? { info: upload, phoneIndex } : undefined);
-  const template = {
-    personalised,
-    text: src.text,
+  const sources = candidateSources(db, src, pasted, upload ? { info: upload, phoneIndex } : undefined, {
     columns,
     columnIndex,
+  });
+  const template = {
+    personalised,
+    filled,
+    text: src.text,
+    columns,
     defaultCountry: deps.defaultCountry,
     linkBase,
   };
@@ -96,12 +132,12 @@ async function scan(
   for (const source of sources) {
     for await (const candidates of source) {
       for (const c of candidates) {
-        const { raw, e164, text, vals, problem, info: checked } = checkCandidate(c, template);
+        const { raw, e164, text, vals, problem, info: checked, missing } = checkCandidate(c, template);
         let info = checked;
         if (problem) {
           result.invalid += 1;
           issue(c.row, raw, problem);
-          if (personalised && result.preview.length < CAMPAIGN_PREVIEW_ROWS) {
+          if (filled && result.preview.length < CAMPAIGN_PREVIEW_ROWS) {
             const shown = info ?? analyseSmsText(text ?? '');
             result.preview.push({
               row: c.row ?? 0,
@@ -122,7 +158,7 @@ async function scan(
           continue;
         }
         if (text !== null && !info) info = analyseSmsText(text);
-        batch.push({ c, e164: e164!, phone, text, info, vals });
+        batch.push({ c, e164: e164!, phone, text, info, vals, missing });
         if (batch.length >= SCAN_BATCH) await flush();
       }
     }

@@ -11,7 +11,9 @@ import { splitPasted } from './recipient-sources';
 
 /**
  * What a scan reads from the request before any recipient: the upload's phone column and the
- * template's columns in it (a 4xx for a missing one), the bulk text's size, and the pasted numbers.
+ * template's columns in it (a 4xx for a missing one), the columns contacts fill (the text's
+ * placeholders), whether each recipient's text is its own (`filled`), the bulk text's size, and the
+ * pasted numbers.
  */
 export function scanLayout(
   src: {
@@ -55,12 +57,15 @@ export function scanLayout(
       for (const c of columns) columnIndex.push(upload.columns.indexOf(c));
     }
   }
+  // Contacts and pasted numbers fill the text's placeholders from their own fields (issue 47 item 2):
+  // a bulk text with {{name}}, or a personalised one from contact groups. Which are known fields is
+  // the scan's check (it reads the groups' field keys).
+  if (!upload || !personalised) columns = placeholdersOf(src.text);
   if (src.resendOf) columns = personalised ? ['message'] : [];
+  const filled = personalised || columns.length > 0;
 
-  const bulkInfo = analyseSmsText(
-    personalised ? '' : linkBase ? withSampleLinks(src.text, linkBase) : src.text,
-  );
-  if (!personalised && bulkInfo.segments > MAX_SEGMENTS) {
+  const bulkInfo = analyseSmsText(filled ? '' : linkBase ? withSampleLinks(src.text, linkBase) : src.text);
+  if (!filled && bulkInfo.segments > MAX_SEGMENTS) {
     throw new FieldError({
       text: [`The message is too long: ${bulkInfo.segments} parts (at most ${MAX_SEGMENTS})`],
     });
@@ -73,5 +78,5 @@ export function scanLayout(
       ],
     });
   }
-  return { phoneIndex, columns, columnIndex, bulkInfo, pasted };
+  return { phoneIndex, columns, columnIndex, bulkInfo, pasted, filled };
 }

@@ -26,7 +26,7 @@ export interface Recipient {
   phone: number;
   priceMinor: number;
   segments: number;
-  /** Personalised: the placeholder columns' values joined by VALUE_SEPARATOR. */
+  /** Filled per recipient (personalised, or placeholders in the text): the columns' values joined by VALUE_SEPARATOR. */
   vals: string | null;
 }
 
@@ -47,6 +47,8 @@ export interface ScanResult {
   columns: string[];
   issues: CampaignIssue[];
   preview: PreviewRow[];
+  /** Recipients sent a placeholder empty (no value for it), by placeholder. */
+  missing: Map<string, number>;
 }
 
 /** What a scan reads with: the database (or a transaction), prices and the suppression list. */

@@ -202,3 +202,16 @@ export async function deleteImported(trx: Db, groupId: string, importId: string)
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** The custom field keys the groups' contacts have (as stored), each once, sorted. */
+export async function groupFieldKeys(db: Db, accountId: string, groupIds: string[]): Promise<string[]> {
+  if (groupIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('contacts')
+    .select(sql<string>`jsonb_object_keys(fields)`.as('key'))
+    .distinct()
+    .where('account_id', '=', accountId)
+    .where('group_id', 'in', [...new Set(groupIds)])
+    .execute();
+  return rows.map((r) => r.key).sort((a, b) => a.localeCompare(b));
+}

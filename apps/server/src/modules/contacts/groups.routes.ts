@@ -2,6 +2,7 @@ import {
   CONTACTS_API,
   createGroupSchema,
   groupDtoSchema,
+  groupFieldsSchema,
   groupListSchema,
   noContentSchema,
   renameGroupSchema,
@@ -13,6 +14,7 @@ import type { AppContext } from '../../app/context';
 import { notFound } from '../../platform/errors';
 import { authOf } from '../../platform/http/auth-guard';
 import { can } from '../../platform/http/route-auth';
+import { groupFieldKeys } from './contacts.repository';
 
 export const groupParams = z.object({ id: z.uuid('Unknown group id') });
 
@@ -56,6 +58,16 @@ export function groupsRoutes(ctx: AppContext) {
       CONTACTS_API.group,
       { config: can('contacts:read'), schema: { params: groupParams, response: { 200: groupDtoSchema } } },
       async (req) => groups.get({ accountId: authOf(req).accountId, id: req.params.id }),
+    );
+
+    r.get(
+      CONTACTS_API.fields,
+      { config: can('contacts:read'), schema: { params: groupParams, response: { 200: groupFieldsSchema } } },
+      async (req) => {
+        const { accountId } = authOf(req);
+        await groups.get({ accountId, id: req.params.id });
+        return { fields: await groupFieldKeys(ctx.db, accountId, [req.params.id]) };
+      },
     );
 
     r.patch(

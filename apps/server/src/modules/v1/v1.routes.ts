@@ -166,7 +166,8 @@ export function v1Routes(ctx: AppContext) {
           tags: ['Campaigns'],
           headers: idempotencyHeaders,
           body: v1CreateCampaignSchema,
-          response: { 202: campaignAcceptedSchema, ...errorResponses(402, 409, 422) },
+          // 404: a groupIds entry that is not one of the account's contact groups.
+          response: { 202: campaignAcceptedSchema, ...errorResponses(402, 404, 409, 422) },
         },
       },
       async (req, reply) => {

@@ -261,6 +261,7 @@ const MATRIX: Record<string, Case> = {
   'GET /api/groups': 'own',
   'POST /api/groups': 'own',
   'GET /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
+  'GET /api/groups/:id/fields': (f) => ({ path: `/api/groups/${f.group}/fields` }),
   'PATCH /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}`, body: { name: 'stolen' } }),
   'DELETE /api/groups/:id': (f) => ({ path: `/api/groups/${f.group}` }),
   'POST /api/groups/:id/contacts/fileUpload': (f) => ({
@@ -316,9 +317,20 @@ const MATRIX: Record<string, Case> = {
     path: `/api/otp-services/${f.otpService}/verifications`,
   }),
   'POST /api/campaigns/uploads': 'own',
-  'POST /api/campaigns/estimate': 'own', // another account's upload id is "gone" (400), tested in campaigns.test.ts
-  'POST /api/campaigns/estimate/issues.csv': 'own',
-  'POST /api/campaigns': 'own',
+  // Another account's upload id is "gone" (400), tested in campaigns.test.ts; its contact group, filling
+  // {{name}} or not, is not found (issue 47 item 2; campaign-contact-fields.test.ts).
+  'POST /api/campaigns/estimate': (f) => ({
+    path: '/api/campaigns/estimate',
+    body: { groupIds: [f.group], text: 'Hi {{name}}' },
+  }),
+  'POST /api/campaigns/estimate/issues.csv': (f) => ({
+    path: '/api/campaigns/estimate/issues.csv',
+    body: { kind: 'personalised', groupIds: [f.group], text: 'Hi {{name}}' },
+  }),
+  'POST /api/campaigns': (f) => ({
+    path: '/api/campaigns',
+    body: { groupIds: [f.group], text: 'Hi {{name}}' },
+  }),
   'GET /api/campaigns': 'own',
   'GET /api/campaigns/:id': (f) => ({ path: `/api/campaigns/${f.bulk}` }),
   'GET /api/campaigns/:id/messages': (f) => ({ path: `/api/campaigns/${f.bulk}/messages` }),
