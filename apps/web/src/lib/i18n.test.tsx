@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { formatDateTime } from './format-date';
+import { formatDateTime } from './format';
 import { currentLocale } from './i18n';
 import { applyLocale } from './i18n-runtime';
 import { formatMoney } from './money';

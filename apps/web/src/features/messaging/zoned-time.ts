@@ -47,16 +47,7 @@ export function nowInZone(timeZone: string, now = Date.now()): string {
   return dayjs(now).tz(timeZone).format(WALL_FORMAT);
 }
 
-/** "Mar 3, 2025, 9:30 AM (Europe/Berlin)": an instant in the given zone, the zone named. */
-export function formatInZone(instant: Date | string, timeZone: string): string {
-  return (
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      dateStyle: 'medium',
-      timeStyle: 'short',
-    }).format(new Date(instant)) + ` (${timeZone})`
-  );
-}
+export { formatInZone } from '@/lib/format';
 
 /** The browser's own zone, used when the profile has none. */
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -1,11 +1,11 @@
 import type { MantineColor } from '@mantine/core';
 import type { MessageStatus } from '@wren/contracts';
-import { formatDateTime as formatAppDateTime } from '@/lib/format-date';
+import { formatDateTime as formatAppDateTime } from '@/lib/format';
 
 /** A timestamp of the logs in the browser's time zone, with seconds: "29 Nov 2026, 14:05:09". */
 export const formatDateTime = (iso: string): string => formatAppDateTime(iso, { seconds: true });
 
-export { formatInZone } from '@/lib/format-in-zone';
+export { formatInZone } from '@/lib/format';
 
 export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {
   scheduled: 'violet',

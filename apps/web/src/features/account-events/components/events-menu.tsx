@@ -14,8 +14,7 @@ import {
 import { IconBell } from '@/components/icons';
 import { useAccountEvents, type AccountEvent } from '../api/get-account-events';
 import classes from './events-menu.module.css';
-
-const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatDateTime } from '@/lib/format';
 
 function EventList({ events }: { events: AccountEvent[] }) {
   if (!events.length) {
@@ -32,7 +31,7 @@ function EventList({ events }: { events: AccountEvent[] }) {
           <li key={event.id} className={classes.item}>
             <Text size="sm">{event.message}</Text>
             <Text size="xs" c="dimmed" component="time" dateTime={event.createdAt}>
-              {timeFormat.format(new Date(event.createdAt))}
+              {formatDateTime(event.createdAt)}
             </Text>
           </li>
         ))}

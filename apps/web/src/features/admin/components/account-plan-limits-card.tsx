@@ -15,6 +15,7 @@ import { FormAlert } from '@/components/form-alert';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useAssignPlan, useRatePlans, useSetLimits } from '../api/admin-api';
+import { formatNumber } from '@/lib/format';
 
 /** The account's rate plan, and its sending limits: rate, daily cap and allowed countries. */
 export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail }) {
@@ -97,7 +98,7 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
             description={
               account.acceptedToday === null
                 ? 'Messages accepted per UTC day; a larger send is refused'
-                : `${account.acceptedToday.toLocaleString()} of ${(account.limits.dailyCap ?? 0).toLocaleString()} used today (UTC)`
+                : `${formatNumber(account.acceptedToday)} of ${formatNumber(account.limits.dailyCap ?? 0)} used today (UTC)`
             }
             placeholder="No cap"
             min={0}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert, Badge, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { dayjs } from '@/lib/dayjs';
+import { formatDateTime } from '@/lib/format';
 
 /** A page's heading row: title, a line of context, and actions on the right. */
 export function SectionHeader({
@@ -90,7 +90,7 @@ export function AccountStatusBadge({ status }: { status: 'active' | 'locked' }) 
 /** "3 Mar 2026, 14:05" in the browser's zone, with the exact ISO time as a tooltip title. */
 export function When({ at, empty = '—' }: { at: string | null | undefined; empty?: string }) {
   if (!at) return <>{empty}</>;
-  return <span title={at}>{dayjs(at).format('D MMM YYYY, HH:mm')}</span>;
+  return <span title={at}>{formatDateTime(at)}</span>;
 }
 
 /** 1536 → "1.5 KB". */

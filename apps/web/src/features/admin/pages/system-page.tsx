@@ -17,12 +17,12 @@ import {
 } from '@mantine/core';
 import type { ConnectionStatusDto, SystemStatus } from '@wren/contracts';
 import { useModalTarget } from '@/components/confirm-delete-modal';
-import { dayjs } from '@/lib/dayjs';
 import { hub } from '@/lib/hub';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useConnectionControl, useSystemStatus } from '../api/admin-api';
 import { bytes, ErrorBlock, LoadingBlock, SectionHeader, When } from '../components/common';
+import { formatNumber, formatTime } from '@/lib/format';
 
 const LANE_LABELS: Record<string, string> = { otp: 'OTP', single: 'Single', bulk: 'Bulk' };
 
@@ -165,12 +165,12 @@ function Body({ s }: { s: SystemStatus }) {
       toast.error(messageOf(e));
     }
   };
-  const chart = s.throughput.map((t) => ({ ...t, minute: dayjs(t.minute).format('HH:mm') }));
+  const chart = s.throughput.map((t) => ({ ...t, minute: formatTime(t.minute) }));
   const alive = s.workers.filter((w) => w.alive).length;
   return (
     <Stack gap="lg">
       <Text size="xs" c="dimmed" ta="right">
-        Updated <span data-testid="status-updated">{dayjs(s.at).format('HH:mm:ss')}</span> · live
+        Updated <span data-testid="status-updated">{formatTime(s.at, { seconds: true })}</span> · live
       </Text>
       <Paper withBorder radius="md">
         <SectionHeader title="SMPP connections" hint="Every connection of every worker, with its binds" />
@@ -210,7 +210,7 @@ function Body({ s }: { s: SystemStatus }) {
               {s.lanes.map((l) => (
                 <Table.Tr key={l.lane}>
                   <Table.Td>{LANE_LABELS[l.lane] ?? l.lane}</Table.Td>
-                  <Table.Td ta="right">{l.depth.toLocaleString('en-US')}</Table.Td>
+                  <Table.Td ta="right">{formatNumber(l.depth)}</Table.Td>
                   <Table.Td>
                     <When at={l.oldestAt} />
                   </Table.Td>
@@ -236,7 +236,7 @@ function Body({ s }: { s: SystemStatus }) {
                   </Text>
                 </Text>
                 <Badge color={w.alive ? 'green' : 'red'} variant="dot" tt="none">
-                  {w.alive ? 'heartbeat' : 'silent since'} {dayjs(w.heartbeatAt).format('HH:mm:ss')}
+                  {w.alive ? 'heartbeat' : 'silent since'} {formatTime(w.heartbeatAt, { seconds: true })}
                 </Badge>
               </Group>
             ))}

@@ -16,7 +16,7 @@ import {
 import { Link } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
-import { formatDateTimeOr } from '@/lib/format-date';
+import { formatDateTimeOr, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { useApiKeys } from '../api/api-keys';
 import { IconKey, IconPlus } from '../components/icons';
@@ -129,7 +129,7 @@ export default function ApiListPage() {
                     </div>
                   </Table.Td>
                   <Table.Td data-label="Requests (24 h)" ta="right">
-                    {k.requests24h.toLocaleString()}
+                    {formatNumber(k.requests24h)}
                   </Table.Td>
                   <Table.Td data-label="Status">
                     <KeyStatusBadge status={k.status} />

@@ -20,8 +20,7 @@ import {
 import type { WebhookDeliveryDto } from '@wren/contracts';
 import { useParams } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
-import { dayjs } from '@/lib/dayjs';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime, formatDay, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
@@ -73,7 +72,7 @@ export default function ApiReportPage() {
     { ok: 0, c: 0, s: 0 },
   );
   const chart = r.days.map((d) => ({
-    day: dayjs(d.day).format('D MMM'),
+    day: formatDay(d.day),
     '2xx': d.ok,
     '4xx': d.clientErrors,
     '5xx': d.serverErrors,
@@ -103,12 +102,9 @@ export default function ApiReportPage() {
         />
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        <Stat label="Requests" value={(totals.ok + totals.c + totals.s).toLocaleString()} />
-        <Stat
-          label="Errors (4xx / 5xx)"
-          value={`${totals.c.toLocaleString()} / ${totals.s.toLocaleString()}`}
-        />
-        <Stat label="Messages sent" value={r.messages.count.toLocaleString()} />
+        <Stat label="Requests" value={formatNumber(totals.ok + totals.c + totals.s)} />
+        <Stat label="Errors (4xx / 5xx)" value={`${formatNumber(totals.c)} / ${formatNumber(totals.s)}`} />
+        <Stat label="Messages sent" value={formatNumber(r.messages.count)} />
         <Stat label="Cost" value={formatMoney(r.messages.costMinor, r.messages.currency)} />
       </SimpleGrid>
       <Paper withBorder radius="md" p="lg">
@@ -148,7 +144,7 @@ export default function ApiReportPage() {
                       {e.code}
                     </Text>
                     <Text size="sm" fw={600}>
-                      {e.count.toLocaleString()}
+                      {formatNumber(e.count)}
                     </Text>
                   </Group>
                 ))}

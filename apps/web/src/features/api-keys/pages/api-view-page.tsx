@@ -18,7 +18,7 @@ import { Link, useParams } from 'react-router';
 import { ApiSampleTabs, sendMessageSamples } from '@/components/api-samples';
 import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
-import { formatDateTimeOr } from '@/lib/format-date';
+import { formatDateTimeOr, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { useApiKey, useRevokeApiKey, useRotateApiKey } from '../api/api-keys';
@@ -138,7 +138,7 @@ export default function ApiViewPage() {
           <Field label="Expires">{when(k.expiresAt)}</Field>
           <Field label="Rate limit">
             {k.rateLimitPerMinute
-              ? `${k.rateLimitPerMinute.toLocaleString()} requests per minute`
+              ? `${formatNumber(k.rateLimitPerMinute)} requests per minute`
               : 'Server default'}
           </Field>
           <Field label="Default webhook URL">{k.webhookUrl ?? 'None (the account URL, if set)'}</Field>
@@ -147,7 +147,7 @@ export default function ApiViewPage() {
             {when(k.lastUsedAt)}
             {k.lastUsedIp ? ` from ${k.lastUsedIp}` : ''}
           </Field>
-          <Field label="Requests in the last 24 hours">{k.requests24h.toLocaleString()}</Field>
+          <Field label="Requests in the last 24 hours">{formatNumber(k.requests24h)}</Field>
           {k.revokedAt && <Field label="Revoked">{when(k.revokedAt)}</Field>}
         </SimpleGrid>
       </Paper>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { FormAlert } from '@/components/form-alert';
 import { useCan } from '@/lib/account-role';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, Center, Table, Text, Title } from '@mantine/core';
 import type { StatementDto, StatementEntryDto } from '@wren/contracts';
 import { ResponsiveTable } from '@/components/responsive-table';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { fetchEntries } from '../api/statements';
@@ -45,7 +45,7 @@ export function StatementEntries({
       <Title order={2} size="h4" p="md" pb="xs">
         Entries
         <Text span c="dimmed" fw={400} size="sm" ml="xs">
-          {s.entryCount.toLocaleString('en-US')} in {monthTitle}
+          {formatNumber(s.entryCount)} in {monthTitle}
         </Text>
       </Title>
       {items.length === 0 ? (
@@ -105,7 +105,7 @@ export function StatementEntries({
       {next !== null && (
         <Center p="md">
           <Button variant="default" loading={loading} onClick={() => void loadMore()}>
-            Show more ({items.length} of {s.entryCount.toLocaleString('en-US')} shown)
+            Show more ({items.length} of {formatNumber(s.entryCount)} shown)
           </Button>
         </Center>
       )}

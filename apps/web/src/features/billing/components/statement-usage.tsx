@@ -2,6 +2,7 @@ import { Card, Table, Text, Title } from '@mantine/core';
 import type { StatementDto } from '@wren/contracts';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { formatMoney } from '@/lib/money';
+import { formatNumber } from '@/lib/format';
 
 /** The month's messages by destination country. */
 export function StatementUsage({ statement: s }: { statement: StatementDto }) {
@@ -32,10 +33,10 @@ export function StatementUsage({ statement: s }: { statement: StatementDto }) {
               <Table.Tr key={u.country ?? 'unknown'}>
                 <Table.Td data-label="Country">{u.countryName}</Table.Td>
                 <Table.Td data-label="Messages" ta="right">
-                  {u.messages.toLocaleString('en-US')}
+                  {formatNumber(u.messages)}
                 </Table.Td>
                 <Table.Td data-label="Parts" ta="right">
-                  {u.parts.toLocaleString('en-US')}
+                  {formatNumber(u.parts)}
                 </Table.Td>
                 <Table.Td data-label="Charged" ta="right">
                   <Text span size="sm" ff="monospace">

@@ -16,7 +16,7 @@ import type { BillingSummaryDto, TopUpDto, TopUpStatus } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { useCan } from '@/lib/account-role';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { LEDGER_KIND_FILTERS, LEDGER_KIND_LABELS } from '@wren/contracts';
 import { ResponsiveTable } from '@/components/responsive-table';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';

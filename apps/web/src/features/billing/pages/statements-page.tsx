@@ -11,6 +11,7 @@ import { StatementEntries } from '../components/statement-entries';
 import { StatementSummary } from '../components/statement-summary';
 import { StatementUsage } from '../components/statement-usage';
 import { monthTitle } from '@/lib/month-title';
+import { formatNumber } from '@/lib/format';
 
 function Downloads({ month }: { month: string }) {
   const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
@@ -51,7 +52,7 @@ export default function StatementsPage() {
   const statement = useStatement(month);
   const options = (months.data?.items ?? []).map((m) => ({
     value: m.month,
-    label: `${monthTitle(m.month)}${m.entries ? ` · ${m.entries.toLocaleString('en-US')} ${m.entries === 1 ? 'entry' : 'entries'}` : ''}`,
+    label: `${monthTitle(m.month)}${m.entries ? ` · ${formatNumber(m.entries)} ${m.entries === 1 ? 'entry' : 'entries'}` : ''}`,
   }));
   if (month && !options.some((o) => o.value === month))
     options.unshift({ value: month, label: monthTitle(month) });

@@ -1,5 +1,6 @@
 import { Badge, Group, Progress, Text, Tooltip } from '@mantine/core';
 import type { CampaignDto, CampaignStatus } from '@wren/contracts';
+import { formatNumber } from '@/lib/format';
 
 const COLORS: Record<CampaignStatus, string> = {
   scheduled: 'blue',
@@ -55,9 +56,9 @@ export function CampaignProgress({ c }: { c: CampaignDto }) {
   const pending = c.status === 'canceled' ? 0 : c.pending;
   return (
     <Tooltip
-      label={`${c.delivered.toLocaleString()} delivered · ${c.failed.toLocaleString()} failed · ${
-        canceled > 0 ? `${canceled.toLocaleString()} canceled · ` : ''
-      }${pending.toLocaleString()} pending`}
+      label={`${formatNumber(c.delivered)} delivered · ${formatNumber(c.failed)} failed · ${
+        canceled > 0 ? `${formatNumber(canceled)} canceled · ` : ''
+      }${formatNumber(pending)} pending`}
     >
       <div>
         <Progress.Root size="lg">
@@ -69,11 +70,11 @@ export function CampaignProgress({ c }: { c: CampaignDto }) {
         <Group justify="space-between" mt={2} data-testid="campaign-progress">
           <Text size="xs" c="dimmed">
             {c.status === 'canceled'
-              ? `${went.toLocaleString()} sent · ${canceled.toLocaleString()} canceled`
+              ? `${formatNumber(went)} sent · ${formatNumber(canceled)} canceled`
               : `${Math.round((done / total) * 100)}% done`}
           </Text>
           <Text size="xs" c="dimmed">
-            {(c.status === 'canceled' ? went : done).toLocaleString()} / {c.recipients.toLocaleString()}
+            {formatNumber(c.status === 'canceled' ? went : done)} / {formatNumber(c.recipients)}
           </Text>
         </Group>
       </div>

@@ -3,6 +3,7 @@ import { Alert, FileInput, Group, Paper, Progress, Select, Stack, Text } from '@
 import type { CampaignUploadDto } from '@wren/contracts';
 import { HttpError } from '@/lib/http/http-error';
 import { uploadRecipients } from '../api/campaigns';
+import { formatNumber } from '@/lib/format';
 
 /** What the file chooser offers; the server checks the content, not the name. */
 const ACCEPT =
@@ -94,7 +95,7 @@ export function RecipientsUpload(props: RecipientsUploadProps) {
           <>
             <Alert variant="light" color="teal" p="xs" data-testid="upload-summary">
               <Text size="sm">
-                <b>{props.upload.fileName}</b>: about {props.upload.rowCountGuess.toLocaleString()} rows,{' '}
+                <b>{props.upload.fileName}</b>: about {formatNumber(props.upload.rowCountGuess)} rows,{' '}
                 {props.upload.columns.length} {props.upload.columns.length === 1 ? 'column' : 'columns'}
               </Text>
             </Alert>

@@ -2,7 +2,7 @@ import { Anchor, Badge, Card, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { formatMoney } from '@/lib/money';
-import { formatInZone } from '@/lib/format-in-zone';
+import { formatInZone, formatNumber } from '@/lib/format';
 import { useCampaigns } from '../api/campaigns';
 import { CampaignActions } from './campaign-actions';
 
@@ -55,7 +55,7 @@ export function ScheduledCampaigns({ timezone }: { timezone: string }) {
                   : ''}
               </Text>
               <Text size="xs" c="dimmed">
-                {c.recipients.toLocaleString()} recipients · {formatMoney(c.costMinor, c.currency)} reserved
+                {formatNumber(c.recipients)} recipients · {formatMoney(c.costMinor, c.currency)} reserved
               </Text>
             </Stack>
             <CampaignActions c={c} />

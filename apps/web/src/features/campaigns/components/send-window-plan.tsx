@@ -1,5 +1,6 @@
 import { Table, Text } from '@mantine/core';
 import type { SendWindowsSummary } from '@wren/contracts';
+import { formatNumber } from '@/lib/format';
 
 const utcLabel = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
@@ -37,7 +38,7 @@ export function SendWindowPlan({ plan }: { plan: SendWindowsSummary }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td ta="right">{z.recipients.toLocaleString()}</Table.Td>
+                <Table.Td ta="right">{formatNumber(z.recipients)}</Table.Td>
                 <Table.Td>
                   {z.openNow ? (
                     'Now'

@@ -4,8 +4,8 @@ import { IconPencil, IconTrash } from './icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 import { useCan } from '@/lib/account-role';
+import { formatDate } from '@/lib/format';
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const MAX_FIELD_BADGES = 3;
 
 export const contactLabel = (c: Pick<ContactDto, 'name' | 'phone'>) => c.name || c.phone;
@@ -122,7 +122,7 @@ export function ContactsTable({
               </Table.Td>
               <Table.Td data-label="Added">
                 <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                  {dateFormat.format(new Date(contact.createdAt))}
+                  {formatDate(contact.createdAt)}
                 </Text>
               </Table.Td>
               {canWrite && (

@@ -6,8 +6,8 @@ import { IconPencil, IconTrash } from './icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { Can } from '@/components/can';
 import { RowAction } from '@/components/row-action';
+import { formatDate } from '@/lib/format';
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 export const countFormat = new Intl.NumberFormat('en-US');
 
 export const contactsLabel = (n: number) => `${countFormat.format(n)} ${n === 1 ? 'contact' : 'contacts'}`;
@@ -46,7 +46,7 @@ export function GroupsTable({ groups, onRename, onDelete }: GroupsTableProps) {
             </Table.Td>
             <Table.Td data-label="Last changed">
               <Text size="sm" c="dimmed">
-                {dateFormat.format(new Date(group.updatedAt))}
+                {formatDate(group.updatedAt)}
               </Text>
             </Table.Td>
             <Table.Td data-label="">

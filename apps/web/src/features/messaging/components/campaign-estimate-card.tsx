@@ -4,6 +4,7 @@ import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import type { CampaignComposerState } from '../use-campaign-composer';
 import { SummaryRow } from './summary-row';
+import { formatNumber } from '@/lib/format';
 
 function Row(props: { label: string; value: React.ReactNode; testId?: string }) {
   return <SummaryRow {...props} valueAlign="right" />;
@@ -40,23 +41,17 @@ export function CampaignEstimateCard({ composer: c }: { composer: CampaignCompos
               label="Recipients"
               value={
                 <>
-                  {est.recipients.toLocaleString()}
+                  {formatNumber(est.recipients)}
                   {c.estimate.isFetching && <Loader size={10} ml={6} />}
                 </>
               }
               testId="estimate-recipients"
             />
-            {est.duplicates > 0 && <Row label="Duplicates removed" value={est.duplicates.toLocaleString()} />}
+            {est.duplicates > 0 && <Row label="Duplicates removed" value={formatNumber(est.duplicates)} />}
             {est.invalid > 0 && (
-              <Row
-                label="Invalid (not sent)"
-                value={est.invalid.toLocaleString()}
-                testId="estimate-invalid"
-              />
+              <Row label="Invalid (not sent)" value={formatNumber(est.invalid)} testId="estimate-invalid" />
             )}
-            {est.suppressed > 0 && (
-              <Row label="Opted out (not sent)" value={est.suppressed.toLocaleString()} />
-            )}
+            {est.suppressed > 0 && <Row label="Opted out (not sent)" value={formatNumber(est.suppressed)} />}
             <Row label={c.personalised ? 'Most segments in a row' : 'Segments'} value={c.segments} />
             <Row
               label="Encoding"

@@ -43,7 +43,7 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
               value={at}
               onChange={props.onAtChange}
               minDate={nowInZone(timezone).slice(0, 10)}
-              valueFormat="MMM D, YYYY h:mm A"
+              valueFormat="D MMM YYYY, HH:mm"
               // The time is typed or stepped in its own field: no list over the calendar.
               timePickerProps={{ format: '12h' }}
               leftSection={<IconClock size={18} />}

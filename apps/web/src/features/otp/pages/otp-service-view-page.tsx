@@ -20,7 +20,6 @@ import type { OtpServiceDto } from '@wren/contracts';
 import { Link, useParams } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
-import { dayjs } from '@/lib/dayjs';
 import { messageOf } from '@/lib/http/http-error';
 import { useOtpService, useOtpStats, useOtpVerifications } from '../api/otp-services';
 import { useOtpLive } from '../api/use-otp-live';
@@ -28,6 +27,7 @@ import { IconBook, IconCopy, IconFlask, IconPencil } from '../components/icons';
 import { isMissing, ServiceNotFound } from '../components/service-not-found';
 import { ToneBadge } from '../components/tone-badge';
 import { formatPercent, OTP_STATUS_LABEL } from '../otp-format';
+import { formatDateTime, formatDay, formatNumber, formatTime } from '@/lib/format';
 
 function Setting({ label, value }: { label: string; value: React.ReactNode }) {
   return (
@@ -105,12 +105,12 @@ function Settings({ s }: { s: OtpServiceDto }) {
           label="Pumping guard"
           value={`> ${s.velocityMaxSends} per ${'x'.repeat(s.velocityRangeDigits)} range in ${s.velocityWindowMinutes} min`}
         />
-        <Setting label="Sends (24 h)" value={s.stats.sends24h.toLocaleString('en')} />
+        <Setting label="Sends (24 h)" value={formatNumber(s.stats.sends24h)} />
         <Setting
           label="Verified (24 h)"
           value={s.stats.sends24h ? formatPercent(s.stats.verificationRate24h) : '–'}
         />
-        <Setting label="Blocked (24 h)" value={s.stats.blocked24h.toLocaleString('en')} />
+        <Setting label="Blocked (24 h)" value={formatNumber(s.stats.blocked24h)} />
       </SimpleGrid>
       <Text size="xs" c="dimmed" mt="md">
         Message: {s.template}
@@ -129,7 +129,7 @@ function Charts({ id }: { id: string }) {
       </Alert>
     );
   const data = stats.data.days.map((d) => ({
-    day: dayjs(d.date).format('MMM D'),
+    day: formatDay(d.date),
     Sends: d.sends,
     Verified: d.approved,
     Blocked: d.blocked,
@@ -196,7 +196,7 @@ function Verifications({ id }: { id: string }) {
           <Stack gap={4}>
             {blocked.map((b) => (
               <Text size="sm" key={b.range}>
-                <Code>{b.range}</Code> until {dayjs(b.until).format('MMM D, HH:mm')}: {b.reason}
+                <Code>{b.range}</Code> until {formatDateTime(b.until)}: {b.reason}
               </Text>
             ))}
           </Stack>
@@ -240,7 +240,7 @@ function Verifications({ id }: { id: string }) {
                 const status = OTP_STATUS_LABEL[v.status];
                 return (
                   <Table.Tr key={v.id} data-status={v.status}>
-                    <Table.Td data-label="Sent">{dayjs(v.createdAt).format('MMM D, HH:mm:ss')}</Table.Td>
+                    <Table.Td data-label="Sent">{formatDateTime(v.createdAt, { seconds: true })}</Table.Td>
                     <Table.Td data-label="Number" ff="monospace">
                       {v.to}
                     </Table.Td>
@@ -254,7 +254,7 @@ function Verifications({ id }: { id: string }) {
                       {v.messageStatus ?? '–'}
                     </Table.Td>
                     <Table.Td data-label="Verified">
-                      {v.approvedAt ? dayjs(v.approvedAt).format('HH:mm:ss') : '–'}
+                      {v.approvedAt ? formatTime(v.approvedAt, { seconds: true }) : '–'}
                     </Table.Td>
                     <Table.Td data-label="Why blocked">
                       <Text size="sm" c={v.blockedReason ? 'red.8' : 'dimmed'}>

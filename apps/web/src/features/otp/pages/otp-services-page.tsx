@@ -24,6 +24,7 @@ import { useDeleteOtpService, useOtpServices } from '../api/otp-services';
 import { IconBook, IconFlask, IconPencil, IconPlus, IconShield, IconTrash } from '../components/icons';
 import { ToneBadge } from '../components/tone-badge';
 import { formatPercent } from '../otp-format';
+import { formatNumber } from '@/lib/format';
 
 export default function OtpServicesPage() {
   const list = useOtpServices();
@@ -133,14 +134,14 @@ export default function OtpServicesPage() {
                   </Table.Td>
                   <Table.Td data-label="Lifetime">{s.ttlMinutes} min</Table.Td>
                   <Table.Td data-label="Sends (24 h)" ta="right">
-                    {s.stats.sends24h.toLocaleString('en')}
+                    {formatNumber(s.stats.sends24h)}
                   </Table.Td>
                   <Table.Td data-label="Verified" ta="right">
                     {s.stats.sends24h ? formatPercent(s.stats.verificationRate24h) : '–'}
                   </Table.Td>
                   <Table.Td data-label="Blocked" ta="right">
                     {s.stats.blocked24h ? (
-                      <ToneBadge color="red">{s.stats.blocked24h.toLocaleString('en')}</ToneBadge>
+                      <ToneBadge color="red">{formatNumber(s.stats.blocked24h)}</ToneBadge>
                     ) : (
                       '0'
                     )}

@@ -20,7 +20,7 @@ import { API_KEYS_API, type ApiDetail } from '@wren/contracts';
 import { Link } from 'react-router';
 import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime } from '@/lib/format';
 import { http } from '@/lib/http/client';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';

@@ -2,6 +2,7 @@ import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useCurrentUser } from '@/lib/use-session';
+import { formatDate } from '@/lib/format';
 import { ProfileAvatar } from '../components/profile-avatar';
 import { TwoFactorSection } from '../components/two-factor-section';
 
@@ -19,9 +20,7 @@ function Field({ label, value }: { label: string; value: string }) {
 export default function ProfilePage() {
   const user = useCurrentUser();
   if (!user) return null;
-  const memberSince = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(
-    new Date(user.createdAt),
-  );
+  const memberSince = formatDate(user.createdAt);
 
   return (
     <Stack>

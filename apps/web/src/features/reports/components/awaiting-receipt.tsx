@@ -1,6 +1,6 @@
 import { Text, type TextProps } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime } from '@/lib/format';
 
 /**
  * "Waiting for receipt since 29 Nov 2026, 14:05, deadline 1 Dec 2026, 14:05" on a `sent` message:

@@ -2,6 +2,7 @@ import { BarChart } from '@mantine/charts';
 import { Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { CampaignClicks } from '@wren/contracts';
 import { dayjs } from '@/lib/dayjs';
+import { formatNumber } from '@/lib/format';
 
 const DEVICE_LABELS: Record<string, string> = {
   mobile: 'Mobile',
@@ -87,7 +88,7 @@ function Breakdown({ title, rows }: { title: string; rows: [string, number][] })
         <Group key={label} justify="space-between" gap="xs">
           <Text size="sm">{label}</Text>
           <Text size="sm" fw={500}>
-            {n.toLocaleString()}
+            {formatNumber(n)}
           </Text>
         </Group>
       ))}

@@ -4,6 +4,7 @@ import { describeSendWindow, type CampaignDto } from '@wren/contracts';
 import { CampaignActions, CampaignProgress, CampaignStatusBadge } from '@/features/campaigns';
 import { formatDateTime, formatInZone } from '../format';
 import { RescheduleCampaign } from './reschedule-campaign';
+import { formatNumber } from '@/lib/format';
 
 interface CampaignHeaderCardProps {
   c: CampaignDto;
@@ -49,7 +50,7 @@ export function CampaignHeaderCard({
             From {c.sender} · created {formatDateTime(c.createdAt)}
             {c.scheduledAt && ` · scheduled ${formatInZone(c.scheduledAt, c.timezone ?? zone)}`}
             {c.scheduledAt && c.timezone && c.timezone !== zone && ` (${formatInZone(c.scheduledAt, zone)})`}
-            {c.ratePerMinute && ` · at most ${c.ratePerMinute.toLocaleString()} a minute`}
+            {c.ratePerMinute && ` · at most ${formatNumber(c.ratePerMinute)} a minute`}
             {c.sendWindow && ` · sends ${describeSendWindow(c.sendWindow)}, recipient's local time`}
           </Text>
         </Stack>
@@ -59,7 +60,7 @@ export function CampaignHeaderCard({
           {c.failed > 0 && (
             <Can permission="messages:send">
               <Button size="sm" variant="light" onClick={onResend} loading={resending}>
-                Resend to {c.failed.toLocaleString()} failed
+                Resend to {formatNumber(c.failed)} failed
               </Button>
             </Can>
           )}

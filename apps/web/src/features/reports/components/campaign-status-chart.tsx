@@ -2,6 +2,7 @@ import { DonutChart } from '@mantine/charts';
 import { Card, Center, ColorSwatch, Group, Stack, Text, Title } from '@mantine/core';
 import type { CampaignDto } from '@wren/contracts';
 import { statusSlices } from '../campaign-figures';
+import { formatNumber } from '@/lib/format';
 
 /** A donut of the campaign's messages by status, with its legend. */
 export function CampaignStatusChart({ c }: { c: CampaignDto }) {
@@ -32,7 +33,7 @@ export function CampaignStatusChart({ c }: { c: CampaignDto }) {
               <Group key={d.status} gap={6} wrap="nowrap">
                 <ColorSwatch color={`var(--mantine-color-${d.color.replace('.', '-')})`} size={12} />
                 <Text size="sm">
-                  {d.status}: <b>{d.count.toLocaleString()}</b>
+                  {d.status}: <b>{formatNumber(d.count)}</b>
                 </Text>
               </Group>
             ))}

@@ -57,7 +57,7 @@ export function RescheduleCampaign({ c, zone }: { c: CampaignDto; zone: string }
             label="Send at"
             value={at}
             onChange={setAt}
-            valueFormat="MMM D, YYYY h:mm A"
+            valueFormat="D MMM YYYY, HH:mm"
             timePickerProps={{ format: '12h' }}
             popoverProps={{ withinPortal: true }}
           />

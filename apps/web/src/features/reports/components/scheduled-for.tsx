@@ -1,6 +1,6 @@
 import { Text, type TextProps } from '@mantine/core';
 import type { MessageDto } from '@wren/contracts';
-import { formatDateTime } from '@/lib/format-date';
+import { formatDateTime } from '@/lib/format';
 
 /** "Scheduled for 29 Nov 2026, 14:05" for a message still waiting for its send time; else nothing. */
 export function ScheduledFor({ message, ...props }: { message: MessageDto } & TextProps) {

@@ -94,7 +94,7 @@ export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
         clearable
         allowSingleDateInRange
         maxDate={day(new Date())}
-        valueFormat="MMM D, YYYY"
+        valueFormat="D MMM YYYY"
         popoverProps={{ withinPortal: true }}
       />
       <Select

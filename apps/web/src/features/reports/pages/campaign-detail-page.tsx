@@ -16,6 +16,7 @@ import { CampaignMinuteChart } from '../components/campaign-minute-chart';
 import { CampaignRecipientsCard } from '../components/campaign-recipients-card';
 import { CampaignStats } from '../components/campaign-stats';
 import { CampaignStatusChart } from '../components/campaign-status-chart';
+import { formatNumber } from '@/lib/format';
 
 /** One campaign, live from the hub's pushes: figures, status chart, per-minute chart, every recipient. */
 export default function CampaignDetailPage() {
@@ -34,7 +35,7 @@ export default function CampaignDetailPage() {
   const doResend = async () => {
     try {
       const r = await resend.mutateAsync(c.id);
-      toast.success(`Resending to ${r.campaign.recipients.toLocaleString()} failed recipients`);
+      toast.success(`Resending to ${formatNumber(r.campaign.recipients)} failed recipients`);
       void navigate(paths.reports.campaignDetail.getHref(r.campaign.id));
     } catch (error) {
       toast.error(error instanceof Error ? error.message : String(error));

@@ -38,6 +38,7 @@ import { useKeysetRows } from '../api/use-keyset-rows';
 import { ListLoadError } from '../components/list-load-error';
 import { countLabel } from '../components/list-toolbar';
 import { LoadMoreButton } from '../components/load-more-button';
+import { formatNumber } from '@/lib/format';
 
 const STATUS_OPTIONS = CAMPAIGN_STATUSES.map((s) => ({
   value: s,
@@ -225,13 +226,13 @@ export default function CampaignReportPage() {
                     <Table.Td>
                       <When c={c} />
                     </Table.Td>
-                    <Table.Td ta="right">{c.recipients.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(c.recipients)}</Table.Td>
                     <Table.Td>
                       <CampaignProgress c={c} />
                     </Table.Td>
-                    <Table.Td ta="right">{c.delivered.toLocaleString()}</Table.Td>
-                    <Table.Td ta="right">{c.failed.toLocaleString()}</Table.Td>
-                    <Table.Td ta="right">{c.pending.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(c.delivered)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(c.failed)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(c.pending)}</Table.Td>
                     <Table.Td ta="right">{formatMoney(c.costMinor - c.refundedMinor, c.currency)}</Table.Td>
                     <Table.Td ta="right">{(c.deliveryRate * 100).toFixed(1)}%</Table.Td>
                     <Table.Td>

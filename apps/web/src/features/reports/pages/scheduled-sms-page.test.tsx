@@ -87,7 +87,7 @@ describe('Scheduled SMS page', { timeout: 20_000 }, () => {
       within(table)
         .getAllByText(/\(Asia\/Tokyo\)$/)
         .map((el) => el.textContent),
-    ).toEqual(['Mar 1, 2099, 10:00 AM (Asia/Tokyo)', 'Mar 2, 2099, 10:00 AM (Asia/Tokyo)']);
+    ).toEqual(['1 Mar 2099, 10:00 (Asia/Tokyo)', '2 Mar 2099, 10:00 (Asia/Tokyo)']);
     expect(listCalls()[0]!.params).toMatchObject({ status: 'scheduled' });
 
     await user.click(within(table).getByRole('button', { name: 'Cancel the message to +14155550001' }));

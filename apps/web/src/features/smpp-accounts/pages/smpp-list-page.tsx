@@ -15,7 +15,7 @@ import {
 import { Link } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
-import { formatDateTimeOr } from '@/lib/format-date';
+import { formatDateTimeOr, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { useSmppAccounts } from '../api/smpp-accounts';
 import { IconPlug, IconPlus } from '../components/icons';
@@ -116,11 +116,11 @@ export default function SmppListPage() {
                     {a.liveBinds} / {a.maxBinds}
                   </Table.Td>
                   <Table.Td data-label="Receipts waiting" ta="right">
-                    {a.receiptsWaiting.toLocaleString()}
+                    {formatNumber(a.receiptsWaiting)}
                   </Table.Td>
                   <Table.Td data-label="Receipts expired" ta="right">
                     <Text size="sm" span c={a.receiptsExpired > 0 ? 'red' : undefined}>
-                      {a.receiptsExpired.toLocaleString()}
+                      {formatNumber(a.receiptsExpired)}
                     </Text>
                   </Table.Td>
                   <Table.Td data-label="Last bind">

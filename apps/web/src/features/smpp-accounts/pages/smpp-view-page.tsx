@@ -21,7 +21,7 @@ import { ConfirmDeleteModal } from '@/components/confirm-delete-modal';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
-import { formatDateTimeOr } from '@/lib/format-date';
+import { formatDateTimeOr, formatNumber } from '@/lib/format';
 import { HttpError, messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import {
@@ -97,12 +97,10 @@ function LiveBinds({ account }: { account: SmppAccountDto }) {
         </div>
         <Group gap="lg" data-testid="smpp-receipts">
           <Text size="sm">
-            Receipts waiting:{' '}
-            <b>{(binds.data?.receiptsWaiting ?? account.receiptsWaiting).toLocaleString()}</b>
+            Receipts waiting: <b>{formatNumber(binds.data?.receiptsWaiting ?? account.receiptsWaiting)}</b>
           </Text>
           <Text size="sm">
-            Receipts expired:{' '}
-            <b>{(binds.data?.receiptsExpired ?? account.receiptsExpired).toLocaleString()}</b>
+            Receipts expired: <b>{formatNumber(binds.data?.receiptsExpired ?? account.receiptsExpired)}</b>
           </Text>
         </Group>
       </Group>
@@ -302,7 +300,7 @@ export default function SmppViewPage() {
               </Group>
             </Field>
             <Field label="Max binds">{a.maxBinds}</Field>
-            <Field label="Throughput">{a.throughputPerSecond.toLocaleString()} messages per second</Field>
+            <Field label="Throughput">{formatNumber(a.throughputPerSecond)} messages per second</Field>
             <Field label="Window">{a.windowSize} unanswered requests per bind</Field>
             <Field label="Default sender">{a.defaultSender ?? "The account's default sender ID"}</Field>
             <Field label="Message id notation">

@@ -4,6 +4,7 @@ import { lockSubAccountSchema, type SubAccountDetail } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { toast } from '@/lib/toast';
 import { useSetLock } from '../api/sub-accounts';
+import { formatDateTimeOr } from '@/lib/format';
 
 /** Lock the sub-account (its sends and API calls are refused; members still sign in) or unlock it. */
 export function LockCard({ account }: { account: SubAccountDetail }) {
@@ -38,7 +39,7 @@ export function LockCard({ account }: { account: SubAccountDetail }) {
         </Title>
         <Text size="sm" c="dimmed">
           {locked
-            ? `Locked since ${new Date(account.lockedAt ?? '').toLocaleString()}: ${account.lockedReason ?? ''}. Its sends and API calls are refused; its members can still sign in and see the reason.`
+            ? `Locked since ${formatDateTimeOr(account.lockedAt, '')}: ${account.lockedReason ?? ''}. Its sends and API calls are refused; its members can still sign in and see the reason.`
             : 'A locked sub-account cannot send or use the API. Its members can still sign in and see your reason.'}
         </Text>
         <Group>

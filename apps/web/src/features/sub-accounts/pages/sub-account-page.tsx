@@ -7,6 +7,7 @@ import { PricingCard } from '../components/pricing-card';
 import { StatementCard } from '../components/statement-card';
 import { TransferCard } from '../components/transfer-card';
 import { UsageCard } from '../components/usage-card';
+import { formatDateTime } from '@/lib/format';
 
 /** One sub-account: balance and status, transfers, prices, usage and margin, lock. */
 export default function SubAccountPage() {
@@ -63,7 +64,7 @@ export default function SubAccountPage() {
               <Table.Tbody>
                 {a.transfers.map((t) => (
                   <Table.Tr key={t.reference}>
-                    <Table.Td>{new Date(t.createdAt).toLocaleString()}</Table.Td>
+                    <Table.Td>{formatDateTime(t.createdAt)}</Table.Td>
                     <Table.Td>{t.amountMinor > 0 ? 'Added' : 'Taken back'}</Table.Td>
                     <Table.Td ta="right">{formatMoney(Math.abs(t.amountMinor), a.currency)}</Table.Td>
                   </Table.Tr>

@@ -4,8 +4,7 @@ import { IconPencil, IconTrash } from './icons';
 import { PlaceholderText } from './placeholder-text';
 import { Can } from '@/components/can';
 import { RowAction } from '@/components/row-action';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+import { formatDate } from '@/lib/format';
 
 interface TemplateCardProps {
   template: TemplateDto;
@@ -23,7 +22,7 @@ export function TemplateCard({ template, onEdit, onDelete }: TemplateCardProps) 
             {template.name}
           </Title>
           <Text size="xs" c="dimmed">
-            Updated {dateFormat.format(new Date(template.updatedAt))}
+            Updated {formatDate(template.updatedAt)}
           </Text>
         </div>
         <Can permission="templates:write">
