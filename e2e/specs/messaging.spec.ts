@@ -37,7 +37,7 @@ async function paste(field: Locator, text: string): Promise<void> {
   }, text);
 }
 
-/** Picks a day `daysAhead` from today (UTC, the browser's zone here) at 10:30 AM in the date-time picker. */
+/** Picks a day `daysAhead` from today (UTC, the browser's zone here) at 10:30 in the date-time picker (24-hour). */
 async function pickSchedule(page: Page, daysAhead: number): Promise<void> {
   await page.getByRole('button', { name: 'Send at' }).click();
   const picker = page.getByRole('dialog');
@@ -54,9 +54,6 @@ async function pickSchedule(page: Page, daysAhead: number): Promise<void> {
   await picker.getByRole('button', { name: label, exact: true }).click();
   await picker.getByRole('spinbutton').first().fill('10');
   await picker.getByRole('spinbutton').nth(1).fill('30');
-  // The time starts at the next quarter hour (defect 6), which may be PM.
-  const amPm = picker.locator('select');
-  if (await amPm.count()) await amPm.first().selectOption({ label: 'AM' });
   await picker.locator('button:has(svg)').last().click();
   await picker.waitFor({ state: 'hidden' });
 }
@@ -237,9 +234,13 @@ describe('messaging', () => {
     await page.getByRole('switch', { name: /Schedule for later/ }).check();
     // It starts at the next round quarter hour, not 12:00 AM (defect 6).
     const shown = await page.getByRole('button', { name: 'Send at' }).innerText();
-    assert.match(shown, /:(00|15|30|45) (AM|PM)/);
+    // The app's one format, 24-hour: "3 Dec 2026, 07:45".
+    const m = /^(\d{1,2}) (\w{3}) (\d{4}), (\d\d):(00|15|30|45)$/.exec(shown.trim());
+    assert.ok(m, `send time shown as ${shown}`);
     // …at least an hour ahead: the next quarter hour could be a minute away (issue 47, defect 8).
-    const ahead = Date.parse(`${shown.replace(/ (AM|PM)$/, ' $1')} UTC`) - Date.now();
+    const [, d, mon, y, hh, mm] = m;
+    const month = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ').indexOf(mon!);
+    const ahead = Date.UTC(Number(y), month, Number(d), Number(hh), Number(mm)) - Date.now();
     assert.ok(
       ahead >= 59 * 60_000 && ahead <= 76 * 60_000,
       `default send time ${shown} is ${Math.round(ahead / 60_000)} min ahead`,
@@ -248,18 +249,18 @@ describe('messaging', () => {
 
     await page.getByRole('button', { name: 'Review and schedule' }).click();
     const review = page.getByRole('dialog', { name: 'Review your message' });
-    await review.getByText(/10:30 AM \(UTC\)/).waitFor();
+    await review.getByText(/10:30 \(UTC\)/).waitFor();
     await review.getByRole('button', { name: 'Schedule message' }).click();
     await page
       .getByTestId('sent-notice')
-      .filter({ hasText: /Scheduled for .+10:30 AM \(UTC\)/ })
+      .filter({ hasText: /Scheduled for .+10:30 \(UTC\)/ })
       .waitFor();
 
     await page.getByRole('link', { name: 'View scheduled messages' }).click();
     await page.waitForURL('**/reports/scheduled-sms');
     const table = page.getByRole('table', { name: 'Scheduled messages' });
     await table.getByText('Reminder: your appointment is on Friday at 10:00.').waitFor();
-    await table.getByText(/10:30 AM \(UTC\)/).waitFor();
+    await table.getByText(/10:30 \(UTC\)/).waitFor();
 
     await table.getByRole('button', { name: 'Cancel the message to +14155552671' }).click();
     const confirm = page.getByRole('dialog', { name: 'Cancel scheduled message?' });

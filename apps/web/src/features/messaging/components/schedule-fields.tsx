@@ -45,7 +45,7 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
               minDate={nowInZone(timezone).slice(0, 10)}
               valueFormat="D MMM YYYY, HH:mm"
               // The time is typed or stepped in its own field: no list over the calendar.
-              timePickerProps={{ format: '12h' }}
+              timePickerProps={{ format: '24h' }}
               leftSection={<IconClock size={18} />}
               clearable
               error={props.error}

@@ -58,7 +58,7 @@ export function RescheduleCampaign({ c, zone }: { c: CampaignDto; zone: string }
             value={at}
             onChange={setAt}
             valueFormat="D MMM YYYY, HH:mm"
-            timePickerProps={{ format: '12h' }}
+            timePickerProps={{ format: '24h' }}
             popoverProps={{ withinPortal: true }}
           />
           <TimezoneSelect label="Time zone" value={tz} onChange={(v) => v && setTz(v)} />
