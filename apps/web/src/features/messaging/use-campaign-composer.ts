@@ -26,6 +26,8 @@ import { senderChoices } from './sender-options';
 import { browserTimeZone, formatInZone, toIsoWithOffset, wallTimeToInstant } from './zoned-time';
 
 export type CampaignKind = 'bulk' | 'personalised';
+/** Where a personalised campaign's recipients and values come from (issue 47 item 2). */
+export type RecipientSource = 'file' | 'groups';
 
 /** The error of a failed estimate or send: field errors joined, or the message. */
 function errorText(error: unknown): { field: Record<string, string>; message: string } {
@@ -70,6 +72,7 @@ export function useCampaignComposer(kind: CampaignKind) {
   );
 
   const [groupIds, setGroupIds] = useState<string[]>([]);
+  const [recipientSource, setRecipientSource] = useState<RecipientSource>('file');
   const [numbers, setNumbers] = useState('');
   const [upload, setUpload] = useState<CampaignUploadDto | null>(null);
   const [phoneColumn, setPhoneColumn] = useState<string | null>(null);
@@ -94,17 +97,27 @@ export function useCampaignComposer(kind: CampaignKind) {
   // estimate then takes the bulk text too, and its segments and cost are the ones shown.
   const trackLinks = trackLinksChosen && (hasLinks || personalised);
   const info = useMemo(() => analyseSmsText(text), [text]);
-  const hasSource = groupIds.length > 0 || numbers.trim() !== '' || (upload !== null && phoneColumn !== null);
+  const placeholders = useMemo(() => placeholdersOf(text), [text]);
+  // Personalised takes a file or contact groups, not both; bulk takes all three.
+  const fromGroups = !personalised || recipientSource === 'groups';
+  const fromFile = !personalised || recipientSource === 'file';
+  const chosenGroups = fromGroups ? groupIds : [];
+  const chosenUpload = fromFile ? upload : null;
+  const hasFile = chosenUpload !== null && phoneColumn !== null;
+  const hasSource = chosenGroups.length > 0 || (!personalised && numbers.trim() !== '') || hasFile;
+  // Each recipient's text is its own: a personalised campaign, or contacts filling {{name}} and
+  // their custom fields into a bulk text. The server counts, prices and previews each.
+  const filled = personalised || placeholders.length > 0;
 
   // The estimate: for bulk the recipients only (the text's segments multiply the per-segment sum
   // here, as the user types); for personalised each row's own text, so the text is part of it.
   const source: CampaignSourceInput = {
     kind,
-    groupIds,
-    numbers,
-    uploadId: upload?.uploadId,
-    phoneColumn: phoneColumn ?? undefined,
-    text: personalised ? text || ' ' : trackLinks ? text : 'x',
+    groupIds: chosenGroups,
+    numbers: personalised ? '' : numbers,
+    uploadId: chosenUpload?.uploadId,
+    phoneColumn: chosenUpload ? (phoneColumn ?? undefined) : undefined,
+    text: personalised ? text || ' ' : trackLinks || filled ? text : 'x',
     trackLinks,
     sendWindow: sendWindow.value,
     // The estimate counts the window from the schedule; numbers of no known zone use this one.
@@ -115,9 +128,9 @@ export function useCampaignComposer(kind: CampaignKind) {
   const estimate = useCampaignEstimate(source, estimateReady);
   const est: CampaignEstimate | undefined = estimate.isError ? undefined : estimate.data;
   const estimateError = estimate.isError ? errorText(estimate.error) : null;
-  const countedByServer = personalised || trackLinks;
+  const countedByServer = filled || trackLinks;
   // The message box counts the text as sent: with tracked links, each URL at its short link's length.
-  const sentText = trackLinks && !personalised && est?.linkBase ? withSampleLinks(text, est.linkBase) : text;
+  const sentText = trackLinks && !filled && est?.linkBase ? withSampleLinks(text, est.linkBase) : text;
   const shownInfo = useMemo(
     () => (sentText === text ? info : analyseSmsText(sentText)),
     [sentText, text, info],
@@ -129,21 +142,24 @@ export function useCampaignComposer(kind: CampaignKind) {
   const scheduledInstant = schedule && scheduleAt ? wallTimeToInstant(scheduleAt, timezone) : null;
   const ratePerMinute = typeof rate === 'number' && rate > 0 ? rate : undefined;
 
-  const placeholders = placeholdersOf(text);
-  const unknownPlaceholders = upload ? placeholders.filter((p) => !upload.columns.includes(p)) : [];
+  const unknownPlaceholders = chosenUpload
+    ? placeholders.filter((p) => !chosenUpload.columns.includes(p))
+    : [];
 
   const review = (event: React.FormEvent) => {
     event.preventDefault();
     const next: Record<string, string> = {};
     if (!hasSource) {
-      next.recipients = personalised
-        ? 'Upload a file with the recipients and pick its phone column'
-        : 'Choose a group, paste numbers or upload a file';
+      next.recipients = !personalised
+        ? 'Choose a group, paste numbers or upload a file'
+        : recipientSource === 'groups'
+          ? 'Choose one or more contact groups'
+          : 'Upload a file with the recipients and pick its phone column';
     }
     if (!text.trim()) next.text = 'Write a message';
     else if (text.length > CAMPAIGN_MAX_TEXT)
       next.text = `The message is too long (at most ${CAMPAIGN_MAX_TEXT} characters)`;
-    else if (!personalised && info.segments > MAX_SEGMENTS)
+    else if (!filled && info.segments > MAX_SEGMENTS)
       next.text = `The message is too long: ${info.segments} parts (at most ${MAX_SEGMENTS})`;
     if (unknownPlaceholders.length) next.text = unknownColumnsText(unknownPlaceholders);
     if (schedule && !scheduledInstant) next.scheduleAt = 'Pick a date and time';
@@ -195,8 +211,12 @@ export function useCampaignComposer(kind: CampaignKind) {
 
   return {
     personalised,
+    filled,
     // recipients
+    recipientSource,
+    setRecipientSource,
     groupIds,
+    chosenGroups,
     setGroupIds,
     numbers,
     setNumbers,

@@ -15,7 +15,7 @@ import { PersonalisedPreviewCard } from './personalised-preview-card';
  */
 export function CampaignComposer({ kind }: { kind: CampaignKind }) {
   const composer = useCampaignComposer(kind);
-  const { personalised, est } = composer;
+  const { personalised, filled, est } = composer;
 
   return (
     <Grid gap="lg">
@@ -39,7 +39,7 @@ export function CampaignComposer({ kind }: { kind: CampaignKind }) {
             </Stack>
           </form>
         </Card>
-        {personalised && (est?.preview.length || composer.estimate.isFetching) ? (
+        {filled && (est?.preview.length || composer.estimate.isFetching) ? (
           <PersonalisedPreviewCard preview={est?.preview ?? []} currency={composer.currency} />
         ) : null}
       </Grid.Col>

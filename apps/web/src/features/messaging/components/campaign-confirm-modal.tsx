@@ -3,12 +3,13 @@ import { describeSendWindow } from '@wren/contracts';
 import { SendWindowPlan } from '@/features/campaigns';
 import { formatMoney } from '@/lib/money';
 import type { CampaignComposerState } from '../use-campaign-composer';
+import { CampaignReviewRecipients } from './campaign-review-recipients';
 import { formatInZone } from '../zoned-time';
 
 /** The last step before a campaign is sent or scheduled: everything it will do, once more. */
 export function CampaignConfirmModal({ composer: c }: { composer: CampaignComposerState }) {
   const { est, scheduledInstant, timezone, currency } = c;
-  const firstRow = c.personalised ? est?.preview.find((p) => !p.problem) : undefined;
+  const firstRow = c.filled ? est?.preview.find((p) => !p.problem) : undefined;
   return (
     <Modal
       opened={c.confirming}
@@ -44,7 +45,7 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
                 <Table.Th>Segments</Table.Th>
                 <Table.Td>
                   {c.segments} ·{' '}
-                  {(c.personalised ? est.encoding : c.info.encoding) === 'GSM-7' ? 'GSM-7' : 'Unicode'}
+                  {(c.filled ? est.encoding : c.info.encoding) === 'GSM-7' ? 'GSM-7' : 'Unicode'}
                 </Table.Td>
               </Table.Tr>
               <Table.Tr>
@@ -90,6 +91,7 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
               )}
             </Table.Tbody>
           </Table>
+          {c.filled && <CampaignReviewRecipients est={est} currency={currency} />}
           {est.sendWindows && <SendWindowPlan plan={est.sendWindows} />}
           {c.balanceAfter !== null && c.balanceAfter < 0 && (
             <Alert color="red" variant="light">

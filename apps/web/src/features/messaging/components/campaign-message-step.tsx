@@ -1,5 +1,6 @@
 import { Checkbox, TextInput, Title } from '@mantine/core';
 import { formatMoney } from '@/lib/money';
+import { useGroupFields } from '../api/use-group-fields';
 import { unknownColumnsText, type CampaignComposerState } from '../use-campaign-composer';
 import { MessageField } from './message-field';
 import { PersonalisedMessageField } from './personalised-message-field';
@@ -7,6 +8,10 @@ import { SenderSelect } from './sender-select';
 
 /** What is sent: the campaign's name, the sender and the text (a template when personalised). */
 export function CampaignMessageStep({ composer: c }: { composer: CampaignComposerState }) {
+  // From contact groups, the columns are the contacts' name, phone and custom fields.
+  const groupFields = useGroupFields(c.personalised && c.recipientSource === 'groups' ? c.chosenGroups : []);
+  const columns =
+    c.personalised && c.recipientSource === 'groups' ? groupFields : (c.upload?.columns ?? null);
   return (
     <>
       <Title order={2} size="h4">
@@ -31,7 +36,7 @@ export function CampaignMessageStep({ composer: c }: { composer: CampaignCompose
         <PersonalisedMessageField
           value={c.text}
           onChange={c.setText}
-          columns={c.upload?.columns ?? null}
+          columns={columns}
           error={
             c.errors.text ??
             (c.unknownPlaceholders.length ? unknownColumnsText(c.unknownPlaceholders) : undefined)

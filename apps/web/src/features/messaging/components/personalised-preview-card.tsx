@@ -30,13 +30,14 @@ export function PersonalisedPreviewCard({
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {preview.map((p) => (
+            {preview.map((p, i) => (
               <Table.Tr
-                key={p.row}
+                key={`${p.row}-${p.recipient ?? ''}-${i}`}
                 data-flagged={p.problem ? 'true' : undefined}
                 style={p.problem ? { boxShadow: 'inset 4px 0 0 var(--mantine-color-red-filled)' } : undefined}
               >
-                <Table.Td>{p.row}</Table.Td>
+                {/* A contact has no row of a file: its place in the list. */}
+                <Table.Td>{p.row || i + 1}</Table.Td>
                 <Table.Td>{p.recipient ?? '—'}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
                   {p.problem ? (
@@ -46,6 +47,11 @@ export function PersonalisedPreviewCard({
                   ) : (
                     p.text
                   )}
+                  {!p.problem && p.missing?.length ? (
+                    <Text size="xs" c="yellow.8">
+                      No value for {p.missing.map((m) => `{{${m}}}`).join(', ')}: left empty
+                    </Text>
+                  ) : null}
                 </Table.Td>
                 <Table.Td>
                   {p.problem ? '—' : p.segments}
