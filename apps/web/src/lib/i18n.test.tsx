@@ -4,6 +4,8 @@ import { formatDateTime } from './format';
 import { currentLocale } from './i18n';
 import { applyLocale } from './i18n-runtime';
 import { formatMoney } from './money';
+import { showToast } from './toast';
+import { StatCards } from '@/features/dashboard/components/stat-cards';
 import { Sidebar } from '@/app/layout/sidebar';
 import { renderScreen, signInForTest } from '@/test/render-page';
 
@@ -39,5 +41,27 @@ describe('the app in another language', () => {
     expect(await screen.findByText('Panel')).toBeTruthy();
     expect(screen.getByRole('navigation', { name: 'Menú principal' })).toBeTruthy();
     expect(screen.getByText('Mensajería')).toBeTruthy();
+  });
+
+  it('translates toasts and the dashboard figures, placeholders filled', async () => {
+    await applyLocale('fr');
+    renderScreen(
+      <StatCards
+        figures={
+          {
+            balance: { balanceMinor: 500, currency: 'USD' },
+            deliveryStatus: undefined,
+            performance: undefined,
+          } as unknown as Parameters<typeof StatCards>[0]['figures']
+        }
+        sees={{ balance: true, delivery: false }}
+      />,
+      '/dashboard',
+    );
+    expect(screen.getByText('Solde')).toBeTruthy();
+    expect(screen.getByText('Disponible pour l’envoi')).toBeTruthy();
+    showToast('success', 'Connected to server!');
+    expect(await screen.findByText('Connecté au serveur !')).toBeTruthy();
+    expect(screen.getByText('Terminé')).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import { notifications, type NotificationData } from '@mantine/notifications';
+import { translate } from './i18n';
 
 /** Toast settings (SPEC.md §8, §9). The <Notifications> host uses the same position and transition. */
 export const TOAST_OPTIONS = {
@@ -61,8 +62,9 @@ export function showToast(
   notifications.show({
     id: toast.id,
     ...(placement.position ? { position: placement.position } : {}),
-    title,
-    message,
+    // In the user's language where the text is one of the resource files' (lib/i18n.ts).
+    title: translate(title),
+    message: translate(message),
     color: COLORS[type],
     autoClose: false,
     withBorder: true,

@@ -3,6 +3,7 @@ import { Badge, Box } from '@mantine/core';
 import { Deferred } from '@/components/deferred';
 import { HubState } from './hub-client';
 import { useHubState } from './index';
+import { useT } from '../i18n';
 
 const LOOK: Record<HubState, { label: string; color: string; hint: string }> = {
   [HubState.Connected]: { label: 'Connected', color: 'teal', hint: 'Connected: figures update live' },
@@ -17,18 +18,19 @@ const LOOK: Record<HubState, { label: string; color: string; hint: string }> = {
 };
 
 /** The hint a tooltip shows over the badge. */
-export const useConnectionHint = (): string => LOOK[useHubState().state].hint;
+export const useConnectionHint = (): string => useT()(LOOK[useHubState().state].hint);
 
 /** The badge itself; a tooltip around it passes its ref and event handlers through `props`. */
 export function ConnectionBadgeView(props: ComponentPropsWithRef<'span'>) {
   const { state } = useHubState();
   const look = LOOK[state];
+  const t = useT();
   return (
     <Box
       {...props}
       component="span"
       role="status"
-      aria-label={`Live updates: ${look.label}`}
+      aria-label={t('Live updates: {{state}}', { state: t(look.label) })}
       data-hub-state={state}
       style={{ display: 'inline-flex', alignItems: 'center', cursor: 'default' }}
     >
@@ -41,7 +43,7 @@ export function ConnectionBadgeView(props: ComponentPropsWithRef<'span'>) {
         aria-hidden
         styles={{ root: { textTransform: 'none', cursor: 'default' } }}
       >
-        {look.label}
+        {t(look.label)}
       </Badge>
       {/* On a phone a plain coloured dot (a pill without its label would look empty). */}
       <Box

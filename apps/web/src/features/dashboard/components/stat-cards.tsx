@@ -1,4 +1,5 @@
 import { SimpleGrid } from '@mantine/core';
+import { translate } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import type { LiveFigures } from '../api/use-live-figures';
 import { formatCount, formatRate, messagesCount, performanceTotals, type PerformanceTotals } from '../format';
@@ -6,7 +7,12 @@ import { IconAlert, IconCheck, IconMessage, IconWallet } from './dashboard-icons
 import { StatCard } from './stat-card';
 
 const deliveryHint = ({ sent, delivered }: PerformanceTotals) =>
-  sent ? `Last 30 days: ${formatCount(delivered)} of ${formatCount(sent)}` : 'Nothing sent in 30 days';
+  sent
+    ? translate('Last 30 days: {{delivered}} of {{sent}}', {
+        delivered: formatCount(delivered),
+        sent: formatCount(sent),
+      })
+    : 'Nothing sent in 30 days';
 
 /** Balance, today's messages, and the 30-day delivery rate and failures. */
 export function StatCards({
@@ -37,7 +43,11 @@ export function StatCards({
           <StatCard
             label="Messages today"
             value={today && formatCount(messagesCount(today))}
-            hint={today ? `${formatCount(today.delivered)} delivered so far` : undefined}
+            hint={
+              today
+                ? translate('{{count}} delivered so far', { count: formatCount(today.delivered) })
+                : undefined
+            }
             icon={<IconMessage size={22} />}
             color="blue"
             testId="messages-today"

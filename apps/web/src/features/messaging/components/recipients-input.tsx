@@ -85,11 +85,14 @@ export function RecipientsInput({ entries, onChange, defaultCountry, error }: Re
               className={entry.e164 ? undefined : classes.invalid}
               title={entry.e164 ? entry.input : `"${entry.input}" is not a valid phone number`}
               data-invalid={entry.e164 ? undefined : true}
+              // A number reads left to right in every language (Arabic too).
+              dir="ltr"
             >
               {entry.e164 ?? entry.input}
             </Pill>
           ))}
           <PillsInput.Field
+            dir="ltr"
             value={draft}
             onChange={(event) => onInput(event.currentTarget.value)}
             onPaste={onPaste}
