@@ -19,6 +19,7 @@
  *   BENCH_WINDOW=100                        the client's window (and Wren's login's, and bearerbox's to the SMSC)
  *   BENCH_WARMUP=2000                       messages sent first on each bind and left out of every figure
  *   BENCH_PACED_RATE=1000 BENCH_PACED_N=…   the paced run (default min(N, 10,000) messages; 0: none)
+ *   BENCH_IDLE_S=10                         then CPU while bound and idle, per second (0: none)
  *   BENCH_FINAL_TIMEOUT_S=120               wait for receipts this long after the last submit_sm_resp
  *   BENCH_DATABASE_URL=postgres://…/postgres  Wren on a fresh database of that server (default: its
  *                                           embedded PostgreSQL, whose every process is counted)
@@ -48,6 +49,8 @@ const RECEIPT_TIMEOUT_MS = Number(process.env.BENCH_FINAL_TIMEOUT_S ?? 120) * 10
 const OPENSMPPBOX = process.env.OPENSMPPBOX;
 const ONLY = process.env.BENCH_ONLY;
 const P99_GOAL_MS = 20;
+/** Seconds of idle (bound, no traffic) measured after the runs: the floor a slow rate pays per message. */
+const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 10);
 /** Receipts at once, all DELIVRD, decimal ids 1, 2, 3 … (Kannel's msg-id-type 0x00 reads decimal). */
 const SIM_ARGS = ['--delay-ms', '0', '--mix', 'DELIVRD=100', '--id-format', 'seq-dec'];
 
@@ -139,7 +142,7 @@ async function startWrenProduct(): Promise<Product> {
           (shared
             ? `counted: the backends of ${dbName} (sampled every 200 ms), not the server's shared WAL writer/checkpointer`
             : 'counted: every process of its embedded server (postmaster, backends, WAL writer …)'),
-        'one `wren start` (role all: API with the SMPP server, and the worker with one bind to the simulator, window 100)',
+        `one \`wren start\` (role all: API with the SMPP server, and the worker with one bind to the simulator, window ${WINDOW})`,
       ],
       async stop() {
         backends?.stop();
@@ -215,6 +218,8 @@ interface Result {
   name: string;
   full: Phase;
   paced: Phase | null;
+  /** CPU while bound and idle: ms per second, by process. */
+  idle: [string, number][] | null;
   notes: string[];
   unknownReceipts: number;
 }
@@ -259,7 +264,15 @@ async function runProduct(start: () => Promise<Product>): Promise<Result> {
       const paced = PACED_N > 0 ? await measure(p, client, WARMUP + N, PACED_RATE, PACED_N) : null;
       // Late duplicates (a receipt sent twice) have a second to show.
       await new Promise((r) => setTimeout(r, 1000));
-      return { name: p.name, full, paced, notes: p.notes, unknownReceipts: client.unknownReceipts };
+      let idle: Result['idle'] = null;
+      if (IDLE_S > 0) {
+        const before = p.cpu().product;
+        await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+        idle = p
+          .cpu()
+          .product.map(([name, s], i) => [name, ((s - before[i]![1]) * 1000) / IDLE_S] as [string, number]);
+      }
+      return { name: p.name, full, paced, idle, notes: p.notes, unknownReceipts: client.unknownReceipts };
     } finally {
       await client.close();
     }
@@ -305,6 +318,10 @@ function printResult(r: Result) {
       `  goal submit_sm_resp p99 ≤ ${P99_GOAL_MS} ms at ${PACED_RATE}/s: ${p99 <= P99_GOAL_MS ? 'met' : 'MISSED'} (${p99.toFixed(1)} ms)`,
     );
   }
+  if (r.idle)
+    console.log(
+      `idle, bound, ${IDLE_S} s: ${r.idle.map(([n, v]) => `${n} ${v.toFixed(1)}`).join(' + ')} ms CPU per second`,
+    );
   if (r.unknownReceipts) console.log(`  receipts without a message id: ${r.unknownReceipts}`);
   for (const n of r.notes) console.log(`  ${n}`);
 }
