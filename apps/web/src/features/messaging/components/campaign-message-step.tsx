@@ -37,6 +37,7 @@ export function CampaignMessageStep({ composer: c }: { composer: CampaignCompose
           value={c.text}
           onChange={c.setText}
           columns={columns}
+          from={c.recipientSource}
           error={
             c.errors.text ??
             (c.unknownPlaceholders.length ? unknownColumnsText(c.unknownPlaceholders) : undefined)

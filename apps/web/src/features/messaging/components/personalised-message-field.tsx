@@ -8,10 +8,18 @@ interface PersonalisedMessageFieldProps {
   /** The upload's columns, offered as {{column}} buttons that insert at the cursor. */
   columns: string[] | null;
   error: string | undefined;
+  /** Where the values come from: a file's rows (default) or contact groups' contacts. */
+  from?: 'file' | 'groups';
 }
 
 /** A personalised campaign's template: {{column}} placeholders filled from each row of the upload. */
-export function PersonalisedMessageField({ value, onChange, columns, error }: PersonalisedMessageFieldProps) {
+export function PersonalisedMessageField({
+  value,
+  onChange,
+  columns,
+  error,
+  from = 'file',
+}: PersonalisedMessageFieldProps) {
   const textRef = useRef<HTMLTextAreaElement>(null);
 
   const insert = (column: string) => {
@@ -31,7 +39,11 @@ export function PersonalisedMessageField({ value, onChange, columns, error }: Pe
       <Textarea
         ref={textRef}
         label="Message"
-        description="Use {{column}} for a value from each row."
+        description={
+          from === 'groups'
+            ? 'Use {{name}}, {{phone}} or a custom field for each contact’s value; one a contact has not is left empty.'
+            : 'Use {{column}} for a value from each row.'
+        }
         placeholder="Hi {{name}}, your order {{order}} is ready."
         autosize
         minRows={4}
