@@ -75,11 +75,36 @@ export const campaignSourceSchema = z.object({
 });
 export type CampaignSourceInput = z.infer<typeof campaignSourceSchema>;
 
+/** A send rate of its own for numbers starting with `prefix` (digits after the +; longest wins). */
+export const prefixRateSchema = z.object({
+  prefix: z
+    .string()
+    .regex(/^\+?[1-9]\d{0,7}$/, 'A prefix is 1 to 8 digits of the international number, e.g. +44 or +4477'),
+  perMinute: z.number().int().min(1, 'At least 1 message a minute').max(1_000_000),
+});
+export type PrefixRate = z.infer<typeof prefixRateSchema>;
+
+/**
+ * Delivery shaping (issue 41 item 3), beside `ratePerMinute`: batches of `batchSize` messages with
+ * `batchPauseSeconds` between them (both or neither), and a rate per destination prefix.
+ */
+export const deliveryShapingFields = {
+  batchSize: z.number().int().min(1, 'At least 1 message a batch').max(1_000_000).optional(),
+  batchPauseSeconds: z
+    .number()
+    .int()
+    .min(1, 'At least 1 second')
+    .max(86_400, 'At most a day (86,400 seconds)')
+    .optional(),
+  prefixRates: z.array(prefixRateSchema).max(50, 'At most 50 prefix rates').optional(),
+};
+
 export const createCampaignSchema = /* @__PURE__ */ campaignSourceSchema.extend({
   name: safeString().trim().max(100, 'At most 100 characters').optional(),
   senderId: safeString().trim().min(1).max(15).optional(),
   /** Messages per minute; omit for as fast as the connection allows. */
   ratePerMinute: z.number().int().min(1, 'At least 1 message a minute').max(1_000_000).optional(),
+  ...deliveryShapingFields,
 });
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 
@@ -169,6 +194,15 @@ export const campaignDtoSchema = z.object({
   refundedMinor: z.number(),
   currency: z.string(),
   ratePerMinute: z.number().nullable(),
+  /** Delivery shaping: batches and their pause, and rates per prefix (digits, no +). */
+  batchSize: z.number().nullable().optional(),
+  batchPauseSeconds: z.number().nullable().optional(),
+  prefixRates: z.array(prefixRateSchema).nullable().optional(),
+  /**
+   * While it sends (or is scheduled): when the last message is expected to go, from its rate,
+   * batches and prefix rates and from the pace it has kept so far, whichever is later; else null.
+   */
+  projectedFinishAt: z.string().nullable().optional(),
   scheduledAt: z.string().nullable(),
   timezone: z.string().nullable(),
   createdAt: z.string(),

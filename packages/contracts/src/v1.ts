@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from './messages';
 import { sendWindowSchema } from './send-windows';
+import { deliveryShapingFields } from './campaigns';
 import { messageTextField, pageCursorSchema, safeString } from './text';
 
 /**
@@ -205,6 +206,8 @@ export const v1CreateCampaignSchema = z
     scheduleAt: z.iso.datetime({ offset: true, message: 'An ISO 8601 time with an offset' }).optional(),
     /** Messages per minute; omit for as fast as the connection allows. */
     ratePerMinute: z.number().int().min(1).max(1_000_000).optional(),
+    /** Batches of `batchSize` with `batchPauseSeconds` between them, and a rate per destination prefix. */
+    ...deliveryShapingFields,
     /** Replace each URL with a tracked short link per recipient; the campaign counts their clicks. */
     trackLinks: z.boolean().default(false),
     /** Days and hours in each recipient's local time; omit for the account's default, null for none. */

@@ -1,6 +1,15 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { SendWindow } from '@wren/contracts';
+import type { PrefixRate, SendWindow } from '@wren/contracts';
 import type { NullableTimestamp } from './schema-columns';
+
+/**
+ * A shaped campaign's schedule so far (migration 0048): the instant its batches count from (epoch
+ * ms), and per rated prefix when its next message is due and how many were given a time.
+ */
+export interface ShapingCursor {
+  start: number;
+  prefixes: Record<string, { at: number; n: number }>;
+}
 
 export type CampaignStatus = 'scheduled' | 'sending' | 'paused' | 'completed' | 'canceled';
 
@@ -40,6 +49,12 @@ export interface CampaignTables {
     link_unique_clicks: Generated<number>;
     /** Send window (migration 0044): the campaign's, in its recipients' local time; null: any hour. */
     send_window: ColumnType<SendWindow | null, string | null | undefined, string | null>;
+    /** Delivery shaping (migration 0048): batches of batch_size, a pause between; rates per prefix. */
+    batch_size: Generated<number | null>;
+    batch_pause_seconds: Generated<number | null>;
+    prefix_rates: ColumnType<PrefixRate[] | null, string | null | undefined, string | null>;
+    prefix_counts: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
+    shaping: ColumnType<ShapingCursor | null, string | null | undefined, string | null>;
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
   };

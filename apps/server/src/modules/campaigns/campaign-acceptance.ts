@@ -15,6 +15,7 @@ import * as repo from './campaigns.repository';
 import { scanRecipients } from './recipients';
 import { resolveWindow } from '../send-windows/campaign-window';
 import type { Recipient, ScanDeps } from './scan-types';
+import { checkBatches, countPrefixes, normalisePrefixRates } from './delivery-shaping';
 
 const RECIPIENT_BATCH = 20_000;
 
@@ -99,6 +100,10 @@ export function createAcceptance(deps: Deps) {
   async function accept(input: AcceptInput, opts: AcceptOptions = {}): Promise<CampaignAccepted> {
     const scheduledAt = parseSchedule(input.scheduleAt);
     await checkTimezone(db, input.timezone);
+    // Delivery shaping (delivery-shaping.ts): batches need both numbers; one rate per prefix.
+    checkBatches(input.batchSize, input.batchPauseSeconds);
+    const prefixRates = normalisePrefixRates(input.prefixRates);
+    const prefixCounts: Record<string, number> = {};
     const sender = await deps.resolveSender({ accountId: input.accountId, value: input.senderId });
     const id = randomUUID();
     const kind = input.kind;
@@ -154,6 +159,12 @@ export function createAcceptance(deps: Deps) {
               ),
             );
           }
+          if (prefixRates.length)
+            countPrefixes(
+              prefixRates,
+              batch.map((r) => String(r.phone)),
+              prefixCounts,
+            );
           for (const r of batch) pending.push(r);
           if (pending.length >= RECIPIENT_BATCH) {
             const rows = pending;
@@ -197,6 +208,10 @@ export function createAcceptance(deps: Deps) {
           scheduled_at: scheduledAt,
           timezone: input.timezone ?? null,
           rate_per_minute: input.ratePerMinute ?? null,
+          batch_size: input.batchSize ?? null,
+          batch_pause_seconds: input.batchPauseSeconds ?? null,
+          prefix_rates: prefixRates.length ? JSON.stringify(prefixRates) : null,
+          prefix_counts: prefixRates.length ? JSON.stringify(prefixCounts) : null,
           resend_of: input.resendOf ?? null,
           // The base its segments and prices were counted with: the materialiser links to it.
           link_base: input.trackLinks ? scanDeps.linkBase : null,

@@ -15,6 +15,9 @@ import { refundUnqueued } from './unqueued-refund';
 import { linkify, type ShortLinkRow } from '../links/short-links';
 import { zoneOfNumber } from '../send-windows/phone-zone';
 import { nextOpen } from '../send-windows/window-time';
+import type { PrefixRate } from '@wren/contracts';
+import type { ShapingCursor } from '../../db/schema-campaigns';
+import { currentCursor, isShaped, roomAhead, timeMessages, type Shaping } from './delivery-shaping';
 
 /** Most messages of one campaign waiting in the work queue; the materialiser tops it up to this. */
 export const CAMPAIGN_WINDOW = 5000;
@@ -65,8 +68,14 @@ export function createMaterialiser(deps: Deps) {
         link_base: string | null;
         send_window: SendWindow | null;
         timezone: string | null;
+        materialised: number;
+        batch_size: number | null;
+        batch_pause_seconds: number | null;
+        prefix_rates: PrefixRate[] | null;
+        shaping: ShapingCursor | null;
       }>`SELECT account_id, user_id, sender, body, columns, encoding, segments, currency, next_seq,
-                rate_per_minute, paced_at, link_base, send_window, timezone
+                rate_per_minute, paced_at, link_base, send_window, timezone, materialised,
+                batch_size, batch_pause_seconds, prefix_rates, shaping
            FROM bulk_campaigns WHERE campaign_id = ${id}::uuid AND status = 'sending'
            FOR UPDATE SKIP LOCKED`.execute(trx);
       const camp = c.rows[0];
@@ -82,10 +91,21 @@ export function createMaterialiser(deps: Deps) {
       const { total: waiting, due } = await repo.backlog(trx, id);
       let room = CAMPAIGN_WINDOW - due;
       const now = Date.now();
-      if (camp.rate_per_minute) {
+      // Delivery shaping (delivery-shaping.ts): batches hold the room to the messages due within
+      // the look-ahead, and with batches the campaign rate is part of their schedule.
+      const shape: Shaping = {
+        batchSize: camp.batch_size,
+        batchPauseSeconds: camp.batch_pause_seconds,
+        ratePerMinute: camp.rate_per_minute,
+        prefixRates: camp.prefix_rates ?? [],
+      };
+      const shaped = isShaped(shape);
+      const cursor = shaped ? currentCursor(shape, camp.shaping, camp.materialised, now) : null;
+      if (camp.rate_per_minute && camp.batch_size === null) {
         const since = camp.paced_at ? new Date(camp.paced_at).getTime() : now;
         room = Math.min(room, Math.floor(((now - since) / 60_000) * camp.rate_per_minute));
       }
+      if (cursor) room = roomAhead(shape, cursor, camp.materialised, now, room);
       /** Completes the campaign when no recipient is left from `nextSeq` on (and none waits queued). */
       const completeIfDrained = async (nextSeq: number) => {
         const more =
@@ -153,6 +173,14 @@ export function createMaterialiser(deps: Deps) {
         queue.length > 0
           ? await limitsOf.admit(trx, camp.account_id, { ...limits, dailyCap: null }, queue.length)
           : null;
+      const shapedAt = cursor
+        ? timeMessages(
+            shape,
+            cursor,
+            camp.materialised,
+            queue.map((r) => String(r.phone)),
+          )
+        : null;
       const links: ShortLinkRow[] = [];
       const linksExpire = new Date(validityUntil.getTime() + config.linkRetentionDays * 86_400_000);
       await insertMessages(
@@ -183,7 +211,9 @@ export function createMaterialiser(deps: Deps) {
             : text;
           const encoding = r.vals === null ? camp.encoding : analyseSmsText(body).encoding;
           const opensAt = openOf(String(r.phone));
-          const dueAt = paced?.dueAt?.[i] ?? start;
+          const accountDue = paced?.dueAt?.[i] ?? start;
+          // Shaped: not before its batch's and its prefix's time; valid from then.
+          const dueAt = shapedAt && shapedAt[i] > accountDue.getTime() ? new Date(shapedAt[i]) : accountDue;
           const heldUntil = opensAt
             ? new Date(opensAt.getTime() + Math.max(0, dueAt.getTime() - start.getTime()))
             : null;
@@ -206,7 +236,11 @@ export function createMaterialiser(deps: Deps) {
             // Held: due when the window opens, as far after it as the account's pace put it after
             // now (messages per second hold at the opening too).
             next_attempt_at: heldUntil ?? dueAt,
-            validity_until: heldUntil ? new Date(heldUntil.getTime() + validityMs) : validityUntil,
+            validity_until: heldUntil
+              ? new Date(heldUntil.getTime() + validityMs)
+              : shapedAt && dueAt > start
+                ? new Date(dueAt.getTime() + validityMs)
+                : validityUntil,
           };
         }),
         { returning: false },
@@ -235,7 +269,8 @@ export function createMaterialiser(deps: Deps) {
       await sql`UPDATE bulk_campaigns SET next_seq = ${last.seq + 1}, materialised = materialised + ${queue.length},
                        recipients = recipients - ${optedOut}, suppressed = suppressed + ${optedOut},
                        unsent_refund_minor = unsent_refund_minor + ${refunded},
-                       paced_at = ${pacedAt}, updated_at = now()
+                       paced_at = ${pacedAt}, updated_at = now(),
+                       shaping = coalesce(${cursor ? JSON.stringify(cursor) : null}::jsonb, shaping)
                  WHERE campaign_id = ${id}::uuid`.execute(trx);
       // The batch's recipients all opted out and nothing waits: the last of them may have been the
       // campaign's last, which leaves nothing for a later pass to complete it after.

@@ -162,7 +162,7 @@ export function v1Routes(ctx: AppContext) {
           operationId: 'createCampaign',
           summary: 'Create a campaign',
           description:
-            'A large send (numbers and/or contact groups) on the same engine as the Bulk SMS screen: priced, charged and queued at once, sent at `scheduleAt` or now, at `ratePerMinute` if given.',
+            'A large send (numbers and/or contact groups) on the same engine as the Bulk SMS screen: priced, charged and queued at once, sent at `scheduleAt` or now, at `ratePerMinute` if given, in batches of `batchSize` with `batchPauseSeconds` between them, and at `prefixRates` per destination prefix.',
           tags: ['Campaigns'],
           headers: idempotencyHeaders,
           body: v1CreateCampaignSchema,
@@ -191,6 +191,9 @@ export function v1Routes(ctx: AppContext) {
                 senderId: b.from,
                 scheduleAt: b.scheduleAt,
                 ratePerMinute: b.ratePerMinute,
+                batchSize: b.batchSize,
+                batchPauseSeconds: b.batchPauseSeconds,
+                prefixRates: b.prefixRates,
                 accountId: key.accountId,
                 userId: key.userId,
               },
