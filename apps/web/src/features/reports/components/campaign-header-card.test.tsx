@@ -61,3 +61,31 @@ describe('campaign header: send window', () => {
     expect(screen.queryByText(/recipient's local time/)).toBeNull();
   });
 });
+
+// Issue 41 item 3: the detail says how the campaign is shaped and when it should finish.
+describe('campaign header: delivery shaping', () => {
+  it('shows batches, prefix rates and the projected finish, and no finish once none is projected', () => {
+    signInForTest('owner');
+    const props = { zone: 'UTC', live: true, onResend: () => {}, resending: false, onExport: () => {} };
+    renderScreen(
+      <CampaignHeaderCard
+        {...props}
+        c={{
+          ...campaign,
+          batchSize: 500,
+          batchPauseSeconds: 300,
+          prefixRates: [{ prefix: '+447', perMinute: 100 }],
+          projectedFinishAt: '2025-01-01T12:30:00.000Z',
+        }}
+      />,
+    );
+    expect(screen.getByText(/in batches of 500, 5 min apart/)).toBeInTheDocument();
+    expect(screen.getByText(/\+447 at most 100 a minute/)).toBeInTheDocument();
+    expect(screen.getByTestId('projected-finish')).toHaveTextContent(
+      'Projected finish: 1 Jan 2025, 12:30 (UTC)',
+    );
+    cleanup();
+    renderScreen(<CampaignHeaderCard {...props} c={{ ...campaign, projectedFinishAt: null }} />);
+    expect(screen.queryByTestId('projected-finish')).toBeNull();
+  });
+});

@@ -6,6 +6,14 @@ import { formatDateTime, formatInZone } from '../format';
 import { RescheduleCampaign } from './reschedule-campaign';
 import { formatNumber } from '@/lib/format';
 
+/** "90 s", "5 min", "2 h 30 min": a batch pause as people say it. */
+export function formatPause(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.round((seconds % 3600) / 60);
+  return h ? `${h} h${m ? ` ${m} min` : ''}` : `${m} min`;
+}
+
 interface CampaignHeaderCardProps {
   c: CampaignDto;
   /** The user's zone: times are shown in it (and in the campaign's own, where that differs). */
@@ -52,7 +60,18 @@ export function CampaignHeaderCard({
             {c.scheduledAt && c.timezone && c.timezone !== zone && ` (${formatInZone(c.scheduledAt, zone)})`}
             {c.ratePerMinute && ` · at most ${formatNumber(c.ratePerMinute)} a minute`}
             {c.sendWindow && ` · sends ${describeSendWindow(c.sendWindow)}, recipient's local time`}
+            {c.batchSize &&
+              c.batchPauseSeconds &&
+              ` · in batches of ${formatNumber(c.batchSize)}, ${formatPause(c.batchPauseSeconds)} apart`}
+            {c.prefixRates
+              ?.map((r) => ` · ${r.prefix} at most ${formatNumber(r.perMinute)} a minute`)
+              .join('')}
           </Text>
+          {c.projectedFinishAt && (
+            <Text size="sm" data-testid="projected-finish">
+              Projected finish: <b>{formatInZone(c.projectedFinishAt, zone)}</b>
+            </Text>
+          )}
         </Stack>
         <Group gap="xs">
           <CampaignActions c={c} size="sm" />
