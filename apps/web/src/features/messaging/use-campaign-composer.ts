@@ -24,6 +24,7 @@ import { useBalance } from './api/get-balance';
 import { useCampaignEstimate } from './api/use-campaign-estimate';
 import { senderChoices } from './sender-options';
 import { browserTimeZone, formatInZone, toIsoWithOffset, wallTimeToInstant } from './zoned-time';
+import { formatNumber } from '@/lib/format';
 
 export type CampaignKind = 'bulk' | 'personalised';
 /** Where a personalised campaign's recipients and values come from (issue 47 item 2). */
@@ -197,7 +198,7 @@ export function useCampaignComposer(kind: CampaignKind) {
       toast.success(
         scheduledInstant
           ? `Campaign scheduled for ${formatInZone(scheduledInstant, timezone)} · ${formatMoney(result.campaign.costMinor, result.campaign.currency)} charged`
-          : `Campaign accepted: ${result.campaign.recipients.toLocaleString()} recipients · ${formatMoney(result.campaign.costMinor, result.campaign.currency)} charged`,
+          : `Campaign accepted: ${formatNumber(result.campaign.recipients)} recipients · ${formatMoney(result.campaign.costMinor, result.campaign.currency)} charged`,
       );
       void navigate(paths.reports.campaignDetail.getHref(result.campaign.id));
     } catch (error) {

@@ -5,6 +5,7 @@ import { formatMoney } from '@/lib/money';
 import type { CampaignComposerState } from '../use-campaign-composer';
 import { CampaignReviewRecipients } from './campaign-review-recipients';
 import { formatInZone } from '../zoned-time';
+import { formatNumber } from '@/lib/format';
 
 /** The last step before a campaign is sent or scheduled: everything it will do, once more. */
 export function CampaignConfirmModal({ composer: c }: { composer: CampaignComposerState }) {
@@ -24,7 +25,7 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
             <Table.Tbody>
               <Table.Tr>
                 <Table.Th w={160}>Recipients</Table.Th>
-                <Table.Td>{est.recipients.toLocaleString()}</Table.Td>
+                <Table.Td>{formatNumber(est.recipients)}</Table.Td>
               </Table.Tr>
               <Table.Tr>
                 <Table.Th>Sender ID</Table.Th>
@@ -86,7 +87,7 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
               {c.ratePerMinute !== undefined && (
                 <Table.Tr>
                   <Table.Th>Send rate</Table.Th>
-                  <Table.Td>{c.ratePerMinute.toLocaleString()} per minute</Table.Td>
+                  <Table.Td>{formatNumber(c.ratePerMinute)} per minute</Table.Td>
                 </Table.Tr>
               )}
             </Table.Tbody>
@@ -105,7 +106,7 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
             <Button onClick={() => void c.confirm()} loading={c.sending}>
               {c.schedule
                 ? 'Schedule campaign'
-                : `Send to ${est.recipients.toLocaleString()} ${est.recipients === 1 ? 'recipient' : 'recipients'}`}
+                : `Send to ${formatNumber(est.recipients)} ${est.recipients === 1 ? 'recipient' : 'recipients'}`}
             </Button>
           </Group>
         </Stack>

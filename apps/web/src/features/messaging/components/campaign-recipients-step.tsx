@@ -1,6 +1,7 @@
 import { Alert, Loader, MultiSelect, SegmentedControl, Textarea, Title } from '@mantine/core';
 import { RecipientsUpload, useCampaignGroups } from '@/features/campaigns';
 import type { CampaignComposerState } from '../use-campaign-composer';
+import { formatNumber } from '@/lib/format';
 
 /**
  * Who gets the campaign: contact groups, pasted numbers and an uploaded file (bulk); a file or
@@ -10,7 +11,7 @@ export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComp
   const groups = useCampaignGroups();
   const groupOptions = (groups.data ?? []).map((g) => ({
     value: g.id,
-    label: `${g.name} (${g.contactCount.toLocaleString()})`,
+    label: `${g.name} (${formatNumber(g.contactCount)})`,
   }));
   const showGroups = groups.allowed && (!c.personalised || c.recipientSource === 'groups');
   const showFile = !c.personalised || c.recipientSource === 'file';
