@@ -115,3 +115,11 @@ export function formatNumber(n: number): string {
   }
   return format.format(n);
 }
+
+/** "90 s", "5 min", "2 h 30 min": a batch pause as people say it. */
+export function formatPause(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.round((seconds % 3600) / 60);
+  return h ? `${h} h${m ? ` ${m} min` : ''}` : `${m} min`;
+}

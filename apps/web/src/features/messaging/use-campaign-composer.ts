@@ -23,6 +23,7 @@ import { useCurrentUser } from '@/lib/use-session';
 import { useBalance } from './api/get-balance';
 import { useCampaignEstimate } from './api/use-campaign-estimate';
 import { senderChoices } from './sender-options';
+import { useDeliveryShaping } from './components/delivery-shaping-fields';
 import { browserTimeZone, formatInZone, toIsoWithOffset, wallTimeToInstant } from './zoned-time';
 import { formatNumber } from '@/lib/format';
 
@@ -90,6 +91,8 @@ export function useCampaignComposer(kind: CampaignKind) {
   const [trackLinksChosen, setTrackLinks] = useState(false);
   // Send window (issue 41): the account's default, the campaign's own, or any hour.
   const sendWindow = useSendWindowChoice();
+  // Delivery shaping (issue 41 item 3): batches and a pause, rates per network prefix.
+  const shaping = useDeliveryShaping();
 
   const sender = senderId || choices.defaultValue;
   const personalised = kind === 'personalised';
@@ -170,6 +173,7 @@ export function useCampaignComposer(kind: CampaignKind) {
       const w = sendWindowSchema.safeParse(sendWindow.value);
       if (!w.success) next.sendWindow = w.error.issues.map((i) => i.message).join(' ');
     }
+    Object.assign(next, shaping.validate());
     if (estimateError) Object.assign(next, estimateError.field);
     setErrors(next);
     if (Object.keys(next).length || estimateError) {
@@ -192,6 +196,7 @@ export function useCampaignComposer(kind: CampaignKind) {
       scheduleAt: scheduledInstant ? toIsoWithOffset(scheduledInstant, timezone) : undefined,
       timezone: scheduledInstant || sendWindow.value !== null ? timezone : undefined,
       ratePerMinute,
+      ...shaping.value,
     };
     try {
       const result = await create.mutateAsync(input);
@@ -255,6 +260,7 @@ export function useCampaignComposer(kind: CampaignKind) {
     setRate,
     ratePerMinute,
     sendWindow,
+    shaping,
     // estimate
     estimate,
     est,

@@ -5,7 +5,7 @@ import { formatMoney } from '@/lib/money';
 import type { CampaignComposerState } from '../use-campaign-composer';
 import { CampaignReviewRecipients } from './campaign-review-recipients';
 import { formatInZone } from '../zoned-time';
-import { formatNumber } from '@/lib/format';
+import { formatNumber, formatPause } from '@/lib/format';
 
 /** The last step before a campaign is sent or scheduled: everything it will do, once more. */
 export function CampaignConfirmModal({ composer: c }: { composer: CampaignComposerState }) {
@@ -88,6 +88,28 @@ export function CampaignConfirmModal({ composer: c }: { composer: CampaignCompos
                 <Table.Tr>
                   <Table.Th>Send rate</Table.Th>
                   <Table.Td>{formatNumber(c.ratePerMinute)} per minute</Table.Td>
+                </Table.Tr>
+              )}
+              {c.shaping.value.batchSize !== undefined && (
+                <Table.Tr>
+                  <Table.Th>Batches</Table.Th>
+                  <Table.Td>
+                    {formatNumber(c.shaping.value.batchSize)} messages, then a pause of{' '}
+                    {formatPause(c.shaping.value.batchPauseSeconds ?? 0)}
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {c.shaping.value.prefixRates && (
+                <Table.Tr>
+                  <Table.Th>Per network</Table.Th>
+                  <Table.Td>
+                    {c.shaping.value.prefixRates
+                      .map(
+                        (r) =>
+                          `+${r.prefix.replace(/^\+/, '')} at most ${formatNumber(r.perMinute)} a minute`,
+                      )
+                      .join(' · ')}
+                  </Table.Td>
                 </Table.Tr>
               )}
             </Table.Tbody>

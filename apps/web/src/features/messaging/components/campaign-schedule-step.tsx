@@ -1,9 +1,10 @@
 import { NumberInput } from '@mantine/core';
 import { CampaignSendWindowFields } from '@/features/campaigns';
 import type { CampaignComposerState } from '../use-campaign-composer';
+import { DeliveryShapingFields } from './delivery-shaping-fields';
 import { ScheduleFields } from './schedule-fields';
 
-/** When it is sent: now or at a time in a zone, and at most how many messages a minute. */
+/** When it is sent: now or at a time in a zone, at most how many messages a minute, in batches, per network. */
 export function CampaignScheduleStep({ composer: c }: { composer: CampaignComposerState }) {
   return (
     <>
@@ -28,6 +29,7 @@ export function CampaignScheduleStep({ composer: c }: { composer: CampaignCompos
         onChange={c.setRate}
         maw={320}
       />
+      <DeliveryShapingFields shaping={c.shaping} errors={c.errors} />
       <CampaignSendWindowFields
         mode={c.sendWindow.mode}
         onModeChange={c.sendWindow.setMode}

@@ -4,15 +4,7 @@ import { describeSendWindow, type CampaignDto } from '@wren/contracts';
 import { CampaignActions, CampaignProgress, CampaignStatusBadge } from '@/features/campaigns';
 import { formatDateTime, formatInZone } from '../format';
 import { RescheduleCampaign } from './reschedule-campaign';
-import { formatNumber } from '@/lib/format';
-
-/** "90 s", "5 min", "2 h 30 min": a batch pause as people say it. */
-export function formatPause(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  const h = Math.floor(seconds / 3600);
-  const m = Math.round((seconds % 3600) / 60);
-  return h ? `${h} h${m ? ` ${m} min` : ''}` : `${m} min`;
-}
+import { formatNumber, formatPause } from '@/lib/format';
 
 interface CampaignHeaderCardProps {
   c: CampaignDto;
