@@ -21,6 +21,8 @@ const isResponseSchema = (name: string) =>
     'campaignTimelineSchema',
     'campaignClicksSchema',
     'campaignUploadSchema',
+    'groupFieldsSchema',
+    'missingValueSchema',
     'dashboardSummaryOfRoleSchema',
     'connectionStatusSchema',
     'inboundMessageEventSchema',
