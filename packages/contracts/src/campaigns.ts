@@ -77,9 +77,10 @@ export type CampaignSourceInput = z.infer<typeof campaignSourceSchema>;
 
 /** A send rate of its own for numbers starting with `prefix` (digits after the +; longest wins). */
 export const prefixRateSchema = z.object({
-  prefix: z
-    .string()
-    .regex(/^\+?[1-9]\d{0,7}$/, 'A prefix is 1 to 8 digits of the international number, e.g. +44 or +4477'),
+  prefix: safeString().regex(
+    /^\+?[1-9]\d{0,7}$/,
+    'A prefix is 1 to 8 digits of the international number, e.g. +44 or +4477',
+  ),
   perMinute: z.number().int().min(1, 'At least 1 message a minute').max(1_000_000),
 });
 export type PrefixRate = z.infer<typeof prefixRateSchema>;

@@ -27,7 +27,8 @@ export const theme = createTheme({
  * Colours that meet WCAG AA contrast (axe-core in the browser tests): dimmed text is gray 7 on white
  * (Mantine's gray 6 is 3.3:1), and links use the primary colour's AA shade in both schemes. The
  * light yellow variant (warning alerts such as "The SMPP server is not listening", yellow badges)
- * is a dark amber in the light scheme: Mantine's yellow 9 is 2.9:1 on its own light background.
+ * is a dark amber in the light scheme: Mantine's yellow 9 is 2.9:1 on its own light background;
+ * teal, cyan, green, orange, red and blue light variants (status badges) are dark shades too.
  *
  * Dark scheme: the text of disabled controls is dark 2 (3.5:1 on the disabled background, dark 6;
  * Mantine's dark 3 is 2.5:1 and nearly invisible), and the light gray variant (badges such as
@@ -41,6 +42,14 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
     '--mantine-color-anchor': 'var(--mantine-color-indigo-7)',
     '--mantine-color-yellow-light-color': '#7a5200',
+    // The status badges' light variants (delivered teal, sent cyan, undelivered orange, …): Mantine
+    // draws their text in shade 6, 2.3–3.6:1 on their own tint; these dark shades are 4.5:1 or more.
+    '--mantine-color-teal-light-color': '#066649',
+    '--mantine-color-cyan-light-color': '#0b6270',
+    '--mantine-color-green-light-color': '#1e6b2e',
+    '--mantine-color-orange-light-color': '#a63a0c',
+    '--mantine-color-red-light-color': '#b02525',
+    '--mantine-color-blue-light-color': '#1864ab',
   },
   dark: {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',

@@ -218,15 +218,16 @@ describe('a shaped campaign with a worker', () => {
         .execute();
       expect(rows.map((r) => r.status)).toEqual(Array(5).fill('delivered'));
       const t = rows.map((r) => r.submitted_at!.getTime());
-      // None went before its batch's time; the batches stay apart by the pause less the dispatcher's
-      // idle poll (DISPATCH_IDLE_POLL_MAX_MS, 1 s), by which a due message may start late.
+      // None went before its batch's time (a due message may start up to the dispatcher's idle poll
+      // late, DISPATCH_IDLE_POLL_MAX_MS, 1 s, more on a loaded machine).
       for (const r of rows)
         expect(r.submitted_at!.getTime()).toBeGreaterThanOrEqual(r.next_attempt_at.getTime() - 5);
       const due = rows.map((r) => r.next_attempt_at.getTime());
       expect(Math.round((due[2]! - due[0]!) / 1000)).toBe(2);
       expect(Math.round((due[4]! - due[2]!) / 1000)).toBe(2);
-      expect(t[2]! - t[0]!).toBeGreaterThanOrEqual(1000);
-      expect(t[4]! - t[2]!).toBeGreaterThanOrEqual(1000);
+      // (The gap between sends is the pause less how late the earlier batch started: on a loaded
+      // machine that is not bounded, so only "never early" is asserted of the send times.)
+      expect(t[4]!).toBeGreaterThanOrEqual(due[4]! - 5);
       const submits = await live.ctx.db
         .selectFrom('messages')
         .select((eb) => eb.fn.countAll<string>().as('n'))
