@@ -1,6 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusCounts } from '@wren/contracts';
-import { formatRate, messagesCount, performanceTotals, statusSlices, totalOf } from './format';
+import * as app from '@/lib/format';
+import { applyLocale } from '@/lib/i18n-runtime';
+import {
+  formatCount,
+  formatDateTime,
+  formatDay,
+  formatRate,
+  messagesCount,
+  performanceTotals,
+  statusSlices,
+  totalOf,
+} from './format';
+
+afterEach(async () => {
+  await applyLocale('en-US');
+});
 
 const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   scheduled: 0,
@@ -51,5 +66,20 @@ describe('dashboard figures', () => {
     expect(performanceTotals([day(0, 0, 0)]).deliveryRate).toBeNull();
     expect(formatRate(7 / 8)).toBe('87.5%');
     expect(formatRate(null)).toBe('—');
+  });
+});
+
+// The dashboard formats with Intl directly (first-load budget): held to the app's one format.
+describe('dashboard formats are the app’s', () => {
+  it('matches lib/format in English and in French, September included', async () => {
+    const times = ['2026-09-01T00:07:00Z', '2026-12-01T21:57:49Z', '2027-03-05T09:30:00Z'];
+    for (const locale of ['en-US', 'fr'] as const) {
+      await applyLocale(locale);
+      for (const t of times) expect(formatDateTime(t)).toBe(app.formatDateTime(t));
+      expect(formatDay('2026-09-05')).toBe(app.formatDay('2026-09-05'));
+      expect(formatCount(1234567)).toBe(app.formatNumber(1234567));
+    }
+    await applyLocale('en-US');
+    expect(formatDateTime('2026-09-01T00:07:00Z')).toMatch(/^1 Sep 2026, \d\d:07$/);
   });
 });

@@ -6,20 +6,44 @@ import {
   type PerformanceData,
   type StatusCounts,
 } from '@wren/contracts';
+import { currentLocale } from '@/lib/i18n';
 
-const count = new Intl.NumberFormat('en-US');
-export const formatCount = (n: number): string => count.format(n);
+/*
+ * The dashboard is in the first load (200 KB budget), so it formats with Intl directly rather than
+ * through lib/format; format.test.ts holds both to the same output. In English the app's format is
+ * en-GB's fields ("1 Dec 2026, 21:57") with en-US month names ("Sep", not en-GB's "Sept").
+ */
+/** The user's language; English's fields are en-GB's, its month names en-US's. */
+const loc = () => (currentLocale() === 'en-US' ? 'en-GB' : currentLocale());
+const sep = (s: string) => (currentLocale() === 'en-US' ? s.replace('Sept', 'Sep') : s);
 
-const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+export const formatCount = (n: number): string => n.toLocaleString(currentLocale());
+
 /** A fraction (0–1) as a percentage, or an em dash when there is nothing to rate. */
-export const formatRate = (rate: number | null): string => (rate === null ? '—' : percent.format(rate));
+export const formatRate = (rate: number | null): string =>
+  rate === null ? '—' : rate.toLocaleString(loc(), { style: 'percent', maximumFractionDigits: 1 });
 
-const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-/** A YYYY-MM-DD day (already in the user's zone) as "Jan 5". */
-export const formatDay = (date: string): string => day.format(new Date(`${date}T00:00:00Z`));
+/** A YYYY-MM-DD day (already in the user's zone) as "5 Jan". */
+export const formatDay = (date: string): string =>
+  sep(
+    new Date(`${date}T00:00:00Z`).toLocaleDateString(loc(), {
+      month: 'short',
+      day: 'numeric',
+      timeZone: 'UTC',
+    }),
+  );
 
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));
+export const formatDateTime = (iso: string): string =>
+  sep(
+    new Date(iso).toLocaleString(loc(), {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }),
+  );
 
 export const PERIOD_LABELS: Record<DeliveryPeriod, string> = {
   today: 'Today',

@@ -7,8 +7,10 @@ import { ResponsiveTable } from '@/components/responsive-table';
 import { Can } from '@/components/can';
 import { RowAction } from '@/components/row-action';
 import { formatDate } from '@/lib/format';
+import { formatNumber } from '@/lib/format';
 
-export const countFormat = new Intl.NumberFormat('en-US');
+/** Counts in the user's language (lib/format). */
+export const countFormat = { format: formatNumber };
 
 export const contactsLabel = (n: number) => `${countFormat.format(n)} ${n === 1 ? 'contact' : 'contacts'}`;
 

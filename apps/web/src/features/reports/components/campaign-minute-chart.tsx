@@ -1,11 +1,12 @@
 import { AreaChart } from '@mantine/charts';
+import { formatTime } from '@/lib/format';
 import { Card, Center, Text, Title } from '@mantine/core';
 import type { CampaignTimeline } from '@wren/contracts';
 
 /** Sent and delivered messages per minute of the campaign. */
 export function CampaignMinuteChart({ points }: { points: CampaignTimeline }) {
   const minutes = points.map((p) => ({
-    minute: new Date(p.minute).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
+    minute: formatTime(p.minute),
     Sent: p.sent,
     Delivered: p.delivered,
   }));

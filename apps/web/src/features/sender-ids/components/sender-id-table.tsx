@@ -5,8 +5,7 @@ import { IconStar, IconTrash } from './icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 import { useCan } from '@/lib/account-role';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+import { formatDate } from '@/lib/format';
 
 interface SenderIdTableProps {
   items: SenderIdDto[];
@@ -90,7 +89,7 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
             </Table.Td>
             <Table.Td data-label="Requested">
               <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                {dateFormat.format(new Date(item.createdAt))}
+                {formatDate(item.createdAt)}
               </Text>
             </Table.Td>
             {canManage && (
