@@ -12,7 +12,7 @@ import * as repo from './campaigns.repository';
 import { PhoneSet } from './phone-set';
 import { checkCandidate } from './recipient-check';
 import { screenAndPrice, type ScanEntry } from './recipient-pricing';
-import { groupFieldKeys } from '../contacts/contacts.repository';
+import { groupFieldKeys } from '../contacts/campaign-port';
 import { candidateSources, checkOwnGroups } from './recipient-sources';
 import { scanLayout } from './scan-layout';
 import type { Recipient, ScanDeps, ScanResult, ScanSource } from './scan-types';
