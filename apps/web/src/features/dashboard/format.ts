@@ -34,16 +34,7 @@ export const formatDay = (date: string): string =>
   );
 
 export const formatDateTime = (iso: string): string =>
-  sep(
-    new Date(iso).toLocaleString(loc(), {
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }),
-  );
+  sep(new Date(iso).toLocaleString(loc(), { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }));
 
 export const PERIOD_LABELS: Record<DeliveryPeriod, string> = {
   today: 'Today',

@@ -1,18 +1,13 @@
-import { lazy, Suspense } from 'react';
 import { Alert, Grid, Stack, Text } from '@mantine/core';
 import { HubState, useHubState } from '@/lib/hub';
 import { useRecentMessages } from '../api/get-recent-messages';
 import { FALLBACK_POLL_MS } from '../api/query-keys';
 import { useLiveFigures } from '../api/use-live-figures';
 import { DeliveryStatusCard } from '../components/delivery-status-card';
+import { FirstSmsEmptyState } from '../components/first-sms-empty-state';
 import { PerformanceCard } from '../components/performance-card';
 import { RecentActivityCard } from '../components/recent-activity-card';
 import { StatCards } from '../components/stat-cards';
-
-/** Only a new account sees it, once its (empty) log is in: loaded then, not in the first load. */
-const FirstSmsEmptyState = lazy(() =>
-  import('../components/first-sms-empty-state').then((m) => ({ default: m.FirstSmsEmptyState })),
-);
 
 /**
  * The dashboard (SPEC.md §1): balance, delivery status and performance, live from the hub's
@@ -35,9 +30,7 @@ export default function DashboardPage() {
       )}
       <StatCards figures={figures} sees={sees} />
       {!sees.delivery ? null : isNewAccount ? (
-        <Suspense fallback={null}>
-          <FirstSmsEmptyState />
-        </Suspense>
+        <FirstSmsEmptyState />
       ) : (
         <>
           <Grid gap="md" align="stretch">
