@@ -140,12 +140,11 @@ async function e2e() {
     const lines = failing.split('\n');
     lines.forEach((l, i) => {
       if (!l.startsWith('✖ ')) return;
-      const why = lines
-        .slice(i + 1, i + 4)
-        .map((w) => w.trim())
-        .filter((w) => w && !w.startsWith('✖ ') && !w.startsWith('at '))
-        .join(' ')
-        .slice(0, 400);
+      // The error's message runs up to its stack frames: with page-health's page problems and what
+      // the open pages showed, it is often the only explanation CI keeps.
+      const rest = lines.slice(i + 1, i + 24).map((w) => w.trim());
+      const end = rest.findIndex((w) => w.startsWith('✖ ') || w.startsWith('at '));
+      const why = (end === -1 ? rest : rest.slice(0, end)).filter(Boolean).join(' ').slice(0, 1200);
       failures.push(`e2e › ${l.slice(2)}${why ? `\n      ${why}` : ''}`);
     });
   }
