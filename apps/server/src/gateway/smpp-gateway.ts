@@ -64,6 +64,9 @@ function moAddress(addr: string | undefined, ton: unknown): string {
 
 type Handler<T> = (value: T) => Promise<void>;
 
+/** A routed message whose every connection is down steps back this long (the dispatcher caps it). */
+const RETRY_NO_CONNECTION_MS = 1000;
+
 /** The SMPP implementation of SmsGateway: one or more connections, each with N binds (trx, or tx + rx). */
 export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
   const log = opts.logger.child({ component: 'smpp-gateway' });
@@ -145,6 +148,44 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
     (c) => new SmppConnection(resolveConnection(c), deliver, opts.logger, maxWaitMs),
   );
   const route = createRouter(connections);
+  const byName = new Map(connections.map((c) => [c.name, c]));
+
+  /**
+   * A route's candidates in order: connections with no bind up are passed over (they are the
+   * failover's reason to exist); the first that has one takes the message. A refusal that is safe
+   * to resend (throttled, a transient error, a PDU never written, the bind lost while waiting) is
+   * tried once more, on the next candidate with a bind up: never twice on one connection, and
+   * never after anything may have reached an SMSC (accepted, rejected and unknown end it).
+   */
+  async function submitVia(
+    via: readonly string[],
+    pdus: smpp.PduOptions[],
+    priority?: number,
+  ): Promise<SubmitOutcome> {
+    const passed: string[] = [];
+    let refused: SubmitOutcome | undefined;
+    for (const name of via) {
+      const conn = byName.get(name);
+      if (!conn || conn.bound === 0) {
+        passed.push(`${name}: ${conn ? 'no bind up' : 'not configured'}`);
+        continue;
+      }
+      const outcome = await submitParts(conn, pdus, priority);
+      if (outcome.kind !== 'retry') return outcome;
+      if (refused) {
+        const first = refused.kind === 'retry' ? refused.reason : '';
+        return { ...outcome, reason: `${outcome.reason} on ${name}, after ${first}` };
+      }
+      refused = { ...outcome, reason: `${outcome.reason} on ${name}` };
+    }
+    if (refused) return refused;
+    return {
+      kind: 'retry',
+      reason: `no connection of the route has a bind up (${passed.join('; ') || 'none listed'})`,
+      retryAfterMs: RETRY_NO_CONNECTION_MS,
+      waiting: true,
+    };
+  }
 
   async function drain(ms: number): Promise<void> {
     const deadline = Date.now() + ms;
@@ -179,12 +220,17 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
       const invalid = invalidReason(sms);
       if (invalid) return { kind: 'rejected', commandStatus: 0, reason: `local: ${invalid}` };
       if (stopping) return { kind: 'retry', reason: 'gateway stopped', retryAfterMs: 5000 };
+      ref = (ref + 1) & 0xff;
+      if (sms.via) return submitVia(sms.via, buildSubmitSm(sms, ref), sms.priority);
       const conn = route(sms.to.trim());
       if (!conn) {
         return { kind: 'rejected', commandStatus: 0, reason: `local: no SMPP route for ${sms.to}` };
       }
-      ref = (ref + 1) & 0xff;
       return submitParts(conn, buildSubmitSm(sms, ref), sms.priority);
+    },
+
+    boundOf(name) {
+      return byName.get(name)?.bound ?? 0;
     },
 
     onReceipt(handler) {

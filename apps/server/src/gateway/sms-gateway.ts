@@ -19,6 +19,22 @@ export interface OutboundSms {
   validityMinutes?: number;
   /** The message's lane (0 OTP, 1 single, 2 bulk): a free window slot goes to the lowest first. Default 1. */
   priority?: number;
+  /** The account it is sent for: routes may be limited to one (gateway/routing). */
+  accountId?: string;
+  /**
+   * The connections to try, in order (a route's decision, gateway/routing): the first with a bind
+   * up takes it; a retryable refusal there is tried once on the next. Absent: the connections' own
+   * prefixes choose one.
+   */
+  via?: readonly string[];
+}
+
+/** The routing decision a submit went by, for the message's history (gateway/routing). */
+export interface RouteNote {
+  /** One line: route, strategy, connection, why, cost. */
+  reason: string;
+  /** The chosen connection's cost per segment, in millionths of the currency unit. */
+  costMicros: number;
 }
 
 export type SubmitOutcome =
@@ -39,6 +55,9 @@ export type SubmitOutcome =
    * smscIds holds the ids of the parts that were accepted.
    */
   | { kind: 'unknown'; connection: string; reason: string; smscIds: string[] };
+
+/** An outcome with the routing decision it went by, when a route chose its connection. */
+export type RoutedOutcome = SubmitOutcome & { route?: RouteNote };
 
 export interface DeliveryReceipt {
   connection: string;
@@ -115,7 +134,7 @@ export interface SmsGateway {
   start(opts?: { paused?: ReadonlySet<string> }): Promise<void>;
   /** Unbinds and closes; in-flight submits resolve (as 'unknown' if unanswered). */
   stop(): Promise<void>;
-  submit(sms: OutboundSms): Promise<SubmitOutcome>;
+  submit(sms: OutboundSms): Promise<RoutedOutcome>;
   /**
    * Receipts are acknowledged (deliver_sm_resp) only after the handler's promise resolves, so a
    * receipt is never lost by a crash between receipt and storage. A rejected promise answers
@@ -124,6 +143,8 @@ export interface SmsGateway {
   onReceipt(handler: (receipt: DeliveryReceipt) => Promise<void>): void;
   onMo(handler: (mo: MobileOriginated) => Promise<void>): void;
   status(): ConnectionStatus[];
+  /** Sessions of a connection that can submit now (cheap: routing asks for every message); 0 when unknown. */
+  boundOf?(connection: string): number;
   /**
    * An operator's pause of one connection (admin console): refuse its new submits, let those in
    * flight be answered, then unbind its sessions and stay unbound until resumeConnection.

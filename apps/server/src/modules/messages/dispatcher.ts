@@ -147,6 +147,7 @@ export function createDispatcher(deps: Deps) {
         encoding: m.encoding,
         parts,
         priority: m.priority,
+        accountId: m.account_id,
       })
       .catch((err: unknown): SubmitOutcome => ({ kind: 'retry', reason: String(err), retryAfterMs: 1000 }))
       .then(

@@ -52,6 +52,9 @@ export function messageHistory(m: MessageRow, parts: PartRow[], events: EventRow
   return [...steps, ...stored].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
+/** A routing decision's event (outcome-settlement.ts): the route, connection, reason and cost. */
+export const ROUTED_PREFIX = 'Routed: ';
+
 /** What a final receipt stat means, in words, for customers. */
 const STAT_WORDS: Record<string, string> = {
   DELIVRD: 'delivered to the handset',
@@ -86,5 +89,8 @@ function customerDetail(detail: string | null): string | null {
  * code; raw receipts (text and TLVs) and internal names stay for admins.
  */
 export function customerHistory(events: MessageEventDto[]): MessageEventDto[] {
-  return events.map((e) => ({ ...e, detail: customerDetail(e.detail), raw: null }));
+  // Which carrier connection a message went through, and what it cost, are the operator's.
+  return events
+    .filter((e) => !e.detail?.startsWith(ROUTED_PREFIX))
+    .map((e) => ({ ...e, detail: customerDetail(e.detail), raw: null }));
 }

@@ -1,8 +1,10 @@
 import { canonicalId } from '../../gateway/message-id';
+import type { RouteNote } from '../../gateway/sms-gateway';
 import { afterCommit, type Db, transact } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { DispatchPolicies } from './dispatch-policies';
+import { ROUTED_PREFIX } from './message-history';
 import { insertEvents } from './messages.repository';
 import { notifyChanged } from './notify';
 import { sortOutcomes, type Accepted, type Answered, type Claimed } from './outcome-sorting';
@@ -10,6 +12,11 @@ import * as q from './outcomes.repository';
 import type { createPartitionDirectory } from './partition-directory';
 import { refundMessages } from './refunds';
 import { transition, type Transitioned } from './status.repository';
+
+/** The history's line for a route's decision (operators see it; customers do not: message-history.ts). */
+export function routedDetail(route: RouteNote): string {
+  return `${ROUTED_PREFIX}${route.reason}`;
+}
 
 /** Claims per message before it fails; the validity period is the other limit. */
 const MAX_ATTEMPTS = 25;
@@ -79,7 +86,8 @@ export function createOutcomeSettlement(deps: Deps) {
     if (
       only &&
       sorted.retry.length + sorted.resend.length + sorted.failed.length + sorted.rejected.length === 0 &&
-      only[1].every(({ outcome }) => outcome.kind === 'accepted')
+      // A route's decision is an event of its own, written with the batch.
+      only[1].every(({ outcome }) => outcome.kind === 'accepted' && !outcome.route)
     ) {
       const [connection, items] = only;
       const { sent, smscIds } = await markSent(db, connection, items);
@@ -97,6 +105,8 @@ export function createOutcomeSettlement(deps: Deps) {
         if (smscIds.length) stored.push({ connection, smscIds });
         // The happy path writes no event; a partial submit is worth one.
         for (const { m, outcome } of mine) {
+          if (outcome.route)
+            events.push({ message_id: m.id, status: 'sent', detail: routedDetail(outcome.route) });
           if (outcome.kind === 'unknown') {
             events.push({
               message_id: m.id,

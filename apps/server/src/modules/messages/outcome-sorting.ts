@@ -1,14 +1,14 @@
-import type { SubmitOutcome } from '../../gateway/sms-gateway';
+import type { RoutedOutcome } from '../../gateway/sms-gateway';
 import { laneOf, type ConnectionPolicy } from '../../platform/connection-policy';
 import type * as q from './outcomes.repository';
 
 /** A message the dispatcher claimed (outcomes.repository claimBatch). */
 export type Claimed = Awaited<ReturnType<typeof q.claimBatch>>[number];
-export type Accepted = Extract<SubmitOutcome, { kind: 'accepted' | 'unknown' }>;
+export type Accepted = Extract<RoutedOutcome, { kind: 'accepted' | 'unknown' }>;
 /** A gateway's answer for a claimed message, and when it came (epoch ms): the message's submit time. */
 export interface Answered {
   m: Claimed;
-  outcome: SubmitOutcome;
+  outcome: RoutedOutcome;
   at: number;
 }
 
@@ -20,7 +20,7 @@ export function sortOutcomes(batch: readonly Answered[], policyOf: (connection: 
     if (list) list.push(item);
     else accepted.set(item.outcome.connection, [item]);
   };
-  const retry: { m: Claimed; outcome: Extract<SubmitOutcome, { kind: 'retry' }> }[] = [];
+  const retry: { m: Claimed; outcome: Extract<RoutedOutcome, { kind: 'retry' }> }[] = [];
   /** Written but never answered, on a lane whose policy is to send again (possible duplicate). */
   const resend: { m: Claimed; reason: string }[] = [];
   const failed: { m: Claimed; error: string }[] = [];

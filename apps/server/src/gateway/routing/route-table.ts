@@ -1,0 +1,255 @@
+/**
+ * Routes (issue 38): which SMPP connections a message may go through, in which order, and why.
+ *
+ * A route matches a destination prefix (longest first) and may be limited to an account, a rate
+ * plan, a lane or a sender. Among the routes of one prefix, the most specific that matches wins
+ * (an account beats a rate plan, which beats a sender, which beats a lane). A route lists its
+ * connections with a cost per segment, a priority and a weight; its strategy orders them:
+ *
+ * - `priority`: failover in priority order (lowest first);
+ * - `weighted`: one connection drawn by weight, the others after it in priority order;
+ * - `least_cost`: the cheapest first;
+ * - `quality`: the best recent delivered ratio first, then the quickest receipts, among those under
+ *   the route's cost ceiling (those over it come last).
+ *
+ * Whatever the strategy, connections that cannot take traffic now (no bind up, paused, out of
+ * rotation) come after those that can, so the first candidate is the one to try and the next ones
+ * are the failover. `decide` is pure and cheap (a few map lookups): it runs for every message.
+ */
+
+export const ROUTE_STRATEGIES = ['priority', 'weighted', 'least_cost', 'quality'] as const;
+export type RouteStrategy = (typeof ROUTE_STRATEGIES)[number];
+
+export const ROUTE_LANES = ['otp', 'single', 'bulk'] as const;
+export type RouteLane = (typeof ROUTE_LANES)[number];
+
+/** A carrier price per segment in millionths of the currency unit: 0.0042 → 4200 (exact integers). */
+export type CostMicros = number;
+
+export interface RouteEntry {
+  connection: string;
+  costMicros: CostMicros;
+  /** Lower goes first under `priority`, and orders the rest under `weighted`. */
+  priority: number;
+  /** Share of traffic under `weighted` (0 takes none unless the others are down). */
+  weight: number;
+}
+
+export interface RouteDef {
+  id: string;
+  name: string;
+  /** E.164 prefix with its '+', e.g. '+4477'; '+' alone matches every destination. */
+  prefix: string;
+  accountId?: string | null;
+  ratePlanId?: string | null;
+  lane?: RouteLane | null;
+  sender?: string | null;
+  strategy: RouteStrategy;
+  entries: RouteEntry[];
+  /** `quality`: below this delivered ratio (0–1) a connection goes last. */
+  qualityFloor?: number | null;
+  /** `quality`: connections costing more than this go last. */
+  costCeilingMicros?: CostMicros | null;
+}
+
+/** What the message is: the route's filters are matched against it. */
+export interface RouteContext {
+  to: string;
+  accountId?: string;
+  ratePlanId?: string | null;
+  lane?: RouteLane;
+  sender?: string;
+}
+
+/** A connection's state now, as the gateway and its health monitor see it. */
+export interface ConnectionHealth {
+  /** Bound, not paused, and not taken out of rotation. */
+  usable: boolean;
+  /** Why not, when not usable ('no bind up', 'paused', 'out of rotation: …'). */
+  why?: string;
+  /** Delivered ÷ final receipts over the health window; undefined with too few receipts. */
+  deliveredRatio?: number;
+  /** Median receipt latency over the health window, ms. */
+  receiptP50Ms?: number;
+}
+
+export type HealthOf = (connection: string) => ConnectionHealth;
+
+export interface Candidate {
+  connection: string;
+  costMicros: CostMicros;
+  usable: boolean;
+  /** Why it is where it is in the order. */
+  reason: string;
+}
+
+export interface RouteDecision {
+  /** The route that matched. */
+  route: RouteDef;
+  /** In the order to try: the first usable one, then the failover. */
+  candidates: Candidate[];
+  /** One line for the message's history and the console's route test. */
+  reason: string;
+}
+
+export interface RouteTable {
+  /** The decision for one message, or null when no route matches (the connections' own prefixes apply). */
+  decide(ctx: RouteContext, health: HealthOf, random?: () => number): RouteDecision | null;
+  readonly size: number;
+}
+
+/** A route's specificity: the more filters it has, and the stronger, the earlier it is tried. */
+function specificity(r: RouteDef): number {
+  return (r.accountId ? 8 : 0) + (r.ratePlanId ? 4 : 0) + (r.sender ? 2 : 0) + (r.lane ? 1 : 0);
+}
+
+function matches(r: RouteDef, ctx: RouteContext): boolean {
+  return (
+    (!r.accountId || r.accountId === ctx.accountId) &&
+    (!r.ratePlanId || r.ratePlanId === ctx.ratePlanId) &&
+    (!r.lane || r.lane === ctx.lane) &&
+    (!r.sender || r.sender === ctx.sender)
+  );
+}
+
+/** 0.0042 → "0.0042" (the price as an operator writes it). */
+export function formatCost(micros: CostMicros): string {
+  const whole = Math.trunc(micros / 1_000_000);
+  const frac = String(Math.abs(micros % 1_000_000))
+    .padStart(6, '0')
+    .replace(/0{1,2}$/, '');
+  return `${whole}.${frac.length < 4 ? frac.padEnd(4, '0') : frac}`;
+}
+
+const pct = (ratio: number) => `${Math.round(ratio * 1000) / 10}%`;
+
+interface Ranked {
+  entry: RouteEntry;
+  health: ConnectionHealth;
+  /** Sort keys, compared in order; lower first. */
+  keys: number[];
+  reason: string;
+}
+
+function rank(route: RouteDef, health: HealthOf, random: () => number): Ranked[] {
+  const rows: Ranked[] = route.entries.map((entry) => ({
+    entry,
+    health: health(entry.connection),
+    keys: [],
+    reason: '',
+  }));
+  const ceiling = route.costCeilingMicros ?? null;
+  const floor = route.qualityFloor ?? null;
+  let drawn: RouteEntry | undefined;
+  if (route.strategy === 'weighted') {
+    const pool = rows.filter((r) => r.health.usable && r.entry.weight > 0);
+    const total = pool.reduce((s, r) => s + r.entry.weight, 0);
+    let x = random() * total;
+    for (const r of pool) {
+      x -= r.entry.weight;
+      if (x < 0) {
+        drawn = r.entry;
+        break;
+      }
+    }
+    drawn ??= pool.at(-1)?.entry;
+    for (const r of rows)
+      r.reason =
+        r.entry === drawn
+          ? `drawn by weight ${r.entry.weight} of ${total}`
+          : `weight ${r.entry.weight}, priority ${r.entry.priority}`;
+  }
+  for (const r of rows) {
+    const { entry, health: h } = r;
+    const down = h.usable ? 0 : 1;
+    switch (route.strategy) {
+      case 'priority':
+        r.keys = [down, entry.priority, -entry.weight];
+        r.reason = `priority ${entry.priority}`;
+        break;
+      case 'weighted':
+        r.keys = [down, entry === drawn ? 0 : 1, entry.priority];
+        break;
+      case 'least_cost':
+        r.keys = [down, entry.costMicros, entry.priority];
+        r.reason = `cost ${formatCost(entry.costMicros)}`;
+        break;
+      case 'quality': {
+        const over = ceiling !== null && entry.costMicros > ceiling ? 1 : 0;
+        const ratio = h.deliveredRatio;
+        const below = floor !== null && ratio !== undefined && ratio < floor ? 1 : 0;
+        // A connection without enough receipts yet ranks as if at the floor: it gets traffic
+        // (and so a measure) before connections known to be below it.
+        const score = ratio ?? floor ?? 0;
+        r.keys = [down, over, below, -score, h.receiptP50Ms ?? Number.MAX_SAFE_INTEGER, entry.costMicros];
+        r.reason =
+          (ratio === undefined ? 'no delivery figures yet' : `delivered ${pct(ratio)}`) +
+          (h.receiptP50Ms !== undefined ? `, receipts p50 ${Math.round(h.receiptP50Ms)} ms` : '') +
+          (over ? `, over the cost ceiling ${formatCost(ceiling ?? 0)}` : '') +
+          (below ? `, below the floor ${pct(floor ?? 0)}` : '');
+        break;
+      }
+    }
+    if (!h.usable) r.reason = `${h.why ?? 'not usable'} (was: ${r.reason})`;
+  }
+  return rows.sort((a, b) => {
+    for (let i = 0; i < a.keys.length; i++) {
+      const d = (a.keys[i] ?? 0) - (b.keys[i] ?? 0);
+      if (d !== 0) return d;
+    }
+    return 0;
+  });
+}
+
+const STRATEGY_NAMES: Record<RouteStrategy, string> = {
+  priority: 'priority',
+  weighted: 'weighted',
+  least_cost: 'least cost',
+  quality: 'quality',
+};
+
+/**
+ * Builds the table once per configuration change. Routes are kept per prefix, most specific
+ * first; `decide` walks the destination's prefixes from the longest down and takes the first
+ * route whose filters match and that lists at least one connection.
+ */
+export function compileRoutes(routes: readonly RouteDef[]): RouteTable {
+  const byPrefix = new Map<string, RouteDef[]>();
+  let longest = 0;
+  for (const r of routes) {
+    if (!/^\+\d*$/.test(r.prefix))
+      throw new Error(`route ${r.name}: prefix ${r.prefix} is not '+' and digits`);
+    const list = byPrefix.get(r.prefix) ?? [];
+    list.push(r);
+    byPrefix.set(r.prefix, list);
+    longest = Math.max(longest, r.prefix.length);
+  }
+  for (const list of byPrefix.values()) list.sort((a, b) => specificity(b) - specificity(a));
+
+  return {
+    size: routes.length,
+    decide(ctx, health, random = Math.random) {
+      const to = ctx.to;
+      for (let len = Math.min(longest, to.length); len >= 1; len--) {
+        const list = byPrefix.get(len === to.length ? to : to.slice(0, len));
+        if (!list) continue;
+        for (const route of list) {
+          if (route.entries.length === 0 || !matches(route, ctx)) continue;
+          const ranked = rank(route, health, random);
+          const candidates = ranked.map((r) => ({
+            connection: r.entry.connection,
+            costMicros: r.entry.costMicros,
+            usable: r.health.usable,
+            reason: r.reason,
+          }));
+          const first = candidates[0];
+          const reason = first
+            ? `route ${route.name} (${route.prefix}, ${STRATEGY_NAMES[route.strategy]}): ${first.connection}, ${first.reason}, cost ${formatCost(first.costMicros)}`
+            : `route ${route.name}: no connection`;
+          return { route, candidates, reason };
+        }
+      }
+      return null;
+    },
+  };
+}

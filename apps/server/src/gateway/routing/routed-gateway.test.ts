@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, connection, gateway, simulator, sms, until } from '../smpp-test-kit';
+import type { DeliveryReceipt, RoutedOutcome } from '../sms-gateway';
+import { ConnectionHealthWindow, HEALTH_MIN_RECEIPTS } from './health-window';
+import { routedGateway, type RoutingState } from './routed-gateway';
+import { compileRoutes, type RouteDef } from './route-table';
+
+afterEach(cleanup);
+
+const UK: RouteDef = {
+  id: 'r1',
+  name: 'uk',
+  prefix: '+44',
+  strategy: 'priority',
+  entries: [
+    { connection: 'first', costMicros: 5000, priority: 1, weight: 1 },
+    { connection: 'second', costMicros: 4200, priority: 2, weight: 1 },
+  ],
+};
+
+async function twoCarriers(opts: { first?: Parameters<typeof simulator>[0] } = {}) {
+  const a = await simulator(opts.first);
+  const b = await simulator();
+  const inner = await gateway([
+    connection(a, { name: 'first', prefixes: ['+1'] }),
+    connection(b, { name: 'second', prefixes: [] }),
+  ]);
+  const paused = new Set<string>();
+  const state: RoutingState = { table: compileRoutes([UK]), ratePlanOf: () => undefined };
+  const routed = routedGateway(inner, state, { isPaused: (n) => paused.has(n) });
+  return { a, b, inner, routed, gw: routed.gateway, paused, state };
+}
+
+const connectionOf = (o: RoutedOutcome) => (o.kind === 'accepted' ? o.connection : `${o.kind}: ${o.reason}`);
+
+describe('routedGateway', () => {
+  it('sends by the route, and records the decision with its cost', async () => {
+    const { gw, a } = await twoCarriers();
+    const out = await gw.submit(sms({ to: '+447700900123' }));
+    expect(connectionOf(out)).toBe('first');
+    expect(out.route).toEqual({
+      reason: 'route uk (+44, priority): first, priority 1, cost 0.0050',
+      costMicros: 5000,
+    });
+    expect(a.stats().submitReceived).toBe(1);
+  });
+
+  it('a destination no route matches goes by the connections’ own prefixes, with no route note', async () => {
+    const { gw } = await twoCarriers();
+    const us = await gw.submit(sms({ to: '+14155550100' }));
+    expect(connectionOf(us)).toBe('first');
+    expect(us.route).toBeUndefined();
+    expect(connectionOf(await gw.submit(sms({ to: '+33612345678' })))).toBe('second');
+  });
+
+  it('fails over at once when every bind of the first connection drops, and comes back after it recovers', async () => {
+    const { gw, a, b, inner } = await twoCarriers();
+    expect(connectionOf(await gw.submit(sms()))).toBe('first');
+    // The first carrier goes away (down 1.5 s): the next message goes through the second at once.
+    const restart = a.restart({ downMs: 1500 });
+    await until(() => (inner.boundOf?.('first') ?? 0) === 0, 2000, 'first unbound');
+    const started = Date.now();
+    const out = await gw.submit(sms());
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(connectionOf(out)).toBe('second');
+    expect(out.route?.reason).toBe('route uk (+44, priority): second, priority 2, cost 0.0042');
+    expect(b.stats().submitReceived).toBe(1);
+    await restart;
+    await until(() => (inner.boundOf?.('first') ?? 0) > 0, 5000, 'first bound again');
+    expect(connectionOf(await gw.submit(sms()))).toBe('first');
+  });
+
+  it('tries a throttled submit once on the next connection, never twice on one', async () => {
+    const { gw, a, b } = await twoCarriers({ first: { throttle: { rate: 1 } } });
+    const out = await gw.submit(sms());
+    expect(connectionOf(out)).toBe('second');
+    expect(out.route?.reason).toMatch(/failed over to second/);
+    expect(a.stats().throttled).toBe(1);
+    expect(a.stats().submitReceived + b.stats().submitReceived).toBe(2);
+    // Both throttle: one try on each, then the message waits (retry), never a third submit.
+    b.setOptions({ throttle: { rate: 1 } });
+    const both = await gw.submit(sms());
+    expect(both.kind).toBe('retry');
+    expect(both.kind === 'retry' && both.reason).toMatch(/on second, after .* on first/);
+    expect(a.stats().throttled).toBe(2);
+    expect(b.stats().throttled).toBe(1);
+  });
+
+  it('passes over a paused connection, and waits (no submit) when every connection of the route is out', async () => {
+    const { gw, paused, a, b } = await twoCarriers();
+    paused.add('first');
+    expect(connectionOf(await gw.submit(sms()))).toBe('second');
+    paused.add('second');
+    const out = await gw.submit(sms());
+    expect(out).toMatchObject({ kind: 'retry', waiting: true });
+    expect(out.kind === 'retry' && out.reason).toMatch(
+      /first: paused by an operator .*second: paused by an operator/,
+    );
+    expect(a.stats().submitReceived).toBe(0);
+    expect(b.stats().submitReceived).toBe(1);
+  });
+
+  it('applies a new table at once (an operator changed the routes)', async () => {
+    const { gw, state } = await twoCarriers();
+    expect(connectionOf(await gw.submit(sms()))).toBe('first');
+    state.table = compileRoutes([{ ...UK, strategy: 'least_cost' }]);
+    const out = await gw.submit(sms());
+    expect(connectionOf(out)).toBe('second');
+    expect(out.route?.reason).toBe('route uk (+44, least cost): second, cost 0.0042, cost 0.0042');
+    state.table = null;
+    expect(connectionOf(await gw.submit(sms({ to: '+447700900123' })))).toBe('second');
+  });
+
+  it('quality: moves traffic off a connection that delivers below the floor, from the receipts it stores', async () => {
+    const a = await simulator({ statMix: { UNDELIV: 1 } });
+    const b = await simulator({ statMix: { DELIVRD: 1 } });
+    const inner = await gateway([
+      connection(a, { name: 'first' }),
+      connection(b, { name: 'second', prefixes: ['+9'] }),
+    ]);
+    const window = new ConnectionHealthWindow();
+    const state: RoutingState = {
+      table: compileRoutes([
+        {
+          ...UK,
+          strategy: 'quality',
+          qualityFloor: 0.8,
+          entries: [
+            { connection: 'first', costMicros: 1000, priority: 0, weight: 1 },
+            { connection: 'second', costMicros: 1000, priority: 0, weight: 1 },
+          ],
+        },
+      ]),
+      ratePlanOf: () => undefined,
+    };
+    const { gateway: gw } = routedGateway(inner, state, { isPaused: () => false, window });
+    const receipts: DeliveryReceipt[] = [];
+    gw.onReceipt(async (r) => {
+      receipts.push(r);
+    });
+    // Both unmeasured: the tie goes to the first listed. Its receipts say it does not deliver.
+    for (let i = 0; i < HEALTH_MIN_RECEIPTS; i++) expect(connectionOf(await gw.submit(sms()))).toBe('first');
+    await until(() => receipts.length >= HEALTH_MIN_RECEIPTS, 5000, 'receipts');
+    expect(window.figures('first')).toEqual({ deliveredRatio: 0, finalReceipts: HEALTH_MIN_RECEIPTS });
+    const out = await gw.submit(sms());
+    expect(connectionOf(out)).toBe('second');
+    expect(out.route?.reason).toBe('route uk (+44, quality): second, no delivery figures yet, cost 0.0010');
+  });
+});

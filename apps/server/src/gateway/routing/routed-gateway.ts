@@ -1,0 +1,102 @@
+import type { DeliveryReceipt, OutboundSms, RoutedOutcome, SmsGateway } from '../sms-gateway';
+import { ConnectionHealthWindow } from './health-window';
+import type { ConnectionHealth, RouteLane, RouteTable } from './route-table';
+
+/** The lane of a message's priority (OutboundSms.priority: 0 OTP, 1 single, 2 bulk). */
+export function laneOf(priority: number | undefined): RouteLane {
+  if (priority === 0) return 'otp';
+  if (priority !== undefined && priority >= 2) return 'bulk';
+  return 'single';
+}
+
+export interface RoutingState {
+  /** The compiled routes now (replaced when an operator changes them); null: no routes. */
+  table: RouteTable | null;
+  /** An account's rate plan, for routes limited to one (undefined: not known, such routes do not match). */
+  ratePlanOf(accountId: string): string | null | undefined;
+}
+
+export interface RoutedGateway {
+  gateway: SmsGateway;
+  /** Each connection's health as routing sees it now (the console's route test shows the same). */
+  health(connection: string): ConnectionHealth;
+  readonly window: ConnectionHealthWindow;
+}
+
+/**
+ * Puts the routes in front of a gateway: each message's route decides the connections to try, in
+ * order (`via`), from each connection's health now: a bind up, not paused, and its recent
+ * delivered ratio (for quality routes, from the final receipts this node has seen). A message no
+ * route matches goes as before, by the connections' own prefixes. The decision's one line and the
+ * chosen connection's cost come back with the outcome (`route`), for the message's history.
+ */
+export function routedGateway(
+  inner: SmsGateway,
+  state: RoutingState,
+  opts: { isPaused: (connection: string) => boolean; window?: ConnectionHealthWindow },
+): RoutedGateway {
+  const window = opts.window ?? new ConnectionHealthWindow();
+  const health = (connection: string): ConnectionHealth => {
+    const figures = window.figures(connection);
+    if (opts.isPaused(connection)) return { usable: false, why: 'paused by an operator', ...figures };
+    if ((inner.boundOf?.(connection) ?? 0) === 0) return { usable: false, why: 'no bind up', ...figures };
+    return { usable: true, ...figures };
+  };
+
+  async function submit(sms: OutboundSms): Promise<RoutedOutcome> {
+    const table = state.table;
+    if (!table || sms.via) return inner.submit(sms);
+    const accountId = sms.accountId;
+    const decision = table.decide(
+      {
+        to: sms.to.trim(),
+        accountId,
+        ratePlanId: accountId ? state.ratePlanOf(accountId) : undefined,
+        lane: laneOf(sms.priority),
+        sender: sms.from,
+      },
+      health,
+    );
+    if (!decision) return inner.submit(sms);
+    const usable = decision.candidates.filter((c) => c.usable);
+    if (usable.length === 0) {
+      return {
+        kind: 'retry',
+        reason: `${decision.reason}: no connection of the route can take it now (${decision.candidates
+          .map((c) => `${c.connection}: ${c.reason}`)
+          .join('; ')})`,
+        retryAfterMs: 1000,
+        waiting: true,
+      };
+    }
+    const outcome: RoutedOutcome = await inner.submit({ ...sms, via: usable.map((c) => c.connection) });
+    if (outcome.kind === 'accepted' || outcome.kind === 'unknown') {
+      const chosen = decision.candidates.find((c) => c.connection === outcome.connection);
+      const failedOver = chosen && chosen !== usable[0];
+      outcome.route = {
+        reason: failedOver
+          ? `${decision.reason}; failed over to ${chosen.connection} (${chosen.reason})`
+          : decision.reason,
+        costMicros: chosen?.costMicros ?? 0,
+      };
+    }
+    return outcome;
+  }
+
+  const gateway: SmsGateway = {
+    start: (o) => inner.start(o),
+    stop: () => inner.stop(),
+    submit,
+    onReceipt: (h) =>
+      inner.onReceipt(async (r: DeliveryReceipt) => {
+        await h(r);
+        window.record(r.connection, r.stat);
+      }),
+    onMo: (h) => inner.onMo(h),
+    status: () => inner.status(),
+    boundOf: (name) => inner.boundOf?.(name) ?? 0,
+    pauseConnection: inner.pauseConnection?.bind(inner),
+    resumeConnection: inner.resumeConnection?.bind(inner),
+  };
+  return { gateway, health, window };
+}
