@@ -123,58 +123,117 @@ export function formatCost(micros: CostMicros): string {
 
 const pct = (ratio: number) => `${Math.round(ratio * 1000) / 10}%`;
 
-interface Ranked {
-  entry: RouteEntry;
-  health: ConnectionHealth;
-  /** Sort keys, compared in order; lower first. */
-  keys: number[];
-  reason: string;
+/** What a candidate's reason is made of; the text is written only when read (history, console). */
+interface RankContext {
+  route: RouteDef;
+  drawn: RouteEntry | undefined;
+  totalWeight: number;
 }
 
-function rank(route: RouteDef, health: HealthOf, random: () => number): Ranked[] {
-  const rows: Ranked[] = route.entries.map((entry) => ({
-    entry,
-    health: health(entry.connection),
-    keys: [],
-    reason: '',
-  }));
-  const ceiling = route.costCeilingMicros ?? null;
-  const floor = route.qualityFloor ?? null;
-  let drawn: RouteEntry | undefined;
-  if (route.strategy === 'weighted') {
-    const pool = rows.filter((r) => r.health.usable && r.entry.weight > 0);
-    const total = pool.reduce((s, r) => s + r.entry.weight, 0);
-    let x = random() * total;
-    for (const r of pool) {
-      x -= r.entry.weight;
-      if (x < 0) {
-        drawn = r.entry;
+/**
+ * One connection of a decision, in order. Its sort keys are numbers compared in order; its
+ * reason is written the first time it is read: a decision is made for every message, and most
+ * read only the first candidate's.
+ */
+class RankedCandidate implements Candidate {
+  readonly connection: string;
+  readonly costMicros: CostMicros;
+  readonly usable: boolean;
+  keys: number[] = [];
+  private text: string | undefined;
+
+  constructor(
+    readonly entry: RouteEntry,
+    private readonly health: ConnectionHealth,
+    private readonly ctx: RankContext,
+  ) {
+    this.connection = entry.connection;
+    this.costMicros = entry.costMicros;
+    this.usable = health.usable;
+  }
+
+  get reason(): string {
+    this.text ??= this.write();
+    return this.text;
+  }
+
+  /** Serialised with its reason (the console's route test answers decisions as JSON). */
+  toJSON(): Candidate {
+    return {
+      connection: this.connection,
+      costMicros: this.costMicros,
+      usable: this.usable,
+      reason: this.reason,
+    };
+  }
+
+  private write(): string {
+    const { entry, health: h, ctx } = this;
+    const { route } = ctx;
+    let why: string;
+    switch (route.strategy) {
+      case 'priority':
+        why = `priority ${entry.priority}`;
+        break;
+      case 'weighted':
+        why =
+          entry === ctx.drawn
+            ? `drawn by weight ${entry.weight} of ${ctx.totalWeight}`
+            : `weight ${entry.weight}, priority ${entry.priority}`;
+        break;
+      case 'least_cost':
+        why = `cost ${formatCost(entry.costMicros)}`;
+        break;
+      case 'quality': {
+        const ceiling = route.costCeilingMicros ?? null;
+        const floor = route.qualityFloor ?? null;
+        const ratio = h.deliveredRatio;
+        why =
+          (ratio === undefined ? 'no delivery figures yet' : `delivered ${pct(ratio)}`) +
+          (h.receiptP50Ms !== undefined ? `, receipts p50 ${Math.round(h.receiptP50Ms)} ms` : '') +
+          (ceiling !== null && entry.costMicros > ceiling
+            ? `, over the cost ceiling ${formatCost(ceiling)}`
+            : '') +
+          (floor !== null && ratio !== undefined && ratio < floor ? `, below the floor ${pct(floor)}` : '');
         break;
       }
     }
-    drawn ??= pool.at(-1)?.entry;
-    for (const r of rows)
-      r.reason =
-        r.entry === drawn
-          ? `drawn by weight ${r.entry.weight} of ${total}`
-          : `weight ${r.entry.weight}, priority ${r.entry.priority}`;
+    return h.usable ? why : `${h.why ?? 'not usable'} (was: ${why})`;
   }
+}
+
+function rank(route: RouteDef, health: HealthOf, random: () => number): RankedCandidate[] {
+  const ctx: RankContext = { route, drawn: undefined, totalWeight: 0 };
+  const rows = route.entries.map((entry) => new RankedCandidate(entry, health(entry.connection), ctx));
+  if (route.strategy === 'weighted') {
+    let total = 0;
+    for (const r of rows) if (r.usable && r.entry.weight > 0) total += r.entry.weight;
+    let x = random() * total;
+    for (const r of rows) {
+      if (!r.usable || r.entry.weight <= 0) continue;
+      ctx.drawn = r.entry;
+      x -= r.entry.weight;
+      if (x < 0) break;
+    }
+    ctx.totalWeight = total;
+  }
+  const ceiling = route.costCeilingMicros ?? null;
+  const floor = route.qualityFloor ?? null;
   for (const r of rows) {
-    const { entry, health: h } = r;
-    const down = h.usable ? 0 : 1;
+    const entry = r.entry;
+    const down = r.usable ? 0 : 1;
     switch (route.strategy) {
       case 'priority':
         r.keys = [down, entry.priority, -entry.weight];
-        r.reason = `priority ${entry.priority}`;
         break;
       case 'weighted':
-        r.keys = [down, entry === drawn ? 0 : 1, entry.priority];
+        r.keys = [down, entry === ctx.drawn ? 0 : 1, entry.priority];
         break;
       case 'least_cost':
         r.keys = [down, entry.costMicros, entry.priority];
-        r.reason = `cost ${formatCost(entry.costMicros)}`;
         break;
       case 'quality': {
+        const h = health(entry.connection);
         const over = ceiling !== null && entry.costMicros > ceiling ? 1 : 0;
         const ratio = h.deliveredRatio;
         const below = floor !== null && ratio !== undefined && ratio < floor ? 1 : 0;
@@ -182,15 +241,9 @@ function rank(route: RouteDef, health: HealthOf, random: () => number): Ranked[]
         // (and so a measure) before connections known to be below it.
         const score = ratio ?? floor ?? 0;
         r.keys = [down, over, below, -score, h.receiptP50Ms ?? Number.MAX_SAFE_INTEGER, entry.costMicros];
-        r.reason =
-          (ratio === undefined ? 'no delivery figures yet' : `delivered ${pct(ratio)}`) +
-          (h.receiptP50Ms !== undefined ? `, receipts p50 ${Math.round(h.receiptP50Ms)} ms` : '') +
-          (over ? `, over the cost ceiling ${formatCost(ceiling ?? 0)}` : '') +
-          (below ? `, below the floor ${pct(floor ?? 0)}` : '');
         break;
       }
     }
-    if (!h.usable) r.reason = `${h.why ?? 'not usable'} (was: ${r.reason})`;
   }
   return rows.sort((a, b) => {
     for (let i = 0; i < a.keys.length; i++) {
@@ -199,6 +252,31 @@ function rank(route: RouteDef, health: HealthOf, random: () => number): Ranked[]
     }
     return 0;
   });
+}
+
+/** A decision whose one line is written when read (the history of a sent message, the console). */
+class Decision implements RouteDecision {
+  private text: string | undefined;
+
+  constructor(
+    readonly route: RouteDef,
+    readonly candidates: RankedCandidate[],
+  ) {}
+
+  get reason(): string {
+    if (this.text === undefined) {
+      const first = this.candidates[0];
+      const route = this.route;
+      this.text = first
+        ? `route ${route.name} (${route.prefix}, ${STRATEGY_NAMES[route.strategy]}): ${first.connection}, ${first.reason}, cost ${formatCost(first.costMicros)}`
+        : `route ${route.name}: no connection`;
+    }
+    return this.text;
+  }
+
+  toJSON(): RouteDecision {
+    return { route: this.route, candidates: this.candidates.map((c) => c.toJSON()), reason: this.reason };
+  }
 }
 
 const STRATEGY_NAMES: Record<RouteStrategy, string> = {
@@ -235,18 +313,7 @@ export function compileRoutes(routes: readonly RouteDef[]): RouteTable {
         if (!list) continue;
         for (const route of list) {
           if (route.entries.length === 0 || !matches(route, ctx)) continue;
-          const ranked = rank(route, health, random);
-          const candidates = ranked.map((r) => ({
-            connection: r.entry.connection,
-            costMicros: r.entry.costMicros,
-            usable: r.health.usable,
-            reason: r.reason,
-          }));
-          const first = candidates[0];
-          const reason = first
-            ? `route ${route.name} (${route.prefix}, ${STRATEGY_NAMES[route.strategy]}): ${first.connection}, ${first.reason}, cost ${formatCost(first.costMicros)}`
-            : `route ${route.name}: no connection`;
-          return { route, candidates, reason };
+          return new Decision(route, rank(route, health, random));
         }
       }
       return null;
