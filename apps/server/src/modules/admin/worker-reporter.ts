@@ -1,5 +1,5 @@
 import { createRouter } from '../../gateway/smpp-gateway';
-import type { SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
+import type { RoutedOutcome, SmsGateway } from '../../gateway/sms-gateway';
 import type { Db } from '../../platform/db';
 import type { Logger } from '../../platform/logger';
 import { countFinal, observeSubmitSeconds, workerTotals } from '../metrics/metrics';
@@ -74,8 +74,23 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
       }),
     onMo: (h) => inner.onMo(h),
     status: () => inner.status(),
-    async submit(sms): Promise<SubmitOutcome> {
-      const conn = route(sms.to.trim());
+    boundOf: (name) => inner.boundOf?.(name) ?? 0,
+    async submit(sms): Promise<RoutedOutcome> {
+      // A route's candidates (gateway/routing) went by each connection's pause already; one
+      // paused since is passed over here, and the message waits when none is left.
+      if (sms.via) {
+        const via = sms.via.filter((name) => !paused.has(name));
+        if (via.length === 0) {
+          return {
+            kind: 'retry',
+            reason: `every connection of the route is paused by an operator (${sms.via.join(', ')})`,
+            retryAfterMs: 5000,
+            waiting: true,
+          };
+        }
+        sms = { ...sms, via };
+      }
+      const conn = sms.via ? undefined : route(sms.to.trim());
       if (conn && paused.has(conn.cfg.name)) {
         return {
           kind: 'retry',
