@@ -104,6 +104,11 @@ export class SmppBind {
     );
   }
 
+  /** The SMSC throttled this bind and its pause has not ended (ThrottlePause). */
+  throttledAt(now: number): boolean {
+    return now < this.throttle.until;
+  }
+
   /** Ms until a pause or the token bucket stops blocking (window and bind state not considered). */
   blockedForMs(now: number): number {
     return Math.max(this.throttle.until - now, this.bucket.waitMs(now), 0);

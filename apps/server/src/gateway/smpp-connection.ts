@@ -121,6 +121,23 @@ export class SmppConnection {
     return this.binds.filter((b) => b.bound).length;
   }
 
+  /**
+   * Every bound bind is in a throttle pause: the SMSC keeps refusing with ESME_RTHROTTLED (or a
+   * full queue). Routing passes the connection over until a pause ends; a pause grows with each
+   * throttle in a row and ends at the first accepted submit, so a connection that throttles again
+   * is tried less and less often (backoff.ts).
+   */
+  get throttled(): boolean {
+    const now = this.cfg.now();
+    let bound = 0;
+    for (const b of this.binds) {
+      if (!b.bound) continue;
+      bound += 1;
+      if (!b.throttledAt(now)) return false;
+    }
+    return bound > 0;
+  }
+
   get inFlight(): number {
     return this.binds.reduce((n, b) => n + b.inFlight, 0);
   }

@@ -233,6 +233,10 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
       return byName.get(name)?.bound ?? 0;
     },
 
+    throttledOf(name) {
+      return byName.get(name)?.throttled ?? false;
+    },
+
     onReceipt(handler) {
       receiptHandler = handler;
     },

@@ -145,6 +145,8 @@ export interface SmsGateway {
   status(): ConnectionStatus[];
   /** Sessions of a connection that can submit now (cheap: routing asks for every message); 0 when unknown. */
   boundOf?(connection: string): number;
+  /** Every bound session of the connection is in a throttle pause (the SMSC keeps throttling). */
+  throttledOf?(connection: string): boolean;
   /**
    * An operator's pause of one connection (admin console): refuse its new submits, let those in
    * flight be answered, then unbind its sessions and stay unbound until resumeConnection.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, connection, gateway, simulator, sms, until } from '../smpp-test-kit';
+import { cleanup, connection, gateway, simulator, sleep, sms, until } from '../smpp-test-kit';
 import type { DeliveryReceipt, RoutedOutcome } from '../sms-gateway';
 import { ConnectionHealthWindow, HEALTH_MIN_RECEIPTS } from './health-window';
 import { routedGateway, type RoutingState } from './routed-gateway';
@@ -77,12 +77,25 @@ describe('routedGateway', () => {
     expect(out.route?.reason).toMatch(/failed over to second/);
     expect(a.stats().throttled).toBe(1);
     expect(a.stats().submitReceived + b.stats().submitReceived).toBe(2);
+    // While the first's bind is in its throttle pause, routing passes it over: no submit there.
+    const next = await gw.submit(sms());
+    expect(connectionOf(next)).toBe('second');
+    expect(next.route?.reason).toBe('route uk (+44, priority): second, priority 2, cost 0.0042');
+    expect(a.stats().throttled).toBe(1);
+    // It stops throttling: once the pause ends, traffic comes back to it.
+    a.setOptions({ throttle: undefined });
+    await sleep(300);
+    expect(connectionOf(await gw.submit(sms()))).toBe('first');
+    a.setOptions({ throttle: { rate: 1 } });
+    await sleep(300);
+    expect(connectionOf(await gw.submit(sms()))).toBe('second');
     // Both throttle: one try on each, then the message waits (retry), never a third submit.
     b.setOptions({ throttle: { rate: 1 } });
+    await sleep(300);
     const both = await gw.submit(sms());
     expect(both.kind).toBe('retry');
     expect(both.kind === 'retry' && both.reason).toMatch(/on second, after .* on first/);
-    expect(a.stats().throttled).toBe(2);
+    expect(a.stats().throttled).toBe(3);
     expect(b.stats().throttled).toBe(1);
   });
 

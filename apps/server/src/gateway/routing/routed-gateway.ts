@@ -40,6 +40,8 @@ export function routedGateway(
     const figures = window.figures(connection);
     if (opts.isPaused(connection)) return { usable: false, why: 'paused by an operator', ...figures };
     if ((inner.boundOf?.(connection) ?? 0) === 0) return { usable: false, why: 'no bind up', ...figures };
+    if (inner.throttledOf?.(connection))
+      return { usable: false, why: 'throttling: every bind is paused', ...figures };
     return { usable: true, ...figures };
   };
 
@@ -95,6 +97,7 @@ export function routedGateway(
     onMo: (h) => inner.onMo(h),
     status: () => inner.status(),
     boundOf: (name) => inner.boundOf?.(name) ?? 0,
+    throttledOf: (name) => inner.throttledOf?.(name) ?? false,
     pauseConnection: inner.pauseConnection?.bind(inner),
     resumeConnection: inner.resumeConnection?.bind(inner),
   };

@@ -75,6 +75,7 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
     onMo: (h) => inner.onMo(h),
     status: () => inner.status(),
     boundOf: (name) => inner.boundOf?.(name) ?? 0,
+    throttledOf: (name) => inner.throttledOf?.(name) ?? false,
     async submit(sms): Promise<RoutedOutcome> {
       // A route's candidates (gateway/routing) went by each connection's pause already; one
       // paused since is passed over here, and the message waits when none is left.
