@@ -30,6 +30,16 @@ export interface MessagingTables {
     raw: string | null;
     created_at: Generated<Date>;
   };
+  /** A routed message's connection, route and carrier cost (0050). */
+  message_routes: {
+    message_id: string;
+    routed_at: Generated<Date>;
+    connection: string;
+    route_name: string;
+    strategy: string;
+    cost_micros: number;
+    segments: number;
+  };
   message_events: {
     id: Generated<number>;
     message_id: string;

@@ -35,6 +35,8 @@ export interface RouteNote {
   reason: string;
   /** The chosen connection's cost per segment, in millionths of the currency unit. */
   costMicros: number;
+  routeName: string;
+  strategy: string;
 }
 
 export type SubmitOutcome =

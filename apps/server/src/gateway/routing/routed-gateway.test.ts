@@ -41,6 +41,8 @@ describe('routedGateway', () => {
     expect(out.route).toEqual({
       reason: 'route uk (+44, priority): first, priority 1, cost 0.0050',
       costMicros: 5000,
+      routeName: 'uk',
+      strategy: 'priority',
     });
     expect(a.stats().submitReceived).toBe(1);
   });

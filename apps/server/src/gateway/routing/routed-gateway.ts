@@ -80,6 +80,8 @@ export function routedGateway(
           ? `${decision.reason}; failed over to ${chosen.connection} (${chosen.reason})`
           : decision.reason,
         costMicros: chosen?.costMicros ?? 0,
+        routeName: decision.route.name,
+        strategy: decision.route.strategy,
       };
     }
     return outcome;

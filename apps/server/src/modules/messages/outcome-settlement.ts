@@ -5,7 +5,7 @@ import type { EventBus } from '../../platform/events';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { DispatchPolicies } from './dispatch-policies';
 import { ROUTED_PREFIX } from './message-history';
-import { insertEvents } from './messages.repository';
+import { insertEvents, insertRoutes, type RoutedRow } from './messages.repository';
 import { notifyChanged } from './notify';
 import { sortOutcomes, type Accepted, type Answered, type Claimed } from './outcome-sorting';
 import * as q from './outcomes.repository';
@@ -99,14 +99,24 @@ export function createOutcomeSettlement(deps: Deps) {
     const changed = await transact(db, async (trx) => {
       const touched: Transitioned[] = [];
       const events: { message_id: string; status: string; detail: string }[] = [];
+      const routed: RoutedRow[] = [];
       // Accepted (fully, or partly with an unknown tail): sent, with every part under its SMSC id.
       for (const [connection, items] of sorted.accepted) {
         const { sent, mine, smscIds } = await markSent(trx, connection, items);
         if (smscIds.length) stored.push({ connection, smscIds });
         // The happy path writes no event; a partial submit is worth one.
         for (const { m, outcome } of mine) {
-          if (outcome.route)
+          if (outcome.route) {
             events.push({ message_id: m.id, status: 'sent', detail: routedDetail(outcome.route) });
+            routed.push({
+              message_id: m.id,
+              connection,
+              route_name: outcome.route.routeName,
+              strategy: outcome.route.strategy,
+              cost_micros: outcome.route.costMicros,
+              segments: Math.max(1, outcome.smscIds.length),
+            });
+          }
           if (outcome.kind === 'unknown') {
             events.push({
               message_id: m.id,
@@ -198,6 +208,7 @@ export function createOutcomeSettlement(deps: Deps) {
         touched.push(...r);
       }
       await insertEvents(trx, events);
+      await insertRoutes(trx, routed);
       for (const s of stored) afterCommit(trx, () => deps.events.publish('parts.stored', s));
       return touched;
     });
