@@ -16,3 +16,6 @@ CREATE TABLE message_routes (
   PRIMARY KEY (message_id, routed_at)
 );
 CREATE INDEX message_routes_day ON message_routes (routed_at);
+-- Routes limited to a rate plan match by the sending account's plan: each node reads the accounts
+-- on the plans routes name every 2 s (gateway/routing/route-refresh.ts).
+CREATE INDEX accounts_rate_plan ON accounts (rate_plan_id) WHERE rate_plan_id IS NOT NULL;
