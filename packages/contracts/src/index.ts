@@ -29,3 +29,4 @@ export * from './smpp-accounts';
 export * from './smpp-accounts-api';
 export * from './statements';
 export * from './billing';
+export * from './routes';

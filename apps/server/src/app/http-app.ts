@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { registerAdmin } from '../modules/admin/admin.module';
+import { routingRoutes } from '../modules/routing/routing.routes';
 import { startQueueWakePublisher } from '../modules/messages/queue-wake';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
 import { twoFactorRoutes } from '../modules/auth/two-factor.routes';
@@ -121,6 +122,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   );
   app.addHook('onClose', () => sessionSync.close());
   await registerAdmin(app, ctx);
+  await app.register(routingRoutes(ctx)); // operators' routes and margin (issue 38)
   await registerOpenApi(app, ctx); // before any route: the /v1 OpenAPI document sees them all
   await app.register(authRoutes(ctx));
   await app.register(twoFactorRoutes(ctx));

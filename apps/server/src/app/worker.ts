@@ -1,8 +1,12 @@
 import { parseMix, startSmsc, type SmscHandle } from '@wren/smsc-simulator';
+import { startRouteRefresh } from '../gateway/routing/route-refresh';
+import { routedGateway } from '../gateway/routing/routed-gateway';
 import { createSmppGateway } from '../gateway/smpp-gateway';
 import type { SmsGateway } from '../gateway/sms-gateway';
 import { loadPauses, pausableGateway, startWorkerReporter } from '../modules/admin/worker-reporter';
 import { createDispatcher } from '../modules/messages/dispatcher';
+import { accountsOnPlans } from '../modules/routing/account-plans';
+import { loadRouteDefs, routesVersion } from '../modules/routing/route-store';
 import { ensurePartitionsAtBoot, registerPartitionJobs } from '../modules/messages/partitions';
 import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from '../platform/config';
@@ -12,6 +16,8 @@ import { DAILY_BACKUP_CHECK_SECONDS, DAILY_BACKUP_JOB, runDailyBackup } from '..
 
 export interface Worker {
   gateway: SmsGateway;
+  /** The routes this node applies (`refresh()` reads a change now rather than within 2 s). */
+  routes: ReturnType<typeof startRouteRefresh>;
   simulator: SmscHandle | null;
   dispatcher: ReturnType<typeof createDispatcher>;
   stop(): Promise<void>;
@@ -51,7 +57,21 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   const merged = connections.map((c) => ({ ...config.smpp, ...c }));
   // Operator pauses and the status the admin console shows (modules/admin/worker-reporter.ts).
   const pausable = pausableGateway(createSmppGateway({ connections: merged, logger }), merged);
-  const gateway = pausable.gateway;
+  // Routes (issue 38): each message's route chooses the connections to try; the stored routes are
+  // read again within ROUTES_REFRESH_MS of an operator's change (gateway/routing).
+  const routes = startRouteRefresh(
+    {
+      version: () => routesVersion(ctx.db),
+      load: () => loadRouteDefs(ctx.db),
+      accountsOnPlans: (ids) => accountsOnPlans(ctx.db, ids),
+    },
+    logger,
+  );
+  await routes.start();
+  const routed = routedGateway(pausable.gateway, routes.state, {
+    isPaused: (name) => pausable.paused.has(name),
+  });
+  const gateway = routed.gateway;
   const dlr = ctx.services.dlr;
   gateway.onReceipt((r) => dlr.handleReceipt(r));
   // Stored (and its keyword applied) before the gateway acknowledges it; a failure makes the SMSC resend.
@@ -106,16 +126,25 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
         })
       : () => undefined;
 
-  const reporter = startWorkerReporter({ db: ctx.db, logger, workerId, role: config.role, pausable });
+  const reporter = startWorkerReporter({
+    db: ctx.db,
+    logger,
+    workerId,
+    role: config.role,
+    pausable,
+    figures: (name) => routed.window.figures(name),
+  });
 
   return {
     gateway,
+    routes,
     simulator,
     dispatcher,
     stop: async () => {
       offJobs();
       offPartitionJobs();
       offBackups();
+      routes.stop();
       await reporter.stop();
       await queueWake.close();
       await dispatcher.stop();

@@ -129,6 +129,7 @@ import type { TwoFactorTables } from './schema-two-factor';
 import type { SubAccountTables } from './schema-sub-accounts';
 import type { SmppServerTables } from './schema-smpp-server';
 import type { BillingTables } from './schema-billing';
+import type { RoutingTables } from './schema-routing';
 
 export interface DB
   extends
@@ -142,7 +143,8 @@ export interface DB
     TwoFactorTables,
     SubAccountTables,
     SmppServerTables,
-    BillingTables {
+    BillingTables,
+    RoutingTables {
   schema_migrations: SchemaMigrationsTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -48,8 +48,8 @@ export function csvDownloadHeaders(fileName: string): Record<string, string> {
 }
 
 const minorDigits = new Map<string, number>();
-/** An amount in minor units as major units of its currency, plain for a spreadsheet: 5 USD cents → "0.05". */
-export function majorUnits(minor: number, currency: string): string {
+/** The digits of a currency's minor unit (USD 2, JPY 0), as Intl knows them; 2 when it does not. */
+export function minorDigitsOf(currency: string): number {
   let digits = minorDigits.get(currency);
   if (digits === undefined) {
     try {
@@ -60,7 +60,12 @@ export function majorUnits(minor: number, currency: string): string {
     }
     minorDigits.set(currency, digits ?? 2);
   }
-  const d = digits ?? 2;
+  return digits ?? 2;
+}
+
+/** An amount in minor units as major units of its currency, plain for a spreadsheet: 5 USD cents → "0.05". */
+export function majorUnits(minor: number, currency: string): string {
+  const d = minorDigitsOf(currency);
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
   if (d === 0) return `${sign}${abs}`;

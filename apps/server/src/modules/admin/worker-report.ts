@@ -22,6 +22,12 @@ export interface ReportedConnection extends ConnectionStatus {
   window: number;
   tps: number;
   paused: boolean;
+  /** Delivered ÷ final receipts over routing's health window, once it has enough (gateway/routing). */
+  deliveredRatio?: number | null;
+  /** Final receipts in that window. */
+  finalReceipts?: number;
+  /** Every bound session is in a throttle pause. */
+  throttled?: boolean;
 }
 
 export interface WorkerReport {

@@ -153,12 +153,19 @@ export async function loadPauses(db: Db, pausable: ReturnType<typeof pausableGat
   for (const c of controls) if (c.paused) pausable.paused.add(c.name);
 }
 
+const figuresOf = (f: { deliveredRatio?: number; finalReceipts: number }) => ({
+  deliveredRatio: f.deliveredRatio ?? null,
+  finalReceipts: f.finalReceipts,
+});
+
 export function startWorkerReporter(opts: {
   db: Db;
   logger: Logger;
   workerId: string;
   role: string;
   pausable: ReturnType<typeof pausableGateway>;
+  /** Routing's figures for a connection (its delivered ratio), for the console. */
+  figures?: (connection: string) => { deliveredRatio?: number; finalReceipts: number };
   intervalMs?: number;
 }) {
   const { db, pausable } = opts;
@@ -181,6 +188,8 @@ export function startWorkerReporter(opts: {
         window: pausable.windowOf(c.name) * c.binds,
         tps: Math.round(((counts.get(c.name) ?? 0) / seconds) * 10) / 10,
         paused: pausable.paused.has(c.name),
+        throttled: pausable.gateway.throttledOf?.(c.name) ?? false,
+        ...(opts.figures ? figuresOf(opts.figures(c.name)) : {}),
       })),
       ...pausable.perMinute(),
       totals: await workerTotals(),

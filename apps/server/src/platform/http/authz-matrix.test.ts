@@ -58,6 +58,7 @@ beforeAll(async () => {
     accountId: a.user.accountId,
     userId: a.user.id,
     ratePlan: (await server.ctx.db.selectFrom('rate_plans').select('id').executeTakeFirstOrThrow()).id,
+    route: randomUUID(),
     group: group.id,
     contact: contact.id,
     import: imp.body.importId,
@@ -205,6 +206,35 @@ const MATRIX: Record<string, Case> = {
     path: `/api/admin/users/${f.userId}/role`,
     body: { role: 'user' },
   }),
+  // Routes and margin (issue 38): admin only.
+  'GET /api/admin/routes': 'own',
+  'POST /api/admin/routes': () => ({
+    path: '/api/admin/routes',
+    body: {
+      name: 'steal',
+      prefix: '+44',
+      strategy: 'priority',
+      entries: [{ connection: 'simulator', cost: '0.001' }],
+      reason: 'take the traffic',
+    },
+  }),
+  'PUT /api/admin/routes/:id': (f) => ({
+    path: `/api/admin/routes/${f.route}`,
+    body: {
+      name: 'steal',
+      prefix: '+44',
+      strategy: 'priority',
+      entries: [{ connection: 'simulator', cost: '0.001' }],
+      reason: 'take the traffic',
+    },
+  }),
+  'DELETE /api/admin/routes/:id': (f) => ({
+    path: `/api/admin/routes/${f.route}`,
+    body: { reason: 'remove it' },
+  }),
+  'POST /api/admin/routes/test': () => ({ path: '/api/admin/routes/test', body: { to: '+447700900123' } }),
+  'GET /api/admin/margin': () => ({ path: '/api/admin/margin?from=2026-12-01&to=2026-12-03' }),
+  'GET /api/admin/margin/export': () => ({ path: '/api/admin/margin/export?from=2026-12-01&to=2026-12-03' }),
   'GET /api/admin/rate-plans': 'own',
   'POST /api/admin/rate-plans': 'own',
   'GET /api/admin/rate-plans/:id': (f) => ({ path: `/api/admin/rate-plans/${f.ratePlan}` }),

@@ -1,0 +1,32 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Routes and their connections (0049_smsc_routes.sql; gateway/routing/route-table.ts). */
+export interface RoutingTables {
+  smsc_routes: {
+    id: Generated<string>;
+    name: string;
+    prefix: string;
+    account_id: string | null;
+    rate_plan_id: string | null;
+    lane: string | null;
+    sender: string | null;
+    strategy: string;
+    /** numeric(4,3): pg answers it as text. */
+    quality_floor: ColumnType<string | null, string | number | null, string | number | null>;
+    /** bigint: pg answers it as text. */
+    cost_ceiling_micros: ColumnType<string | null, number | null, number | null>;
+    created_at: Generated<Date>;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  smsc_route_entries: {
+    route_id: string;
+    connection: string;
+    cost_micros: ColumnType<string, number, number>;
+    priority: number;
+    weight: number;
+  };
+  smsc_routes_version: {
+    one: Generated<boolean>;
+    version: ColumnType<string, number, never>;
+  };
+}

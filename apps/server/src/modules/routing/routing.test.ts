@@ -1,0 +1,381 @@
+import { startSmsc, type SmscHandle } from '@wren/smsc-simulator';
+import { ROUTES_API } from '@wren/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../../test/client';
+import { startServer, type TestServer } from '../../../test/harness';
+import { waitForFinal } from '../../../test/messaging';
+import { silentLogger } from '../../gateway/smpp-test-kit';
+import { startRouteRefresh } from '../../gateway/routing/route-refresh';
+import { accountsOnPlans } from './account-plans';
+import { loadRouteDefs, routesVersion } from './route-store';
+
+/**
+ * Issue 38 through the real server, PostgreSQL, the worker and two simulated carriers: operators'
+ * routes (validation, audit, admin only), the route test, messages sent by their route with the
+ * decision in their history and cost on record, failover when a carrier's binds drop, the margin
+ * report, and a change applied by another node.
+ */
+let server: TestServer;
+let admin: ApiClient;
+let user: ApiClient;
+let accountId: string;
+let carrierA: SmscHandle;
+let carrierB: SmscHandle;
+
+const smsc = () =>
+  startSmsc({
+    port: 0,
+    host: '127.0.0.1',
+    receiptDelayMs: 20,
+    credentials: [{ systemId: 'wren', password: 'wrenpass' }],
+  });
+
+const connection = (name: string, port: number, prefixes: string[]) => ({
+  name,
+  host: '127.0.0.1',
+  port,
+  systemId: 'wren',
+  password: 'wrenpass',
+  binds: 1,
+  prefixes,
+});
+
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition') {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not met in ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  carrierA = await smsc();
+  carrierB = await smsc();
+  server = await startServer(
+    {
+      SMSC_CONNECTIONS: JSON.stringify([
+        connection('carrier-a', carrierA.port, ['+1']),
+        connection('carrier-b', carrierB.port, []),
+      ]),
+      SMSC_RECONNECT_BASE_MS: '50',
+      SMSC_RECONNECT_MAX_MS: '200',
+      SMSC_ENQUIRE_LINK_SECONDS: '0.5',
+    },
+    { worker: true },
+  );
+  admin = server.client();
+  const reg = await admin.register();
+  await server.ctx.services.users.promote(reg.user.username);
+  admin.useSession(
+    (await admin.post('/api/auth/login', { username: reg.user.username, password: reg.password })).body,
+  );
+  user = server.client();
+  accountId = (await user.register()).user.accountId;
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await carrierA?.close();
+  await carrierB?.close();
+});
+
+const ukRoute = {
+  name: 'uk',
+  prefix: '+44',
+  strategy: 'priority',
+  entries: [
+    { connection: 'carrier-a', cost: '0.0050', priority: 1, weight: 1 },
+    { connection: 'carrier-b', cost: '0.0042', priority: 2, weight: 1 },
+  ],
+  reason: 'UK through carrier A, B as failover',
+};
+
+describe('routes: the operator API', () => {
+  it('refuses what cannot be a route, with a message per field', async () => {
+    const bad = async (over: Record<string, unknown>) => {
+      const res = await admin.post(ROUTES_API.list, { ...ukRoute, ...over });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      return JSON.stringify(res.body);
+    };
+    expect(await bad({ prefix: '44' })).toMatch(/Write the prefix as \+ and digits/);
+    expect(await bad({ strategy: 'cheapest' })).toMatch(/Choose priority, weighted, least_cost or quality/);
+    expect(await bad({ entries: [] })).toMatch(/List at least one connection/);
+    expect(await bad({ entries: [{ connection: 'carrier-a', cost: '0.0000001' }] })).toMatch(
+      /at most 6 decimals/,
+    );
+    expect(await bad({ entries: [{ connection: 'carrier-a', cost: '-1' }] })).toMatch(/such as 0.0042/);
+    expect(
+      await bad({
+        entries: [
+          { connection: 'carrier-a', cost: '1' },
+          { connection: 'carrier-a', cost: '2' },
+        ],
+      }),
+    ).toMatch(/carrier-a is listed twice/);
+    const unknown = await admin.post(ROUTES_API.list, {
+      ...ukRoute,
+      entries: [{ connection: 'carrier-z', cost: '1' }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors['entries.0.connection']).toEqual([
+      'No SMPP connection is named "carrier-z" (configured: carrier-a, carrier-b)',
+    ]);
+    expect(await bad({ accountId: '00000000-0000-4000-8000-000000000000' })).toMatch(
+      /No account has that id/,
+    );
+    expect(await bad({ reason: '' })).toMatch(/reason/i);
+    expect((await admin.get(ROUTES_API.list)).body.items).toEqual([]);
+  });
+
+  it('creates, lists, changes and removes a route, each audited; a member of an account gets 403', async () => {
+    const created = await admin.post(ROUTES_API.list, { ...ukRoute, name: 'temp', prefix: '+49' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: 'temp',
+      prefix: '+49',
+      strategy: 'priority',
+      qualityFloor: null,
+      entries: [
+        { connection: 'carrier-a', cost: '0.0050', costMicros: 5000, priority: 1 },
+        { connection: 'carrier-b', cost: '0.0042', costMicros: 4200, priority: 2 },
+      ],
+    });
+    const id = created.body.id as string;
+    // Same prefix and filters twice: refused, not an arbitrary choice between them.
+    const twin = await admin.post(ROUTES_API.list, { ...ukRoute, name: 'twin', prefix: '+49' });
+    expect(twin.status).toBe(409);
+    const sameName = await admin.post(ROUTES_API.list, { ...ukRoute, name: 'temp', prefix: '+48' });
+    expect(sameName.status).toBe(400);
+    expect(JSON.stringify(sameName.body)).toMatch(/Another route has that name/);
+
+    const changed = await admin.request('PUT', ROUTES_API.one.replace(':id', id), {
+      ...ukRoute,
+      name: 'temp',
+      prefix: '+49',
+      strategy: 'quality',
+      qualityFloor: 0.9,
+      costCeiling: '0.006',
+      reason: 'judge by delivery',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ strategy: 'quality', qualityFloor: 0.9, costCeiling: '0.0060' });
+    expect((await admin.get(ROUTES_API.list)).body.items.map((r: { name: string }) => r.name)).toEqual([
+      'temp',
+    ]);
+
+    // Not an operator: refused, and nothing of the routes is shown.
+    for (const res of [
+      await user.get(ROUTES_API.list),
+      await user.post(ROUTES_API.list, ukRoute),
+      await user.request('PUT', ROUTES_API.one.replace(':id', id), ukRoute),
+      await user.request('DELETE', ROUTES_API.one.replace(':id', id), { reason: 'mine now' }),
+      await user.post(ROUTES_API.test, { to: '+491701234567' }),
+      await user.get(`${ROUTES_API.margin}?from=2026-01-01&to=2026-12-31`),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(JSON.stringify(res.body)).not.toMatch(/carrier-a|temp/);
+    }
+
+    const removed = await admin.request('DELETE', ROUTES_API.one.replace(':id', id), {
+      reason: 'not needed',
+    });
+    expect(removed.status).toBe(204);
+    expect(
+      (await admin.request('DELETE', ROUTES_API.one.replace(':id', id), { reason: 'again' })).status,
+    ).toBe(404);
+    const audit = await server.ctx.db
+      .selectFrom('audit_log')
+      .select(['kind', 'message'])
+      .where('resource_type', '=', 'smsc_route')
+      .orderBy('created_at')
+      .execute();
+    expect(audit.map((a) => a.kind)).toEqual([
+      'admin.route_created',
+      'admin.route_changed',
+      'admin.route_removed',
+    ]);
+    expect(audit[0]?.message).toBe(
+      'Created route temp (+49, priority): carrier-a 0.0050 p1 w1; carrier-b 0.0042 p2 w1: UK through carrier A, B as failover',
+    );
+  });
+});
+
+describe('routes: messages', () => {
+  let routeId: string;
+
+  beforeAll(async () => {
+    const created = await admin.post(ROUTES_API.list, ukRoute);
+    expect(created.status).toBe(201);
+    routeId = created.body.id;
+    await server.worker!.routes.refresh();
+  });
+
+  it('the route test names the connection a number would go through, and why', async () => {
+    await until(
+      async () => {
+        const res = await admin.post(ROUTES_API.test, { to: '+447700900123' });
+        return res.body.candidates?.every((c: { usable: boolean }) => c.usable) === true;
+      },
+      10_000,
+      'both carriers reported bound',
+    );
+    const test = await admin.post(ROUTES_API.test, { to: '+447700900123', accountId });
+    expect(test.status).toBe(200);
+    expect(test.body).toEqual({
+      route: { id: routeId, name: 'uk', prefix: '+44', strategy: 'priority' },
+      candidates: [
+        { connection: 'carrier-a', cost: '0.0050', usable: true, reason: 'priority 1' },
+        { connection: 'carrier-b', cost: '0.0042', usable: true, reason: 'priority 2' },
+      ],
+      reason: 'route uk (+44, priority): carrier-a, priority 1, cost 0.0050',
+      fallback: null,
+    });
+    const none = await admin.post(ROUTES_API.test, { to: '+14155550100' });
+    expect(none.body).toMatchObject({
+      route: null,
+      fallback: 'carrier-a',
+      reason: "No route matches +14155550100: the connections' own prefixes send it through carrier-a",
+    });
+    expect((await admin.post(ROUTES_API.test, { to: '447700' })).status).toBe(400);
+  });
+
+  it('sends by the route, records the decision for operators only, and keeps the cost for the margin', async () => {
+    const sent = await user.post('/api/sms/single', { recipients: ['+447400123001'], text: 'Routed hello' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+    const id = sent.body.messages[0].id as string;
+    const [done] = await waitForFinal(user, [id]);
+    expect(done.status).toBe('delivered');
+    expect(carrierA.stats().submitReceived).toBe(1);
+    expect(carrierB.stats().submitReceived).toBe(0);
+    const events = await server.ctx.db
+      .selectFrom('message_events')
+      .select('detail')
+      .where('message_id', '=', id)
+      .execute();
+    expect(events.map((e) => e.detail)).toContain(
+      'Routed: route uk (+44, priority): carrier-a, priority 1, cost 0.0050',
+    );
+    const customer = (await user.get(`/api/sms/log/${id}`)).body.events as { detail: string | null }[];
+    expect(customer.some((e) => /Routed|carrier-a|0\.0050/.test(e.detail ?? ''))).toBe(false);
+    const routed = await server.ctx.db
+      .selectFrom('message_routes')
+      .selectAll()
+      .where('message_id', '=', id)
+      .execute();
+    expect(routed).toMatchObject([
+      { connection: 'carrier-a', route_name: 'uk', strategy: 'priority', segments: 1 },
+    ]);
+    expect(Number(routed[0]?.cost_micros)).toBe(5000);
+  });
+
+  it('fails over within 2 s when every bind of the first carrier drops, and comes back after it recovers', async () => {
+    const restart = carrierA.restart({ downMs: 4000 });
+    await until(() => (server.worker!.gateway.boundOf?.('carrier-a') ?? 1) === 0, 5000, 'carrier-a unbound');
+    const before = carrierB.stats().submitReceived;
+    const started = Date.now();
+    const sent = await user.post('/api/sms/single', { recipients: ['+447400123002'], text: 'Failover' });
+    const id = sent.body.messages[0].id as string;
+    await until(() => carrierB.stats().submitReceived > before, 2000, 'first message through carrier-b');
+    expect(Date.now() - started).toBeLessThan(2000);
+    const [done] = await waitForFinal(user, [id]);
+    expect(done.status).toBe('delivered');
+    const routed = await server.ctx.db
+      .selectFrom('message_routes')
+      .selectAll()
+      .where('message_id', '=', id)
+      .execute();
+    expect(routed).toMatchObject([{ connection: 'carrier-b', route_name: 'uk' }]);
+    const events = await server.ctx.db
+      .selectFrom('message_events')
+      .select('detail')
+      .where('message_id', '=', id)
+      .execute();
+    expect(events.map((e) => e.detail)).toContain(
+      'Routed: route uk (+44, priority): carrier-b, priority 2, cost 0.0042',
+    );
+    await restart;
+    await until(
+      () => (server.worker!.gateway.boundOf?.('carrier-a') ?? 0) > 0,
+      10_000,
+      'carrier-a bound again',
+    );
+    const back = await user.post('/api/sms/single', { recipients: ['+447400123003'], text: 'Back' });
+    await waitForFinal(user, [back.body.messages[0].id]);
+    const again = await server.ctx.db
+      .selectFrom('message_routes')
+      .select('connection')
+      .where('message_id', '=', back.body.messages[0].id)
+      .executeTakeFirstOrThrow();
+    expect(again.connection).toBe('carrier-a');
+    // Nothing was sent twice through one connection.
+    expect(carrierA.stats().submitReceived + carrierB.stats().submitReceived).toBe(3);
+  });
+
+  it('the margin report sets each connection’s cost against the price, by day and country, also as CSV', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await admin.get(`${ROUTES_API.margin}?from=${today}&to=${today}`);
+    expect(res.status).toBe(200);
+    const price = Number(
+      (
+        await server.ctx.db
+          .selectFrom('messages')
+          .select('price_minor')
+          .where('recipient', '=', '+447400123001')
+          .executeTakeFirstOrThrow()
+      ).price_minor,
+    );
+    const rows = res.body.rows as {
+      connection: string;
+      country: string;
+      messages: number;
+      costMicros: number;
+      priceMinor: number;
+      marginMicros: number;
+    }[];
+    const a = rows.find((r) => r.connection === 'carrier-a');
+    const b = rows.find((r) => r.connection === 'carrier-b');
+    expect(a).toMatchObject({ country: 'GB', messages: 2, costMicros: 10_000, priceMinor: 2 * price });
+    expect(a?.marginMicros).toBe(2 * price * 10_000 - 10_000);
+    expect(b).toMatchObject({ country: 'GB', messages: 1, costMicros: 4200, priceMinor: price });
+    const csv = await admin.request('GET', `${ROUTES_API.marginCsv}?from=${today}&to=${today}`);
+    expect(csv.status).toBe(200);
+    const text = String(csv.body);
+    expect(text).toMatch(/day,country,connection,messages,segments,price_USD,cost_USD,margin_USD/);
+    expect(text).toContain(`${today},GB,carrier-b,1,1,`);
+    expect(text).toContain(',0.004200,');
+    expect((await admin.get(`${ROUTES_API.margin}?from=${today}&to=2020-01-01`)).status).toBe(400);
+  });
+
+  it('another node applies a change within its refresh, with no restart', async () => {
+    const other = startRouteRefresh(
+      {
+        version: () => routesVersion(server.ctx.db),
+        load: () => loadRouteDefs(server.ctx.db),
+        accountsOnPlans: (ids) => accountsOnPlans(server.ctx.db, ids),
+      },
+      silentLogger,
+    );
+    await other.start();
+    try {
+      const healthy = () => ({ usable: true });
+      expect(other.state.table?.decide({ to: '+447700900123' }, healthy)?.candidates[0]?.connection).toBe(
+        'carrier-a',
+      );
+      const changed = await admin.request('PUT', ROUTES_API.one.replace(':id', routeId), {
+        ...ukRoute,
+        strategy: 'least_cost',
+        reason: 'cheapest first',
+      });
+      expect(changed.status).toBe(200);
+      await until(
+        () =>
+          other.state.table?.decide({ to: '+447700900123' }, healthy)?.candidates[0]?.connection ===
+          'carrier-b',
+        5000,
+        'the other node applied the change',
+      );
+    } finally {
+      other.stop();
+    }
+  });
+});
