@@ -1,25 +1,11 @@
+import type { MarginRowDto } from '@wren/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db';
 import { CSV_BOM, csvLine, minorDigitsOf } from '../../shared/csv';
 import { countryLabel, countryOf } from '../messages/account-limits';
 
-/** One row of the margin report: what customers paid against what the carrier costs. */
-export interface MarginRow {
-  /** UTC day, YYYY-MM-DD. */
-  day: string;
-  /** ISO 3166 code; null when the number's country cannot be told. */
-  country: string | null;
-  countryName: string;
-  connection: string;
-  messages: number;
-  segments: number;
-  /** Charged to customers, net of refunds, in minor units. */
-  priceMinor: number;
-  /** The carriers' cost in millionths of the currency unit (exact: 0.0042 a segment is 4200). */
-  costMicros: number;
-  /** priceMinor as millionths, less costMicros. */
-  marginMicros: number;
-}
+/** One row of the margin report: what customers paid against what the carrier costs (contracts). */
+export type MarginRow = MarginRowDto;
 
 /** Millionths of the unit in one minor unit: 10,000 for a currency of two decimals, 1,000,000 for none. */
 export const microsPerMinor = (currency: string) => 10 ** (6 - minorDigitsOf(currency));
