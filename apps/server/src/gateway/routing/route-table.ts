@@ -1,3 +1,4 @@
+import { microsToCost } from '@wren/contracts';
 /**
  * Routes (issue 38): which SMPP connections a message may go through, in which order, and why.
  *
@@ -112,14 +113,8 @@ function matches(r: RouteDef, ctx: RouteContext): boolean {
   );
 }
 
-/** 0.0042 → "0.0042" (the price as an operator writes it). */
-export function formatCost(micros: CostMicros): string {
-  const whole = Math.trunc(micros / 1_000_000);
-  const frac = String(Math.abs(micros % 1_000_000))
-    .padStart(6, '0')
-    .replace(/0{1,2}$/, '');
-  return `${whole}.${frac.length < 4 ? frac.padEnd(4, '0') : frac}`;
-}
+/** 4200 → "0.0042" (the price as an operator writes it). */
+export const formatCost = microsToCost;
 
 const pct = (ratio: number) => `${Math.round(ratio * 1000) / 10}%`;
 

@@ -67,21 +67,9 @@ export async function listRoutes(db: Db, ids?: string[]): Promise<StoredRoute[]>
   }));
 }
 
-/** The routes as the route table compiles them. */
+/** The routes as the route table compiles them (a stored route is a RouteDef with its times). */
 export async function loadRouteDefs(db: Db): Promise<RouteDef[]> {
-  return (await listRoutes(db)).map((r) => ({
-    id: r.id,
-    name: r.name,
-    prefix: r.prefix,
-    accountId: r.accountId,
-    ratePlanId: r.ratePlanId,
-    lane: r.lane,
-    sender: r.sender,
-    strategy: r.strategy,
-    qualityFloor: r.qualityFloor,
-    costCeilingMicros: r.costCeilingMicros,
-    entries: r.entries,
-  }));
+  return listRoutes(db);
 }
 
 /** Moves with every change (bumped in its transaction): the workers' cue to load the routes again. */

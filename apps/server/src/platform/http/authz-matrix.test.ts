@@ -86,6 +86,15 @@ afterAll(async () => {
  * resource; another account must get 404 (or 403) and the owner's data must stay as it was.
  */
 type Case = 'own' | ((f: Record<string, string>) => { path: string; body?: unknown; upload?: true });
+/** A non-admin trying to send the owner's UK traffic through a route of their own. */
+const stolenRoute = {
+  name: 'steal',
+  prefix: '+44',
+  strategy: 'priority',
+  entries: [{ connection: 'simulator', cost: '0.001' }],
+  reason: 'take the traffic',
+};
+
 const MATRIX: Record<string, Case> = {
   'POST /api/auth/logout': 'own',
   'POST /api/me/password': 'own',
@@ -210,23 +219,11 @@ const MATRIX: Record<string, Case> = {
   'GET /api/admin/routes': 'own',
   'POST /api/admin/routes': () => ({
     path: '/api/admin/routes',
-    body: {
-      name: 'steal',
-      prefix: '+44',
-      strategy: 'priority',
-      entries: [{ connection: 'simulator', cost: '0.001' }],
-      reason: 'take the traffic',
-    },
+    body: stolenRoute,
   }),
   'PUT /api/admin/routes/:id': (f) => ({
     path: `/api/admin/routes/${f.route}`,
-    body: {
-      name: 'steal',
-      prefix: '+44',
-      strategy: 'priority',
-      entries: [{ connection: 'simulator', cost: '0.001' }],
-      reason: 'take the traffic',
-    },
+    body: stolenRoute,
   }),
   'DELETE /api/admin/routes/:id': (f) => ({
     path: `/api/admin/routes/${f.route}`,
