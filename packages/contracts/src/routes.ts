@@ -21,8 +21,7 @@ export const ROUTE_LANE_VALUES = ['otp', 'single', 'bulk'] as const;
  * A carrier price per segment as an operator writes it ("0.0042"), at most six decimals, kept
  * exactly: converted to millionths with string arithmetic, never through a float.
  */
-export const carrierCostSchema = z
-  .string()
+export const carrierCostSchema = safeString()
   .trim()
   .regex(/^\d{1,6}(\.\d{1,6})?$/, 'Write the cost as a number such as 0.0042 (at most 6 decimals)');
 
@@ -61,8 +60,7 @@ const optionalText = (max: number, message: string) =>
 export const routeInputSchema = z
   .object({
     name: safeString().trim().min(1, 'Name the route').max(80, 'Keep the name under 80 characters'),
-    prefix: z
-      .string()
+    prefix: safeString()
       .trim()
       .regex(
         /^\+[0-9]{0,15}$/,
@@ -137,8 +135,7 @@ export interface RouteListDto {
 }
 
 export const routeTestSchema = z.object({
-  to: z
-    .string()
+  to: safeString()
     .trim()
     .regex(/^\+[1-9][0-9]{5,14}$/, 'Write the number in international format, such as +447700900123'),
   accountId: z.preprocess((v) => (v === '' ? undefined : v), z.string().uuid('Not an account id').optional()),
@@ -164,8 +161,8 @@ export interface RouteTestDto {
 }
 
 export const marginQuerySchema = z.object({
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write the day as YYYY-MM-DD'),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write the day as YYYY-MM-DD'),
+  from: safeString().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write the day as YYYY-MM-DD'),
+  to: safeString().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write the day as YYYY-MM-DD'),
 });
 
 export interface MarginRowDto {
