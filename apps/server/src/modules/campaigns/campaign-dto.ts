@@ -12,6 +12,15 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
  * allows (delivery-shaping.ts) and the pace it has kept since it started; null when everything has
  * gone (or it is not sending), or nothing tells yet.
  */
+/**
+ * Messages queued since the last stats snapshot (stats are counted apart from the queueing, so a
+ * campaign just accepted has its messages materialised and none counted yet): they are waiting.
+ */
+function uncounted(row: repo.CampaignRow, counts: Record<MessageStatus, number>): number {
+  const counted = MESSAGE_STATUSES.reduce((a, s) => a + counts[s], 0);
+  return Math.max(0, row.materialised - counted);
+}
+
 export function projectedFinish(
   row: repo.CampaignRow,
   counts: Record<MessageStatus, number>,
@@ -19,7 +28,8 @@ export function projectedFinish(
 ): number | null {
   if (row.status !== 'sending' && row.status !== 'scheduled') return null;
   const unmaterialised = Math.max(0, row.recipients - row.materialised);
-  const waiting = unmaterialised + counts.queued + counts.scheduled;
+  const notCounted = uncounted(row, counts);
+  const waiting = unmaterialised + counts.queued + counts.scheduled + notCounted;
   if (waiting === 0) return null;
   const from = row.status === 'scheduled' && row.scheduled_at ? new Date(row.scheduled_at).getTime() : now;
   const shape: Shaping = {
@@ -31,7 +41,7 @@ export function projectedFinish(
   let finish = shapedFinish(shape, row.shaping, row.prefix_counts, row.materialised, unmaterialised, from);
   // The pace so far: messages that left the queue since it started.
   const started = row.started_at ? new Date(row.started_at).getTime() : null;
-  const gone = row.materialised - counts.queued - counts.scheduled;
+  const gone = row.materialised - counts.queued - counts.scheduled - notCounted;
   if (row.status === 'sending' && started !== null && gone > 0 && now - started >= 5_000) {
     const paced = now + (waiting * (now - started)) / gone;
     finish = finish === null ? paced : Math.max(finish, paced);
@@ -49,7 +59,8 @@ export function toCampaignDto(row: repo.CampaignRow, now = Date.now()): Campaign
   const failed = FAILED.reduce((a, s) => a + counts[s], 0);
   const finished = FINAL_STATUSES.filter((s) => s !== 'canceled').reduce((a, s) => a + counts[s], 0);
   const closed = row.status === 'canceled' ? 0 : row.recipients - row.materialised;
-  const pending = closed + counts.scheduled + counts.queued + counts.sending + counts.sent;
+  const pending =
+    closed + counts.scheduled + counts.queued + counts.sending + counts.sent + uncounted(row, counts);
   const finishAt = projectedFinish(row, counts, now);
   return {
     id: row.campaign_id,
