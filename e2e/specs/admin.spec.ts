@@ -197,6 +197,14 @@ describe('Operator console', () => {
       .getByRole('button', { name: 'Confirm credit' })
       .click();
     await page.getByRole('cell', { name: 'Bank transfer 7781' }).waitFor();
+    // The ledger and the header are separate reads: wait (up to 10 s) for the header to move.
+    await page
+      .waitForFunction(
+        (b) => document.querySelector('[data-testid="account-balance"]')?.textContent !== b,
+        before,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
     const afterText = await page.getByTestId('account-balance').innerText();
     const money = (s: string) => Math.round(Number(s.replace(/[^\d.-]/g, '')) * 100);
     assert.equal(money(afterText) - money(before), 1250, `${before} → ${afterText}`);

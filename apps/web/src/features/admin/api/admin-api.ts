@@ -86,6 +86,11 @@ function useAccountChange<I>(id: string, fn: (input: I) => Promise<unknown>) {
     mutationFn: fn,
     onSuccess: async (data) => {
       if (data && typeof data === 'object' && 'users' in data) qc.setQueryData(adminKeys.account(id), data);
+      // An adjustment answers with the new balance: shown at once, not after the ledger's refetch.
+      else if (data && typeof data === 'object' && 'balanceMinor' in data)
+        qc.setQueryData<AdminAccountDetail>(adminKeys.account(id), (old) =>
+          old ? { ...old, balanceMinor: (data as { balanceMinor: number }).balanceMinor } : old,
+        );
       await Promise.all([
         qc.invalidateQueries({ queryKey: adminKeys.account(id) }),
         qc.invalidateQueries({ queryKey: adminKeys.ledger(id) }),
