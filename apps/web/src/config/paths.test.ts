@@ -51,6 +51,8 @@ describe('paths', () => {
         // The operator console (issue #16), for admins only.
         ...['/admin/accounts', '/admin/accounts/:id', '/admin/rate-plans', '/admin/sender-ids'],
         ...['/admin/audit', '/admin/system', '/admin/top-ups'],
+        // Routes and margin (issue 38 items 2 and 5).
+        ...['/admin/routes', '/admin/margin'],
         // Members and invites (issue 39).
         ...['/settings/team', '/invite/:token'],
         // Sub-accounts for resellers (issue 39 item 4).

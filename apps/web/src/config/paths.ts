@@ -137,6 +137,8 @@ export const paths = {
     audit: route('/admin/audit', 'Audit log'),
     system: route('/admin/system', 'System status'),
     topUps: route('/admin/top-ups', 'Top-up requests'),
+    routes: route('/admin/routes', 'Routes'),
+    margin: route('/admin/margin', 'Margin'),
   },
 } as const;
 

@@ -103,6 +103,8 @@ export const ADMIN_MENU: MenuSection = {
         { label: 'Rate plans', to: paths.admin.ratePlans.path, icon: IconChart },
         { label: 'Sender ID approvals', to: paths.admin.senderIds.path, icon: IconId },
         { label: 'Top-up requests', to: paths.admin.topUps.path, icon: IconReceipt },
+        { label: 'Routes', to: paths.admin.routes.path, icon: IconApi },
+        { label: 'Margin', to: paths.admin.margin.path, icon: IconChart },
         { label: 'Audit log', to: paths.admin.audit.path, icon: IconList },
         { label: 'System status', to: paths.admin.system.path, icon: IconDashboard },
       ],
