@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { FINAL_STATUSES, type MessageStatus } from '@wren/contracts';
 import { expect } from 'vitest';
 import type { ApiClient } from './client';
 import type { TestServer } from './harness';
 import { insertMessages, type NewMessage } from '../src/modules/messages/message-inserts.repository';
 import { newMessageId } from '../src/shared/message-uuid';
+import { transact } from '../src/platform/db';
 
 /** Waits until every given message of the account has a final status; returns them. */
 export async function waitForFinal(c: ApiClient, ids: string[], timeoutMs = 20_000) {
@@ -107,4 +109,11 @@ export function scheduledMessageRow(
     next_attempt_at: now,
     validity_until: new Date(now.getTime() + 7_200_000),
   };
+}
+
+/** Credits an account through the ledger, as a paid top-up does. */
+export async function topUp(server: TestServer, accountId: string, amountMinor: number) {
+  await transact(server.ctx.db, (trx) =>
+    server.ctx.services.ledger.post(trx, { accountId, amountMinor, kind: 'top_up', reference: randomUUID() }),
+  );
 }

@@ -342,6 +342,14 @@ export const connectionStatusSchema = z.object({
   bindsNotice: z.string().nullable(),
   lastError: z.string().nullable(),
   sessions: z.array(sessionStatusSchema),
+  /** Every bound session is in a throttle pause (routing passes it over until the SMSC accepts again). */
+  throttled: z.boolean(),
+  /** Routing's health window (15 min): delivered ÷ final receipts once there are 20; null before. */
+  deliveredRatio: z.number().nullable(),
+  /** Final receipts in that window. */
+  finalReceipts: z.number().int(),
+  /** Median ms from an accepted submit to its final receipt in that window; null with too few. */
+  receiptP50Ms: z.number().nullable(),
 });
 export type ConnectionStatusDto = z.infer<typeof connectionStatusSchema>;
 export const systemStatusSchema = z.object({

@@ -77,7 +77,10 @@ export const routeInputSchema = z
     lane: z.preprocess((v) => (v === '' ? null : v), z.enum(ROUTE_LANE_VALUES).nullable().optional()),
     sender: optionalText(15, 'A sender has at most 15 characters'),
     strategy: z.enum(ROUTE_STRATEGY_VALUES, { message: 'Choose priority, weighted, least_cost or quality' }),
-    /** quality: below this delivered share (0–1) a connection goes last. */
+    /**
+     * Any strategy: below this delivered share (0–1) over the health window a connection leaves
+     * the route's rotation (after the others, probed now and then, back at the floor + 0.05).
+     */
     qualityFloor: z.coerce.number().min(0, 'Between 0 and 1').max(1, 'Between 0 and 1').nullable().optional(),
     /** quality: connections costing more go last. */
     costCeiling: carrierCostSchema.nullable().optional(),

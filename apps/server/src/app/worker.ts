@@ -7,6 +7,7 @@ import { loadPauses, pausableGateway, startWorkerReporter } from '../modules/adm
 import { createDispatcher } from '../modules/messages/dispatcher';
 import { accountsOnPlans } from '../modules/routing/account-plans';
 import { loadRouteDefs, routesVersion } from '../modules/routing/route-store';
+import { auditRotation } from '../modules/routing/rotation-audit';
 import { ensurePartitionsAtBoot, registerPartitionJobs } from '../modules/messages/partitions';
 import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from '../platform/config';
@@ -70,6 +71,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   await routes.start();
   const routed = routedGateway(pausable.gateway, routes.state, {
     isPaused: (name) => pausable.paused.has(name),
+    onRotation: auditRotation(ctx.db, logger, workerId),
   });
   const gateway = routed.gateway;
   const dlr = ctx.services.dlr;

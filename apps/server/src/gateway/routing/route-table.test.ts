@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileRoutes, formatCost, type ConnectionHealth, type RouteDef } from './route-table';
+import { PROBE_EVERY, RotationTracker, type RotationChange } from './rotation';
 
 const up: ConnectionHealth = { usable: true };
 const healthy = (): ConnectionHealth => up;
@@ -156,12 +157,97 @@ describe('compileRoutes: strategies', () => {
       new: { usable: true },
     };
     const d = table.decide({ to }, (n) => figures[n] ?? up);
-    expect(order(d)).toEqual(['good-fast', 'good', 'new', 'cheap-bad', 'best-dear']);
-    expect(d?.candidates[3]?.reason).toBe('delivered 60%, receipts p50 800 ms, below the floor 80%');
-    expect(d?.candidates[4]?.reason).toBe('delivered 99%, receipts p50 500 ms, over the cost ceiling 0.0060');
+    // Below the floor is out of rotation: after every connection in it, over the ceiling included.
+    expect(order(d)).toEqual(['good-fast', 'good', 'new', 'best-dear', 'cheap-bad']);
+    expect(d?.candidates[4]?.reason).toBe(
+      "out of rotation: delivered 60%, below the route's floor 80% (was: delivered 60%, receipts p50 800 ms)",
+    );
+    expect(d?.candidates[3]?.reason).toBe('delivered 99%, receipts p50 500 ms, over the cost ceiling 0.0060');
     expect(d?.candidates[2]?.reason).toBe('no delivery figures yet');
   });
 });
+
+describe("rotation: a route's floor, whatever its strategy", () => {
+  const to = '+447700900123';
+  const floored = (strategy: RouteDef['strategy']) =>
+    compileRoutes([
+      route({
+        prefix: '+44',
+        strategy,
+        qualityFloor: 0.8,
+        entries: [
+          { connection: 'a', costMicros: 1000, priority: 1, weight: 1 },
+          { connection: 'b', costMicros: 2000, priority: 2, weight: 1 },
+        ],
+      }),
+    ]);
+
+  it('takes a connection below the floor out, and back only at the floor plus the hysteresis', () => {
+    const changes: RotationChange[] = [];
+    const rotation = new RotationTracker((c) => changes.push(c));
+    const ratio: Record<string, number | undefined> = { a: 0.95, b: 0.95 };
+    const health = (n: string): ConnectionHealth => ({ usable: true, deliveredRatio: ratio[n] });
+    const first = () => floored('priority').decide({ to }, health, Math.random, rotation)?.candidates[0];
+    // Probes aside (every PROBE_EVERY-th decision with a connection out), so count decisions.
+    expect(first()?.connection).toBe('a');
+    ratio.a = 0.79;
+    expect(first()?.connection).toBe('b');
+    expect(changes).toEqual([
+      { routeId: '+44', routeName: 'r+44', connection: 'a', out: true, deliveredRatio: 0.79, floor: 0.8 },
+    ]);
+    // At the floor, and under the floor plus 5 points: still out (no flapping).
+    ratio.a = 0.8;
+    expect(first()?.connection).toBe('b');
+    ratio.a = 0.84;
+    expect(first()?.connection).toBe('b');
+    expect(changes).toHaveLength(1);
+    ratio.a = 0.85;
+    expect(first()?.connection).toBe('a');
+    expect(changes.at(-1)).toMatchObject({ connection: 'a', out: false, deliveredRatio: 0.85 });
+    expect(changes).toHaveLength(2);
+  });
+
+  it('probes a connection out of rotation with one decision in PROBE_EVERY, and keeps it as the last resort', () => {
+    const rotation = new RotationTracker();
+    const health = (n: string): ConnectionHealth => ({ usable: true, deliveredRatio: n === 'a' ? 0.5 : 0.9 });
+    const table = floored('least_cost');
+    const firsts = Array.from({ length: PROBE_EVERY * 3 }, () => {
+      const d = table.decide({ to }, health, Math.random, rotation);
+      return d?.candidates[0]?.connection;
+    });
+    expect(firsts.filter((c) => c === 'a')).toHaveLength(3);
+    const probe = table.decide({ to }, health, Math.random, new StatelessTracker());
+    expect(probe?.candidates.map((c) => c.connection)).toEqual(['b', 'a']);
+    // b down: a is still there to try.
+    const down = (n: string): ConnectionHealth =>
+      n === 'b' ? { usable: false, why: 'no bind up' } : { usable: true, deliveredRatio: 0.5 };
+    const d = table.decide({ to }, down, Math.random, rotation);
+    expect(d?.candidates.map((c) => [c.connection, c.usable])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+  });
+
+  it('draws weighted traffic among the connections in rotation only', () => {
+    const rotation = new RotationTracker();
+    const health = (n: string): ConnectionHealth => ({ usable: true, deliveredRatio: n === 'a' ? 0.5 : 0.9 });
+    const table = floored('weighted');
+    let toA = 0;
+    for (let i = 0; i < 200; i++) {
+      const d = table.decide({ to }, health, () => 0, rotation);
+      if (d?.candidates[0]?.connection === 'a') toA++;
+    }
+    // a would be drawn every time by random() = 0; out of rotation, it gets only the probes.
+    expect(toA).toBe(200 / PROBE_EVERY);
+  });
+});
+
+/** A tracker that never probes: the order without probes. */
+class StatelessTracker extends RotationTracker {
+  override probe(): boolean {
+    return false;
+  }
+}
 
 describe('formatCost', () => {
   it('writes micros as an operator writes carrier prices', () => {

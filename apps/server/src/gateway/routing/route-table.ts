@@ -1,4 +1,5 @@
 import { microsToCost } from '@wren/contracts';
+import { STATELESS_ROTATION, type RotationJudge } from './rotation';
 /**
  * Routes (issue 38): which SMPP connections a message may go through, in which order, and why.
  *
@@ -47,7 +48,10 @@ export interface RouteDef {
   sender?: string | null;
   strategy: RouteStrategy;
   entries: RouteEntry[];
-  /** `quality`: below this delivered ratio (0–1) a connection goes last. */
+  /**
+   * Any strategy: below this delivered ratio (0–1) a connection is out of the route's rotation
+   * (rotation.ts: after the others, probed, back with hysteresis).
+   */
   qualityFloor?: number | null;
   /** `quality`: connections costing more than this go last. */
   costCeilingMicros?: CostMicros | null;
@@ -94,8 +98,17 @@ export interface RouteDecision {
 }
 
 export interface RouteTable {
-  /** The decision for one message, or null when no route matches (the connections' own prefixes apply). */
-  decide(ctx: RouteContext, health: HealthOf, random?: () => number): RouteDecision | null;
+  /**
+   * The decision for one message, or null when no route matches (the connections' own prefixes
+   * apply). `rotation` keeps which connections are out of a route's rotation (its floor), with
+   * hysteresis and probes; without one, a connection below the floor is out, no more.
+   */
+  decide(
+    ctx: RouteContext,
+    health: HealthOf,
+    random?: () => number,
+    rotation?: RotationJudge,
+  ): RouteDecision | null;
   readonly size: number;
 }
 
@@ -135,11 +148,14 @@ class RankedCandidate implements Candidate {
   readonly costMicros: CostMicros;
   readonly usable: boolean;
   keys: number[] = [];
+  /** Out of the route's rotation (its floor); `probing`: this decision tries it first to measure it. */
+  out = false;
+  probing = false;
   private text: string | undefined;
 
   constructor(
     readonly entry: RouteEntry,
-    private readonly health: ConnectionHealth,
+    readonly health: ConnectionHealth,
     private readonly ctx: RankContext,
   ) {
     this.connection = entry.connection;
@@ -181,61 +197,86 @@ class RankedCandidate implements Candidate {
         break;
       case 'quality': {
         const ceiling = route.costCeilingMicros ?? null;
-        const floor = route.qualityFloor ?? null;
         const ratio = h.deliveredRatio;
         why =
           (ratio === undefined ? 'no delivery figures yet' : `delivered ${pct(ratio)}`) +
           (h.receiptP50Ms !== undefined ? `, receipts p50 ${Math.round(h.receiptP50Ms)} ms` : '') +
           (ceiling !== null && entry.costMicros > ceiling
             ? `, over the cost ceiling ${formatCost(ceiling)}`
-            : '') +
-          (floor !== null && ratio !== undefined && ratio < floor ? `, below the floor ${pct(floor)}` : '');
+            : '');
         break;
       }
     }
-    return h.usable ? why : `${h.why ?? 'not usable'} (was: ${why})`;
+    if (!h.usable) return `${h.why ?? 'not usable'} (was: ${why})`;
+    if (this.out) {
+      const ratio =
+        h.deliveredRatio === undefined ? 'too few receipts' : `delivered ${pct(h.deliveredRatio)}`;
+      const floor = pct(route.qualityFloor ?? 0);
+      return this.probing
+        ? `probing while out of rotation (${ratio}, the route's floor is ${floor}; was: ${why})`
+        : `out of rotation: ${ratio}, below the route's floor ${floor} (was: ${why})`;
+    }
+    return why;
   }
 }
 
-function rank(route: RouteDef, health: HealthOf, random: () => number): RankedCandidate[] {
+function rank(
+  route: RouteDef,
+  health: HealthOf,
+  random: () => number,
+  rotation: RotationJudge,
+): RankedCandidate[] {
   const ctx: RankContext = { route, drawn: undefined, totalWeight: 0 };
   const rows = route.entries.map((entry) => new RankedCandidate(entry, health(entry.connection), ctx));
+  const ceiling = route.costCeilingMicros ?? null;
+  const floor = route.qualityFloor ?? null;
+  // Out of rotation (the route's floor): after the others; one decision in PROBE_EVERY tries one
+  // of them first, so it is measured again.
+  if (floor !== null) {
+    let probe: boolean | undefined;
+    for (const r of rows) {
+      if (!r.usable) continue;
+      r.out = rotation.isOut(route, r.connection, r.health.deliveredRatio, floor);
+      if (!r.out) continue;
+      probe ??= rotation.probe();
+      r.probing = probe;
+      probe = false;
+    }
+  }
   if (route.strategy === 'weighted') {
+    // Drawn among the connections in rotation.
     let total = 0;
-    for (const r of rows) if (r.usable && r.entry.weight > 0) total += r.entry.weight;
+    for (const r of rows) if (r.usable && !r.out && r.entry.weight > 0) total += r.entry.weight;
     let x = random() * total;
     for (const r of rows) {
-      if (!r.usable || r.entry.weight <= 0) continue;
+      if (!r.usable || r.out || r.entry.weight <= 0) continue;
       ctx.drawn = r.entry;
       x -= r.entry.weight;
       if (x < 0) break;
     }
     ctx.totalWeight = total;
   }
-  const ceiling = route.costCeilingMicros ?? null;
-  const floor = route.qualityFloor ?? null;
   for (const r of rows) {
     const entry = r.entry;
     const down = r.usable ? 0 : 1;
+    const rot = r.probing ? -1 : r.out ? 1 : 0;
     switch (route.strategy) {
       case 'priority':
-        r.keys = [down, entry.priority, -entry.weight];
+        r.keys = [down, rot, entry.priority, -entry.weight];
         break;
       case 'weighted':
-        r.keys = [down, entry === ctx.drawn ? 0 : 1, entry.priority];
+        r.keys = [down, rot, entry === ctx.drawn ? 0 : 1, entry.priority];
         break;
       case 'least_cost':
-        r.keys = [down, entry.costMicros, entry.priority];
+        r.keys = [down, rot, entry.costMicros, entry.priority];
         break;
       case 'quality': {
-        const h = health(entry.connection);
+        const h = r.health;
         const over = ceiling !== null && entry.costMicros > ceiling ? 1 : 0;
-        const ratio = h.deliveredRatio;
-        const below = floor !== null && ratio !== undefined && ratio < floor ? 1 : 0;
         // A connection without enough receipts yet ranks as if at the floor: it gets traffic
         // (and so a measure) before connections known to be below it.
-        const score = ratio ?? floor ?? 0;
-        r.keys = [down, over, below, -score, h.receiptP50Ms ?? Number.MAX_SAFE_INTEGER, entry.costMicros];
+        const score = h.deliveredRatio ?? floor ?? 0;
+        r.keys = [down, rot, over, -score, h.receiptP50Ms ?? Number.MAX_SAFE_INTEGER, entry.costMicros];
         break;
       }
     }
@@ -301,14 +342,14 @@ export function compileRoutes(routes: readonly RouteDef[]): RouteTable {
 
   return {
     size: routes.length,
-    decide(ctx, health, random = Math.random) {
+    decide(ctx, health, random = Math.random, rotation = STATELESS_ROTATION) {
       const to = ctx.to;
       for (let len = Math.min(longest, to.length); len >= 1; len--) {
         const list = byPrefix.get(len === to.length ? to : to.slice(0, len));
         if (!list) continue;
         for (const route of list) {
           if (route.entries.length === 0 || !matches(route, ctx)) continue;
-          return new Decision(route, rank(route, health, random));
+          return new Decision(route, rank(route, health, random, rotation));
         }
       }
       return null;

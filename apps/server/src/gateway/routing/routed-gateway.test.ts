@@ -156,7 +156,11 @@ describe('routedGateway', () => {
     // Both unmeasured: the tie goes to the first listed. Its receipts say it does not deliver.
     for (let i = 0; i < HEALTH_MIN_RECEIPTS; i++) expect(connectionOf(await gw.submit(sms()))).toBe('first');
     await until(() => receipts.length >= HEALTH_MIN_RECEIPTS, 5000, 'receipts');
-    expect(window.figures('first')).toEqual({ deliveredRatio: 0, finalReceipts: HEALTH_MIN_RECEIPTS });
+    const figures = window.figures('first');
+    expect(figures).toMatchObject({ deliveredRatio: 0, finalReceipts: HEALTH_MIN_RECEIPTS });
+    // Each receipt's time since its submit: the simulator answers at once, so well under a second.
+    expect(figures.receiptP50Ms).toBeGreaterThanOrEqual(0);
+    expect(figures.receiptP50Ms).toBeLessThan(1000);
     const out = await gw.submit(sms());
     expect(connectionOf(out)).toBe('second');
     expect(out.route?.reason).toBe('route uk (+44, quality): second, no delivery figures yet, cost 0.0010');

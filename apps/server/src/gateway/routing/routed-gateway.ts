@@ -1,5 +1,6 @@
 import type { DeliveryReceipt, OutboundSms, RoutedOutcome, SmsGateway } from '../sms-gateway';
 import { ConnectionHealthWindow } from './health-window';
+import { RotationTracker, type RotationChange } from './rotation';
 import type { ConnectionHealth, RouteLane, RouteTable } from './route-table';
 
 /** The lane of a message's priority (OutboundSms.priority: 0 OTP, 1 single, 2 bulk). */
@@ -7,6 +8,27 @@ export function laneOf(priority: number | undefined): RouteLane {
   if (priority === 0) return 'otp';
   if (priority !== undefined && priority >= 2) return 'bulk';
   return 'single';
+}
+
+/** What is known of a connection now: on this node, or as a worker last reported it. */
+export interface ConnectionState {
+  paused: boolean;
+  bound: number;
+  throttled: boolean;
+  deliveredRatio?: number | undefined;
+  receiptP50Ms?: number | undefined;
+}
+
+/**
+ * The one rule of a connection's usability, for routing on the workers and for the console's
+ * route test from their reports: paused, no bind up, or every bind throttled takes it out.
+ */
+export function healthOf(c: ConnectionState): ConnectionHealth {
+  const figures = { deliveredRatio: c.deliveredRatio, receiptP50Ms: c.receiptP50Ms };
+  if (c.paused) return { usable: false, why: 'paused by an operator', ...figures };
+  if (c.bound === 0) return { usable: false, why: 'no bind up', ...figures };
+  if (c.throttled) return { usable: false, why: 'throttling: every bind is paused', ...figures };
+  return { usable: true, ...figures };
 }
 
 export interface RoutingState {
@@ -33,21 +55,32 @@ export interface RoutedGateway {
 export function routedGateway(
   inner: SmsGateway,
   state: RoutingState,
-  opts: { isPaused: (connection: string) => boolean; window?: ConnectionHealthWindow },
+  opts: {
+    isPaused: (connection: string) => boolean;
+    window?: ConnectionHealthWindow;
+    /** Told each time a connection goes out of a route's rotation or comes back (rotation.ts). */
+    onRotation?: (change: RotationChange) => void;
+  },
 ): RoutedGateway {
   const window = opts.window ?? new ConnectionHealthWindow();
-  const health = (connection: string): ConnectionHealth => {
-    const figures = window.figures(connection);
-    if (opts.isPaused(connection)) return { usable: false, why: 'paused by an operator', ...figures };
-    if ((inner.boundOf?.(connection) ?? 0) === 0) return { usable: false, why: 'no bind up', ...figures };
-    if (inner.throttledOf?.(connection))
-      return { usable: false, why: 'throttling: every bind is paused', ...figures };
-    return { usable: true, ...figures };
+  const rotation = new RotationTracker(opts.onRotation);
+  const health = (connection: string): ConnectionHealth =>
+    healthOf({
+      paused: opts.isPaused(connection),
+      bound: inner.boundOf?.(connection) ?? 0,
+      throttled: inner.throttledOf?.(connection) ?? false,
+      ...window.figures(connection),
+    });
+
+  /** An accepted submit starts its receipts' latency clock. */
+  const noted = (outcome: RoutedOutcome): RoutedOutcome => {
+    if (outcome.kind === 'accepted') window.submitted(outcome.connection, outcome.smscIds);
+    return outcome;
   };
 
   async function submit(sms: OutboundSms): Promise<RoutedOutcome> {
     const table = state.table;
-    if (!table || sms.via) return inner.submit(sms);
+    if (!table || sms.via) return noted(await inner.submit(sms));
     const accountId = sms.accountId;
     const decision = table.decide(
       {
@@ -58,8 +91,10 @@ export function routedGateway(
         sender: sms.from,
       },
       health,
+      Math.random,
+      rotation,
     );
-    if (!decision) return inner.submit(sms);
+    if (!decision) return noted(await inner.submit(sms));
     const usable = decision.candidates.filter((c) => c.usable);
     if (usable.length === 0) {
       return {
@@ -71,7 +106,7 @@ export function routedGateway(
         waiting: true,
       };
     }
-    const outcome: RoutedOutcome = await inner.submit({ ...sms, via: usable.map((c) => c.connection) });
+    const outcome = noted(await inner.submit({ ...sms, via: usable.map((c) => c.connection) }));
     if (outcome.kind === 'accepted' || outcome.kind === 'unknown') {
       const chosen = decision.candidates.find((c) => c.connection === outcome.connection);
       const failedOver = chosen && chosen !== usable[0];
@@ -94,7 +129,7 @@ export function routedGateway(
     onReceipt: (h) =>
       inner.onReceipt(async (r: DeliveryReceipt) => {
         await h(r);
-        window.record(r.connection, r.stat);
+        window.record(r.connection, r.stat, r.smscId);
       }),
     onMo: (h) => inner.onMo(h),
     status: () => inner.status(),

@@ -152,6 +152,10 @@ export function createSystemService(deps: Deps) {
             keptBinds: c.keptBinds ?? null,
             bindsNotice: c.bindsNotice ?? null,
             lastError: c.lastError,
+            throttled: c.throttled ?? false,
+            deliveredRatio: c.deliveredRatio ?? null,
+            finalReceipts: c.finalReceipts ?? 0,
+            receiptP50Ms: c.receiptP50Ms ?? null,
             sessions: c.sessions.map((s) => ({
               bind: s.bind,
               role: s.role,

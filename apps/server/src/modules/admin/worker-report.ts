@@ -26,6 +26,8 @@ export interface ReportedConnection extends ConnectionStatus {
   deliveredRatio?: number | null;
   /** Final receipts in that window. */
   finalReceipts?: number;
+  /** Median ms from an accepted submit to its final receipt, over that window (enough receipts). */
+  receiptP50Ms?: number | null;
   /** Every bound session is in a throttle pause. */
   throttled?: boolean;
 }

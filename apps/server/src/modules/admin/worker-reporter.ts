@@ -153,9 +153,11 @@ export async function loadPauses(db: Db, pausable: ReturnType<typeof pausableGat
   for (const c of controls) if (c.paused) pausable.paused.add(c.name);
 }
 
-const figuresOf = (f: { deliveredRatio?: number; finalReceipts: number }) => ({
+type Figures = { deliveredRatio?: number; finalReceipts: number; receiptP50Ms?: number };
+const figuresOf = (f: Figures) => ({
   deliveredRatio: f.deliveredRatio ?? null,
   finalReceipts: f.finalReceipts,
+  receiptP50Ms: f.receiptP50Ms === undefined ? null : Math.round(f.receiptP50Ms),
 });
 
 export function startWorkerReporter(opts: {
@@ -165,7 +167,7 @@ export function startWorkerReporter(opts: {
   role: string;
   pausable: ReturnType<typeof pausableGateway>;
   /** Routing's figures for a connection (its delivered ratio), for the console. */
-  figures?: (connection: string) => { deliveredRatio?: number; finalReceipts: number };
+  figures?: (connection: string) => Figures;
   intervalMs?: number;
 }) {
   const { db, pausable } = opts;

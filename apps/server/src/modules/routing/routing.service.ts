@@ -11,6 +11,7 @@ import {
 import type { z } from 'zod';
 import { createRouter } from '../../gateway/smpp-gateway';
 import { compileRoutes, type ConnectionHealth } from '../../gateway/routing/route-table';
+import { healthOf } from '../../gateway/routing/routed-gateway';
 import type { Config } from '../../platform/config';
 import { transact, type Db } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
@@ -125,8 +126,9 @@ export function createRoutingService(deps: { db: Db; config: Config }) {
       lane: input.lane ?? null,
       sender: input.sender ?? null,
       strategy: input.strategy,
-      // Only quality routes judge by a floor and a ceiling: kept off the others, not silently unused.
-      qualityFloor: quality ? (input.qualityFloor ?? null) : null,
+      // Any route may have a floor (its connections below it leave the rotation); only quality
+      // routes judge by a cost ceiling: kept off the others, not silently unused.
+      qualityFloor: input.qualityFloor ?? null,
       costCeilingMicros: quality && input.costCeiling ? costToMicros(input.costCeiling) : null,
       entries: input.entries.map((e) => ({
         connection: e.connection,
@@ -228,10 +230,14 @@ export function createRoutingService(deps: { db: Db; config: Config }) {
       for (const w of workers)
         for (const c of w.connections) {
           const seen = byName.get(c.name);
-          const usable = !c.paused && c.bound > 0;
-          const why = c.paused ? 'paused by an operator' : c.bound === 0 ? 'no bind up' : undefined;
-          if (!seen || (usable && !seen.usable))
-            byName.set(c.name, { usable, why, deliveredRatio: c.deliveredRatio ?? undefined });
+          const h = healthOf({
+            paused: c.paused,
+            bound: c.bound,
+            throttled: c.throttled ?? false,
+            deliveredRatio: c.deliveredRatio ?? undefined,
+            receiptP50Ms: c.receiptP50Ms ?? undefined,
+          });
+          if (!seen || (h.usable && !seen.usable)) byName.set(c.name, h);
         }
       const health = (name: string): ConnectionHealth =>
         byName.get(name) ?? { usable: false, why: 'no worker reports it' };

@@ -3,7 +3,7 @@ import { ROUTES_API } from '@wren/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
-import { waitForFinal } from '../../../test/messaging';
+import { topUp, waitForFinal } from '../../../test/messaging';
 import { silentLogger } from '../../gateway/smpp-test-kit';
 import { startRouteRefresh } from '../../gateway/routing/route-refresh';
 import { accountsOnPlans } from './account-plans';
@@ -21,6 +21,8 @@ let user: ApiClient;
 let accountId: string;
 let carrierA: SmscHandle;
 let carrierB: SmscHandle;
+/** Delivers one message in two (those to numbers ending in an odd digit fail). */
+let carrierPoor: SmscHandle;
 
 const smsc = () =>
   startSmsc({
@@ -51,11 +53,19 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what 
 beforeAll(async () => {
   carrierA = await smsc();
   carrierB = await smsc();
+  carrierPoor = await startSmsc({
+    port: 0,
+    host: '127.0.0.1',
+    receiptDelayMs: 20,
+    credentials: [{ systemId: 'wren', password: 'wrenpass' }],
+    statByDestination: (d) => (Number(d.at(-1)) % 2 ? 'UNDELIV' : 'DELIVRD'),
+  });
   server = await startServer(
     {
       SMSC_CONNECTIONS: JSON.stringify([
         connection('carrier-a', carrierA.port, ['+1']),
         connection('carrier-b', carrierB.port, []),
+        connection('carrier-poor', carrierPoor.port, ['+999']),
       ]),
       SMSC_RECONNECT_BASE_MS: '50',
       SMSC_RECONNECT_MAX_MS: '200',
@@ -77,6 +87,7 @@ afterAll(async () => {
   await server?.close();
   await carrierA?.close();
   await carrierB?.close();
+  await carrierPoor?.close();
 });
 
 const ukRoute = {
@@ -118,7 +129,7 @@ describe('routes: the operator API', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors['entries.0.connection']).toEqual([
-      'No SMPP connection is named "carrier-z" (configured: carrier-a, carrier-b)',
+      'No SMPP connection is named "carrier-z" (configured: carrier-a, carrier-b, carrier-poor)',
     ]);
     expect(await bad({ accountId: '00000000-0000-4000-8000-000000000000' })).toMatch(
       /No account has that id/,
@@ -377,5 +388,100 @@ describe('routes: messages', () => {
     } finally {
       other.stop();
     }
+  });
+});
+
+describe('routes: rotation by delivered ratio', () => {
+  it('takes a carrier delivering below the route’s floor out of rotation, audits it, and shows its health', async () => {
+    await topUp(server, accountId, 100_000);
+    const created = await admin.post(ROUTES_API.list, {
+      name: 'floored',
+      prefix: '+44740012304',
+      strategy: 'priority',
+      qualityFloor: 0.8,
+      entries: [
+        { connection: 'carrier-poor', cost: '0.0030', priority: 1, weight: 1 },
+        { connection: 'carrier-b', cost: '0.0042', priority: 2, weight: 1 },
+      ],
+      reason: 'cheap carrier while it delivers',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await server.worker!.routes.refresh();
+    // 24 messages, half of them undelivered: too few receipts to judge until 20 are final.
+    const to = Array.from({ length: 24 }, (_, i) => `+4474001230${40 + (i % 10)}`);
+    const ids: string[] = [];
+    for (const n of to) {
+      const sent = await user.post('/api/sms/single', { recipients: [n], text: 'Floored' });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+      ids.push(sent.body.messages[0].id as string);
+      // One at a time, each final before the next: the ratio is judged on what has come back.
+      await waitForFinal(user, [ids.at(-1)!]);
+    }
+    const poorBefore = carrierPoor.stats().submitReceived;
+    expect(poorBefore).toBeGreaterThanOrEqual(20);
+    // Now out: the next message goes through carrier-b, with the reason in its history.
+    const next = await user.post('/api/sms/single', { recipients: ['+447400123040'], text: 'After' });
+    const nextId = next.body.messages[0].id as string;
+    const [done] = await waitForFinal(user, [nextId]);
+    expect(done.status).toBe('delivered');
+    const route = await server.ctx.db
+      .selectFrom('message_routes')
+      .select('connection')
+      .where('message_id', '=', nextId)
+      .executeTakeFirstOrThrow();
+    expect(route.connection).toBe('carrier-b');
+    const events = await server.ctx.db
+      .selectFrom('message_events')
+      .select('detail')
+      .where('message_id', '=', nextId)
+      .execute();
+    expect(events.map((e) => e.detail).join('\n')).toMatch(
+      /Routed: route floored \(\+44740012304, priority\): carrier-b, priority 2, cost 0\.0042/,
+    );
+    const audit = await server.ctx.db
+      .selectFrom('audit_log')
+      .select(['kind', 'message', 'actor_user_id'])
+      .where('kind', 'like', 'system.route_rotation%')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ kind: 'system.route_rotation_out', actor_user_id: null });
+    expect(audit[0]?.message).toMatch(
+      /^Connection carrier-poor taken out of route floored's rotation on .+: delivered 5\d(\.\d)?%, below the floor 80%$/,
+    );
+    // The console: its delivered ratio and receipt median, and the route test's reason.
+    await until(
+      async () => {
+        const status = await admin.get('/api/admin/system');
+        const poor = (status.body.connections as { name: string; deliveredRatio: number | null }[]).find(
+          (c) => c.name === 'carrier-poor',
+        );
+        return poor?.deliveredRatio != null;
+      },
+      5000,
+      'the worker reported carrier-poor’s figures',
+    );
+    const status = await admin.get('/api/admin/system');
+    const poor = (
+      status.body.connections as {
+        name: string;
+        deliveredRatio: number;
+        finalReceipts: number;
+        receiptP50Ms: number | null;
+      }[]
+    ).find((c) => c.name === 'carrier-poor')!;
+    expect(poor.finalReceipts).toBe(poorBefore);
+    expect(poor.deliveredRatio).toBeGreaterThan(0.4);
+    expect(poor.deliveredRatio).toBeLessThan(0.6);
+    // The simulator answers receipts after 20 ms: the median is measured, not made up.
+    expect(poor.receiptP50Ms).toBeGreaterThanOrEqual(15);
+    expect(poor.receiptP50Ms).toBeLessThan(2000);
+    const test = await admin.post(ROUTES_API.test, { to: '+447400123040' });
+    expect(test.body.candidates.map((c: { connection: string }) => c.connection)).toEqual([
+      'carrier-b',
+      'carrier-poor',
+    ]);
+    expect(test.body.candidates[1].reason).toMatch(
+      /^out of rotation: delivered 5\d(\.\d)?%, below the route's floor 80%/,
+    );
   });
 });

@@ -72,6 +72,11 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
                 Flapping
               </Badge>
             )}
+            {c.throttled && (
+              <Badge color="orange" variant="dot" data-testid="throttled">
+                Throttling
+              </Badge>
+            )}
             {c.keptBinds != null && (
               <Badge color="orange" variant="dot" data-testid="kept-binds">
                 Kept to {c.keptBinds} {c.keptBinds === 1 ? 'bind' : 'binds'}
@@ -106,6 +111,30 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
             Submits per second
           </Text>
           <Text fw={600}>{c.tps}</Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed">
+            Delivered (15 min)
+          </Text>
+          <Text fw={600} data-testid="delivered-ratio">
+            {c.deliveredRatio === null
+              ? c.finalReceipts > 0
+                ? `${c.finalReceipts} receipts, too few`
+                : 'No receipts yet'
+              : `${(Math.round(c.deliveredRatio * 1000) / 10).toFixed(1)}% of ${c.finalReceipts}`}
+          </Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed">
+            Receipt time, median
+          </Text>
+          <Text fw={600} data-testid="receipt-p50">
+            {c.receiptP50Ms === null
+              ? '—'
+              : c.receiptP50Ms < 1000
+                ? `${Math.round(c.receiptP50Ms)} ms`
+                : `${(c.receiptP50Ms / 1000).toFixed(1)} s`}
+          </Text>
         </div>
       </SimpleGrid>
       <Group gap={6} mb={c.lastError ? 'xs' : 0}>
