@@ -17,7 +17,7 @@
 /** A connection comes back at the floor plus this (5 points): a ratio at the floor does not flap. */
 export const ROTATION_HYSTERESIS = 0.05;
 /** One message in this many of a route with a connection out of rotation probes that connection. */
-export const PROBE_EVERY = 20;
+export const PROBE_EVERY = 50;
 
 export interface RotationChange {
   routeId: string;

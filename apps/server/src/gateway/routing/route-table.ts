@@ -84,6 +84,11 @@ export interface Candidate {
   connection: string;
   costMicros: CostMicros;
   usable: boolean;
+  /**
+   * Out of the route's rotation (below its floor) and not probed by this decision: tried only when
+   * no connection in rotation can take the message, never as the overflow of a busy one.
+   */
+  outOfRotation?: boolean;
   /** Why it is where it is in the order. */
   reason: string;
 }
@@ -151,6 +156,10 @@ class RankedCandidate implements Candidate {
   /** Out of the route's rotation (its floor); `probing`: this decision tries it first to measure it. */
   out = false;
   probing = false;
+
+  get outOfRotation(): boolean {
+    return this.out && !this.probing;
+  }
   private text: string | undefined;
 
   constructor(

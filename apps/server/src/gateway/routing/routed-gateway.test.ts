@@ -165,4 +165,45 @@ describe('routedGateway', () => {
     expect(connectionOf(out)).toBe('second');
     expect(out.route?.reason).toBe('route uk (+44, quality): second, no delivery figures yet, cost 0.0010');
   });
+
+  it('never sends a busy connection’s overflow to one out of rotation; it is the last resort only', async () => {
+    const poor = await simulator({ statMix: { UNDELIV: 1 } });
+    const good = await simulator();
+    const inner = await gateway([
+      connection(poor, { name: 'poor' }),
+      connection(good, { name: 'good', prefixes: ['+9'] }),
+    ]);
+    const state: RoutingState = {
+      table: compileRoutes([
+        {
+          ...UK,
+          qualityFloor: 0.8,
+          entries: [
+            { connection: 'poor', costMicros: 1000, priority: 1, weight: 1 },
+            { connection: 'good', costMicros: 2000, priority: 2, weight: 1 },
+          ],
+        },
+      ]),
+      ratePlanOf: () => undefined,
+    };
+    const changes: string[] = [];
+    const { gateway: gw, window } = routedGateway(inner, state, {
+      isPaused: () => false,
+      onRotation: (c) => changes.push(`${c.connection} ${c.out ? 'out' : 'in'}`),
+    });
+    gw.onReceipt(async () => undefined);
+    for (let i = 0; i < HEALTH_MIN_RECEIPTS; i++) expect(connectionOf(await gw.submit(sms()))).toBe('poor');
+    await until(() => window.figures('poor').finalReceipts >= HEALTH_MIN_RECEIPTS, 5000, 'receipts');
+    expect(connectionOf(await gw.submit(sms()))).toBe('good');
+    expect(changes).toEqual(['poor out']);
+    // The good one refuses (throttled): the message waits, it does not spill over to the poor one.
+    good.setOptions({ throttle: { rate: 1 } });
+    const refused = await gw.submit(sms());
+    expect(refused.kind).toBe('retry');
+    expect(poor.stats().submitReceived).toBe(HEALTH_MIN_RECEIPTS);
+    // Now every bind of the good one is in its throttle pause: the poor one is the last resort.
+    const last = await gw.submit(sms());
+    expect(connectionOf(last)).toBe('poor');
+    expect(last.route?.reason).toMatch(/out of rotation: delivered 0%, below the route's floor 80%/);
+  });
 });

@@ -106,7 +106,11 @@ export function routedGateway(
         waiting: true,
       };
     }
-    const outcome = noted(await inner.submit({ ...sms, via: usable.map((c) => c.connection) }));
+    // Connections out of rotation are the last resort: used only when none in rotation is usable
+    // (a busy or refusing one in rotation does not send its overflow to them).
+    const inRotation = usable.filter((c) => !c.outOfRotation);
+    const via = (inRotation.length > 0 ? inRotation : usable).map((c) => c.connection);
+    const outcome = noted(await inner.submit({ ...sms, via }));
     if (outcome.kind === 'accepted' || outcome.kind === 'unknown') {
       const chosen = decision.candidates.find((c) => c.connection === outcome.connection);
       const failedOver = chosen && chosen !== usable[0];
