@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { adminReasonSchema } from './admin';
+import type { MessageDto, MessageEventDto } from './messages';
 import { safeString } from './text';
 
 /**
@@ -12,6 +13,9 @@ export const ROUTES_API = {
   test: '/api/admin/routes/test',
   margin: '/api/admin/margin',
   marginCsv: '/api/admin/margin/export',
+  /** An account's SMS log as operators see it: each message's connection, route and carrier cost. */
+  accountLog: '/api/admin/accounts/:id/messages',
+  accountMessage: '/api/admin/accounts/:id/messages/:messageId',
 } as const;
 
 export const ROUTE_STRATEGY_VALUES = ['priority', 'weighted', 'least_cost', 'quality'] as const;
@@ -183,4 +187,30 @@ export interface MarginRowDto {
 export interface MarginDto {
   currency: string;
   rows: MarginRowDto[];
+}
+
+/** A message as operators see it: what the customer sees, and where it went at what cost. */
+export interface OperatorMessageDto extends MessageDto {
+  /** The SMPP connection that took it (routed or by prefix); null before it was sent. */
+  connection: string | null;
+  /** The route that chose it, with the carrier's cost; null when no route did. */
+  route: {
+    name: string;
+    strategy: string;
+    /** Per segment, as the route lists it ("0.0042"). */
+    cost: string;
+    /** Cost per segment × segments accepted, in millionths of the unit. */
+    totalCostMicros: number;
+  } | null;
+}
+
+export interface OperatorLogPageDto {
+  items: OperatorMessageDto[];
+  nextCursor: string | null;
+}
+
+export interface OperatorMessageDetailDto {
+  message: OperatorMessageDto;
+  /** Every event, the routing decisions and raw receipts included. */
+  events: MessageEventDto[];
 }

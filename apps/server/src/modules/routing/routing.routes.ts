@@ -7,6 +7,9 @@ import {
   ROUTES_API,
   ErrorCode,
   routeTestSchema,
+  smsLogQuerySchema,
+  messageDtoSchema,
+  messageEventDtoSchema,
 } from '@wren/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,6 +20,7 @@ import { ADMIN } from '../../platform/http/route-auth';
 import { csvDownloadHeaders } from '../../shared/csv';
 import { operatorOf } from '../admin/admin.routes';
 import { marginCsv, marginReport } from './margin';
+import { createOperatorLog } from './operator-log';
 import { createRoutingService } from './routing.service';
 
 const params = z.object({ id: z.uuid('No route has that id') });
@@ -70,6 +74,15 @@ const marginDto = z.object({
   ),
 });
 
+const operatorMessageDto = messageDtoSchema.extend({
+  connection: z.string().nullable(),
+  route: z
+    .object({ name: z.string(), strategy: z.string(), cost: z.string(), totalCostMicros: z.number() })
+    .nullable(),
+});
+const accountParams = z.object({ id: z.uuid('No account has that id') });
+const messageParams = accountParams.extend({ messageId: z.uuid('No message has that id') });
+
 /** The longest margin report: a year of days. */
 const MAX_MARGIN_DAYS = 366;
 
@@ -87,6 +100,7 @@ function marginRange(q: { from: string; to: string }): { from: Date; to: Date } 
 /** Operators' routes and margin (issue 38): admin only (ADMIN), every change audited. */
 export function routingRoutes(ctx: AppContext) {
   const routing = createRoutingService({ db: ctx.db, config: ctx.config });
+  const operatorLog = createOperatorLog(ctx.db, ctx.services.messages);
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(ROUTES_API.list, { schema: { response: { 200: routeListDto } }, config: ADMIN }, async () =>
@@ -125,6 +139,33 @@ export function routingRoutes(ctx: AppContext) {
           rows: await marginReport(ctx.db, from, to, ctx.config.currency),
         };
       },
+    );
+    r.get(
+      ROUTES_API.accountLog,
+      {
+        schema: {
+          params: accountParams,
+          querystring: smsLogQuerySchema,
+          response: {
+            200: z.object({ items: z.array(operatorMessageDto), nextCursor: z.string().nullable() }),
+          },
+        },
+        config: ADMIN,
+      },
+      async (req) => operatorLog.page(req.params.id, req.query),
+    );
+    r.get(
+      ROUTES_API.accountMessage,
+      {
+        schema: {
+          params: messageParams,
+          response: {
+            200: z.object({ message: operatorMessageDto, events: z.array(messageEventDtoSchema) }),
+          },
+        },
+        config: ADMIN,
+      },
+      async (req) => operatorLog.detail(req.params.id, req.params.messageId),
     );
     r.get(
       ROUTES_API.marginCsv,

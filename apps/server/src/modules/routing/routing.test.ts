@@ -357,6 +357,39 @@ describe('routes: messages', () => {
     expect((await admin.get(`${ROUTES_API.margin}?from=${today}&to=2020-01-01`)).status).toBe(400);
   });
 
+  it('an account’s SMS log shows operators each message’s connection, route and carrier cost; nobody else', async () => {
+    const path = ROUTES_API.accountLog.replace(':id', accountId);
+    const page = await admin.get(`${path}?recipient=%2B447400123001`);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    expect(page.body.items).toHaveLength(1);
+    expect(page.body.items[0]).toMatchObject({
+      recipient: '+447400123001',
+      status: 'delivered',
+      connection: 'carrier-a',
+      route: { name: 'uk', strategy: 'priority', cost: '0.0050', totalCostMicros: 5000 },
+    });
+    const all = await admin.get(path);
+    const failedOver = (all.body.items as { recipient: string; connection: string }[]).find(
+      (m) => m.recipient === '+447400123002',
+    );
+    expect(failedOver?.connection).toBe('carrier-b');
+    const id = page.body.items[0].id as string;
+    const one = await admin.get(
+      ROUTES_API.accountMessage.replace(':id', accountId).replace(':messageId', id),
+    );
+    expect(one.status).toBe(200);
+    expect(one.body.message.route).toMatchObject({ name: 'uk', cost: '0.0050' });
+    expect(one.body.events.map((e: { detail: string | null }) => e.detail)).toContain(
+      'Routed: route uk (+44, priority): carrier-a, priority 1, cost 0.0050',
+    );
+    // The account's own user, and another account's path for this message: refused, not found.
+    expect((await user.get(path)).status).toBe(403);
+    const other = (await server.client().register()).user.accountId;
+    const wrong = await admin.get(ROUTES_API.accountMessage.replace(':id', other).replace(':messageId', id));
+    expect(wrong.status).toBe(404);
+    expect(JSON.stringify(wrong.body)).not.toMatch(/carrier-a/);
+  });
+
   it('another node applies a change within its refresh, with no restart', async () => {
     const other = startRouteRefresh(
       {

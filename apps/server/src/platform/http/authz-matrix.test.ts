@@ -232,6 +232,10 @@ const MATRIX: Record<string, Case> = {
   'POST /api/admin/routes/test': () => ({ path: '/api/admin/routes/test', body: { to: '+447700900123' } }),
   'GET /api/admin/margin': () => ({ path: '/api/admin/margin?from=2026-12-01&to=2026-12-03' }),
   'GET /api/admin/margin/export': () => ({ path: '/api/admin/margin/export?from=2026-12-01&to=2026-12-03' }),
+  'GET /api/admin/accounts/:id/messages': (f) => ({ path: `/api/admin/accounts/${f.accountId}/messages` }),
+  'GET /api/admin/accounts/:id/messages/:messageId': (f) => ({
+    path: `/api/admin/accounts/${f.accountId}/messages/${f.message}`,
+  }),
   'GET /api/admin/rate-plans': 'own',
   'POST /api/admin/rate-plans': 'own',
   'GET /api/admin/rate-plans/:id': (f) => ({ path: `/api/admin/rate-plans/${f.ratePlan}` }),

@@ -1,0 +1,71 @@
+import { microsToCost, type OperatorMessageDto, type SmsLogQuery } from '@wren/contracts';
+import type { MessageDto, MessageEventDto } from '@wren/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db';
+import type { MessagesService } from '../messages/messages.service';
+
+interface Carried {
+  id: string;
+  connection: string | null;
+  route_name: string | null;
+  strategy: string | null;
+  cost_micros: string | null;
+  segments: number | null;
+}
+
+/** Each message's connection and, when a route chose it, the route and the carrier's cost. */
+async function carriedBy(db: Db, accountId: string, ids: readonly string[]): Promise<Map<string, Carried>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql<Carried>`
+    SELECT m.id, coalesce(r.connection, m.connection) AS connection, r.route_name, r.strategy,
+           r.cost_micros::text AS cost_micros, r.segments
+      FROM messages m
+      LEFT JOIN message_routes r ON r.message_id = m.id
+     WHERE m.account_id = ${accountId}::uuid AND m.id = ANY(${sql.val(ids)}::uuid[])`.execute(db);
+  return new Map(rows.rows.map((r) => [r.id, r]));
+}
+
+function withCarrier(m: MessageDto, c: Carried | undefined): OperatorMessageDto {
+  const micros = c?.cost_micros === null || c?.cost_micros === undefined ? null : Number(c.cost_micros);
+  return {
+    ...m,
+    connection: c?.connection ?? null,
+    route:
+      c && c.route_name !== null && micros !== null
+        ? {
+            name: c.route_name,
+            strategy: c.strategy ?? '',
+            cost: microsToCost(micros),
+            totalCostMicros: micros * (c.segments ?? 0),
+          }
+        : null,
+  };
+}
+
+/**
+ * An account's SMS log for operators (issue 38 item 5): the customer's log, read through the
+ * messages service with the same filters and pages, with each message's connection, route and
+ * carrier cost. Admin only (the routes say so); scoped to the account in the path.
+ */
+export function createOperatorLog(db: Db, messages: MessagesService) {
+  return {
+    async page(accountId: string, q: SmsLogQuery) {
+      const page = await messages.log(accountId, q);
+      const carried = await carriedBy(
+        db,
+        accountId,
+        page.items.map((m) => m.id),
+      );
+      return { items: page.items.map((m) => withCarrier(m, carried.get(m.id))), nextCursor: page.nextCursor };
+    },
+
+    async detail(
+      accountId: string,
+      id: string,
+    ): Promise<{ message: OperatorMessageDto; events: MessageEventDto[] }> {
+      const d = await messages.detail(accountId, id, { admin: true });
+      const carried = await carriedBy(db, accountId, [id]);
+      return { message: withCarrier(d.message, carried.get(id)), events: d.events };
+    },
+  };
+}
