@@ -213,6 +213,45 @@ describe('Operator console', () => {
     await context.close();
   });
 
+  it('shows operators the account’s SMS log with each message’s connection, and its whole history', async () => {
+    const { page, context } = await adminPage();
+    await open(page, `/admin/accounts/${customerAccountId}`);
+    const row = page.getByRole('row', { name: /Message to \+14155550199/ });
+    await row.waitFor();
+    // Sent through the one configured connection (no route chose it: no route, no carrier cost).
+    await page.waitForFunction(
+      () =>
+        document.querySelector('tr[aria-label^="Message to +14155550199"] td[data-label="Connection"]')
+          ?.textContent !== '—',
+      undefined,
+      { timeout: 20_000 },
+    );
+    const connection = await row.locator('td[data-label="Connection"]').innerText();
+    assert.notEqual(connection.trim(), '');
+    assert.equal((await row.locator('td[data-label="Route"]').innerText()).trim(), '—');
+    await page.getByLabel('Search messages by recipient').fill('+1999');
+    await page.getByText('No messages to +1999.').waitFor();
+    await page.getByLabel('Search messages by recipient').fill('+14155550199');
+    await row.waitFor();
+    await row.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Message history' });
+    await dialog.getByText(`Connection ${connection.trim()}`).waitFor();
+    await screenshot(page, 'admin-account-sms-log');
+    await page.keyboard.press('Escape');
+    await context.close();
+
+    const narrow = await newContext(browser, server.baseUrl, { width: 390, height: 844 });
+    await signIn(narrow.page, admin);
+    await open(narrow.page, `/admin/accounts/${customerAccountId}`);
+    await narrow.page.getByRole('row', { name: /Message to \+14155550199/ }).waitFor();
+    const scrollWidth = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scrollWidth <= 390, `no sideways scroll at 390 px (${scrollWidth}px)`);
+    await narrow.page.getByRole('row', { name: /Message to \+14155550199/ }).scrollIntoViewIfNeeded();
+    await screenshot(narrow.page, 'admin-account-sms-log-390');
+    await narrow.context.close();
+  });
+
   it('locks an account after a confirmation that says what stops; its scheduled message is canceled and refunded', async () => {
     const user = await registerViaApi(server.baseUrl, newUser({ name: 'Lou Locked' }));
     const session = await login(user);

@@ -6,12 +6,13 @@ import { AccountAdjustmentCard } from '../components/account-adjustment-card';
 import { AccountHeader } from '../components/account-header';
 import { AccountLedgerCard } from '../components/account-ledger-card';
 import { AccountLockCard } from '../components/account-lock-card';
+import { AccountMessagesCard } from '../components/account-messages-card';
 import { AccountPlanLimitsCard } from '../components/account-plan-limits-card';
 import { AccountTreeCard } from '../components/account-tree-card';
 import { AccountUsersCard } from '../components/account-users-card';
 import { ErrorBlock, LoadingBlock } from '../components/common';
 
-/** One account for an admin: its balance and adjustments, plan and limits, access, users and ledger. */
+/** One account for an admin: its balance and adjustments, plan and limits, access, users, SMS log and ledger. */
 export default function AccountDetailPage() {
   const { id = '' } = useParams();
   const account = useAccount(id);
@@ -29,6 +30,7 @@ export default function AccountDetailPage() {
       </SimpleGrid>
       <AccountTreeCard account={a} />
       <AccountUsersCard account={a} />
+      <AccountMessagesCard account={a} />
       <AccountLedgerCard account={a} />
     </Stack>
   );
