@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { redirect, type RouteObject } from 'react-router';
 import { paths, type AppPath } from '@/config/paths';
 import { requireAdmin } from '@/features/admin/require-admin';
+import type { AdminPageName } from '@/features/admin/pages/admin-pages';
 import { alwaysRevalidate, requireUser, visitorsOnly } from './guards';
 import { gated } from './permission-gate';
 import { RootLayout } from './layout/root-layout';
@@ -27,6 +28,10 @@ function page(path: AppPath, load: () => PageModule): RouteObject {
     handle: { title: path.title } satisfies RouteHandle,
   };
 }
+
+/** An operator console page, through the one small module that loads them (admin-pages.ts). */
+const adminPage = (name: AdminPageName) => () =>
+  import('@/features/admin/pages/admin-pages').then((m) => m.loadAdminPage(name));
 
 /** A grouping route: adds a breadcrumb (linked when `to` is set) above its pages. */
 function group(handle: RouteHandle, children: RouteObject[]): RouteObject {
@@ -114,22 +119,17 @@ const mainPages: RouteObject[] = [
     shouldRevalidate: alwaysRevalidate,
     handle: { title: 'Admin' } satisfies RouteHandle,
     children: [
-      page(paths.admin.accounts, () => import('@/features/admin/pages/accounts-page')),
+      page(paths.admin.accounts, adminPage('accounts')),
       group({ title: paths.admin.accounts.title, to: to(paths.admin.accounts) }, [
-        page(paths.admin.account, () => import('@/features/admin/pages/account-detail-page')),
+        page(paths.admin.account, adminPage('account')),
       ]),
-      page(paths.admin.ratePlans, () => import('@/features/admin/pages/rate-plans-page')),
-      page(paths.admin.senderIds, () => import('@/features/admin/pages/sender-id-approvals-page')),
-      page(paths.admin.audit, () => import('@/features/admin/pages/audit-page')),
-      page(paths.admin.system, () => import('@/features/admin/pages/system-page')),
-      page(paths.admin.topUps, () => import('@/features/admin/pages/top-ups-page')),
-      // Through one small module that loads each page itself: fewer bytes in this eager chunk.
-      page(paths.admin.routes, () =>
-        import('@/features/admin/pages/routing-pages').then((m) => m.routesPage()),
-      ),
-      page(paths.admin.margin, () =>
-        import('@/features/admin/pages/routing-pages').then((m) => m.marginPage()),
-      ),
+      page(paths.admin.ratePlans, adminPage('ratePlans')),
+      page(paths.admin.senderIds, adminPage('senderIds')),
+      page(paths.admin.audit, adminPage('audit')),
+      page(paths.admin.system, adminPage('system')),
+      page(paths.admin.topUps, adminPage('topUps')),
+      page(paths.admin.routes, adminPage('routes')),
+      page(paths.admin.margin, adminPage('margin')),
     ],
   },
 ];
