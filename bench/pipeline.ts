@@ -104,6 +104,36 @@ async function rawSmpp(n: number) {
   return n / secs;
 }
 
+/**
+ * BENCH_ROUTED=1: one route for every number ('+', priority, 10,000 other routes beside it), so each
+ * message is routed (issue 38): its CPU per message against a run without, for the routing cost.
+ */
+const ROUTED = process.env.BENCH_ROUTED === '1';
+
+async function routeEverything(url: string, connection: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `
+      WITH r AS (
+        INSERT INTO smsc_routes (name, prefix, strategy)
+        SELECT 'bench ' || g, '+' || (1000000 + g)::text, 'priority' FROM generate_series(1, 10000) g
+        UNION ALL SELECT 'everything', '+', 'priority'
+        RETURNING id)
+      INSERT INTO smsc_route_entries (route_id, connection, cost_micros, priority, weight)
+      SELECT id, $1, 4200, 1, 1 FROM r`,
+      [connection],
+    );
+    await client.query('UPDATE smsc_routes_version SET version = version + 1');
+  } finally {
+    await client.end();
+  }
+  // Each node reads the routes' version every 2 s.
+  await new Promise((r) => setTimeout(r, 2500));
+  console.log(`routed: 10,001 routes, every message by route "everything" through ${connection}`);
+}
+
 async function main() {
   console.log(
     `pipeline benchmark: ${N} messages, ${PER_REQUEST} per request, concurrency ${CONCURRENCY}, ${EMBEDDED ? 'embedded PostgreSQL' : 'PostgreSQL'}, ` +
@@ -163,6 +193,7 @@ async function main() {
   const simulatorCpu = () => (simulatorPid ? cpuSeconds({ pid: simulatorPid }) : 0);
   const base = `http://127.0.0.1:${PORT}`;
   try {
+    if (ROUTED) await routeEverything(db.url, SPLIT || NODE ? 'default' : 'simulator');
     const session = await signUp(base);
     const writes = await tableWrites(db.url);
     const statements = EMBEDDED && pgStatementsEnabled ? await statementTimes(db.url) : null;

@@ -1,4 +1,4 @@
-import { startSmsc, type SmscHandle } from '@wren/smsc-simulator';
+import type { SmscHandle } from '@wren/smsc-simulator';
 import { FINAL_STATUSES, ROUTES_API } from '@wren/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { ApiClient } from '../../../test/client';
 import { startServer, type TestServer } from '../../../test/harness';
 import { topUp } from '../../../test/messaging';
 import { ukMobiles } from '../contacts/test-fixtures';
+import { carrier, carrierConnection } from './test-carriers';
 
 /**
  * Issue 38 under faults: one weighted route over three simulated carriers, each failing its own way,
@@ -27,26 +28,9 @@ let drop: SmscHandle;
 let throttle: SmscHandle;
 let poor: SmscHandle;
 
-const carrier = (opts: Parameters<typeof startSmsc>[0] = {}) =>
-  startSmsc({
-    port: 0,
-    host: '127.0.0.1',
-    receiptDelayMs: 20,
-    maxStoredMessages: CAMPAIGN * 2,
-    credentials: [{ systemId: 'wren', password: 'wrenpass' }],
-    ...opts,
-  });
-
-const connection = (name: string, port: number, prefixes: string[]) => ({
-  name,
-  host: '127.0.0.1',
-  port,
-  systemId: 'wren',
-  password: 'wrenpass',
-  binds: 2,
-  window: 50,
-  prefixes,
-});
+const store = { maxStoredMessages: CAMPAIGN * 2 };
+const connection = (name: string, port: number, prefixes: string[]) =>
+  carrierConnection(name, port, prefixes, { binds: 2, window: 50 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -62,9 +46,9 @@ function twice(smsc: SmscHandle): number {
 }
 
 beforeAll(async () => {
-  drop = await carrier();
-  throttle = await carrier({ maxTps: 40 });
-  poor = await carrier({ statMix: { DELIVRD: 60, UNDELIV: 40 }, seed: 7 });
+  drop = await carrier(store);
+  throttle = await carrier({ ...store, maxTps: 40 });
+  poor = await carrier({ ...store, statMix: { DELIVRD: 60, UNDELIV: 40 }, seed: 7 });
   server = await startServer(
     {
       SMSC_CONNECTIONS: JSON.stringify([

@@ -1,4 +1,4 @@
-import { startSmsc, type SmscHandle } from '@wren/smsc-simulator';
+import type { SmscHandle } from '@wren/smsc-simulator';
 import { ROUTES_API } from '@wren/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../test/client';
@@ -8,6 +8,7 @@ import { silentLogger } from '../../gateway/smpp-test-kit';
 import { startRouteRefresh } from '../../gateway/routing/route-refresh';
 import { accountsOnPlans } from './account-plans';
 import { loadRouteDefs, routesVersion } from './route-store';
+import { carrier, carrierConnection } from './test-carriers';
 
 /**
  * Issue 38 through the real server, PostgreSQL, the worker and two simulated carriers: operators'
@@ -24,24 +25,6 @@ let carrierB: SmscHandle;
 /** Delivers one message in two (those to numbers ending in an odd digit fail). */
 let carrierPoor: SmscHandle;
 
-const smsc = () =>
-  startSmsc({
-    port: 0,
-    host: '127.0.0.1',
-    receiptDelayMs: 20,
-    credentials: [{ systemId: 'wren', password: 'wrenpass' }],
-  });
-
-const connection = (name: string, port: number, prefixes: string[]) => ({
-  name,
-  host: '127.0.0.1',
-  port,
-  systemId: 'wren',
-  password: 'wrenpass',
-  binds: 1,
-  prefixes,
-});
-
 async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition') {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -51,21 +34,15 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what 
 }
 
 beforeAll(async () => {
-  carrierA = await smsc();
-  carrierB = await smsc();
-  carrierPoor = await startSmsc({
-    port: 0,
-    host: '127.0.0.1',
-    receiptDelayMs: 20,
-    credentials: [{ systemId: 'wren', password: 'wrenpass' }],
-    statByDestination: (d) => (Number(d.at(-1)) % 2 ? 'UNDELIV' : 'DELIVRD'),
-  });
+  carrierA = await carrier();
+  carrierB = await carrier();
+  carrierPoor = await carrier({ statByDestination: (d) => (Number(d.at(-1)) % 2 ? 'UNDELIV' : 'DELIVRD') });
   server = await startServer(
     {
       SMSC_CONNECTIONS: JSON.stringify([
-        connection('carrier-a', carrierA.port, ['+1']),
-        connection('carrier-b', carrierB.port, []),
-        connection('carrier-poor', carrierPoor.port, ['+999']),
+        carrierConnection('carrier-a', carrierA.port, ['+1']),
+        carrierConnection('carrier-b', carrierB.port, []),
+        carrierConnection('carrier-poor', carrierPoor.port, ['+999']),
       ]),
       SMSC_RECONNECT_BASE_MS: '50',
       SMSC_RECONNECT_MAX_MS: '200',
