@@ -39,6 +39,8 @@ export interface MessagingTables {
     strategy: string;
     cost_micros: number;
     segments: number;
+    /** The decision's one line (0051), shown in the operators' history. */
+    reason: Generated<string>;
   };
   message_events: {
     id: Generated<number>;

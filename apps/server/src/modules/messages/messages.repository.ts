@@ -31,32 +31,6 @@ export type MessageDtoRow = Pick<MessageRow, (typeof DTO_COLUMNS)[number]>;
 /** DTO_COLUMNS of the messages table aliased `m`: what the SMS log's statements select. */
 export const LOG_SELECT = DTO_COLUMNS.map((c) => `m.${c}` as const);
 
-/** A routed message's connection, route and carrier cost (message_routes, 0050). */
-export interface RoutedRow {
-  message_id: string;
-  connection: string;
-  route_name: string;
-  strategy: string;
-  cost_micros: number;
-  segments: number;
-}
-
-export async function insertRoutes(trx: Db, rows: readonly RoutedRow[]) {
-  if (rows.length === 0) return;
-  await insertUnnest(
-    'message_routes',
-    {
-      message_id: 'uuid',
-      connection: 'text',
-      route_name: 'text',
-      strategy: 'text',
-      cost_micros: 'bigint',
-      segments: 'integer',
-    },
-    rows,
-  ).execute(trx);
-}
-
 export async function insertEvents(
   trx: Db,
   events: readonly { message_id: string; status: string; detail?: string | null; raw?: string | null }[],

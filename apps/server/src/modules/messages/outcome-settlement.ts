@@ -1,11 +1,9 @@
 import { canonicalId } from '../../gateway/message-id';
-import type { RouteNote } from '../../gateway/sms-gateway';
 import { afterCommit, type Db, transact } from '../../platform/db';
 import type { EventBus } from '../../platform/events';
 import type { LedgerService } from '../ledger/ledger.service';
 import type { DispatchPolicies } from './dispatch-policies';
-import { ROUTED_PREFIX } from './message-history';
-import { insertEvents, insertRoutes, type RoutedRow } from './messages.repository';
+import { insertEvents } from './messages.repository';
 import { notifyChanged } from './notify';
 import { sortOutcomes, type Accepted, type Answered, type Claimed } from './outcome-sorting';
 import * as q from './outcomes.repository';
@@ -14,10 +12,6 @@ import { refundMessages } from './refunds';
 import { transition, type Transitioned } from './status.repository';
 
 /** The history's line for a route's decision (operators see it; customers do not: message-history.ts). */
-export function routedDetail(route: RouteNote): string {
-  return `${ROUTED_PREFIX}${route.reason}`;
-}
-
 /** Claims per message before it fails; the validity period is the other limit. */
 const MAX_ATTEMPTS = 25;
 /** The longest a message waiting for a connection (none bound, paused) steps back before a new try. */
@@ -63,6 +57,22 @@ export function createOutcomeSettlement(deps: Deps) {
         receiptTimeoutMinutes: receiptTimeout(connection, m),
         submittedAt: new Date(at),
       })),
+      // A route's decision, with the move (message_routes): its connection, cost and why.
+      routes: items.flatMap(({ m, outcome }) =>
+        outcome.route
+          ? [
+              {
+                message_id: m.id,
+                connection,
+                route_name: outcome.route.routeName,
+                strategy: outcome.route.strategy,
+                cost_micros: outcome.route.costMicros,
+                segments: Math.max(1, outcome.smscIds.length),
+                reason: outcome.route.reason,
+              },
+            ]
+          : [],
+      ),
       parts: items.flatMap(({ m, outcome }) =>
         outcome.smscIds.map((sid, part) => ({
           connection,
@@ -86,8 +96,7 @@ export function createOutcomeSettlement(deps: Deps) {
     if (
       only &&
       sorted.retry.length + sorted.resend.length + sorted.failed.length + sorted.rejected.length === 0 &&
-      // A route's decision is an event of its own, written with the batch.
-      only[1].every(({ outcome }) => outcome.kind === 'accepted' && !outcome.route)
+      only[1].every(({ outcome }) => outcome.kind === 'accepted')
     ) {
       const [connection, items] = only;
       const { sent, smscIds } = await markSent(db, connection, items);
@@ -99,24 +108,12 @@ export function createOutcomeSettlement(deps: Deps) {
     const changed = await transact(db, async (trx) => {
       const touched: Transitioned[] = [];
       const events: { message_id: string; status: string; detail: string }[] = [];
-      const routed: RoutedRow[] = [];
       // Accepted (fully, or partly with an unknown tail): sent, with every part under its SMSC id.
       for (const [connection, items] of sorted.accepted) {
         const { sent, mine, smscIds } = await markSent(trx, connection, items);
         if (smscIds.length) stored.push({ connection, smscIds });
         // The happy path writes no event; a partial submit is worth one.
         for (const { m, outcome } of mine) {
-          if (outcome.route) {
-            events.push({ message_id: m.id, status: 'sent', detail: routedDetail(outcome.route) });
-            routed.push({
-              message_id: m.id,
-              connection,
-              route_name: outcome.route.routeName,
-              strategy: outcome.route.strategy,
-              cost_micros: outcome.route.costMicros,
-              segments: Math.max(1, outcome.smscIds.length),
-            });
-          }
           if (outcome.kind === 'unknown') {
             events.push({
               message_id: m.id,
@@ -208,7 +205,6 @@ export function createOutcomeSettlement(deps: Deps) {
         touched.push(...r);
       }
       await insertEvents(trx, events);
-      await insertRoutes(trx, routed);
       for (const s of stored) afterCommit(trx, () => deps.events.publish('parts.stored', s));
       return touched;
     });

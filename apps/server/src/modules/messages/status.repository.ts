@@ -45,6 +45,11 @@ export interface Transition<To extends MessageStatus> {
    * the messages that moved (the others' parts are not stored).
    */
   parts?: readonly { connection: string; smsc_key: string; message_id: string; part: number }[];
+  /**
+   * On `sent`: the routing decision of each message a route chose (message_routes), stored in the
+   * same statement for the messages that moved.
+   */
+  routes?: readonly RouteRecord[];
   /** Back in the queue: earliest next attempt, from now. */
   retryInMs?: number;
   /** Back in the queue: the claim's attempt is given back (nothing reached the SMSC). */
@@ -193,7 +198,8 @@ export async function transition<To extends MessageStatus>(
         ${t.due ? sql`FROM ${sourceOf(t)} WHERE m.id = v.id AND` : sql`WHERE`} ${sql.join(conditions, sql` AND `)}
    RETURNING m.id, m.account_id, m.campaign_id, m.price_minor),
     queue AS (${queueEffect(t, from)}),
-    parts AS (${partsOf(t)})
+    parts AS (${partsOf(t)}),
+    routes AS (${routesOf(t)})
     SELECT * FROM moved`.execute(trx);
   return res.rows;
 }
@@ -228,6 +234,31 @@ function partsOf(t: Transition<MessageStatus>) {
              AS p(connection, smsc_key, message_id, part)
        WHERE p.message_id IN (SELECT id FROM moved)
       ON CONFLICT DO NOTHING`;
+}
+
+/** A routed message's decision, as message_routes keeps it. */
+export interface RouteRecord {
+  message_id: string;
+  connection: string;
+  route_name: string;
+  strategy: string;
+  cost_micros: number;
+  segments: number;
+  reason: string;
+}
+
+/** The routing decisions a `sent` transition stores, for the messages it moved. */
+function routesOf(t: Transition<MessageStatus>) {
+  const rows = t.to === 'sent' ? (t.routes ?? []) : [];
+  if (rows.length === 0) return sql`SELECT 1`;
+  return sql`INSERT INTO message_routes (message_id, connection, route_name, strategy, cost_micros, segments, reason)
+      SELECT r.message_id, r.connection, r.route_name, r.strategy, r.cost_micros, r.segments, r.reason
+        FROM unnest(${rows.map((x) => x.message_id)}::uuid[], ${rows.map((x) => x.connection)}::text[],
+                    ${rows.map((x) => x.route_name)}::text[], ${rows.map((x) => x.strategy)}::text[],
+                    ${rows.map((x) => x.cost_micros)}::bigint[], ${rows.map((x) => x.segments)}::int[],
+                    ${rows.map((x) => x.reason)}::text[])
+             AS r(message_id, connection, route_name, strategy, cost_micros, segments, reason)
+       WHERE r.message_id IN (SELECT id FROM moved)`;
 }
 
 /** The statuses of a message that has a work-queue row. */

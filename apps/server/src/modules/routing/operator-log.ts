@@ -11,6 +11,8 @@ interface Carried {
   strategy: string | null;
   cost_micros: string | null;
   segments: number | null;
+  reason: string | null;
+  routed_at: Date | null;
 }
 
 /** Each message's connection and, when a route chose it, the route and the carrier's cost. */
@@ -18,7 +20,8 @@ async function carriedBy(db: Db, accountId: string, ids: readonly string[]): Pro
   if (ids.length === 0) return new Map();
   const rows = await sql<Carried>`
     SELECT m.id, coalesce(r.connection, m.connection) AS connection, r.route_name, r.strategy,
-           r.cost_micros::text AS cost_micros, r.segments
+           r.cost_micros::text AS cost_micros, r.segments,
+           r.reason, r.routed_at
       FROM messages m
       LEFT JOIN message_routes r ON r.message_id = m.id
      WHERE m.account_id = ${accountId}::uuid AND m.id = ANY(${sql.val(ids)}::uuid[])`.execute(db);
@@ -64,8 +67,21 @@ export function createOperatorLog(db: Db, messages: MessagesService) {
       id: string,
     ): Promise<{ message: OperatorMessageDto; events: MessageEventDto[] }> {
       const d = await messages.detail(accountId, id, { admin: true });
-      const carried = await carriedBy(db, accountId, [id]);
-      return { message: withCarrier(d.message, carried.get(id)), events: d.events };
+      const c = (await carriedBy(db, accountId, [id])).get(id);
+      const events = [...d.events];
+      // The routing decision, kept with the move to sent (message_routes.reason), in its place.
+      if (c?.routed_at && c.reason) {
+        const at = new Date(c.routed_at).toISOString();
+        events.push({
+          id: `route-${id}`,
+          status: 'sent',
+          detail: `Routed: ${c.reason}`,
+          raw: null,
+          createdAt: at,
+        });
+        events.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      }
+      return { message: withCarrier(d.message, c), events };
     },
   };
 }
