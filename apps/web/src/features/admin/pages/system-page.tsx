@@ -119,7 +119,7 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
           <Text fw={600} data-testid="delivered-ratio">
             {c.deliveredRatio === null
               ? c.finalReceipts > 0
-                ? `${c.finalReceipts} receipts, too few`
+                ? `${c.finalReceipts} ${c.finalReceipts === 1 ? 'receipt' : 'receipts'}, too few to judge`
                 : 'No receipts yet'
               : `${(Math.round(c.deliveredRatio * 1000) / 10).toFixed(1)}% of ${c.finalReceipts}`}
           </Text>
