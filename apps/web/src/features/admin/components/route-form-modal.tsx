@@ -20,6 +20,9 @@ import { HttpError, messageOf } from '@/lib/http/http-error';
 import { useRatePlans } from '../api/admin-api';
 import { useSaveRoute } from '../api/routes-api';
 
+/** Monospace for what is typed (prefixes, ids, costs), not for the field's label and messages. */
+export const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+
 export const STRATEGY_LABELS: Record<RouteInput['strategy'], string> = {
   priority: 'Priority (failover in order)',
   weighted: 'Weighted (share by weight)',
@@ -188,7 +191,7 @@ export function RouteFormModal(props: {
               label="Prefix"
               description="+ and digits; + alone matches every number"
               required
-              ff="monospace"
+              styles={MONO}
               {...form.getInputProps('prefix')}
             />
           </SimpleGrid>
@@ -199,7 +202,7 @@ export function RouteFormModal(props: {
             <TextInput
               label="Account id"
               placeholder="Any account"
-              ff="monospace"
+              styles={MONO}
               {...form.getInputProps('accountId')}
             />
             <Select
@@ -246,7 +249,7 @@ export function RouteFormModal(props: {
                 label="Cost ceiling"
                 description="Connections costing more per segment go last"
                 placeholder="0.0060"
-                ff="monospace"
+                styles={MONO}
                 {...form.getInputProps('costCeiling')}
               />
             </SimpleGrid>
@@ -290,7 +293,7 @@ export function RouteFormModal(props: {
                 <TextInput
                   label="Cost per segment"
                   placeholder="0.0042"
-                  ff="monospace"
+                  styles={MONO}
                   style={{ flex: '1 1 110px' }}
                   {...form.getInputProps(`entries.${i}.cost`)}
                 />

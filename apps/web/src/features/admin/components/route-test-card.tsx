@@ -6,7 +6,7 @@ import { ResponsiveTable } from '@/components/responsive-table';
 import { HttpError, messageOf } from '@/lib/http/http-error';
 import { useTestRoute } from '../api/routes-api';
 import { SectionHeader } from './common';
-import { LANE_LABELS, STRATEGY_LABELS } from './route-form-modal';
+import { LANE_LABELS, MONO, STRATEGY_LABELS } from './route-form-modal';
 
 type Fields = 'to' | 'accountId' | 'lane' | 'sender';
 
@@ -133,7 +133,7 @@ export function RouteTestCard() {
               label="Number"
               placeholder="+447700900123"
               required
-              ff="monospace"
+              styles={MONO}
               value={values.to}
               error={errors.to}
               onChange={(e) => set('to')(e.currentTarget.value)}
@@ -142,7 +142,7 @@ export function RouteTestCard() {
             <TextInput
               label="Account id"
               placeholder="Optional"
-              ff="monospace"
+              styles={MONO}
               value={values.accountId}
               error={errors.accountId}
               onChange={(e) => set('accountId')(e.currentTarget.value)}

@@ -144,15 +144,7 @@ export default function MarginPage() {
                   <Table.Td data-label="Day" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                     {r.day}
                   </Table.Td>
-                  <Table.Td data-label="Country">
-                    {r.countryName}
-                    {r.country && (
-                      <Text span c="dimmed" size="xs">
-                        {' '}
-                        {r.country}
-                      </Text>
-                    )}
-                  </Table.Td>
+                  <Table.Td data-label="Country">{r.countryName}</Table.Td>
                   <Table.Td data-label="Connection" ff="monospace">
                     {r.connection}
                   </Table.Td>
