@@ -84,7 +84,7 @@ function toInput(v: RouteFormValues): RouteInput {
     lane: v.lane || null,
     sender: v.sender.trim() || null,
     strategy: v.strategy,
-    qualityFloor: quality && v.qualityFloor !== '' ? Number(v.qualityFloor) : null,
+    qualityFloor: v.qualityFloor !== '' ? Number(v.qualityFloor) : null,
     costCeiling: quality && v.costCeiling.trim() ? v.costCeiling.trim() : null,
     entries: v.entries.map((e) => ({
       connection: e.connection,
@@ -234,17 +234,17 @@ export function RouteFormModal(props: {
             allowDeselect={false}
             {...form.getInputProps('strategy')}
           />
-          {quality && (
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-              <NumberInput
-                label="Quality floor"
-                description="Below this delivered share (0–1) a connection goes last"
-                min={0}
-                max={1}
-                step={0.05}
-                decimalScale={3}
-                {...form.getInputProps('qualityFloor')}
-              />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <NumberInput
+              label="Delivery floor"
+              description="Below this delivered share (0–1) a connection leaves the rotation"
+              min={0}
+              max={1}
+              step={0.05}
+              decimalScale={3}
+              {...form.getInputProps('qualityFloor')}
+            />
+            {quality && (
               <TextInput
                 label="Cost ceiling"
                 description="Connections costing more per segment go last"
@@ -252,8 +252,8 @@ export function RouteFormModal(props: {
                 styles={MONO}
                 {...form.getInputProps('costCeiling')}
               />
-            </SimpleGrid>
-          )}
+            )}
+          </SimpleGrid>
           <Group justify="space-between" mt="xs">
             <Text size="sm" fw={600} id="route-entries-label">
               Connections

@@ -125,7 +125,7 @@ export default function RoutesPage() {
                     <Badge variant="light" color="gray" miw="max-content">
                       {r.strategy.replace('_', ' ')}
                     </Badge>
-                    {r.strategy === 'quality' && (r.qualityFloor !== null || r.costCeiling) && (
+                    {(r.qualityFloor !== null || r.costCeiling) && (
                       <Text size="xs" c="dimmed">
                         {[
                           r.qualityFloor !== null && `floor ${r.qualityFloor}`,
