@@ -313,7 +313,11 @@ class Decision implements RouteDecision {
       const first = this.candidates[0];
       const route = this.route;
       this.text = first
-        ? `route ${route.name} (${route.prefix}, ${STRATEGY_NAMES[route.strategy]}): ${first.connection}, ${first.reason}, cost ${formatCost(first.costMicros)}`
+        ? `route ${route.name} (${route.prefix}, ${STRATEGY_NAMES[route.strategy]}): ${first.connection}, ${first.reason}` +
+          // A least-cost candidate's reason is its cost already.
+          (route.strategy === 'least_cost' && first.usable && !first.outOfRotation
+            ? ''
+            : `, cost ${formatCost(first.costMicros)}`)
         : `route ${route.name}: no connection`;
     }
     return this.text;
