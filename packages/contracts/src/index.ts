@@ -30,3 +30,4 @@ export * from './smpp-accounts-api';
 export * from './statements';
 export * from './billing';
 export * from './routes';
+export * from './connections';

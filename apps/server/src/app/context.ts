@@ -22,6 +22,7 @@ import { readAccountProfile } from '../modules/users/account-profile';
 import { createTemplatesService } from '../modules/templates/templates.service';
 import { systemClock, type Clock } from '../platform/clock';
 import type { Config } from '../platform/config';
+import { createConnectionRegistry } from '../platform/connection-policy';
 import { openPostgres, type Database, type Db } from '../platform/db';
 import { EventBus } from '../platform/events';
 import { createAuthGuard } from '../platform/http/auth-guard';
@@ -111,7 +112,9 @@ export function createContext(
     logger,
     filterSuppressed: inbound.filterSuppressed,
   });
-  const dlr = createDlrService({ db, config, events, ledger, logger });
+  // The SMPP connections this node applies (the environment's, then the console's: worker.ts).
+  const connections = createConnectionRegistry(config);
+  const dlr = createDlrService({ db, config, events, ledger, logger, connections });
   const dashboard = createDashboardService({ db, ledger, users });
   // Monthly statements, read from the ledger, messages and users modules (statements/ports.ts).
   const statementSources = { account: readAccountProfile, ledger: ledgerPeriodReads, usageByCountry };
@@ -174,6 +177,7 @@ export function createContext(
   });
   return {
     config,
+    connections,
     clock,
     database,
     db,

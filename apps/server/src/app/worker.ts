@@ -8,6 +8,8 @@ import { createDispatcher } from '../modules/messages/dispatcher';
 import { accountsOnPlans } from '../modules/routing/account-plans';
 import { loadRouteDefs, routesVersion } from '../modules/routing/route-store';
 import { auditRotation } from '../modules/routing/rotation-audit';
+import { createConnectionRefresh } from '../modules/routing/connection-refresh';
+import { seedConnections } from '../modules/routing/connection-store';
 import { ensurePartitionsAtBoot, registerPartitionJobs } from '../modules/messages/partitions';
 import { listenQueueWake } from '../modules/messages/queue-wake';
 import type { SmscConnectionConfig } from '../platform/config';
@@ -31,7 +33,25 @@ export interface Worker {
 export async function startWorker(ctx: AppContext, workerId: string): Promise<Worker> {
   const { config, logger } = ctx;
   let simulator: SmscHandle | null = null;
-  let connections: SmscConnectionConfig[] = config.smscConnections;
+  // The connections are stored (issue 38): the environment's seed them, operators change them in
+  // the console, and each report applies a change (modules/routing/connection-refresh.ts).
+  await seedConnections(ctx.db, config.jwtSecret, config.smscConnections, logger);
+  let gatewayRef: SmsGateway | undefined;
+  let pausableRef: ReturnType<typeof pausableGateway> | undefined;
+  const merge = (list: SmscConnectionConfig[]) => list.map((c) => ({ ...config.smpp, ...c }));
+  const connectionRefresh = createConnectionRefresh({
+    db: ctx.db,
+    secret: config.jwtSecret,
+    logger,
+    registry: ctx.connections,
+    apply: async (list) => {
+      const merged = merge(list);
+      if (!gatewayRef?.reconfigure || !pausableRef) return;
+      await gatewayRef.reconfigure(merged, pausableRef.paused);
+      pausableRef.setConnections(merged);
+    },
+  });
+  let connections: SmscConnectionConfig[] = await connectionRefresh.initial();
   if (connections.length === 0) {
     simulator = await startSmsc({
       port: config.simulator.port,
@@ -54,10 +74,15 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
         prefixes: [],
       },
     ];
+    connectionRefresh.useWhenNoneStored(connections);
   }
-  const merged = connections.map((c) => ({ ...config.smpp, ...c }));
+  ctx.connections.replace(connections);
+  const merged = merge(connections);
   // Operator pauses and the status the admin console shows (modules/admin/worker-reporter.ts).
-  const pausable = pausableGateway(createSmppGateway({ connections: merged, logger }), merged);
+  const smppGateway = createSmppGateway({ connections: merged, logger });
+  const pausable = pausableGateway(smppGateway, merged);
+  gatewayRef = smppGateway;
+  pausableRef = pausable;
   // Routes (issue 38): each message's route chooses the connections to try; the stored routes are
   // read again within ROUTES_REFRESH_MS of an operator's change (gateway/routing).
   const routes = startRouteRefresh(
@@ -71,6 +96,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   await routes.start();
   const routed = routedGateway(pausable.gateway, routes.state, {
     isPaused: (name) => pausable.paused.has(name),
+    isDraining: (name) => pausable.draining.has(name),
     onRotation: auditRotation(ctx.db, logger, workerId),
   });
   const gateway = routed.gateway;
@@ -97,6 +123,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     config,
     logger,
     workerId,
+    connections: ctx.connections,
   });
   dispatcher.start();
   // Messages queued on API-only nodes wake this dispatcher at once (modules/messages/queue-wake.ts).
@@ -135,6 +162,8 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     role: config.role,
     pausable,
     figures: (name) => routed.window.figures(name),
+    // An operator's change of the connections, read at every report (within CONNECTIONS_APPLY_SECONDS).
+    controls: () => connectionRefresh.check(),
   });
 
   return {

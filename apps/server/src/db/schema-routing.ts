@@ -29,4 +29,20 @@ export interface RoutingTables {
     one: Generated<boolean>;
     version: ColumnType<string, number, never>;
   };
+  /** Carrier connections (0052_smsc_connections.sql; modules/routing/connection-store.ts). */
+  smsc_connections: {
+    name: string;
+    origin: 'env' | 'console';
+    /** The console's settings (contracts/connections.ts), without the password. */
+    settings: ColumnType<unknown, string, string>;
+    password_enc: string;
+    draining: Generated<boolean>;
+    created_at: Generated<Date>;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+    updated_by: string | null;
+  };
+  smsc_connections_version: {
+    one: Generated<boolean>;
+    version: ColumnType<string, number, never>;
+  };
 }

@@ -225,7 +225,11 @@ export class SmppBind {
     this.setState('connecting');
     let session: smpp.Session;
     try {
-      session = smpp.connect({ host: this.cfg.host, port: this.cfg.port });
+      session = smpp.connect({
+        host: this.cfg.host,
+        port: this.cfg.port,
+        ...(this.cfg.tls ? { tls: true, rejectUnauthorized: this.cfg.tlsVerify, servername: this.cfg.host } : {}),
+      });
     } catch (err) {
       this.log.error({ err }, 'SMPP connect failed');
       this.setState('down');
@@ -243,7 +247,8 @@ export class SmppBind {
       session.destroy();
     }, this.cfg.responseTimeoutMs);
     this.sessionTimers = [connectTimer, setInterval(() => this.io.pending.sweep(), this.io.sweepMs)];
-    session.on('connect', () => {
+    // Over TLS the bind waits for the handshake (a certificate refused ends it as a socket error).
+    session.on(this.cfg.tls ? 'secureConnect' : 'connect', () => {
       clearTimeout(connectTimer);
       session.socket.setNoDelay(true);
       session.socket.setKeepAlive(true, 30_000);

@@ -17,6 +17,10 @@ export interface SmppConnectionConfig {
   systemId: string;
   password: string;
   systemType?: string;
+  /** SMPP over TLS (default false). */
+  tls?: boolean;
+  /** With tls: check the SMSC's certificate against the trusted authorities (default true). */
+  tlsVerify?: boolean;
   /** Number of binds: transceiver sessions, or tx + rx pairs with bindMode 'tx+rx' (default 1). */
   binds?: number;
   /** 'trx' (default): transceiver sessions; 'tx+rx': a transmitter + receiver pair per bind. */
@@ -107,6 +111,8 @@ export function resolveConnection(c: SmppConnectionConfig): ResolvedConnectionCo
     systemId: c.systemId,
     password: c.password,
     systemType: c.systemType ?? '',
+    tls: c.tls ?? false,
+    tlsVerify: c.tlsVerify ?? true,
     binds: Math.floor(n('binds', c.binds ?? 1, 1)),
     bindMode: bindMode(c),
     window: Math.floor(n('window', c.window ?? 50, 1)),

@@ -144,11 +144,31 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
   }
 
   const maxWaitMs = opts.maxQueueWaitMs ?? 30_000;
-  const connections = opts.connections.map(
-    (c) => new SmppConnection(resolveConnection(c), deliver, opts.logger, maxWaitMs),
-  );
-  const route = createRouter(connections);
-  const byName = new Map(connections.map((c) => [c.name, c]));
+  const open = (c: SmppConnectionConfig) =>
+    new SmppConnection(resolveConnection(c), deliver, opts.logger, maxWaitMs);
+  let connections = opts.connections.map(open);
+  let route = createRouter(connections);
+  let byName = new Map(connections.map((c) => [c.name, c]));
+  /** Connections an operator paused at start (bound on resume; reconfigure keeps them unbound). */
+  let pausedAtStart: ReadonlySet<string> = new Set();
+  /** The settings each connection was opened with, to tell a change from a repeat. */
+  const settingsKey = (c: SmppConnectionConfig) => {
+    const { clock: _clock, ...rest } = c;
+    return JSON.stringify(rest, (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+        : v,
+    );
+  };
+  const keys = new Map(opts.connections.map((c) => [c.name, settingsKey(c)]));
+
+  /** Closes a connection gracefully: no new submits, those in flight answered (up to drainMs), unbound. */
+  async function retire(c: SmppConnection, why: string): Promise<void> {
+    c.close(why);
+    const deadline = Date.now() + (opts.drainMs ?? 2000);
+    while (c.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await Promise.all(c.sessions.map((b) => b.stop(opts.unbindTimeoutMs ?? 1000)));
+  }
 
   /**
    * A route's candidates in order: connections with no bind up are passed over (they are the
@@ -198,7 +218,8 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
       const wait = opts.startWaitMs ?? 5000;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)));
-      const active = connections.filter((c) => !startOpts?.paused?.has(c.name));
+      pausedAtStart = new Set(startOpts?.paused ?? []);
+      const active = connections.filter((c) => !pausedAtStart.has(c.name));
       await Promise.race([Promise.all(active.map((c) => c.start())), timeout]);
       clearTimeout(timer);
       const down = active.filter((c) => c.bound === 0).map((c) => c.name);
@@ -222,6 +243,15 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
       if (stopping) return { kind: 'retry', reason: 'gateway stopped', retryAfterMs: 5000 };
       ref = (ref + 1) & 0xff;
       if (sms.via) return submitVia(sms.via, buildSubmitSm(sms, ref), sms.priority);
+      if (connections.length === 0) {
+        // An operator removed every connection: messages wait for one to be added.
+        return {
+          kind: 'retry',
+          reason: 'no SMPP connection is configured',
+          retryAfterMs: 5000,
+          waiting: true,
+        };
+      }
       const conn = route(sms.to.trim());
       if (!conn) {
         return { kind: 'rejected', commandStatus: 0, reason: `local: no SMPP route for ${sms.to}` };
@@ -257,6 +287,51 @@ export function createSmppGateway(opts: SmppGatewayOptions): SmsGateway {
       while (c.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       await Promise.all(c.sessions.map((b) => b.stop(opts.unbindTimeoutMs ?? 1000)));
       return true;
+    },
+
+    async reconfigure(next, paused) {
+      const names = new Set<string>();
+      for (const c of next) {
+        if (names.has(c.name)) throw new Error(`SMPP config: duplicate connection name ${c.name}`);
+        names.add(c.name);
+      }
+      const opened = next.map((c) => {
+        const current = byName.get(c.name);
+        if (current && keys.get(c.name) === settingsKey(c)) return { c: current, fresh: false };
+        return { c: open(c), fresh: true, replaces: current };
+      });
+      const nextRoute = createRouter(opened.map((o) => o.c)); // throws on a clash, before anything changes
+      const added: string[] = [];
+      const changed: string[] = [];
+      const removed = connections.filter((c) => !names.has(c.name));
+      // Swapped in at once: a submit from now on sees the new set (a replaced connection's new
+      // sessions are not bound yet, so its messages fail over or wait, as for a dropped bind).
+      connections = opened.map((o) => o.c);
+      byName = new Map(connections.map((c) => [c.name, c]));
+      route = nextRoute;
+      for (const c of next) keys.set(c.name, settingsKey(c));
+      for (const c of removed) keys.delete(c.name);
+      const retiring: Promise<void>[] = removed.map((c) => retire(c, `connection ${c.name} was removed`));
+      for (const o of opened) {
+        if (!o.fresh) continue;
+        (o.replaces ? changed : added).push(o.c.name);
+        const old = o.replaces;
+        const after = old ? retire(old, `connection ${old.name}'s settings changed`) : Promise.resolve();
+        // Rebound with the new settings once the old sessions are closed (the SMSC may allow one).
+        retiring.push(
+          after.then(async () => {
+            if (!stopping && !paused?.has(o.c.name) && !pausedAtStart.has(o.c.name)) await o.c.start();
+          }),
+        );
+      }
+      await Promise.all(retiring);
+      if (added.length || changed.length || removed.length) {
+        log.info(
+          { added, changed, removed: removed.map((c) => c.name) },
+          'SMPP connections changed: applied',
+        );
+      }
+      return { added, changed, removed: removed.map((c) => c.name) };
     },
 
     async resumeConnection(name) {

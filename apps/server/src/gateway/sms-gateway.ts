@@ -1,3 +1,5 @@
+import type { SmppConnectionConfig } from './smpp-config';
+
 /**
  * The boundary between Wren's message pipeline and whatever carries SMS (SMPP binds to an SMSC, or an
  * HTTP provider). The gateway knows nothing of accounts, campaigns or prices.
@@ -157,4 +159,14 @@ export interface SmsGateway {
   pauseConnection?(name: string): Promise<boolean>;
   /** Binds a paused connection again. */
   resumeConnection?(name: string): Promise<boolean>;
+  /**
+   * Applies a new set of connections while running (an operator's change, issue 38): new ones are
+   * bound (unless in `paused`), changed ones closed gracefully and bound again with their new
+   * settings, removed ones closed once their submits in flight are answered. Throws, changing
+   * nothing, when the prefixes clash.
+   */
+  reconfigure?(
+    connections: SmppConnectionConfig[],
+    paused?: ReadonlySet<string>,
+  ): Promise<{ added: string[]; changed: string[]; removed: string[] }>;
 }

@@ -11,6 +11,9 @@ export interface SmscConnectionConfig {
   systemId: string;
   password: string;
   systemType?: string;
+  /** SMPP over TLS; tlsVerify (default true) checks the SMSC's certificate. */
+  tls?: boolean;
+  tlsVerify?: boolean;
   binds: number;
   /** `trx`: transceiver sessions; `tx+rx`: a transmitter + receiver pair per bind (SMSC_BIND_MODE). */
   bindMode?: 'trx' | 'tx+rx';
@@ -35,6 +38,8 @@ const connectionSchema = z.object({
   systemId: z.string(),
   password: z.string(),
   systemType: z.string().optional(),
+  tls: z.boolean().optional(),
+  tlsVerify: z.boolean().optional(),
   binds: z.number().int().min(1).default(1),
   window: z.number().int().min(1).default(50),
   tps: z.number().int().min(0).default(0),

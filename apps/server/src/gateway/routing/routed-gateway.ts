@@ -13,6 +13,8 @@ export function laneOf(priority: number | undefined): RouteLane {
 /** What is known of a connection now: on this node, or as a worker last reported it. */
 export interface ConnectionState {
   paused: boolean;
+  /** An operator drains it: no new messages, its binds stay up for receipts and MO. */
+  draining?: boolean;
   bound: number;
   throttled: boolean;
   deliveredRatio?: number | undefined;
@@ -21,11 +23,12 @@ export interface ConnectionState {
 
 /**
  * The one rule of a connection's usability, for routing on the workers and for the console's
- * route test from their reports: paused, no bind up, or every bind throttled takes it out.
+ * route test from their reports: paused, draining, no bind up, or every bind throttled takes it out.
  */
 export function healthOf(c: ConnectionState): ConnectionHealth {
   const figures = { deliveredRatio: c.deliveredRatio, receiptP50Ms: c.receiptP50Ms };
   if (c.paused) return { usable: false, why: 'paused by an operator', ...figures };
+  if (c.draining) return { usable: false, why: 'draining: no new messages', ...figures };
   if (c.bound === 0) return { usable: false, why: 'no bind up', ...figures };
   if (c.throttled) return { usable: false, why: 'throttling: every bind is paused', ...figures };
   return { usable: true, ...figures };
@@ -57,6 +60,7 @@ export function routedGateway(
   state: RoutingState,
   opts: {
     isPaused: (connection: string) => boolean;
+    isDraining?: (connection: string) => boolean;
     window?: ConnectionHealthWindow;
     /** Told each time a connection goes out of a route's rotation or comes back (rotation.ts). */
     onRotation?: (change: RotationChange) => void;
@@ -67,6 +71,7 @@ export function routedGateway(
   const health = (connection: string): ConnectionHealth =>
     healthOf({
       paused: opts.isPaused(connection),
+      draining: opts.isDraining?.(connection) ?? false,
       bound: inner.boundOf?.(connection) ?? 0,
       throttled: inner.throttledOf?.(connection) ?? false,
       ...window.figures(connection),

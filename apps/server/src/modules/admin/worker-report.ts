@@ -22,6 +22,8 @@ export interface ReportedConnection extends ConnectionStatus {
   window: number;
   tps: number;
   paused: boolean;
+  /** An operator drains it (absent in reports of workers from before). */
+  draining?: boolean;
   /** Delivered ÷ final receipts over routing's health window, once it has enough (gateway/routing). */
   deliveredRatio?: number | null;
   /** Final receipts in that window. */

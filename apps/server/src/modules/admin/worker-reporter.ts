@@ -47,9 +47,19 @@ interface ConnectionInfo {
  * a receiver that is not bound, as SMSCs do), and accepted submits are counted per connection for
  * the TPS figure.
  */
-export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]) {
-  const route = createRouter(connections.map((c) => ({ cfg: c })));
+export function pausableGateway(inner: SmsGateway, initial: ConnectionInfo[]) {
+  let connections = initial;
+  let route = createRouter(connections.map((c) => ({ cfg: c })));
   const paused = new Set<string>();
+  /** Connections an operator drains: no new submits, binds kept (receipts and MO still arrive). */
+  const draining = new Set<string>();
+  /** Why a connection takes no new submits now, or null. */
+  const heldBack = (name: string) =>
+    paused.has(name)
+      ? `connection ${name} is paused by an operator`
+      : draining.has(name)
+        ? `connection ${name} is draining`
+        : null;
   /** Connections this wrapper has unbound (pauseConnection done). */
   const unbound = new Set<string>();
   const accepted = new Map<string, number>();
@@ -80,11 +90,11 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
       // A route's candidates (gateway/routing) went by each connection's pause already; one
       // paused since is passed over here, and the message waits when none is left.
       if (sms.via) {
-        const via = sms.via.filter((name) => !paused.has(name));
+        const via = sms.via.filter((name) => !heldBack(name));
         if (via.length === 0) {
           return {
             kind: 'retry',
-            reason: `every connection of the route is paused by an operator (${sms.via.join(', ')})`,
+            reason: `every connection of the route is paused or draining (${sms.via.join(', ')})`,
             retryAfterMs: 5000,
             waiting: true,
           };
@@ -92,10 +102,11 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
         sms = { ...sms, via };
       }
       const conn = sms.via ? undefined : route(sms.to.trim());
-      if (conn && paused.has(conn.cfg.name)) {
+      const held = conn ? heldBack(conn.cfg.name) : null;
+      if (held) {
         return {
           kind: 'retry',
-          reason: `connection ${conn.cfg.name} is paused by an operator`,
+          reason: held,
           retryAfterMs: 5000,
           waiting: true,
         };
@@ -113,6 +124,13 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
   return {
     gateway,
     paused,
+    draining,
+    /** The connections now (an operator changed them): pauses and the fallback prefixes follow. */
+    setConnections(next: ConnectionInfo[]) {
+      route = createRouter(next.map((c) => ({ cfg: c })));
+      connections = next;
+      for (const name of unbound) if (!next.some((c) => c.name === name)) unbound.delete(name);
+    },
     /** Unbinds newly paused connections and binds resumed ones, one at a time. */
     async sync() {
       for (const c of connections) {
@@ -148,9 +166,14 @@ export function pausableGateway(inner: SmsGateway, connections: ConnectionInfo[]
  */
 /** Reads the operator's pauses into the wrapper (before its gateway starts, and at each report). */
 export async function loadPauses(db: Db, pausable: ReturnType<typeof pausableGateway>) {
-  const controls = await db.selectFrom('smsc_connection_controls').select(['name', 'paused']).execute();
+  const [controls, drains] = await Promise.all([
+    db.selectFrom('smsc_connection_controls').select(['name', 'paused']).execute(),
+    db.selectFrom('smsc_connections').select('name').where('draining', '=', true).execute(),
+  ]);
   pausable.paused.clear();
   for (const c of controls) if (c.paused) pausable.paused.add(c.name);
+  pausable.draining.clear();
+  for (const c of drains) pausable.draining.add(c.name);
 }
 
 type Figures = { deliveredRatio?: number; finalReceipts: number; receiptP50Ms?: number };
@@ -168,6 +191,8 @@ export function startWorkerReporter(opts: {
   pausable: ReturnType<typeof pausableGateway>;
   /** Routing's figures for a connection (its delivered ratio), for the console. */
   figures?: (connection: string) => Figures;
+  /** Applies operators' other changes first (the connections: modules/routing/connection-refresh.ts). */
+  controls?: () => Promise<void>;
   intervalMs?: number;
 }) {
   const { db, pausable } = opts;
@@ -178,6 +203,7 @@ export function startWorkerReporter(opts: {
   let running: Promise<void> | null = null;
 
   async function tick() {
+    await opts.controls?.().catch((err: unknown) => opts.logger.warn({ err }, 'SMPP connections not read'));
     await loadPauses(db, pausable);
     await pausable.sync();
     const now = Date.now();
@@ -190,6 +216,7 @@ export function startWorkerReporter(opts: {
         window: pausable.windowOf(c.name) * c.binds,
         tps: Math.round(((counts.get(c.name) ?? 0) / seconds) * 10) / 10,
         paused: pausable.paused.has(c.name),
+        draining: pausable.draining.has(c.name),
         throttled: pausable.gateway.throttledOf?.(c.name) ?? false,
         ...(opts.figures ? figuresOf(opts.figures(c.name)) : {}),
       })),

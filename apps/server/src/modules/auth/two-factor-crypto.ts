@@ -1,32 +1,23 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
+import { openSecret, sealSecret } from '../../platform/secret-box';
 
 /**
  * The cryptography of two-factor sign-in (issue 39 item 3): TOTP per RFC 6238 (SHA-1, 6 digits,
  * 30 s, the parameters every authenticator app reads), the secret's encryption at rest, and the
- * recovery codes. The server has no other encryption helper: the TOTP secret is encrypted with
- * AES-256-GCM under a key derived (HKDF) from the server secret (JWT_SECRET or the data dir's).
+ * recovery codes. The TOTP secret is kept sealed (platform/secret-box.ts).
  */
 export const TOTP_PERIOD_SECONDS = 30;
 const ISSUER = 'Wren';
 
-const keyOf = (serverSecret: string) =>
-  Buffer.from(hkdfSync('sha256', serverSecret, 'wren', 'wren two-factor secret v1', 32));
+const PURPOSE = 'wren two-factor secret v1';
 
-export function encryptSecret(serverSecret: string, base32: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(serverSecret), iv);
-  const body = Buffer.concat([cipher.update(base32, 'utf8'), cipher.final()]);
-  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
-}
+export const encryptSecret = (serverSecret: string, base32: string): string =>
+  sealSecret(serverSecret, PURPOSE, base32);
 
-export function decryptSecret(serverSecret: string, stored: string): string {
-  const raw = Buffer.from(stored.replace(/^v1\./, ''), 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', keyOf(serverSecret), raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-}
+export const decryptSecret = (serverSecret: string, stored: string): string =>
+  openSecret(serverSecret, PURPOSE, stored);
 
 const totpOf = (base32: string, label = 'Wren') =>
   new TOTP({

@@ -38,7 +38,7 @@ import {
   statMeaning,
   type FinalReceiptStatus,
 } from './receipt-status';
-import { connectionPolicy, type ConnectionPolicy } from '../../platform/connection-policy';
+import { createConnectionRegistry, type ConnectionRegistry } from '../../platform/connection-policy';
 
 interface Deps {
   db: Db;
@@ -46,6 +46,8 @@ interface Deps {
   events: EventBus;
   ledger: LedgerService;
   logger: Logger;
+  /** The connections applied now (console changes); default: the environment's. */
+  connections?: ConnectionRegistry;
 }
 
 const FLUSH_MS = 10;
@@ -69,15 +71,8 @@ const AMBIGUOUS_RETRY_FOR_MS = 10 * 60 * 1000;
 export function createDlrService(deps: Deps) {
   const { db, logger, config } = deps;
   const partitions = createPartitionDirectory(db);
-  const policies = new Map<string, ConnectionPolicy>();
-  const policyOf = (connection: string): ConnectionPolicy => {
-    let p = policies.get(connection);
-    if (!p) {
-      p = connectionPolicy(config, connection);
-      policies.set(connection, p);
-    }
-    return p;
-  };
+  const connections = deps.connections ?? createConnectionRegistry(config);
+  const policyOf = (connection: string) => connections.policyOf(connection);
   const settingOf = (connection: string): IdNotationSetting => policyOf(connection).idNotation;
   const notations = createNotationRegistry({
     db,

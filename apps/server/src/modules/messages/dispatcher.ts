@@ -1,3 +1,4 @@
+import { createConnectionRegistry, type ConnectionRegistry } from '../../platform/connection-policy';
 import type { SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
 import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db';
@@ -31,6 +32,8 @@ interface Deps {
   config: Config;
   logger: Logger;
   workerId: string;
+  /** The connections applied now (console changes); default: the environment's. */
+  connections?: ConnectionRegistry;
 }
 
 /**
@@ -55,7 +58,7 @@ export function createDispatcher(deps: Deps) {
    * is claimed at once instead of after the next flush of bulk outcomes.
    */
   const urgentReserve = Math.floor(maxInFlight / 5);
-  const policies = dispatchPolicies(config);
+  const policies = dispatchPolicies(deps.connections ?? createConnectionRegistry(config));
   let running = false;
   /** Submits the gateway has not answered yet. */
   let inFlight = 0;

@@ -16,7 +16,7 @@ interface Deps {
   ledger: LedgerService;
   config: Config;
   /** No connection's receipt deadline is shorter than this (the overdue sweep's first filter). */
-  shortestReceiptTimeout: number;
+  shortestReceiptTimeout: () => number;
   /** Work was put back in the queue: wakes the dispatcher's loop. */
   nudge: () => void;
 }
@@ -98,7 +98,7 @@ export function createQueueMaintenance(deps: Deps) {
         to: 'unknown',
         from: ['sent'],
         rows: [],
-        due: { receiptOverdue: { shortestTimeoutMinutes: shortestReceiptTimeout } },
+        due: { receiptOverdue: { shortestTimeoutMinutes: shortestReceiptTimeout() } },
         error: NO_RECEIPT_ERROR,
       });
       await nameLastReceipts(

@@ -232,6 +232,7 @@ export function createRoutingService(deps: { db: Db; config: Config }) {
           const seen = byName.get(c.name);
           const h = healthOf({
             paused: c.paused,
+            draining: c.draining ?? false,
             bound: c.bound,
             throttled: c.throttled ?? false,
             deliveredRatio: c.deliveredRatio ?? undefined,

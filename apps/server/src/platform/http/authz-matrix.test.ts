@@ -87,6 +87,15 @@ afterAll(async () => {
  */
 type Case = 'own' | ((f: Record<string, string>) => { path: string; body?: unknown; upload?: true });
 /** A non-admin trying to send the owner's UK traffic through a route of their own. */
+const stolenConnection = {
+  name: 'stolen',
+  host: '127.0.0.1',
+  port: 2775,
+  systemId: 'thief',
+  password: 'x',
+  prefixes: ['+999'],
+  reason: 'take the traffic',
+};
 const stolenRoute = {
   name: 'steal',
   prefix: '+44',
@@ -228,6 +237,28 @@ const MATRIX: Record<string, Case> = {
   'DELETE /api/admin/routes/:id': (f) => ({
     path: `/api/admin/routes/${f.route}`,
     body: { reason: 'remove it' },
+  }),
+  // Carrier connections (issue 38 item 1): admin only.
+  'GET /api/admin/connections': 'own',
+  'POST /api/admin/connections': () => ({
+    path: '/api/admin/connections',
+    body: stolenConnection,
+  }),
+  'PUT /api/admin/connections/:name': () => ({
+    path: '/api/admin/connections/simulator',
+    body: stolenConnection,
+  }),
+  'DELETE /api/admin/connections/:name': () => ({
+    path: '/api/admin/connections/simulator',
+    body: { reason: 'remove it' },
+  }),
+  'POST /api/admin/connections/:name/drain': () => ({
+    path: '/api/admin/connections/simulator/drain',
+    body: { reason: 'drain it' },
+  }),
+  'DELETE /api/admin/connections/:name/drain': () => ({
+    path: '/api/admin/connections/simulator/drain',
+    body: { reason: 'drain it' },
   }),
   'POST /api/admin/routes/test': () => ({ path: '/api/admin/routes/test', body: { to: '+447700900123' } }),
   'GET /api/admin/margin': () => ({ path: '/api/admin/margin?from=2026-12-01&to=2026-12-03' }),
