@@ -350,6 +350,12 @@ export const connectionStatusSchema = z.object({
   finalReceipts: z.number().int(),
   /** Median ms from an accepted submit to its final receipt in that window; null with too few. */
   receiptP50Ms: z.number().nullable(),
+  /** An operator drains it: no new messages, binds kept (Admin → Connections). */
+  draining: z.boolean(),
+  /** Submits refused with a throttling status over the last minute. */
+  throttlesPerMinute: z.number().int(),
+  /** Other refusals and unanswered submits over the last minute. */
+  submitErrorsPerMinute: z.number().int(),
 });
 export type ConnectionStatusDto = z.infer<typeof connectionStatusSchema>;
 export const systemStatusSchema = z.object({

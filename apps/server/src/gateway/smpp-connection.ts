@@ -1,3 +1,4 @@
+import { RecentCount } from './recent-count';
 import type { Logger } from '../platform/logger';
 import { SmppBind, type BindHooks } from './smpp-bind';
 import type { ResolvedConnectionConfig } from './smpp-config';
@@ -58,6 +59,9 @@ export class SmppConnection {
   /** Every session (with tx + rx, the receivers too). */
   readonly sessions: SmppBind[];
   private readonly flaps: FlapMonitor;
+  /** Submits refused with a throttling status, and other refusals or failures, over the last minute. */
+  readonly throttles: RecentCount;
+  readonly submitErrors: RecentCount;
   /** Sessions put aside when the connection kept fewer binds (see FlapMonitor): never started again. */
   private readonly parked = new Set<SmppBind>();
   /**
@@ -82,6 +86,8 @@ export class SmppConnection {
     logger: Logger,
     private readonly maxWaitMs: number,
   ) {
+    this.throttles = new RecentCount(cfg.now);
+    this.submitErrors = new RecentCount(cfg.now);
     const hooks: BindHooks = {
       changed: () => this.pump(),
       deliver,
@@ -176,6 +182,8 @@ export class SmppConnection {
       keptBinds: this.flaps.kept,
       bindsNotice: this.flaps.notice,
       lastError,
+      throttlesPerMinute: this.throttles.lastMinute(),
+      submitErrorsPerMinute: this.submitErrors.lastMinute(),
       sessions: this.sessions.map((b) => ({
         bind: b.index,
         role: b.role,

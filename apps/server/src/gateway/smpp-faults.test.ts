@@ -65,6 +65,8 @@ describe('throttling', () => {
     const outs = await Promise.all(Array.from({ length: 10 }, () => gw.submit(sms())));
     expect(outs.every((o) => o.kind === 'retry' && o.retryAfterMs <= 150 && o.retryAfterMs > 0)).toBe(true);
     expect(smsc.stats().throttled).toBe(10);
+    // The console's per-minute figures count each throttle, and no other refusal.
+    expect(gw.status()[0]).toMatchObject({ throttlesPerMinute: 10, submitErrorsPerMinute: 0 });
   });
 
   it('treats ESME_RMSGQFUL like throttling', async () => {

@@ -130,6 +130,10 @@ export interface ConnectionStatus {
   bindsNotice: string | null;
   /** The most recent session error of the connection. */
   lastError: string | null;
+  /** Submits refused with ESME_RTHROTTLED / ESME_RMSGQFUL over the last minute. */
+  throttlesPerMinute: number;
+  /** Other refusals, and submits with no answer (timeout, connection lost), over the last minute. */
+  submitErrorsPerMinute: number;
   sessions: SessionStatus[];
 }
 

@@ -39,6 +39,10 @@ export async function submitParts(
       }
       bind = got;
       const r = await bind.submit(fields);
+      if (r.kind !== 'resp' || r.status !== 0) {
+        if (r.kind === 'resp' && classifyStatus(r.status) === 'throttled') conn.throttles.add();
+        else conn.submitErrors.add();
+      }
       if (r.kind === 'timeout') {
         return unknown(`no submit_sm_resp within ${conn.cfg.responseTimeoutMs} ms${label}`);
       }

@@ -153,6 +153,10 @@ export function createSystemService(deps: Deps) {
             bindsNotice: c.bindsNotice ?? null,
             lastError: c.lastError,
             throttled: c.throttled ?? false,
+            draining: c.draining ?? false,
+            // Reports of workers from before these fields lack them.
+            throttlesPerMinute: c.throttlesPerMinute ?? 0,
+            submitErrorsPerMinute: c.submitErrorsPerMinute ?? 0,
             deliveredRatio: c.deliveredRatio ?? null,
             finalReceipts: c.finalReceipts ?? 0,
             receiptP50Ms: c.receiptP50Ms ?? null,

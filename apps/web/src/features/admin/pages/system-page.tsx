@@ -67,6 +67,11 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
                 Paused
               </Badge>
             )}
+            {c.draining && (
+              <Badge color="orange" variant="dot" data-testid="draining">
+                Draining
+              </Badge>
+            )}
             {c.flapping && (
               <Badge color="red" variant="dot">
                 Flapping
@@ -134,6 +139,15 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
               : c.receiptP50Ms < 1000
                 ? `${Math.round(c.receiptP50Ms)} ms`
                 : `${(c.receiptP50Ms / 1000).toFixed(1)} s`}
+          </Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed">
+            Refused, last minute
+          </Text>
+          <Text fw={600} data-testid="refusals">
+            {c.throttlesPerMinute} throttled · {c.submitErrorsPerMinute}{' '}
+            {c.submitErrorsPerMinute === 1 ? 'error' : 'errors'}
           </Text>
         </div>
       </SimpleGrid>
