@@ -129,6 +129,7 @@ const mainPages: RouteObject[] = [
       page(paths.admin.system, adminPage('system')),
       page(paths.admin.topUps, adminPage('topUps')),
       page(paths.admin.routes, adminPage('routes')),
+      page(paths.admin.connections, adminPage('connections')),
       page(paths.admin.margin, adminPage('margin')),
     ],
   },

@@ -53,6 +53,8 @@ describe('paths', () => {
         ...['/admin/audit', '/admin/system', '/admin/top-ups'],
         // Routes and margin (issue 38 items 2 and 5).
         ...['/admin/routes', '/admin/margin'],
+        // Carrier connections (issue 38 item 1).
+        '/admin/connections',
         // Members and invites (issue 39).
         ...['/settings/team', '/invite/:token'],
         // Sub-accounts for resellers (issue 39 item 4).

@@ -138,6 +138,8 @@ export const paths = {
     system: route('/admin/system', 'System status'),
     topUps: route('/admin/top-ups', 'Top-up requests'),
     routes: route('/admin/routes', 'Routes'),
+    /** The SMPP carrier connections Wren binds to (issue 38 item 1). */
+    connections: route('/admin/connections', 'Connections'),
     margin: route('/admin/margin', 'Margin'),
   },
 } as const;

@@ -104,6 +104,7 @@ export const ADMIN_MENU: MenuSection = {
         { label: 'Sender ID approvals', to: paths.admin.senderIds.path, icon: IconId },
         { label: 'Top-up requests', to: paths.admin.topUps.path, icon: IconReceipt },
         { label: 'Routes', to: paths.admin.routes.path, icon: IconApi },
+        { label: 'Connections', to: paths.admin.connections.path, icon: IconSettings },
         { label: 'Margin', to: paths.admin.margin.path, icon: IconChart },
         { label: 'Audit log', to: paths.admin.audit.path, icon: IconList },
         { label: 'System status', to: paths.admin.system.path, icon: IconDashboard },

@@ -13,6 +13,7 @@ const pages = {
   system: () => import('./system-page'),
   topUps: () => import('./top-ups-page'),
   routes: () => import('./routes-page'),
+  connections: () => import('./connections-page'),
   margin: () => import('./margin-page'),
 };
 

@@ -1,0 +1,457 @@
+import { useEffect, useState } from 'react';
+import { Badge, Button, Group, Menu, Modal, Paper, Stack, Table, Text, Textarea } from '@mantine/core';
+import type { ConnectionDto, ConnectionStatusDto } from '@wren/contracts';
+import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
+import { FormAlert } from '@/components/form-alert';
+import { IconPencil, IconPlus } from '@/components/icons';
+import { ResponsiveTable } from '@/components/responsive-table';
+import { hub } from '@/lib/hub';
+import { HttpError, messageOf } from '@/lib/http/http-error';
+import { useT, type Translate } from '@/lib/i18n';
+import { toast } from '@/lib/toast';
+import { useSystemStatus } from '../api/admin-api';
+import {
+  useConnectionAction,
+  useConnections,
+  useDeleteConnection,
+  type ConnectionAction,
+} from '../api/connections-api';
+import { EmptyBlock, ErrorBlock, LoadingBlock, SectionHeader } from '../components/common';
+import { ConnectionFormModal } from '../components/connection-form-modal';
+
+const ORIGIN_COLORS: Record<ConnectionDto['origin'], string> = {
+  env: 'grape',
+  console: 'blue',
+  builtin: 'gray',
+};
+
+/** Binds up of those configured, per worker reporting the connection (the system status). */
+function Binds({ c, live, t }: { c: ConnectionDto; live: ConnectionStatusDto[]; t: Translate }) {
+  if (!live.length)
+    return (
+      <Text size="sm" c="dimmed" data-testid="binds">
+        {t('{{up}} of {{binds}} up', { up: '—', binds: c.binds })}
+      </Text>
+    );
+  return (
+    <Stack gap={2} data-testid="binds">
+      {live.map((s) => {
+        const color =
+          s.bound === 0
+            ? s.paused
+              ? 'gray'
+              : 'red'
+            : s.bound < (s.keptBinds ?? s.binds)
+              ? 'yellow'
+              : 'green';
+        return (
+          <Group key={s.worker} gap={6} wrap="nowrap">
+            <Badge variant="dot" color={color} tt="none" miw="max-content">
+              {t('{{up}} of {{binds}} up', { up: s.bound, binds: s.binds })}
+            </Badge>
+            {live.length > 1 && (
+              <Text span size="xs" c="dimmed" ff="monospace">
+                {s.worker}
+              </Text>
+            )}
+          </Group>
+        );
+      })}
+    </Stack>
+  );
+}
+
+interface ActionTarget {
+  connection: ConnectionDto;
+  action: ConnectionAction;
+}
+
+/**
+ * Admin → Connections (issue 38 item 1): the SMPP carrier connections Wren binds to, with their
+ * live binds and last error; add, edit, drain, pause and remove them, each with a reason for the
+ * audit log. Every worker applies a change within seconds.
+ */
+export default function ConnectionsPage() {
+  const t = useT();
+  const list = useConnections();
+  const status = useSystemStatus();
+  const { refetch: refetchStatus } = status;
+  const remove = useDeleteConnection();
+  const act = useConnectionAction();
+  const editing = useModalTarget<{ connection: ConnectionDto | null }>();
+  const deleting = useModalTarget<ConnectionDto>();
+  const acting = useModalTarget<ActionTarget>();
+  const [reason, setReason] = useState('');
+  const [dialogError, setDialogError] = useState<string | null>(null);
+
+  // Live binds: admins' sockets get SystemStatusUpdated every second or two.
+  useEffect(
+    () =>
+      hub.onPush((push, ...args) => {
+        if (push === 'SystemStatusUpdated' && args.length === 0) void refetchStatus();
+      }),
+    [refetchStatus],
+  );
+
+  const liveOf = (name: string) => (status.data?.connections ?? []).filter((s) => s.name === name);
+  const lastError = (name: string) =>
+    liveOf(name)
+      .map((s) => s.lastError)
+      .find(Boolean) ?? null;
+
+  const open = (target: ActionTarget | ConnectionDto, kind: 'act' | 'delete') => {
+    setReason('');
+    setDialogError(null);
+    if (kind === 'act') acting.open(target as ActionTarget);
+    else deleting.open(target as ConnectionDto);
+  };
+  const failed = (e: unknown) =>
+    setDialogError(
+      e instanceof HttpError && e.fieldErrors.reason ? e.fieldErrors.reason.join(' ') : messageOf(e),
+    );
+
+  const confirmDelete = async () => {
+    const target = deleting.target;
+    if (!target) return;
+    try {
+      await remove.mutateAsync({ name: target.name, reason });
+      toast.success(t('Deleted the connection {{name}}.', { name: target.name }));
+      deleting.close();
+    } catch (e) {
+      failed(e);
+    }
+  };
+
+  const ACTION_TEXT: Record<
+    ConnectionAction,
+    { title: string; confirm: string; body: (name: string) => string; done: (name: string) => string }
+  > = {
+    drain: {
+      title: t('Drain connection'),
+      confirm: t('Drain'),
+      body: (name) =>
+        t(
+          'Drain {{name}}? No new messages go through it; its binds stay up for the receipts and replies still to come.',
+          { name },
+        ),
+      done: (name) => t('{{name}} is draining: no new messages go through it.', { name }),
+    },
+    undrain: {
+      title: t('End the drain'),
+      confirm: t('End drain'),
+      body: (name) => t('End the drain of {{name}}? It takes new messages again.', { name }),
+      done: (name) => t('{{name}} takes new messages again.', { name }),
+    },
+    pause: {
+      title: t('Pause connection'),
+      confirm: t('Pause'),
+      body: (name) =>
+        t(
+          'Pause {{name}}? New messages routed to it wait in the queue (until they expire); once the submits in flight are answered its binds are unbound.',
+          { name },
+        ),
+      done: (name) => t('{{name}} is paused: messages for it wait in the queue.', { name }),
+    },
+    resume: {
+      title: t('Resume connection'),
+      confirm: t('Resume'),
+      body: (name) => t('Resume sending through {{name}}? Messages waiting for it go out again.', { name }),
+      done: (name) => t('{{name}} resumes sending.', { name }),
+    },
+  };
+  const action = acting.target ? ACTION_TEXT[acting.target.action] : null;
+  const reasonRequired = acting.target?.action === 'drain' || acting.target?.action === 'undrain';
+
+  const confirmAction = async () => {
+    const target = acting.target;
+    if (!target) return;
+    if (reasonRequired && reason.trim().length < 3) {
+      setDialogError(t('Give a reason of at least 3 characters'));
+      return;
+    }
+    try {
+      await act.mutateAsync({ name: target.connection.name, action: target.action, reason: reason.trim() });
+      toast.success(ACTION_TEXT[target.action].done(target.connection.name));
+      acting.close();
+    } catch (e) {
+      failed(e);
+    }
+  };
+
+  const originLabel: Record<ConnectionDto['origin'], string> = {
+    env: t('Environment'),
+    console: t('Console'),
+    builtin: t('Built-in simulator'),
+  };
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder radius="md">
+        <SectionHeader
+          title={t('Connections')}
+          hint={t(
+            'The SMPP accounts Wren binds to; every worker applies a change within seconds, closing replaced sessions gracefully',
+          )}
+        >
+          <Button
+            leftSection={<IconPlus />}
+            onClick={() => editing.open({ connection: null })}
+            disabled={!list.isSuccess}
+          >
+            {t('Add connection')}
+          </Button>
+        </SectionHeader>
+        {list.isPending && <LoadingBlock label={t('Loading connections…')} />}
+        {list.isError && <ErrorBlock message={messageOf(list.error)} onRetry={() => void list.refetch()} />}
+        {list.isSuccess && list.data.items.length === 0 && (
+          <EmptyBlock title={t('No connections yet')}>
+            {t('Add the SMPP account your carrier gave you: its host, port, system_id and password.')}
+          </EmptyBlock>
+        )}
+        {list.isSuccess && list.data.items.length > 0 && (
+          <ResponsiveTable minWidth={1180} verticalSpacing="sm" data-testid="admin-connections">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('Name')}</Table.Th>
+                <Table.Th>{t('Host')}</Table.Th>
+                <Table.Th>system_id</Table.Th>
+                <Table.Th>{t('Binds')}</Table.Th>
+                <Table.Th>{t('Window')}</Table.Th>
+                <Table.Th>{t('TPS')}</Table.Th>
+                <Table.Th>{t('Prefixes')}</Table.Th>
+                <Table.Th>{t('State')}</Table.Th>
+                <Table.Th>{t('Last error')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.items.map((c) => {
+                const builtin = c.origin === 'builtin';
+                const error = lastError(c.name);
+                return (
+                  <Table.Tr key={c.name} data-connection={c.name}>
+                    <Table.Td data-label={t('Name')}>
+                      <Stack gap={4} align="flex-start">
+                        <Text size="sm" fw={600} ff="monospace">
+                          {c.name}
+                        </Text>
+                        <Badge size="xs" variant="light" color={ORIGIN_COLORS[c.origin]} tt="none">
+                          {originLabel[c.origin]}
+                        </Badge>
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td data-label={t('Host')}>
+                      <Group gap={6} wrap="nowrap">
+                        <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                          {c.host}:{c.port}
+                        </Text>
+                        {c.tls && (
+                          <Badge
+                            size="xs"
+                            variant="outline"
+                            color={c.tlsVerify ? 'teal' : 'orange'}
+                            title={c.tlsVerify ? t('Certificate verified') : t('Any certificate accepted')}
+                          >
+                            {c.tlsVerify ? 'TLS' : t('TLS, unverified')}
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td data-label="system_id" ff="monospace">
+                      {c.systemId}
+                    </Table.Td>
+                    <Table.Td data-label={t('Binds')}>
+                      <Binds c={c} live={liveOf(c.name)} t={t} />
+                      <Text size="xs" c="dimmed">
+                        {c.bindMode}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td data-label={t('Window')}>{c.window}</Table.Td>
+                    <Table.Td data-label={t('TPS')}>{c.tps === 0 ? t('no limit') : c.tps}</Table.Td>
+                    <Table.Td data-label={t('Prefixes')}>
+                      {c.prefixes.length ? (
+                        <Group gap={4} maw={220}>
+                          {c.prefixes.map((p) => (
+                            <Badge key={p} size="sm" variant="default" ff="monospace" tt="none">
+                              {p}
+                            </Badge>
+                          ))}
+                        </Group>
+                      ) : (
+                        <Badge
+                          size="sm"
+                          variant="light"
+                          color="indigo"
+                          title={t('Takes the numbers no route or prefix matches')}
+                        >
+                          {t('default')}
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td data-label={t('State')}>
+                      <Group gap={4}>
+                        {c.paused && (
+                          <Badge color="orange" variant="dot">
+                            {t('Paused')}
+                          </Badge>
+                        )}
+                        {c.draining && (
+                          <Badge color="yellow" variant="dot">
+                            {t('Draining')}
+                          </Badge>
+                        )}
+                        {!c.paused && !c.draining && (
+                          <Text size="sm" c="dimmed">
+                            {t('Sending')}
+                          </Text>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td data-label={t('Last error')} maw={260}>
+                      {error ? (
+                        <Text size="xs" c="var(--mantine-color-red-text)" style={{ wordBreak: 'break-word' }}>
+                          {error}
+                        </Text>
+                      ) : (
+                        <Text size="sm" c="dimmed">
+                          —
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td data-label="">
+                      <Group gap="xs" wrap="nowrap">
+                        {!builtin && (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            leftSection={<IconPencil />}
+                            aria-label={t('Edit {{name}}', { name: c.name })}
+                            onClick={() => editing.open({ connection: c })}
+                          >
+                            {t('Edit')}
+                          </Button>
+                        )}
+                        <Menu position="bottom-end" withinPortal>
+                          <Menu.Target>
+                            <Button
+                              size="xs"
+                              variant="default"
+                              aria-label={t('More for {{name}}', { name: c.name })}
+                            >
+                              {t('More')}
+                            </Button>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            {!builtin && (
+                              <Menu.Item
+                                onClick={() =>
+                                  open({ connection: c, action: c.draining ? 'undrain' : 'drain' }, 'act')
+                                }
+                              >
+                                {c.draining ? t('End drain') : t('Drain')}
+                              </Menu.Item>
+                            )}
+                            <Menu.Item
+                              onClick={() =>
+                                open({ connection: c, action: c.paused ? 'resume' : 'pause' }, 'act')
+                              }
+                            >
+                              {c.paused ? t('Resume') : t('Pause')}
+                            </Menu.Item>
+                            {!builtin && (
+                              <>
+                                <Menu.Divider />
+                                <Menu.Item color="red" onClick={() => open(c, 'delete')}>
+                                  {t('Delete')}
+                                </Menu.Item>
+                              </>
+                            )}
+                          </Menu.Dropdown>
+                        </Menu>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </ResponsiveTable>
+        )}
+      </Paper>
+
+      <ConnectionFormModal
+        opened={editing.opened}
+        connection={editing.target?.connection ?? null}
+        onClose={editing.close}
+        onSaved={(saved) => {
+          toast.success(
+            editing.target?.connection
+              ? t('Saved the connection {{name}}; workers apply it within seconds.', { name: saved.name })
+              : t('Added the connection {{name}}; workers bind it within seconds.', { name: saved.name }),
+          );
+          editing.close();
+        }}
+      />
+
+      <Modal opened={acting.opened} onClose={acting.close} title={action?.title} centered>
+        <Stack>
+          <Text size="sm">{action?.body(acting.target?.connection.name ?? '')}</Text>
+          <Textarea
+            label={t('Reason')}
+            description={t('Kept in the audit log')}
+            required={reasonRequired}
+            autosize
+            minRows={2}
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            data-autofocus
+          />
+          <FormAlert message={dialogError} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={acting.close}>
+              {t('Cancel')}
+            </Button>
+            <Button
+              color={
+                acting.target?.action === 'drain' || acting.target?.action === 'pause' ? 'orange' : undefined
+              }
+              loading={act.isPending}
+              onClick={() => void confirmAction()}
+            >
+              {action?.confirm}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <ConfirmDeleteModal
+        opened={deleting.opened}
+        title={t('Delete connection')}
+        confirmLabel={t('Delete connection')}
+        loading={remove.isPending}
+        error={dialogError}
+        onConfirm={() => void confirmDelete()}
+        onClose={deleting.close}
+      >
+        <Stack gap="sm">
+          <Text size="sm">
+            {t(
+              'Delete the connection “{{name}}”? Every worker closes its binds once the submits in flight are answered.',
+              { name: deleting.target?.name ?? '' },
+            )}
+          </Text>
+          <Textarea
+            label={t('Reason')}
+            description={t('Kept in the audit log')}
+            required
+            autosize
+            minRows={2}
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+          />
+        </Stack>
+      </ConfirmDeleteModal>
+    </Stack>
+  );
+}
