@@ -87,7 +87,7 @@ export function useConnectionAction() {
           ? named(CONNECTIONS_API.drain, name)
           : named(action === 'pause' ? ADMIN_API.connectionPause : ADMIN_API.connectionResume, name);
       const method = action === 'undrain' ? 'delete' : 'post';
-      await http.request({ method, url, data: { reason }, noOverlay: true });
+      await http.request({ method, url, data: reason ? { reason } : {}, noOverlay: true });
     },
     onSuccess: refresh,
   });

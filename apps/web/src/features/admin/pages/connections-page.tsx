@@ -282,6 +282,7 @@ export default function ConnectionsPage() {
                           size="sm"
                           variant="light"
                           color="indigo"
+                          tt="none"
                           title={t('Takes the numbers no route or prefix matches')}
                         >
                           {t('default')}
