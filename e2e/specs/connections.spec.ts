@@ -197,7 +197,7 @@ describe('Admin → Connections', () => {
     await screenshot(page, 'connections-form-edit');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await edit.waitFor({ state: 'detached' });
-    await rowC.locator('td[data-label="Window"]').getByText('20', { exact: true }).waitFor();
+    await rowC.getByTestId('window').getByText('20', { exact: true }).waitFor();
     const listed = await apiCall(server.baseUrl, 'GET', '/api/admin/connections', undefined, adminToken);
     const c = (
       listed.body as { items: { name: string; passwordSet: boolean; receiptTimeoutMinutes: number }[] }
@@ -254,6 +254,20 @@ describe('Admin → Connections', () => {
     await refuse.getByRole('button', { name: 'Cancel' }).click();
     await refuse.waitFor({ state: 'detached' });
     await rowA.waitFor();
+
+    // A connection whose password the SMSC refuses: down, with the SMSC's answer as its last error.
+    const wrong = await apiCall(
+      server.baseUrl,
+      'POST',
+      '/api/admin/connections',
+      { ...connection('carrier-d', carrierC.port, ['+33']), password: 'nope', reason: 'France, on trial' },
+      adminToken,
+    );
+    assert.equal(wrong.status, 201, JSON.stringify(wrong.body));
+    const rowD = page.locator('tr[data-connection="carrier-d"]');
+    await bound(rowD, '0 of 1 up');
+    await rowD.getByTestId('last-error').waitFor({ timeout: 20_000 });
+    await shoot(page, 'connections-last-error');
 
     // At 390 px: the list as cards and the form in the modal, no sideways scroll.
     const narrow = await newContext(browser, server.baseUrl, { width: 390, height: 844 });

@@ -141,6 +141,9 @@ const FIELDS = new Set([
   ...ADVANCED,
 ]);
 
+/** In a grid, a field's description under its input, so the inputs of a row line up. */
+const BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
+
 const NOTATIONS = ['auto', 'string', 'dec', 'hex', 'hex/dec', 'dec/hex', 'string/hex', '0', '1', '2', '3'];
 
 /**
@@ -265,6 +268,7 @@ export function ConnectionFormModal(props: {
                     {...form.getInputProps('host')}
                   />
                   <NumberInput
+                    inputWrapperOrder={BELOW}
                     label={t('Port')}
                     required
                     min={1}
@@ -304,6 +308,7 @@ export function ConnectionFormModal(props: {
                 {...form.getInputProps('systemId')}
               />
               <PasswordInput
+                inputWrapperOrder={BELOW}
                 label={t('Password')}
                 description={
                   editing
@@ -317,6 +322,7 @@ export function ConnectionFormModal(props: {
                 {...form.getInputProps('password')}
               />
               <TextInput
+                inputWrapperOrder={BELOW}
                 label="system_type"
                 description={t('Often blank')}
                 maxLength={12}
@@ -329,6 +335,7 @@ export function ConnectionFormModal(props: {
           <Fieldset legend={t('Sessions')}>
             <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
               <NumberInput
+                inputWrapperOrder={BELOW}
                 label={t('Binds')}
                 min={1}
                 max={32}
@@ -345,6 +352,7 @@ export function ConnectionFormModal(props: {
                 {...form.getInputProps('bindMode')}
               />
               <NumberInput
+                inputWrapperOrder={BELOW}
                 label={t('Window')}
                 description={t('Submits awaiting a reply, per bind')}
                 min={1}
@@ -353,6 +361,7 @@ export function ConnectionFormModal(props: {
                 {...form.getInputProps('window')}
               />
               <NumberInput
+                inputWrapperOrder={BELOW}
                 label={t('TPS')}
                 description={t('Per bind; 0: no limit')}
                 min={0}
@@ -372,7 +381,7 @@ export function ConnectionFormModal(props: {
               placeholder={form.values.prefixes.length ? undefined : '+44, +33'}
               splitChars={[',', ' ', ';']}
               clearable
-              styles={MONO}
+              styles={{ ...MONO, pill: { direction: 'ltr', unicodeBidi: 'isolate' } }}
               {...form.getInputProps('prefixes')}
             />
           </Fieldset>
@@ -384,6 +393,7 @@ export function ConnectionFormModal(props: {
                 <Stack gap="sm">
                   <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
                     <Select
+                      inputWrapperOrder={BELOW}
                       label={t('Message id notation')}
                       description={t('How the SMSC writes message ids')}
                       data={notations}
@@ -391,6 +401,7 @@ export function ConnectionFormModal(props: {
                       {...form.getInputProps('idNotation')}
                     />
                     <NumberInput
+                      inputWrapperOrder={BELOW}
                       label={t('Receipt timeout (minutes)')}
                       description={optional}
                       min={1}
@@ -399,6 +410,7 @@ export function ConnectionFormModal(props: {
                       {...form.getInputProps('receiptTimeoutMinutes')}
                     />
                     <NumberInput
+                      inputWrapperOrder={BELOW}
                       label={t('OTP receipt timeout (minutes)')}
                       description={optional}
                       min={1}
@@ -446,6 +458,7 @@ export function ConnectionFormModal(props: {
                   )}
                   <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                     <NumberInput
+                      inputWrapperOrder={BELOW}
                       label={t('Flap seconds')}
                       description={t('A session closed this soon after binding is a flap (0: off)')}
                       min={0}
@@ -454,6 +467,7 @@ export function ConnectionFormModal(props: {
                       {...form.getInputProps('flapSeconds')}
                     />
                     <NumberInput
+                      inputWrapperOrder={BELOW}
                       label={t('Warn after flaps')}
                       description={t('Flaps in a row before the log warns')}
                       min={1}

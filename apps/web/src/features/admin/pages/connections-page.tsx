@@ -209,15 +209,13 @@ export default function ConnectionsPage() {
           </EmptyBlock>
         )}
         {list.isSuccess && list.data.items.length > 0 && (
-          <ResponsiveTable minWidth={1180} verticalSpacing="sm" data-testid="admin-connections">
+          <ResponsiveTable minWidth={960} verticalSpacing="sm" data-testid="admin-connections">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('Name')}</Table.Th>
                 <Table.Th>{t('Host')}</Table.Th>
-                <Table.Th>system_id</Table.Th>
                 <Table.Th>{t('Binds')}</Table.Th>
-                <Table.Th>{t('Window')}</Table.Th>
-                <Table.Th>{t('TPS')}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t('Window · TPS')}</Table.Th>
                 <Table.Th>{t('Prefixes')}</Table.Th>
                 <Table.Th>{t('State')}</Table.Th>
                 <Table.Th>{t('Last error')}</Table.Th>
@@ -241,39 +239,53 @@ export default function ConnectionsPage() {
                       </Stack>
                     </Table.Td>
                     <Table.Td data-label={t('Host')}>
-                      <Group gap={6} wrap="nowrap">
-                        <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                          {c.host}:{c.port}
+                      <div>
+                        <Group gap={6} wrap="nowrap">
+                          <Text size="sm" ff="monospace" dir="ltr" style={{ overflowWrap: 'break-word' }}>
+                            {c.host}:{c.port}
+                          </Text>
+                          {c.tls && (
+                            <Badge
+                              size="xs"
+                              variant="outline"
+                              color={c.tlsVerify ? 'teal' : 'orange'}
+                              title={c.tlsVerify ? t('Certificate verified') : t('Any certificate accepted')}
+                            >
+                              {c.tlsVerify ? 'TLS' : t('TLS, unverified')}
+                            </Badge>
+                          )}
+                        </Group>
+                        <Text size="xs" c="dimmed">
+                          system_id{' '}
+                          <Text span inherit ff="monospace" data-testid="system-id">
+                            {c.systemId}
+                          </Text>
                         </Text>
-                        {c.tls && (
-                          <Badge
-                            size="xs"
-                            variant="outline"
-                            color={c.tlsVerify ? 'teal' : 'orange'}
-                            title={c.tlsVerify ? t('Certificate verified') : t('Any certificate accepted')}
-                          >
-                            {c.tlsVerify ? 'TLS' : t('TLS, unverified')}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td data-label="system_id" ff="monospace">
-                      {c.systemId}
+                      </div>
                     </Table.Td>
                     <Table.Td data-label={t('Binds')}>
-                      <Binds c={c} live={liveOf(c.name)} t={t} />
-                      <Text size="xs" c="dimmed">
-                        {c.bindMode}
-                      </Text>
+                      <div>
+                        <Binds c={c} live={liveOf(c.name)} t={t} />
+                        <Text size="xs" c="dimmed">
+                          {c.bindMode}
+                        </Text>
+                      </div>
                     </Table.Td>
-                    <Table.Td data-label={t('Window')}>{c.window}</Table.Td>
-                    <Table.Td data-label={t('TPS')}>{c.tps === 0 ? t('no limit') : c.tps}</Table.Td>
+                    <Table.Td data-label={t('Window · TPS')} style={{ whiteSpace: 'nowrap' }}>
+                      <span>
+                        <span data-testid="window">{c.window}</span>
+                        <Text span c="dimmed">
+                          {' · '}
+                        </Text>
+                        {c.tps === 0 ? t('no limit') : t('{{tps}}/s', { tps: c.tps })}
+                      </span>
+                    </Table.Td>
                     <Table.Td data-label={t('Prefixes')}>
                       {c.prefixes.length ? (
                         <Group gap={4} maw={220}>
                           {c.prefixes.map((p) => (
                             <Badge key={p} size="sm" variant="default" ff="monospace" tt="none">
-                              {p}
+                              <span dir="ltr">{p}</span>
                             </Badge>
                           ))}
                         </Group>
@@ -308,9 +320,17 @@ export default function ConnectionsPage() {
                         )}
                       </Group>
                     </Table.Td>
-                    <Table.Td data-label={t('Last error')} maw={260}>
+                    <Table.Td data-label={t('Last error')} maw={220}>
                       {error ? (
-                        <Text size="xs" c="var(--mantine-color-red-text)" style={{ wordBreak: 'break-word' }}>
+                        <Text
+                          size="xs"
+                          // Red with the contrast of body text on either scheme (red.6 is 3.3:1 on white).
+                          style={{
+                            wordBreak: 'break-word',
+                            color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))',
+                          }}
+                          data-testid="last-error"
+                        >
                           {error}
                         </Text>
                       ) : (
