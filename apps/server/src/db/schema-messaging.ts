@@ -30,17 +30,17 @@ export interface MessagingTables {
     raw: string | null;
     created_at: Generated<Date>;
   };
-  /** A routed message's connection, route and carrier cost (0050). */
-  message_routes: {
-    message_id: string;
-    routed_at: Generated<Date>;
+  /** Routing decisions, shared by the messages that name them (0053; messages/route-decisions.ts). */
+  route_decisions: {
+    id: Generated<number>;
+    key: string;
     connection: string;
     route_name: string;
     strategy: string;
-    cost_micros: number;
-    segments: number;
-    /** The decision's one line (0051), shown in the operators' history. */
-    reason: Generated<string>;
+    /** bigint: pg answers it as text. */
+    cost_micros: ColumnType<string, number, number>;
+    reason: string;
+    created_at: Generated<Date>;
   };
   message_events: {
     id: Generated<number>;
@@ -110,6 +110,8 @@ export interface MessagesTable {
   timezone: string | null;
   validity_until: Timestamp;
   connection: string | null;
+  /** The routing decision a route sent it by (route_decisions.id, 0053); null: no route. */
+  route_decision: Generated<number | null>;
   parts_done: Generated<number>;
   smsc_stat: string | null;
   smsc_err: string | null;

@@ -1,3 +1,4 @@
+import { createRouteDecisions } from './route-decisions';
 import { createConnectionRegistry, type ConnectionRegistry } from '../../platform/connection-policy';
 import type { SmsGateway, SubmitOutcome } from '../../gateway/sms-gateway';
 import type { Config } from '../../platform/config';
@@ -125,6 +126,7 @@ export function createDispatcher(deps: Deps) {
     workerId,
     partitions,
     policies,
+    decisions: createRouteDecisions(db),
     nudge,
     nudgeIn,
   });

@@ -9,6 +9,7 @@ import { sortOutcomes, type Accepted, type Answered, type Claimed } from './outc
 import * as q from './outcomes.repository';
 import type { createPartitionDirectory } from './partition-directory';
 import { refundMessages } from './refunds';
+import type { RouteDecisions } from './route-decisions';
 import { transition, type Transitioned } from './status.repository';
 
 /** The history's line for a route's decision (operators see it; customers do not: message-history.ts). */
@@ -26,6 +27,7 @@ interface Deps {
   workerId: string;
   partitions: ReturnType<typeof createPartitionDirectory>;
   policies: DispatchPolicies;
+  decisions: RouteDecisions;
   /** New work: wakes the dispatcher's loop now. */
   nudge: () => void;
   /** Wakes the dispatcher's loop in `ms` (a requeued message's due time). */
@@ -45,6 +47,7 @@ export function createOutcomeSettlement(deps: Deps) {
     trx: Db,
     connection: string,
     items: { m: Claimed; outcome: Accepted; at: number }[],
+    decisions: ReadonlyMap<string, number>,
   ) {
     const sent = await transition(trx, {
       to: 'sent',
@@ -57,22 +60,8 @@ export function createOutcomeSettlement(deps: Deps) {
         receiptTimeoutMinutes: receiptTimeout(connection, m),
         submittedAt: new Date(at),
       })),
-      // A route's decision, with the move (message_routes): its connection, cost and why.
-      routes: items.flatMap(({ m, outcome }) =>
-        outcome.route
-          ? [
-              {
-                message_id: m.id,
-                connection,
-                route_name: outcome.route.routeName,
-                strategy: outcome.route.strategy,
-                cost_micros: outcome.route.costMicros,
-                segments: Math.max(1, outcome.smscIds.length),
-                reason: outcome.route.reason,
-              },
-            ]
-          : [],
-      ),
+      // A route's decision, by id, with the move: its connection, cost and why (route-decisions.ts).
+      decisions,
       parts: items.flatMap(({ m, outcome }) =>
         outcome.smscIds.map((sid, part) => ({
           connection,
@@ -90,6 +79,12 @@ export function createOutcomeSettlement(deps: Deps) {
   async function flush(batch: Answered[]) {
     if (batch.length === 0) return;
     const sorted = sortOutcomes(batch, policyOf);
+    // The ids of the routing decisions, found or written before the statements that name them.
+    const decisions = await deps.decisions.resolve(
+      [...sorted.accepted].flatMap(([connection, items]) =>
+        items.map(({ m, outcome }) => ({ id: m.id, connection, route: outcome.route })),
+      ),
+    );
     // The usual flush: every message accepted whole on one connection. Its one statement needs no
     // transaction around it (BEGIN and COMMIT were two of its four round trips).
     const only = sorted.accepted.size === 1 ? [...sorted.accepted][0] : undefined;
@@ -99,7 +94,7 @@ export function createOutcomeSettlement(deps: Deps) {
       only[1].every(({ outcome }) => outcome.kind === 'accepted')
     ) {
       const [connection, items] = only;
-      const { sent, smscIds } = await markSent(db, connection, items);
+      const { sent, smscIds } = await markSent(db, connection, items, decisions);
       if (smscIds.length) deps.events.publish('parts.stored', { connection, smscIds });
       notifyChanged(deps.events, sent);
       return;
@@ -110,7 +105,7 @@ export function createOutcomeSettlement(deps: Deps) {
       const events: { message_id: string; status: string; detail: string }[] = [];
       // Accepted (fully, or partly with an unknown tail): sent, with every part under its SMSC id.
       for (const [connection, items] of sorted.accepted) {
-        const { sent, mine, smscIds } = await markSent(trx, connection, items);
+        const { sent, mine, smscIds } = await markSent(trx, connection, items, decisions);
         if (smscIds.length) stored.push({ connection, smscIds });
         // The happy path writes no event; a partial submit is worth one.
         for (const { m, outcome } of mine) {

@@ -173,7 +173,6 @@ async function deleteDependants(trx: Db, rows: DoomedRow[]): Promise<void> {
   const idArray = sql`${ids}::uuid[]`;
   await sql`DELETE FROM message_parts WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM message_events WHERE message_id = ANY(${idArray})`.execute(trx);
-  await sql`DELETE FROM message_routes WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM api_messages WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM smpp_messages WHERE message_id = ANY(${idArray})`.execute(trx);
   await sql`DELETE FROM webhook_status_outbox WHERE message_id = ANY(${idArray})`.execute(trx);

@@ -46,10 +46,10 @@ export interface Transition<To extends MessageStatus> {
    */
   parts?: readonly { connection: string; smsc_key: string; message_id: string; part: number }[];
   /**
-   * On `sent`: the routing decision of each message a route chose (message_routes), stored in the
-   * same statement for the messages that moved.
+   * On `sent`: the routing decision (route_decisions.id, route-decisions.ts) of each message a route
+   * chose, by message id, set in the same statement.
    */
-  routes?: readonly RouteRecord[];
+  decisions?: ReadonlyMap<string, number>;
   /** Back in the queue: earliest next attempt, from now. */
   retryInMs?: number;
   /** Back in the queue: the claim's attempt is given back (nothing reached the SMSC). */
@@ -101,6 +101,8 @@ export async function transition<To extends MessageStatus>(
     if (r.receiptTimeoutMinutes != null) v.receipt_minutes = r.receiptTimeoutMinutes;
     if (r.submittedAt != null) v.submitted_at = r.submittedAt.toISOString();
     if (r.error != null) v.error = r.error;
+    const decision = t.to === 'sent' ? t.decisions?.get(r.id) : undefined;
+    if (decision !== undefined) v.route_decision = decision;
     // Keyed as PostgreSQL prints the id (lower case): an id may come as a user typed it.
     if (Object.keys(v).length > 0) values[r.id.toLowerCase()] = v;
     if (allShare) {
@@ -127,6 +129,10 @@ export async function transition<To extends MessageStatus>(
   if (t.to === 'sent') {
     targets.push(sql`submitted_at`);
     assigned.push(sql`GREATEST(m.created_at, LEAST(${x('submitted_at', 'timestamptz')}, now()))`);
+    if (t.decisions?.size) {
+      targets.push(sql`route_decision`);
+      assigned.push(sql`COALESCE(${x('route_decision', 'int')}, m.route_decision)`);
+    }
   }
   const sets = [
     sql`status = ${t.to}`,
@@ -135,7 +141,7 @@ export async function transition<To extends MessageStatus>(
       : sql`(${sql.join(targets)}) = (SELECT ${sql.join(assigned)}
           FROM jsonb_to_record(COALESCE(${jsonParam(values)}::jsonb -> m.id::text, '{}'::jsonb))
                AS x(smsc_stat text, smsc_err text, receipt_raw text, receipt_minutes int,
-                    submitted_at timestamptz, error text))`,
+                    submitted_at timestamptz, error text, route_decision int))`,
   ];
   if (final) sets.push(sql`done_at = now()`);
   if (t.giveBackAttempt) sets.push(sql`attempts = greatest(m.attempts - 1, 0)`);
@@ -198,8 +204,7 @@ export async function transition<To extends MessageStatus>(
         ${t.due ? sql`FROM ${sourceOf(t)} WHERE m.id = v.id AND` : sql`WHERE`} ${sql.join(conditions, sql` AND `)}
    RETURNING m.id, m.account_id, m.campaign_id, m.price_minor),
     queue AS (${queueEffect(t, from)}),
-    parts AS (${partsOf(t)}),
-    routes AS (${routesOf(t)})
+    parts AS (${partsOf(t)})
     SELECT * FROM moved`.execute(trx);
   return res.rows;
 }
@@ -234,31 +239,6 @@ function partsOf(t: Transition<MessageStatus>) {
              AS p(connection, smsc_key, message_id, part)
        WHERE p.message_id IN (SELECT id FROM moved)
       ON CONFLICT DO NOTHING`;
-}
-
-/** A routed message's decision, as message_routes keeps it. */
-export interface RouteRecord {
-  message_id: string;
-  connection: string;
-  route_name: string;
-  strategy: string;
-  cost_micros: number;
-  segments: number;
-  reason: string;
-}
-
-/** The routing decisions a `sent` transition stores, for the messages it moved. */
-function routesOf(t: Transition<MessageStatus>) {
-  const rows = t.to === 'sent' ? (t.routes ?? []) : [];
-  if (rows.length === 0) return sql`SELECT 1`;
-  return sql`INSERT INTO message_routes (message_id, connection, route_name, strategy, cost_micros, segments, reason)
-      SELECT r.message_id, r.connection, r.route_name, r.strategy, r.cost_micros, r.segments, r.reason
-        FROM unnest(${rows.map((x) => x.message_id)}::uuid[], ${rows.map((x) => x.connection)}::text[],
-                    ${rows.map((x) => x.route_name)}::text[], ${rows.map((x) => x.strategy)}::text[],
-                    ${rows.map((x) => x.cost_micros)}::bigint[], ${rows.map((x) => x.segments)}::int[],
-                    ${rows.map((x) => x.reason)}::text[])
-             AS r(message_id, connection, route_name, strategy, cost_micros, segments, reason)
-       WHERE r.message_id IN (SELECT id FROM moved)`;
 }
 
 /** The statuses of a message that has a work-queue row. */

@@ -11,7 +11,7 @@ export type MarginRow = MarginRowDto;
 export const microsPerMinor = (currency: string) => 10 ** (6 - minorDigitsOf(currency));
 
 /**
- * Routed messages whose route decision falls in [from, to), by UTC day, destination country and
+ * Routed messages submitted in [from, to), by UTC day, destination country and
  * connection: messages, segments, the price net of refunds, the carriers' cost (cost per segment ×
  * segments accepted) and the margin, most recent day first, then the largest price. Messages no
  * route chose have no cost on record and are not in it (docs/connections.md).
@@ -30,15 +30,18 @@ export async function marginReport(db: Db, from: Date, to: Date, currency: strin
     price: string;
     cost: string;
   }>`
-    SELECT to_char(r.routed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-           left(m.recipient, 8) AS head, min(m.recipient) AS sample, r.connection,
-           count(*)::int AS messages, sum(r.segments)::text AS segments,
+    SELECT to_char(m.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+           left(m.recipient, 8) AS head, min(m.recipient) AS sample, d.connection,
+           count(*)::int AS messages, sum(m.segments)::text AS segments,
            coalesce(sum(m.price_minor) FILTER (WHERE NOT m.refunded), 0)::text AS price,
-           sum(r.cost_micros * r.segments)::text AS cost
-      FROM message_routes r
-      JOIN messages m ON m.id = r.message_id
-     WHERE r.routed_at >= ${from} AND r.routed_at < ${to}
-     GROUP BY 1, 2, r.connection`.execute(db);
+           sum(d.cost_micros * m.segments)::text AS cost
+      FROM messages m
+      JOIN route_decisions d ON d.id = m.route_decision
+     WHERE m.route_decision IS NOT NULL
+       AND m.submitted_at >= ${from} AND m.submitted_at < ${to}
+       -- A message is created before it is submitted: later partitions are not read.
+       AND m.created_at < ${to}
+     GROUP BY 1, 2, d.connection`.execute(db);
   const rows = new Map<string, MarginRow>();
   for (const g of groups.rows) {
     const country = countryOf(g.sample);

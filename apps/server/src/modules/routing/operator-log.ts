@@ -19,11 +19,11 @@ interface Carried {
 async function carriedBy(db: Db, accountId: string, ids: readonly string[]): Promise<Map<string, Carried>> {
   if (ids.length === 0) return new Map();
   const rows = await sql<Carried>`
-    SELECT m.id, coalesce(r.connection, m.connection) AS connection, r.route_name, r.strategy,
-           r.cost_micros::text AS cost_micros, r.segments,
-           r.reason, r.routed_at
+    SELECT m.id, coalesce(d.connection, m.connection) AS connection, d.route_name, d.strategy,
+           d.cost_micros::text AS cost_micros, m.segments,
+           d.reason, CASE WHEN d.id IS NOT NULL THEN m.submitted_at END AS routed_at
       FROM messages m
-      LEFT JOIN message_routes r ON r.message_id = m.id
+      LEFT JOIN route_decisions d ON d.id = m.route_decision
      WHERE m.account_id = ${accountId}::uuid AND m.id = ANY(${sql.val(ids)}::uuid[])`.execute(db);
   return new Map(rows.rows.map((r) => [r.id, r]));
 }
@@ -69,7 +69,7 @@ export function createOperatorLog(db: Db, messages: MessagesService) {
       const d = await messages.detail(accountId, id, { admin: true });
       const c = (await carriedBy(db, accountId, [id])).get(id);
       const events = [...d.events];
-      // The routing decision, kept with the move to sent (message_routes.reason), in its place.
+      // The routing decision, named with the move to sent (messages.route_decision), in its place.
       if (c?.routed_at && c.reason) {
         const at = new Date(c.routed_at).toISOString();
         events.push({

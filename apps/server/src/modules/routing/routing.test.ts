@@ -27,12 +27,25 @@ let carrierPoor: SmscHandle;
 
 /** The routing decision kept with a message's move to sent, as its history shows it to operators. */
 async function decisionOf(messageId: string) {
-  const row = await server.ctx.db
-    .selectFrom('message_routes')
-    .select('reason')
-    .where('message_id', '=', messageId)
-    .executeTakeFirst();
+  const [row] = await routeOf(messageId);
   return row ? `Routed: ${row.reason}` : null;
+}
+
+/** A message's routing decision as stored: named by the message, kept once (route_decisions). */
+function routeOf(messageId: string) {
+  return server.ctx.db
+    .selectFrom('messages')
+    .innerJoin('route_decisions', 'route_decisions.id', 'messages.route_decision')
+    .select([
+      'route_decisions.connection',
+      'route_decisions.route_name',
+      'route_decisions.strategy',
+      'route_decisions.cost_micros',
+      'route_decisions.reason',
+      'messages.segments',
+    ])
+    .where('messages.id', '=', messageId)
+    .execute();
 }
 
 async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition') {
@@ -248,11 +261,7 @@ describe('routes: messages', () => {
     expect(await decisionOf(id)).toBe('Routed: route uk (+44, priority): carrier-a, priority 1, cost 0.0050');
     const customer = (await user.get(`/api/sms/log/${id}`)).body.events as { detail: string | null }[];
     expect(customer.some((e) => /Routed|carrier-a|0\.0050/.test(e.detail ?? ''))).toBe(false);
-    const routed = await server.ctx.db
-      .selectFrom('message_routes')
-      .selectAll()
-      .where('message_id', '=', id)
-      .execute();
+    const routed = await routeOf(id);
     expect(routed).toMatchObject([
       { connection: 'carrier-a', route_name: 'uk', strategy: 'priority', segments: 1 },
     ]);
@@ -270,11 +279,7 @@ describe('routes: messages', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     const [done] = await waitForFinal(user, [id]);
     expect(done.status).toBe('delivered');
-    const routed = await server.ctx.db
-      .selectFrom('message_routes')
-      .selectAll()
-      .where('message_id', '=', id)
-      .execute();
+    const routed = await routeOf(id);
     expect(routed).toMatchObject([{ connection: 'carrier-b', route_name: 'uk' }]);
     expect(await decisionOf(id)).toBe('Routed: route uk (+44, priority): carrier-b, priority 2, cost 0.0042');
     await restart;
@@ -285,12 +290,8 @@ describe('routes: messages', () => {
     );
     const back = await user.post('/api/sms/single', { recipients: ['+447400123003'], text: 'Back' });
     await waitForFinal(user, [back.body.messages[0].id]);
-    const again = await server.ctx.db
-      .selectFrom('message_routes')
-      .select('connection')
-      .where('message_id', '=', back.body.messages[0].id)
-      .executeTakeFirstOrThrow();
-    expect(again.connection).toBe('carrier-a');
+    const [again] = await routeOf(back.body.messages[0].id);
+    expect(again?.connection).toBe('carrier-a');
     // Nothing was sent twice through one connection.
     expect(carrierA.stats().submitReceived + carrierB.stats().submitReceived).toBe(3);
   });
@@ -430,12 +431,8 @@ describe('routes: rotation by delivered ratio', () => {
     const nextId = next.body.messages[0].id as string;
     const [done] = await waitForFinal(user, [nextId]);
     expect(done.status).toBe('delivered');
-    const route = await server.ctx.db
-      .selectFrom('message_routes')
-      .select('connection')
-      .where('message_id', '=', nextId)
-      .executeTakeFirstOrThrow();
-    expect(route.connection).toBe('carrier-b');
+    const [route] = await routeOf(nextId);
+    expect(route?.connection).toBe('carrier-b');
     expect(await decisionOf(nextId)).toMatch(
       /Routed: route floored \(\+44740012304, priority\): carrier-b, priority 2, cost 0\.0042/,
     );
