@@ -71,7 +71,11 @@ const fields = {
   tps: intIn(0, 10_000, 'TPS').default(0),
   /** E.164 prefixes the connection takes when no route matches; [] = the default connection. */
   prefixes: z
-    .array(safeString().trim().regex(/^\+[0-9]{1,15}$/, 'Write each prefix as + and digits, such as +44'))
+    .array(
+      safeString()
+        .trim()
+        .regex(/^\+[0-9]{1,15}$/, 'Write each prefix as + and digits, such as +44'),
+    )
     .max(200, 'At most 200 prefixes')
     .default([]),
   /** null: the server's SMSC_ID_NOTATION. */
@@ -80,10 +84,7 @@ const fields = {
   otpReceiptTimeoutMinutes: optionalInt(1, 43_200, 'The OTP receipt timeout'),
   acceptd: z.enum(['final', 'interim']).nullable().optional(),
   unknownState: z.enum(['final', 'interim']).nullable().optional(),
-  onUnanswered: z
-    .object({ otp: laneRule, single: laneRule, bulk: laneRule })
-    .nullable()
-    .optional(),
+  onUnanswered: z.object({ otp: laneRule, single: laneRule, bulk: laneRule }).nullable().optional(),
   flapSeconds: optionalInt(0, 3600, 'Flap seconds'),
   flapWarnAfter: optionalInt(1, 1000, 'Flap warnings after'),
 };

@@ -36,8 +36,8 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   // The connections are stored (issue 38): the environment's seed them, operators change them in
   // the console, and each report applies a change (modules/routing/connection-refresh.ts).
   await seedConnections(ctx.db, config.jwtSecret, config.smscConnections, logger);
-  let gatewayRef: SmsGateway | undefined;
-  let pausableRef: ReturnType<typeof pausableGateway> | undefined;
+  // Filled once the gateway is built: the refresh applies changes to it from then on.
+  const live: { gateway?: SmsGateway; pausable?: ReturnType<typeof pausableGateway> } = {};
   const merge = (list: SmscConnectionConfig[]) => list.map((c) => ({ ...config.smpp, ...c }));
   const connectionRefresh = createConnectionRefresh({
     db: ctx.db,
@@ -46,9 +46,9 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
     registry: ctx.connections,
     apply: async (list) => {
       const merged = merge(list);
-      if (!gatewayRef?.reconfigure || !pausableRef) return;
-      await gatewayRef.reconfigure(merged, pausableRef.paused);
-      pausableRef.setConnections(merged);
+      if (!live.gateway?.reconfigure || !live.pausable) return;
+      await live.gateway.reconfigure(merged, live.pausable.paused);
+      live.pausable.setConnections(merged);
     },
   });
   let connections: SmscConnectionConfig[] = await connectionRefresh.initial();
@@ -81,8 +81,8 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   // Operator pauses and the status the admin console shows (modules/admin/worker-reporter.ts).
   const smppGateway = createSmppGateway({ connections: merged, logger });
   const pausable = pausableGateway(smppGateway, merged);
-  gatewayRef = smppGateway;
-  pausableRef = pausable;
+  live.gateway = smppGateway;
+  live.pausable = pausable;
   // Routes (issue 38): each message's route chooses the connections to try; the stored routes are
   // read again within ROUTES_REFRESH_MS of an operator's change (gateway/routing).
   const routes = startRouteRefresh(

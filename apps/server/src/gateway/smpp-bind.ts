@@ -228,7 +228,9 @@ export class SmppBind {
       session = smpp.connect({
         host: this.cfg.host,
         port: this.cfg.port,
-        ...(this.cfg.tls ? { tls: true, rejectUnauthorized: this.cfg.tlsVerify, servername: this.cfg.host } : {}),
+        ...(this.cfg.tls
+          ? { tls: true, rejectUnauthorized: this.cfg.tlsVerify, servername: this.cfg.host }
+          : {}),
       });
     } catch (err) {
       this.log.error({ err }, 'SMPP connect failed');

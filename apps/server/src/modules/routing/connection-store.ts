@@ -96,7 +96,8 @@ export function canonical(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
-export const sealPassword = (secret: string, password: string) => sealSecret(secret, PASSWORD_PURPOSE, password);
+export const sealPassword = (secret: string, password: string) =>
+  sealSecret(secret, PASSWORD_PURPOSE, password);
 
 function openPassword(secret: string, sealed: string): string | null {
   try {
@@ -108,7 +109,12 @@ function openPassword(secret: string, sealed: string): string | null {
 
 /** Every stored connection, oldest first (the order the gateway binds them and the console lists them). */
 export async function loadConnections(db: Db, secret: string): Promise<StoredConnection[]> {
-  const rows = await db.selectFrom('smsc_connections').selectAll().orderBy('created_at').orderBy('name').execute();
+  const rows = await db
+    .selectFrom('smsc_connections')
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('name')
+    .execute();
   return rows.map((r) => ({
     name: r.name,
     origin: r.origin,

@@ -23,8 +23,10 @@ export function connectionsRoutes(ctx: AppContext) {
   const connections = createConnectionsService({ db: ctx.db, secret: ctx.config.jwtSecret });
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
-    r.get(CONNECTIONS_API.list, { schema: { response: { 200: connectionListSchema } }, config: ADMIN }, async () =>
-      connections.list(),
+    r.get(
+      CONNECTIONS_API.list,
+      { schema: { response: { 200: connectionListSchema } }, config: ADMIN },
+      async () => connections.list(),
     );
     r.post(
       CONNECTIONS_API.list,
@@ -33,7 +35,10 @@ export function connectionsRoutes(ctx: AppContext) {
     );
     r.put(
       CONNECTIONS_API.one,
-      { schema: { params, body: connectionUpdateSchema, response: { 200: connectionDtoSchema } }, config: ADMIN },
+      {
+        schema: { params, body: connectionUpdateSchema, response: { 200: connectionDtoSchema } },
+        config: ADMIN,
+      },
       async (req) => connections.update(operatorOf(req), req.params.name, req.body),
     );
     r.delete(
@@ -46,12 +51,18 @@ export function connectionsRoutes(ctx: AppContext) {
     );
     r.post(
       CONNECTIONS_API.drain,
-      { schema: { params, body: connectionRemoveSchema, response: { 200: connectionDtoSchema } }, config: ADMIN },
+      {
+        schema: { params, body: connectionRemoveSchema, response: { 200: connectionDtoSchema } },
+        config: ADMIN,
+      },
       async (req) => connections.setDraining(operatorOf(req), req.params.name, true, req.body.reason),
     );
     r.delete(
       CONNECTIONS_API.drain,
-      { schema: { params, body: connectionRemoveSchema, response: { 200: connectionDtoSchema } }, config: ADMIN },
+      {
+        schema: { params, body: connectionRemoveSchema, response: { 200: connectionDtoSchema } },
+        config: ADMIN,
+      },
       async (req) => connections.setDraining(operatorOf(req), req.params.name, false, req.body.reason),
     );
   };

@@ -99,7 +99,11 @@ export function createConnectionsService(deps: { db: Db; secret: string }) {
   }
 
   async function pausedNames(): Promise<Set<string>> {
-    const rows = await db.selectFrom('smsc_connection_controls').select('name').where('paused', '=', true).execute();
+    const rows = await db
+      .selectFrom('smsc_connection_controls')
+      .select('name')
+      .where('paused', '=', true)
+      .execute();
     return new Set(rows.map((r) => r.name));
   }
 
@@ -115,18 +119,13 @@ export function createConnectionsService(deps: { db: Db; secret: string }) {
         );
       }
       const both = s.prefixes.filter((p) => o.settings.prefixes.includes(p));
-      if (both.length) errors.push(`${both.join(', ')} ${both.length === 1 ? 'is' : 'are'} already on ${o.name}`);
+      if (both.length)
+        errors.push(`${both.join(', ')} ${both.length === 1 ? 'is' : 'are'} already on ${o.name}`);
     }
     if (errors.length) throw new FieldError({ prefixes: errors });
   }
 
-  async function audit(
-    trx: Db,
-    op: Operator,
-    kind: string,
-    name: string,
-    message: string,
-  ): Promise<void> {
+  async function audit(trx: Db, op: Operator, kind: string, name: string, message: string): Promise<void> {
     await recordAudit(trx, {
       accountId: null,
       userId: null,
@@ -170,7 +169,11 @@ export function createConnectionsService(deps: { db: Db; secret: string }) {
 
   return {
     async list(): Promise<ConnectionList> {
-      const [stored, paused, workers] = await Promise.all([loadConnections(db, secret), pausedNames(), reports()]);
+      const [stored, paused, workers] = await Promise.all([
+        loadConnections(db, secret),
+        pausedNames(),
+        reports(),
+      ]);
       const items = stored.map((c) => toDto(c, paused.has(c.name)));
       // The built-in simulator's connection (no connection stored): shown, not editable.
       const names = new Set(items.map((i) => i.name));
@@ -227,7 +230,13 @@ export function createConnectionsService(deps: { db: Db; secret: string }) {
           })
           .execute();
         await bumpConnectionsVersion(trx);
-        await audit(trx, op, 'admin.connection_created', input.name, `Added SMPP connection ${describe(input.name, s)}: ${input.reason}`);
+        await audit(
+          trx,
+          op,
+          'admin.connection_created',
+          input.name,
+          `Added SMPP connection ${describe(input.name, s)}: ${input.reason}`,
+        );
       });
       return one(input.name);
     },
@@ -287,8 +296,15 @@ export function createConnectionsService(deps: { db: Db; secret: string }) {
         }
         await trx.deleteFrom('smsc_connections').where('name', '=', name).execute();
         await bumpConnectionsVersion(trx);
-        const env = row.origin === 'env' ? ' (the environment still names it: it comes back at the next start)' : '';
-        await audit(trx, op, 'admin.connection_removed', name, `Removed SMPP connection ${name}${env}: ${reason}`);
+        const env =
+          row.origin === 'env' ? ' (the environment still names it: it comes back at the next start)' : '';
+        await audit(
+          trx,
+          op,
+          'admin.connection_removed',
+          name,
+          `Removed SMPP connection ${name}${env}: ${reason}`,
+        );
       });
     },
 
@@ -299,7 +315,10 @@ export function createConnectionsService(deps: { db: Db; secret: string }) {
         const { row } = await lockedRow(trx, name);
         if (!row) throw new AppError(ErrorCode.NOT_FOUND, `No SMPP connection is named "${name}"`);
         if (row.draining === draining) {
-          throw new AppError(ErrorCode.CONFLICT, `${name} is ${draining ? 'already draining' : 'not draining'}`);
+          throw new AppError(
+            ErrorCode.CONFLICT,
+            `${name} is ${draining ? 'already draining' : 'not draining'}`,
+          );
         }
         await trx.updateTable('smsc_connections').set({ draining }).where('name', '=', name).execute();
         await audit(

@@ -167,9 +167,16 @@ describe('carrier connections in the console (issue 38 item 1)', () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(
       expect.arrayContaining(['host', 'name', 'port', 'prefixes.0', 'window']),
     );
-    const noReason = await admin.post(CONNECTIONS_API.list, { ...entry('carrier-x', 1, ['+44']), reason: '' });
+    const noReason = await admin.post(CONNECTIONS_API.list, {
+      ...entry('carrier-x', 1, ['+44']),
+      reason: '',
+    });
     expect(noReason.status).toBe(400);
-    const missing = await admin.request('PUT', CONNECTIONS_API.one.replace(':name', 'nope'), entry('nope', 1, ['+44']));
+    const missing = await admin.request(
+      'PUT',
+      CONNECTIONS_API.one.replace(':name', 'nope'),
+      entry('nope', 1, ['+44']),
+    );
     expect(missing.status).toBe(404);
     const twin = await admin.post(CONNECTIONS_API.list, entry('carrier-a', carrierB.port, ['+44']));
     expect(twin.status).toBe(400);
@@ -288,8 +295,11 @@ describe('carrier connections in the console (issue 38 item 1)', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain('UK via B');
     expect(
-      (await admin.request('DELETE', ROUTES_API.one.replace(':id', route.body.id), { reason: 'contract ended' }))
-        .status,
+      (
+        await admin.request('DELETE', ROUTES_API.one.replace(':id', route.body.id), {
+          reason: 'contract ended',
+        })
+      ).status,
     ).toBe(204);
     expect((await admin.request('DELETE', one, { reason: 'contract ended' })).status).toBe(204);
     await until(() => bound(carrierC) === 0, 10_000, 'carrier C unbound on both nodes');
@@ -305,7 +315,10 @@ describe('carrier connections in the console (issue 38 item 1)', () => {
 
   it('an operator’s edit of a seeded connection is kept over the environment at the next start', async () => {
     const { password: _p, name: _n, ...rest } = entry('carrier-a', carrierA.port, []);
-    const res = await admin.request('PUT', CONNECTIONS_API.one.replace(':name', 'carrier-a'), { ...rest, window: 7 });
+    const res = await admin.request('PUT', CONNECTIONS_API.one.replace(':name', 'carrier-a'), {
+      ...rest,
+      window: 7,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ origin: 'console', window: 7 });
     await server.restartWorker();
