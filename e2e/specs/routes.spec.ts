@@ -214,7 +214,9 @@ describe('Admin → Routes and Margin', () => {
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.getByText('Write the number in international format').waitFor();
 
-    // A message through the route, for the margin page below.
+    // A message through the route, for the margin page below: after the worker has applied the
+    // edit (it reads the routes every 2 s; the route test above reads them on the API node).
+    await new Promise((r) => setTimeout(r, 2500));
     const sent = await apiCall(
       server.baseUrl,
       'POST',
