@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SendResult, SmppBind } from './smpp-bind';
 import type { Acquired, SmppConnection } from './smpp-connection';
+import { RecentCount } from './recent-count';
 import { submitParts } from './submit-message';
 
 const ok = (id: string): SendResult => ({ kind: 'resp', status: 0, messageId: id, pauseMs: 0 });
@@ -20,6 +21,8 @@ function fake(script: (SendResult | 'no-bind')[]) {
   const conn = {
     name: 'c1',
     cfg: { responseTimeoutMs: 1000, throttlePauseMs: 1 },
+    throttles: new RecentCount(Date.now),
+    submitErrors: new RecentCount(Date.now),
     delay: (ms: number) => new Promise((r) => setTimeout(r, ms)),
     acquire: async (): Promise<Acquired> => {
       if (script[0] === 'no-bind') {

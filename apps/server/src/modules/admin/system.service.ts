@@ -5,11 +5,9 @@ import type { Db } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { recordAudit } from '../audit/audit.service';
 import type { Operator } from './operator';
-import { LANES, REPORT_INTERVAL_MS, type WorkerReport } from './worker-report';
+import { LANES, WORKER_ALIVE_MS as ALIVE_MS, type WorkerReport } from './worker-report';
 
 const FINAL_FAILED = ['undelivered', 'expired', 'rejected', 'failed'];
-/** A worker whose heartbeat is older than this is shown as gone (and its binds are not listed). */
-const ALIVE_MS = REPORT_INTERVAL_MS * 5;
 
 interface Deps {
   db: Db;

@@ -9,6 +9,9 @@ import type { ConnectionStatus } from '../../gateway/sms-gateway';
 /** How often a worker writes its heartbeat and gateway status, and reads operator pauses. */
 export const REPORT_INTERVAL_MS = 1000;
 
+/** A worker whose heartbeat is older than this is gone: its binds and figures are not counted. */
+export const WORKER_ALIVE_MS = REPORT_INTERVAL_MS * 5;
+
 /** Send-queue lanes (send_queue.priority, migration 0005). */
 export const LANES: Record<number, string> = { 0: 'otp', 1: 'single', 2: 'bulk' };
 

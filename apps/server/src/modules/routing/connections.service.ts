@@ -10,7 +10,7 @@ import { transact, type Db } from '../../platform/db';
 import { AppError, FieldError } from '../../platform/errors';
 import { recordAudit } from '../audit/audit.service';
 import type { Operator } from '../admin/operator';
-import type { WorkerReport } from '../admin/worker-report';
+import { aliveReports } from '../admin/alive-reports';
 import {
   bumpConnectionsVersion,
   canonical,
@@ -22,9 +22,6 @@ import {
 
 type CreateInput = z.output<typeof connectionCreateSchema>;
 type UpdateInput = z.output<typeof connectionUpdateSchema>;
-
-/** A worker whose heartbeat is older than this is not counted (as the system status does). */
-const ALIVE_MS = 5000;
 
 function settingsFrom(input: CreateInput | UpdateInput): ConnectionSettings {
   return {
@@ -90,13 +87,7 @@ function changedFields(before: ConnectionSettings, after: ConnectionSettings, pa
 export function createConnectionsService(deps: { db: Db; secret: string }) {
   const { db, secret } = deps;
 
-  async function reports(): Promise<WorkerReport[]> {
-    const rows = await db.selectFrom('worker_heartbeats').select(['heartbeat_at', 'status']).execute();
-    const now = Date.now();
-    return rows
-      .filter((r) => now - r.heartbeat_at.getTime() < ALIVE_MS)
-      .flatMap((r) => (r.status ? [r.status as WorkerReport] : []));
-  }
+  const reports = () => aliveReports(db);
 
   async function pausedNames(): Promise<Set<string>> {
     const rows = await db

@@ -18,7 +18,7 @@ import { AppError, FieldError } from '../../platform/errors';
 import { isUniqueViolation } from '../../shared/unique-violation';
 import { recordAudit } from '../audit/audit.service';
 import type { Operator } from '../admin/operator';
-import type { WorkerReport } from '../admin/worker-report';
+import { aliveReports } from '../admin/alive-reports';
 import { accountsOnPlans } from './account-plans';
 import {
   deleteRoute,
@@ -28,9 +28,6 @@ import {
   type RouteValues,
   type StoredRoute,
 } from './route-store';
-
-/** A worker whose heartbeat is older than this is not counted (as the system status does). */
-const ALIVE_MS = 5000;
 
 type RouteInput = z.output<typeof routeInputSchema>;
 type RouteTest = z.output<typeof routeTestSchema>;
@@ -75,17 +72,15 @@ export function createRoutingService(deps: { db: Db; config: Config }) {
   const { db, config } = deps;
 
   /** Alive workers' reports: their connections, binds and pauses. */
-  async function reports(): Promise<WorkerReport[]> {
-    const rows = await db.selectFrom('worker_heartbeats').select(['heartbeat_at', 'status']).execute();
-    const now = Date.now();
-    return rows
-      .filter((r) => now - r.heartbeat_at.getTime() < ALIVE_MS)
-      .flatMap((r) => (r.status ? [r.status as WorkerReport] : []));
-  }
+  const reports = () => aliveReports(db);
 
-  /** The connections a route may list: those configured, or the built-in simulator's, and any a worker reports. */
+  /**
+   * The connections a route may list: those stored (Admin → Connections) or configured, else the
+   * built-in simulator's, and any a worker reports.
+   */
   async function connectionNames(): Promise<string[]> {
-    const names = new Set(config.smscConnections.map((c) => c.name));
+    const stored = await db.selectFrom('smsc_connections').select('name').execute();
+    const names = new Set([...config.smscConnections.map((c) => c.name), ...stored.map((c) => c.name)]);
     if (names.size === 0) names.add('simulator');
     for (const r of await reports()) for (const c of r.connections) names.add(c.name);
     return [...names].sort();
