@@ -104,6 +104,8 @@ describe('billing', () => {
     await phone.page.goto('/billing/prices');
     await phone.page.getByLabel('Search').fill('kingdom');
     await phone.page.getByTestId('price-table').getByText('Kenya').waitFor({ state: 'detached' });
+    // The filtered table renders its rows again: the match is waited for, then counted.
+    await phone.page.getByTestId('price-table').getByText('United Kingdom').waitFor();
     assert.equal(await phone.page.getByTestId('price-table').getByText('United Kingdom').count(), 1);
     await phone.context.close();
   });
