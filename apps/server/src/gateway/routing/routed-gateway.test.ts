@@ -127,8 +127,10 @@ describe('routedGateway', () => {
   });
 
   it('quality: moves traffic off a connection that delivers below the floor, from the receipts it stores', async () => {
-    const a = await simulator({ statMix: { UNDELIV: 1 } });
-    const b = await simulator({ statMix: { DELIVRD: 1 } });
+    // Receipts 50 ms after each submit: one that came before its submit was noted would give no
+    // latency (by design), and a loaded machine can take longer than the default 5 ms to note it.
+    const a = await simulator({ statMix: { UNDELIV: 1 }, receiptDelayMs: 50 });
+    const b = await simulator({ statMix: { DELIVRD: 1 }, receiptDelayMs: 50 });
     const inner = await gateway([
       connection(a, { name: 'first' }),
       connection(b, { name: 'second', prefixes: ['+9'] }),
