@@ -116,7 +116,8 @@ export default function RoutesPage() {
                     {r.name}
                   </Table.Td>
                   <Table.Td data-label="Prefix" ff="monospace">
-                    {r.prefix}
+                    {/* A number prefix reads left to right in every language ("+44", never "44+"). */}
+                    <span dir="ltr">{r.prefix}</span>
                   </Table.Td>
                   <Table.Td data-label="Filters">
                     <Filters route={r} planName={planName} />
