@@ -20,6 +20,7 @@ export * from './campaigns';
 export * from './links';
 export * from './send-windows';
 export * from './admin';
+export * from './admin-system';
 export * from './two-factor';
 export * from './roles';
 export * from './members';

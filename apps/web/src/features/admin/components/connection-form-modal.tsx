@@ -17,134 +17,27 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import type { ConnectionCreate, ConnectionDto, ConnectionUpdate } from '@wren/contracts';
+import type { ConnectionCreate, ConnectionDto } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { HttpError, messageOf } from '@/lib/http/http-error';
 import { useT } from '@/lib/i18n';
 import { useSaveConnection } from '../api/connections-api';
+import {
+  ADVANCED,
+  FIELDS,
+  LANES,
+  NOTATIONS,
+  toBody,
+  valuesOf,
+  type ConnectionFormValues,
+  type Lane,
+} from './connection-form-values';
 
 /** Monospace for what is typed (hosts, ids, prefixes), not for the field's label and messages. */
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
-type Lane = 'otp' | 'single' | 'bulk';
-type Rule = 'fail' | 'resend';
-const LANES: Lane[] = ['otp', 'single', 'bulk'];
-
-interface ConnectionFormValues {
-  name: string;
-  host: string;
-  port: number | string;
-  tls: boolean;
-  tlsVerify: boolean;
-  systemId: string;
-  password: string;
-  systemType: string;
-  binds: number | string;
-  bindMode: 'trx' | 'tx+rx';
-  window: number | string;
-  tps: number | string;
-  prefixes: string[];
-  /** '' = the server's SMSC_ID_NOTATION. */
-  idNotation: string;
-  receiptTimeoutMinutes: number | string;
-  otpReceiptTimeoutMinutes: number | string;
-  acceptd: string;
-  unknownState: string;
-  /** Off: the server's defaults for every lane. */
-  laneRules: boolean;
-  onUnanswered: Record<Lane, Rule>;
-  flapSeconds: number | string;
-  flapWarnAfter: number | string;
-  reason: string;
-}
-
-const valuesOf = (c: ConnectionDto | null): ConnectionFormValues => ({
-  name: c?.name ?? '',
-  host: c?.host ?? '',
-  port: c?.port ?? 2775,
-  tls: c?.tls ?? false,
-  tlsVerify: c?.tlsVerify ?? true,
-  systemId: c?.systemId ?? '',
-  password: '',
-  systemType: c?.systemType ?? '',
-  binds: c?.binds ?? 1,
-  bindMode: c?.bindMode ?? 'trx',
-  window: c?.window ?? 50,
-  tps: c?.tps ?? 0,
-  prefixes: c?.prefixes ?? [],
-  idNotation: c?.idNotation ?? '',
-  receiptTimeoutMinutes: c?.receiptTimeoutMinutes ?? '',
-  otpReceiptTimeoutMinutes: c?.otpReceiptTimeoutMinutes ?? '',
-  acceptd: c?.acceptd ?? '',
-  unknownState: c?.unknownState ?? '',
-  laneRules: !!c?.onUnanswered,
-  onUnanswered: c?.onUnanswered ?? { otp: 'fail', single: 'fail', bulk: 'fail' },
-  flapSeconds: c?.flapSeconds ?? '',
-  flapWarnAfter: c?.flapWarnAfter ?? '',
-  reason: '',
-});
-
-/** Blank optional numbers and selects: null, the server's default. Numbers go as typed (it validates). */
-const orNull = (v: number | string) => (v === '' ? null : v);
-
-function toBody(v: ConnectionFormValues): Omit<ConnectionUpdate, 'password'> {
-  return {
-    host: v.host,
-    port: v.port,
-    tls: v.tls,
-    tlsVerify: v.tlsVerify,
-    systemId: v.systemId,
-    systemType: v.systemType,
-    binds: v.binds,
-    bindMode: v.bindMode,
-    window: v.window,
-    tps: v.tps,
-    prefixes: v.prefixes,
-    idNotation: v.idNotation || null,
-    receiptTimeoutMinutes: orNull(v.receiptTimeoutMinutes),
-    otpReceiptTimeoutMinutes: orNull(v.otpReceiptTimeoutMinutes),
-    acceptd: (v.acceptd || null) as ConnectionUpdate['acceptd'],
-    unknownState: (v.unknownState || null) as ConnectionUpdate['unknownState'],
-    onUnanswered: v.laneRules ? v.onUnanswered : null,
-    flapSeconds: orNull(v.flapSeconds),
-    flapWarnAfter: orNull(v.flapWarnAfter),
-    reason: v.reason,
-  };
-}
-
-/** Fields inside the collapsed "Advanced" section: it opens when the server marks one of them. */
-const ADVANCED = new Set([
-  'idNotation',
-  'receiptTimeoutMinutes',
-  'otpReceiptTimeoutMinutes',
-  'acceptd',
-  'unknownState',
-  'onUnanswered',
-  'flapSeconds',
-  'flapWarnAfter',
-]);
-const FIELDS = new Set([
-  'name',
-  'host',
-  'port',
-  'tls',
-  'tlsVerify',
-  'systemId',
-  'password',
-  'systemType',
-  'binds',
-  'bindMode',
-  'window',
-  'tps',
-  'prefixes',
-  'reason',
-  ...ADVANCED,
-]);
-
 /** In a grid, a field's description under its input, so the inputs of a row line up. */
 const BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
-
-const NOTATIONS = ['auto', 'string', 'dec', 'hex', 'hex/dec', 'dec/hex', 'string/hex', '0', '1', '2', '3'];
 
 /**
  * A new carrier connection or a change to one, in sections: where it is, how it logs in, its

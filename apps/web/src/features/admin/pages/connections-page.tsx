@@ -1,70 +1,19 @@
 import { useEffect, useState } from 'react';
-import { Badge, Button, Group, Menu, Modal, Paper, Stack, Table, Text, Textarea } from '@mantine/core';
-import type { ConnectionDto, ConnectionStatusDto } from '@wren/contracts';
+import { Badge, Button, Group, Menu, Paper, Stack, Table, Text, Textarea } from '@mantine/core';
+import type { ConnectionDto } from '@wren/contracts';
 import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-modal';
-import { FormAlert } from '@/components/form-alert';
 import { IconPencil, IconPlus } from '@/components/icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { hub } from '@/lib/hub';
 import { HttpError, messageOf } from '@/lib/http/http-error';
-import { useT, type Translate } from '@/lib/i18n';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useSystemStatus } from '../api/admin-api';
-import {
-  useConnectionAction,
-  useConnections,
-  useDeleteConnection,
-  type ConnectionAction,
-} from '../api/connections-api';
+import { useConnections, useDeleteConnection } from '../api/connections-api';
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionHeader } from '../components/common';
+import { ConnectionActionModal, type ActionTarget } from '../components/connection-action-modal';
+import { Binds, ORIGIN_COLORS } from '../components/connection-binds';
 import { ConnectionFormModal } from '../components/connection-form-modal';
-
-const ORIGIN_COLORS: Record<ConnectionDto['origin'], string> = {
-  env: 'grape',
-  console: 'blue',
-  builtin: 'gray',
-};
-
-/** Binds up of those configured, per worker reporting the connection (the system status). */
-function Binds({ c, live, t }: { c: ConnectionDto; live: ConnectionStatusDto[]; t: Translate }) {
-  if (!live.length)
-    return (
-      <Text size="sm" c="dimmed" data-testid="binds">
-        {t('{{up}} of {{binds}} up', { up: '—', binds: c.binds })}
-      </Text>
-    );
-  return (
-    <Stack gap={2} data-testid="binds">
-      {live.map((s) => {
-        const color =
-          s.bound === 0
-            ? s.paused
-              ? 'gray'
-              : 'red'
-            : s.bound < (s.keptBinds ?? s.binds)
-              ? 'yellow'
-              : 'green';
-        return (
-          <Group key={s.worker} gap={6} wrap="nowrap">
-            <Badge variant="dot" color={color} tt="none" miw="max-content">
-              {t('{{up}} of {{binds}} up', { up: s.bound, binds: s.binds })}
-            </Badge>
-            {live.length > 1 && (
-              <Text span size="xs" c="dimmed" ff="monospace">
-                {s.worker}
-              </Text>
-            )}
-          </Group>
-        );
-      })}
-    </Stack>
-  );
-}
-
-interface ActionTarget {
-  connection: ConnectionDto;
-  action: ConnectionAction;
-}
 
 /**
  * Admin → Connections (issue 38 item 1): the SMPP carrier connections Wren binds to, with their
@@ -77,7 +26,6 @@ export default function ConnectionsPage() {
   const status = useSystemStatus();
   const { refetch: refetchStatus } = status;
   const remove = useDeleteConnection();
-  const act = useConnectionAction();
   const editing = useModalTarget<{ connection: ConnectionDto | null }>();
   const deleting = useModalTarget<ConnectionDto>();
   const acting = useModalTarget<ActionTarget>();
@@ -117,62 +65,6 @@ export default function ConnectionsPage() {
       await remove.mutateAsync({ name: target.name, reason });
       toast.success(t('Deleted the connection {{name}}.', { name: target.name }));
       deleting.close();
-    } catch (e) {
-      failed(e);
-    }
-  };
-
-  const ACTION_TEXT: Record<
-    ConnectionAction,
-    { title: string; confirm: string; body: (name: string) => string; done: (name: string) => string }
-  > = {
-    drain: {
-      title: t('Drain connection'),
-      confirm: t('Drain'),
-      body: (name) =>
-        t(
-          'Drain {{name}}? No new messages go through it; its binds stay up for the receipts and replies still to come.',
-          { name },
-        ),
-      done: (name) => t('{{name}} is draining: no new messages go through it.', { name }),
-    },
-    undrain: {
-      title: t('End the drain'),
-      confirm: t('End drain'),
-      body: (name) => t('End the drain of {{name}}? It takes new messages again.', { name }),
-      done: (name) => t('{{name}} takes new messages again.', { name }),
-    },
-    pause: {
-      title: t('Pause connection'),
-      confirm: t('Pause'),
-      body: (name) =>
-        t(
-          'Pause {{name}}? New messages routed to it wait in the queue (until they expire); once the submits in flight are answered its binds are unbound.',
-          { name },
-        ),
-      done: (name) => t('{{name}} is paused: messages for it wait in the queue.', { name }),
-    },
-    resume: {
-      title: t('Resume connection'),
-      confirm: t('Resume'),
-      body: (name) => t('Resume sending through {{name}}? Messages waiting for it go out again.', { name }),
-      done: (name) => t('{{name}} resumes sending.', { name }),
-    },
-  };
-  const action = acting.target ? ACTION_TEXT[acting.target.action] : null;
-  const reasonRequired = acting.target?.action === 'drain' || acting.target?.action === 'undrain';
-
-  const confirmAction = async () => {
-    const target = acting.target;
-    if (!target) return;
-    if (reasonRequired && reason.trim().length < 3) {
-      setDialogError(t('Give a reason of at least 3 characters'));
-      return;
-    }
-    try {
-      await act.mutateAsync({ name: target.connection.name, action: target.action, reason: reason.trim() });
-      toast.success(ACTION_TEXT[target.action].done(target.connection.name));
-      acting.close();
     } catch (e) {
       failed(e);
     }
@@ -413,37 +305,7 @@ export default function ConnectionsPage() {
         }}
       />
 
-      <Modal opened={acting.opened} onClose={acting.close} title={action?.title} centered>
-        <Stack>
-          <Text size="sm">{action?.body(acting.target?.connection.name ?? '')}</Text>
-          <Textarea
-            label={t('Reason')}
-            description={t('Kept in the audit log')}
-            required={reasonRequired}
-            autosize
-            minRows={2}
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-            data-autofocus
-          />
-          <FormAlert message={dialogError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={acting.close}>
-              {t('Cancel')}
-            </Button>
-            <Button
-              color={
-                acting.target?.action === 'drain' || acting.target?.action === 'pause' ? 'orange' : undefined
-              }
-              loading={act.isPending}
-              onClick={() => void confirmAction()}
-            >
-              {action?.confirm}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConnectionActionModal opened={acting.opened} target={acting.target} onClose={acting.close} />
 
       <ConfirmDeleteModal
         opened={deleting.opened}
