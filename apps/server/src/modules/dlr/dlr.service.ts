@@ -141,6 +141,8 @@ export function createDlrService(deps: Deps) {
   deps.events.subscribe('parts.stored', ({ connection, smscIds }) => {
     notations.observe(connection, 'submit', smscIds);
     releaseWaiting();
+    // A receipt parked because its part was not stored within its wait can be matched now.
+    retryAmbiguous();
   });
 
   async function process(batch: Incoming[]) {
@@ -323,6 +325,7 @@ export function createDlrService(deps: Deps) {
       left = parked.length;
       const batch: Incoming[] = parked.map((p) => ({
         parkedId: p.id,
+        parkedAt: p.created_at.getTime(),
         tries: 1,
         since: 0,
         receipt: {

@@ -5,6 +5,8 @@ import type { findParts } from '../messages/receipt-port';
 export interface Incoming {
   receipt: DeliveryReceipt;
   parkedId?: number;
+  /** When a parked one was parked (ms): recent ones count as evidence that a notation changed. */
+  parkedAt?: number;
   /** 0 on arrival; counts the rounds it waited for parts that were still being stored. */
   tries: number;
   /** When it arrived (ms): it waits for its part at most WAIT_FOR_PARTS_MS, then is parked. */
@@ -35,6 +37,17 @@ export const CONTRADICTION = 'contradiction';
  */
 export const WAIT_FOR_PARTS_MS = 2000;
 export const WAIT_ROUND_MS = 250;
+
+/**
+ * A receipt parked this recently still counts as evidence that its connection's learned notation
+ * changed: its part may be stored only after its wait was over (a loaded database), and then only a
+ * retry of the parked receipt can show the contradiction.
+ */
+export const RECENTLY_PARKED_MS = 10 * 60 * 1000;
+
+/** Fresh, or parked recently enough to be evidence of a notation change. */
+export const isEvidence = (k: Incoming, now = Date.now()) =>
+  k.parkedId === undefined || (k.parkedAt !== undefined && now - k.parkedAt < RECENTLY_PARKED_MS);
 
 /** Decides, for this round, which receipts may still wait for their parts. */
 export function startRound(batch: Incoming[], now = Date.now()) {

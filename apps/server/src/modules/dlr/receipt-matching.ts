@@ -6,6 +6,7 @@ import {
   AMBIGUOUS,
   CONTRADICTION,
   LEARNING,
+  isEvidence,
   NO_PART,
   mayWait,
   type Incoming,
@@ -237,7 +238,7 @@ export function createReceiptMatcher(deps: {
 
   /** The batch's connections whose learned notation fresh receipts contradict, with a sample. */
   async function contradicted(trx: Db, judged: Judged[]) {
-    const suspects = judged.filter((j) => j.suspicion && j.kd.k.parkedId === undefined);
+    const suspects = judged.filter((j) => j.suspicion && isEvidence(j.kd.k));
     const changes = new Map<string, { detail: Record<string, unknown>; since: Date }>();
     if (suspects.length === 0) return changes;
     const otherKeys = ({ kd }: Judged) =>
@@ -306,8 +307,8 @@ export function createReceiptMatcher(deps: {
       if (first.changes.size === 0) return first;
       for (const [connection, { detail, since }] of first.changes) {
         notations.changed(connection, detail, since);
-        // The new learning starts from the ids of this batch's fresh receipts.
-        const fresh = batch.filter((k) => k.receipt.connection === connection && k.parkedId === undefined);
+        // The new learning starts from the ids of this batch's fresh (or recently parked) receipts.
+        const fresh = batch.filter((k) => k.receipt.connection === connection && isEvidence(k));
         notations.observe(
           connection,
           'receipt',
