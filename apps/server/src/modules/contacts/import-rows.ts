@@ -162,6 +162,33 @@ export interface XlsxReadOptions {
  * itself is checked before (import-zip-guard.ts), so no shared string or cell can be huge here.
  */
 export async function* xlsxRows(bytes: Uint8Array, opts: XlsxReadOptions = {}): AsyncGenerator<FileRow> {
+  for (let attempt = 1; ; attempt++) {
+    let yielded = false;
+    try {
+      for await (const row of readXlsxRows(bytes, opts)) {
+        yielded = true;
+        yield row;
+      }
+      return;
+    } catch (err) {
+      if (yielded || attempt >= XLSX_READ_ATTEMPTS || !isReaderRace(err)) throw err;
+    }
+  }
+}
+
+/** Reads of one workbook at most, when exceljs's streaming reader loses the race below. */
+const XLSX_READ_ATTEMPTS = 3;
+
+/**
+ * exceljs's streaming reader sometimes parses a deferred worksheet before `xl/workbook.xml` (which
+ * exceljs itself writes last), and fails on the workbook it has not read yet
+ * (github.com/exceljs/exceljs/issues/3064). On a busy machine 5 of 2,000 reads of one valid
+ * workbook failed so, and the upload was refused as "not a valid XLSX workbook". No row has come
+ * out by then, so the read is simply started again.
+ */
+const isReaderRace = (err: unknown) => err instanceof TypeError && err.message.includes("reading 'sheets'");
+
+async function* readXlsxRows(bytes: Uint8Array, opts: XlsxReadOptions): AsyncGenerator<FileRow> {
   const excel = await loadExcel();
   const source = Readable.from(slices(bytes, opts.progress));
   const reader = new excel.stream.xlsx.WorkbookReader(source, {
