@@ -11,7 +11,7 @@ const race = vi.hoisted(() => ({ failures: 0, reads: 0 }));
 vi.mock('exceljs', async (importOriginal) => {
   const real = (await importOriginal<{ default: typeof ExcelJS }>()).default;
   class RacingReader extends real.stream.xlsx.WorkbookReader {
-    async *[Symbol.asyncIterator]() {
+    override async *[Symbol.asyncIterator]() {
       race.reads += 1;
       if (race.failures > 0) {
         race.failures -= 1;

@@ -23,6 +23,8 @@ import {
   CONTRADICTION,
   LEARNING,
   NO_PART,
+  OLD_NOTATION_ONLY,
+  PREVIOUS_FALLBACK_MS,
   mayWait,
   startRound,
   WAIT_ROUND_MS,
@@ -114,6 +116,26 @@ export function createDlrService(deps: Deps) {
       void matchParked().catch(() => undefined);
     }, AMBIGUOUS_RETRY_MS);
     retryTimer.unref();
+  }
+
+  /** When the last receipt was parked to be tried in the notation before a change (0: none). */
+  let oldNotationAt = 0;
+  let oldNotationTimer: NodeJS.Timeout | null = null;
+  /** Tries parked receipts again once those parked for the old notation have waited long enough. */
+  function retryOldNotation() {
+    oldNotationAt = Date.now();
+    if (oldNotationTimer) return;
+    const fire = () => {
+      oldNotationTimer = null;
+      void matchParked().catch(() => undefined);
+      const due = oldNotationAt + PREVIOUS_FALLBACK_MS - Date.now();
+      if (due > 0) arm(due + 100);
+    };
+    const arm = (ms: number) => {
+      oldNotationTimer = setTimeout(fire, ms);
+      oldNotationTimer.unref();
+    };
+    arm(PREVIOUS_FALLBACK_MS + 100);
   }
 
   function schedule(ms: number) {
@@ -283,6 +305,7 @@ export function createDlrService(deps: Deps) {
         wait.push(k);
       } else {
         if (reason.startsWith(AMBIGUOUS)) ambiguousAt = Date.now();
+        if (reason === OLD_NOTATION_ONLY) retryOldNotation();
         if (reason.startsWith(AMBIGUOUS) || reason.startsWith(CONTRADICTION)) {
           logger.warn(
             { connection: k.receipt.connection, smscId: k.receipt.smscId, reason },

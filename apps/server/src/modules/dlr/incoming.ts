@@ -45,6 +45,22 @@ export const WAIT_ROUND_MS = 250;
  */
 export const RECENTLY_PARKED_MS = 10 * 60 * 1000;
 
+/**
+ * After a notation change, a receipt whose own part (in the new notation) is not stored goes to the
+ * one open part its id names in the notation before only once it has been parked this long: under
+ * load, parts are stored seconds after their receipts come, and receipt "100" of the new run then
+ * named the new run's open part "64" (0x64) in the old notation and was given that message's outcome
+ * (CI: 2 of 300 messages). Its own part, once stored, takes it instead.
+ */
+export const PREVIOUS_FALLBACK_MS = 10_000;
+
+/** Parked at least PREVIOUS_FALLBACK_MS ago. */
+export const parkedLongEnough = (k: Incoming, now = Date.now()) =>
+  k.parkedAt !== undefined && now - k.parkedAt >= PREVIOUS_FALLBACK_MS;
+
+/** Why a receipt waits, parked, before the notation used before a change is tried for it. */
+export const OLD_NOTATION_ONLY = `${AMBIGUOUS}: no part has this id yet; in the notation used before it changed it names an open part`;
+
 /** Fresh, or parked recently enough to be evidence of a notation change. */
 export const isEvidence = (k: Incoming, now = Date.now()) =>
   k.parkedId === undefined || (k.parkedAt !== undefined && now - k.parkedAt < RECENTLY_PARKED_MS);

@@ -7,6 +7,8 @@ import {
   CONTRADICTION,
   LEARNING,
   isEvidence,
+  OLD_NOTATION_ONLY,
+  parkedLongEnough,
   NO_PART,
   mayWait,
   type Incoming,
@@ -203,6 +205,8 @@ export function createReceiptMatcher(deps: {
         // Nothing open under the new one: a receipt of a message sent before the change, once it
         // has waited (a fresh one may be early for a part being stored).
         if (mayWait(k)) return { result: NO_PART };
+        // Its own part may still be being stored: parked first, and tried in the old notation later.
+        if (!parkedLongEnough(k)) return { result: OLD_NOTATION_ONLY };
         if (before.length === 1 && before[0]) return { result: before[0] };
         return {
           result: `${AMBIGUOUS}: ${before.length} open parts have this id in the notation used before`,
