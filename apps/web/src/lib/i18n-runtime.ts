@@ -10,8 +10,21 @@ import { setTranslator, STORAGE_KEY, type Translate } from './i18n';
  */
 const loaders = import.meta.glob<{ default: Record<string, string> }>([
   '../locales/*.json',
+  '../locales/*/*.json',
   '!../locales/en-US.json',
+  '!../locales/*/en-US.json',
 ]);
+
+/**
+ * A locale's strings: `locales/<locale>.json` (the shell) and one file per area of the app,
+ * `locales/<area>/<locale>.json`, merged (locales.test.ts checks a key repeated in two files reads
+ * the same in both).
+ */
+async function stringsOf(locale: Locale): Promise<Record<string, string>> {
+  const files = Object.entries(loaders).filter(([file]) => file.endsWith(`/${locale}.json`));
+  const parts = await Promise.all(files.map(([, load]) => load()));
+  return Object.assign({}, ...parts.map((p) => p.default)) as Record<string, string>;
+}
 
 const ready = i18next.init({
   lng: 'en-US',
@@ -27,8 +40,7 @@ const ready = i18next.init({
 export async function translatorFor(locale: Locale): Promise<Translate> {
   await ready;
   if (!i18next.hasResourceBundle(locale, 'translation')) {
-    const load = loaders[`../locales/${locale}.json`];
-    if (load) i18next.addResourceBundle(locale, 'translation', (await load()).default);
+    i18next.addResourceBundle(locale, 'translation', await stringsOf(locale));
   }
   const t = i18next.getFixedT(locale);
   return (key, values) => t(key, values ?? {});
