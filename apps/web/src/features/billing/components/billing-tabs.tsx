@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { roleCan } from '@wren/contracts';
 import { useAccountRole } from '@/lib/account-role';
+import { useT } from '@/lib/i18n';
 
 /**
  * The Billing page's sections, one tab per page under /billing (issue 47: Balance with top-up and
@@ -19,18 +20,19 @@ export function BillingTabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const role = useAccountRole();
-  const shown = TABS.filter((t) => !t.path.permission || roleCan(role, t.path.permission));
+  const t = useT();
+  const shown = TABS.filter((tab) => !tab.path.permission || roleCan(role, tab.path.permission));
   return (
     <Tabs
       value={pathname}
       onChange={(value) => value && void navigate(value)}
-      aria-label="Billing sections"
+      aria-label={t('Billing sections')}
       mb="md"
     >
       <Tabs.List>
-        {shown.map((t) => (
-          <Tabs.Tab key={t.path.path} value={t.path.path}>
-            {t.label}
+        {shown.map((tab) => (
+          <Tabs.Tab key={tab.path.path} value={tab.path.path}>
+            {t(tab.label)}
           </Tabs.Tab>
         ))}
       </Tabs.List>

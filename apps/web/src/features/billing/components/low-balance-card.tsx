@@ -7,6 +7,7 @@ import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { toMinor, useLowBalance, useSetLowBalance } from '../api/billing';
+import { useT } from '@/lib/i18n';
 
 const asText = (minor: number | null) => (minor === null ? '' : (minor / 100).toFixed(2));
 
@@ -18,6 +19,7 @@ export function LowBalanceCard() {
   const state = useLowBalance();
   const save = useSetLowBalance();
   const canSet = useCan('billing:topup');
+  const t = useT();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const current = state.data?.thresholdMinor ?? null;
@@ -29,8 +31,10 @@ export function LowBalanceCard() {
       const res = await save.mutateAsync(value);
       toast.success(
         res.thresholdMinor === null
-          ? 'Low-balance alert turned off.'
-          : `You will be alerted below ${formatMoney(res.thresholdMinor, res.currency)}.`,
+          ? t('Low-balance alert turned off.')
+          : t('You will be alerted below {{amount}}.', {
+              amount: formatMoney(res.thresholdMinor, res.currency),
+            }),
       );
     } catch (e) {
       setError(messageOf(e));
@@ -40,45 +44,50 @@ export function LowBalanceCard() {
   return (
     <Paper withBorder radius="md" p="md">
       <Title order={2} size="h5" mb="xs">
-        Low-balance alert
+        {t('Low-balance alert')}
       </Title>
       {state.isPending && (
         <Text size="sm" c="dimmed">
-          Loading…
+          {t('Loading…')}
         </Text>
       )}
       {state.isError && (
         <Text size="sm" c="red">
-          Could not load the alert: {messageOf(state.error)}
+          {t('Could not load the alert: {{error}}', { error: messageOf(state.error) })}
         </Text>
       )}
       {state.data && (
         <Stack gap="sm">
           {state.data.below && state.data.thresholdMinor !== null && (
             <Alert color="orange" variant="light" data-testid="low-balance-warning">
-              Your balance is below {formatMoney(state.data.thresholdMinor, state.data.currency)}. Top up so
-              that your messages keep sending.
+              {t('Your balance is below {{amount}}. Top up so that your messages keep sending.', {
+                amount: formatMoney(state.data.thresholdMinor, state.data.currency),
+              })}
             </Alert>
           )}
           <Text size="sm" c="dimmed">
             {state.data.thresholdMinor === null
-              ? 'Off. Set an amount to get an email and an in-app notice when your balance drops below it.'
-              : `On at ${formatMoney(state.data.thresholdMinor, state.data.currency)}: one email and in-app notice each time the balance drops below it.`}
-            {state.data.firedAt ? ` Last sent ${formatDateTime(state.data.firedAt)}.` : ''}
+              ? t('Off. Set an amount to get an email and an in-app notice when your balance drops below it.')
+              : t('On at {{amount}}: one email and in-app notice each time the balance drops below it.', {
+                  amount: formatMoney(state.data.thresholdMinor, state.data.currency),
+                })}
+            {state.data.firedAt
+              ? ` ${t('Last sent {{date}}.', { date: formatDateTime(state.data.firedAt) })}`
+              : ''}
           </Text>
           {canSet && (
             <form
               onSubmit={(e) => {
                 e.preventDefault();
                 const minor = toMinor(text);
-                if (!minor) return setError('Enter an amount above zero, e.g. 10.00');
+                if (!minor) return setError(t('Enter an amount above zero, e.g. 10.00'));
                 void submit(minor);
               }}
             >
               <Stack gap="sm">
                 <FormAlert message={error} />
                 <TextInput
-                  label={`Alert me below (${state.data.currency})`}
+                  label={t('Alert me below ({{currency}})', { currency: state.data.currency })}
                   placeholder="10.00"
                   inputMode="decimal"
                   value={text}
@@ -87,7 +96,7 @@ export function LowBalanceCard() {
                 />
                 <Group gap="sm">
                   <Button type="submit" variant="light" loading={save.isPending}>
-                    Save alert
+                    {t('Save alert')}
                   </Button>
                   {current !== null && (
                     <Button
@@ -96,7 +105,7 @@ export function LowBalanceCard() {
                       onClick={() => void submit(null)}
                       disabled={save.isPending}
                     >
-                      Turn off
+                      {t('Turn off')}
                     </Button>
                   )}
                 </Group>

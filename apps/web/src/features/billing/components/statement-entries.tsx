@@ -6,6 +6,7 @@ import { formatDateTime, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { fetchEntries } from '../api/statements';
+import { useT } from '@/lib/i18n';
 
 /**
  * The month's entries, oldest first, with the running balance; the first page comes with the
@@ -24,6 +25,7 @@ export function StatementEntries({
   const [error, setError] = useState<string | null>(null);
   const items = [...s.entries.items, ...more];
   const money = (minor: number) => formatMoney(minor, s.currency);
+  const t = useT();
 
   const loadMore = async () => {
     if (next === null) return;
@@ -43,51 +45,54 @@ export function StatementEntries({
   return (
     <Card withBorder radius="md" padding={0}>
       <Title order={2} size="h4" p="md" pb="xs">
-        Entries
+        {t('Entries')}
         <Text span c="dimmed" fw={400} size="sm" ml="xs">
-          {formatNumber(s.entryCount)} in {monthTitle}
+          {t('{{count}} in {{month}}', { count: formatNumber(s.entryCount), month: monthTitle })}
         </Text>
       </Title>
       {items.length === 0 ? (
         <Text size="sm" c="dimmed" px="md" pb="md" data-testid="statement-empty">
-          No entries in {monthTitle}: the balance stayed at {money(s.openingBalanceMinor)}.
+          {t('No entries in {{month}}: the balance stayed at {{amount}}.', {
+            month: monthTitle,
+            amount: money(s.openingBalanceMinor),
+          })}
         </Text>
       ) : (
-        <ResponsiveTable minWidth={760} verticalSpacing="xs" aria-label="Ledger entries">
+        <ResponsiveTable minWidth={760} verticalSpacing="xs" aria-label={t('Ledger entries')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Date</Table.Th>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th>Reference</Table.Th>
-              <Table.Th>Description</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
-              <Table.Th ta="right">Balance</Table.Th>
+              <Table.Th>{t('Date')}</Table.Th>
+              <Table.Th>{t('Kind')}</Table.Th>
+              <Table.Th>{t('Reference')}</Table.Th>
+              <Table.Th>{t('Description')}</Table.Th>
+              <Table.Th ta="right">{t('Amount')}</Table.Th>
+              <Table.Th ta="right">{t('Balance')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {items.map((e) => (
               <Table.Tr key={e.id}>
-                <Table.Td data-label="Date">{formatDateTime(e.at, { timeZone: s.timeZone })}</Table.Td>
-                <Table.Td data-label="Kind" style={{ whiteSpace: 'nowrap' }}>
+                <Table.Td data-label={t('Date')}>{formatDateTime(e.at, { timeZone: s.timeZone })}</Table.Td>
+                <Table.Td data-label={t('Kind')} style={{ whiteSpace: 'nowrap' }}>
                   {e.kindLabel}
                 </Table.Td>
-                <Table.Td data-label="Reference">
+                <Table.Td data-label={t('Reference')}>
                   <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
                     {e.reference ?? '—'}
                   </Text>
                 </Table.Td>
-                <Table.Td data-label="Description">
+                <Table.Td data-label={t('Description')}>
                   <Text size="sm" lineClamp={2}>
                     {e.description}
                   </Text>
                 </Table.Td>
-                <Table.Td data-label="Amount" ta="right" style={{ whiteSpace: 'nowrap' }}>
+                <Table.Td data-label={t('Amount')} ta="right" style={{ whiteSpace: 'nowrap' }}>
                   <Text span size="sm" ff="monospace">
                     {e.amountMinor > 0 ? '+' : ''}
                     {money(e.amountMinor)}
                   </Text>
                 </Table.Td>
-                <Table.Td data-label="Balance" ta="right" style={{ whiteSpace: 'nowrap' }}>
+                <Table.Td data-label={t('Balance')} ta="right" style={{ whiteSpace: 'nowrap' }}>
                   <Text span size="sm" ff="monospace">
                     {money(e.balanceMinor)}
                   </Text>
@@ -98,14 +103,17 @@ export function StatementEntries({
         </ResponsiveTable>
       )}
       {error && (
-        <Alert color="red" variant="light" m="md" title="Could not load more entries">
+        <Alert color="red" variant="light" m="md" title={t('Could not load more entries')}>
           {error}
         </Alert>
       )}
       {next !== null && (
         <Center p="md">
           <Button variant="default" loading={loading} onClick={() => void loadMore()}>
-            Show more ({items.length} of {formatNumber(s.entryCount)} shown)
+            {t('Show more ({{shown}} of {{total}} shown)', {
+              shown: items.length,
+              total: formatNumber(s.entryCount),
+            })}
           </Button>
         </Center>
       )}

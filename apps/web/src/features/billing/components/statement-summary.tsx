@@ -1,6 +1,7 @@
 import { Card, SimpleGrid, Table, Text } from '@mantine/core';
 import type { StatementDto } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
+import { useT } from '@/lib/i18n';
 
 function Figure({
   label,
@@ -33,35 +34,40 @@ function Figure({
 /** The statement's headline figures and its totals by kind. */
 export function StatementSummary({ statement: s }: { statement: StatementDto }) {
   const money = (minor: number) => formatMoney(minor, s.currency);
+  const t = useT();
   return (
     <>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
-        <Figure label="Opening balance" value={money(s.openingBalanceMinor)} testId="statement-opening" />
-        <Figure label="Credits" value={money(s.creditsMinor)} testId="statement-credits" />
-        <Figure label="Debits" value={money(s.debitsMinor)} testId="statement-debits" />
         <Figure
-          label="Closing balance"
+          label={t('Opening balance')}
+          value={money(s.openingBalanceMinor)}
+          testId="statement-opening"
+        />
+        <Figure label={t('Credits')} value={money(s.creditsMinor)} testId="statement-credits" />
+        <Figure label={t('Debits')} value={money(s.debitsMinor)} testId="statement-debits" />
+        <Figure
+          label={t('Closing balance')}
           value={money(s.closingBalanceMinor)}
-          hint={s.closed ? undefined : 'So far: the month is not over'}
+          hint={s.closed ? undefined : t('So far: the month is not over')}
           testId="statement-closing"
         />
       </SimpleGrid>
       <Card withBorder radius="md" padding={0}>
-        <Table verticalSpacing="xs" aria-label="Totals by kind">
+        <Table verticalSpacing="xs" aria-label={t('Totals by kind')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th ta="right">Entries</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th>{t('Kind')}</Table.Th>
+              <Table.Th ta="right">{t('Entries')}</Table.Th>
+              <Table.Th ta="right">{t('Amount')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {s.totals.map((t) => (
-              <Table.Tr key={t.category}>
-                <Table.Td>{t.label}</Table.Td>
-                <Table.Td ta="right">{t.entries}</Table.Td>
+            {s.totals.map((total) => (
+              <Table.Tr key={total.category}>
+                <Table.Td>{total.label}</Table.Td>
+                <Table.Td ta="right">{total.entries}</Table.Td>
                 <Table.Td ta="right" ff="monospace">
-                  {money(t.amountMinor)}
+                  {money(total.amountMinor)}
                 </Table.Td>
               </Table.Tr>
             ))}

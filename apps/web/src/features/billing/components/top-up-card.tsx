@@ -21,6 +21,7 @@ import { messageOf } from '@/lib/http/http-error';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { toMinor, useCheckout, useRequestTopUp, useTopUps } from '../api/billing';
+import { useT } from '@/lib/i18n';
 
 const STATUS: Record<TopUpStatus, { label: string; color: string }> = {
   pending: { label: 'Pending', color: 'yellow' },
@@ -52,20 +53,25 @@ export function ReadableBadge({ color, children }: { color: string; children: Re
 }
 
 export function TopUpStatusBadge({ status }: { status: TopUpStatus }) {
+  const t = useT();
   const s = STATUS[status];
-  return <ReadableBadge color={s.color}>{s.label}</ReadableBadge>;
+  return <ReadableBadge color={s.color}>{t(s.label)}</ReadableBadge>;
 }
 
 /** The amount field of both forms, checked against the server's limits before sending. */
 function useAmount(summary: BillingSummaryDto) {
   const [text, setText] = useState('');
   const minor = toMinor(text);
-  const limits = `${formatMoney(summary.minTopUpMinor, summary.currency)} to ${formatMoney(summary.maxTopUpMinor, summary.currency)}`;
+  const t = useT();
+  const limits = t('{{min}} to {{max}}', {
+    min: formatMoney(summary.minTopUpMinor, summary.currency),
+    max: formatMoney(summary.maxTopUpMinor, summary.currency),
+  });
   const problem =
     minor === null
-      ? 'Enter an amount, e.g. 25.00'
+      ? t('Enter an amount, e.g. 25.00')
       : minor < summary.minTopUpMinor || minor > summary.maxTopUpMinor
-        ? `Enter an amount from ${limits}`
+        ? t('Enter an amount from {{limits}}', { limits })
         : null;
   return { text, setText, minor, problem, limits };
 }
@@ -77,6 +83,7 @@ function useAmount(summary: BillingSummaryDto) {
  */
 export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
   const canTopUp = useCan('billing:topup');
+  const t = useT();
   const amount = useAmount(summary);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -95,7 +102,9 @@ export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
         window.location.assign(url);
       } else {
         await request.mutateAsync({ amountMinor: amount.minor, note: note.trim() || undefined });
-        toast.success(`Requested a top-up of ${formatMoney(amount.minor, summary.currency)}.`);
+        toast.success(
+          t('Requested a top-up of {{amount}}.', { amount: formatMoney(amount.minor, summary.currency) }),
+        );
         amount.setText('');
         setNote('');
         setTouched(false);
@@ -108,12 +117,16 @@ export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
   return (
     <Paper withBorder radius="md" p="md">
       <Title order={2} size="h5" mb="xs">
-        Top up
+        {t('Top up')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm" data-testid="top-up-how">
         {stripe
-          ? 'Pay by card on Stripe’s secure page. Your balance is credited as soon as Stripe confirms the payment.'
-          : 'Card payments are not set up on this server. Send a request and an operator approves it; your balance is credited when it is approved.'}
+          ? t(
+              'Pay by card on Stripe’s secure page. Your balance is credited as soon as Stripe confirms the payment.',
+            )
+          : t(
+              'Card payments are not set up on this server. Send a request and an operator approves it; your balance is credited when it is approved.',
+            )}
       </Text>
       {canTopUp ? (
         <form
@@ -125,7 +138,7 @@ export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
           <Stack gap="sm">
             <FormAlert message={error} />
             <TextInput
-              label={`Amount (${summary.currency})`}
+              label={t('Amount ({{currency}})', { currency: summary.currency })}
               placeholder="25.00"
               inputMode="decimal"
               description={amount.limits}
@@ -136,8 +149,8 @@ export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
             />
             {!stripe && (
               <Textarea
-                label="Note for the operator (optional)"
-                placeholder="e.g. paid by bank transfer, invoice 1042"
+                label={t('Note for the operator (optional)')}
+                placeholder={t('e.g. paid by bank transfer, invoice 1042')}
                 autosize
                 minRows={2}
                 maxLength={500}
@@ -147,14 +160,14 @@ export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
             )}
             <Group>
               <Button type="submit" loading={checkout.isPending || request.isPending}>
-                {stripe ? 'Pay by card' : 'Request top-up'}
+                {stripe ? t('Pay by card') : t('Request top-up')}
               </Button>
             </Group>
           </Stack>
         </form>
       ) : (
         <Text size="sm">
-          Your role can see the balance but not add credit. Ask an owner, admin or billing member.
+          {t('Your role can see the balance but not add credit. Ask an owner, admin or billing member.')}
         </Text>
       )}
     </Paper>
@@ -164,29 +177,30 @@ export function TopUpCard({ summary }: { summary: BillingSummaryDto }) {
 /** The account's top-ups (card payments and requests), newest first. */
 export function TopUpList() {
   const list = useTopUps();
+  const t = useT();
   return (
     <Paper withBorder radius="md" p="md">
       <Title order={2} size="h5" mb="xs">
-        Top-ups
+        {t('Top-ups')}
       </Title>
       {list.isPending && (
         <Text size="sm" c="dimmed">
-          Loading top-ups…
+          {t('Loading top-ups…')}
         </Text>
       )}
       {list.isError && (
         <Group justify="space-between">
           <Text size="sm" c="red">
-            Could not load your top-ups: {messageOf(list.error)}
+            {t('Could not load your top-ups: {{error}}', { error: messageOf(list.error) })}
           </Text>
           <Button size="xs" variant="light" onClick={() => void list.refetch()}>
-            Try again
+            {t('Try again')}
           </Button>
         </Group>
       )}
       {list.isSuccess && list.data.length === 0 && (
         <Text size="sm" c="dimmed">
-          No top-ups yet.
+          {t('No top-ups yet.')}
         </Text>
       )}
       {list.isSuccess && list.data.length > 0 && <TopUpRows items={list.data} />}
@@ -195,29 +209,30 @@ export function TopUpList() {
 }
 
 function TopUpRows({ items }: { items: TopUpDto[] }) {
+  const t = useT();
   return (
     <ResponsiveTable minWidth={560} data-testid="top-up-list">
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Requested</Table.Th>
-          <Table.Th>Amount</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th>Note</Table.Th>
+          <Table.Th>{t('Requested')}</Table.Th>
+          <Table.Th>{t('Amount')}</Table.Th>
+          <Table.Th>{t('Status')}</Table.Th>
+          <Table.Th>{t('Note')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {items.map((t) => (
-          <Table.Tr key={t.id}>
-            <Table.Td data-label="Requested">
-              {formatDateTime(t.createdAt)}
-              {t.requestedBy ? ` · ${t.requestedBy}` : ''}
+        {items.map((row) => (
+          <Table.Tr key={row.id}>
+            <Table.Td data-label={t('Requested')}>
+              {formatDateTime(row.createdAt)}
+              {row.requestedBy ? ` · ${row.requestedBy}` : ''}
             </Table.Td>
-            <Table.Td data-label="Amount">{formatMoney(t.amountMinor, t.currency)}</Table.Td>
-            <Table.Td data-label="Status">
-              <TopUpStatusBadge status={t.status} />
+            <Table.Td data-label={t('Amount')}>{formatMoney(row.amountMinor, row.currency)}</Table.Td>
+            <Table.Td data-label={t('Status')}>
+              <TopUpStatusBadge status={row.status} />
             </Table.Td>
-            <Table.Td data-label="Note">
-              {[t.provider === 'stripe' ? 'Card (Stripe)' : t.note, t.decisionNote]
+            <Table.Td data-label={t('Note')}>
+              {[row.provider === 'stripe' ? t('Card (Stripe)') : row.note, row.decisionNote]
                 .filter(Boolean)
                 .join(' · ') || '—'}
             </Table.Td>

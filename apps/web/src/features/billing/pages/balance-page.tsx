@@ -6,6 +6,7 @@ import { useBillingSummary } from '../api/billing';
 import { BillingTabs } from '../components/billing-tabs';
 import { LowBalanceCard } from '../components/low-balance-card';
 import { TopUpCard, TopUpList } from '../components/top-up-card';
+import { useT } from '@/lib/i18n';
 
 /**
  * Billing → Balance (issue 47): the balance, adding credit (Stripe Checkout, or a request an
@@ -17,27 +18,29 @@ export default function BalancePage() {
   const [search] = useSearchParams();
   const result = search.get('result');
   const shown = summary.data;
+  const t = useT();
 
   return (
     <Stack gap="md">
       <BillingTabs />
       {result === 'success' && (
-        <Alert color="teal" variant="light" title="Thank you">
-          Your payment went through. The balance is credited as soon as Stripe confirms it, usually within a
-          minute.
+        <Alert color="teal" variant="light" title={t('Thank you')}>
+          {t(
+            'Your payment went through. The balance is credited as soon as Stripe confirms it, usually within a minute.',
+          )}
         </Alert>
       )}
       {result === 'canceled' && (
         <Alert color="gray" variant="light">
-          The payment was canceled; nothing was charged.
+          {t('The payment was canceled; nothing was charged.')}
         </Alert>
       )}
       {summary.isError && (
-        <Alert color="red" variant="light" title="Could not load your billing">
+        <Alert color="red" variant="light" title={t('Could not load your billing')}>
           <Group justify="space-between">
             <Text size="sm">{messageOf(summary.error)}</Text>
             <Button size="xs" variant="light" color="red" onClick={() => void summary.refetch()}>
-              Try again
+              {t('Try again')}
             </Button>
           </Group>
         </Alert>
@@ -45,7 +48,7 @@ export default function BalancePage() {
       {summary.isPending && (
         <Paper withBorder radius="md">
           <Center p="xl">
-            <Loader size="sm" aria-label="Loading your balance" />
+            <Loader size="sm" aria-label={t('Loading your balance')} />
           </Center>
         </Paper>
       )}
@@ -53,7 +56,7 @@ export default function BalancePage() {
         <>
           <Paper withBorder radius="md" p="md">
             <Text size="sm" c="dimmed">
-              Balance
+              {t('Balance')}
             </Text>
             <Title order={2} size="h2" data-testid="billing-balance">
               {shown ? formatMoney(shown.balanceMinor, shown.currency) : '—'}

@@ -12,8 +12,10 @@ import { StatementSummary } from '../components/statement-summary';
 import { StatementUsage } from '../components/statement-usage';
 import { monthTitle } from '@/lib/month-title';
 import { formatNumber } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 function Downloads({ month }: { month: string }) {
+  const t = useT();
   const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
   const download = async (kind: 'csv' | 'pdf') => {
     setBusy(kind);
@@ -29,10 +31,10 @@ function Downloads({ month }: { month: string }) {
     <Can permission="billing:read">
       <Group gap="sm">
         <Button variant="default" loading={busy === 'csv'} onClick={() => void download('csv')}>
-          Download CSV
+          {t('Download CSV')}
         </Button>
         <Button variant="default" loading={busy === 'pdf'} onClick={() => void download('pdf')}>
-          Download PDF
+          {t('Download PDF')}
         </Button>
       </Group>
     </Can>
@@ -45,6 +47,7 @@ function Downloads({ month }: { month: string }) {
  * and as CSV and PDF. The month is in the address (?month=YYYY-MM), so a statement can be linked.
  */
 export default function StatementsPage() {
+  const t = useT();
   const [search, setSearch] = useSearchParams();
   const months = useStatementMonths();
   const asked = search.get('month');
@@ -52,7 +55,9 @@ export default function StatementsPage() {
   const statement = useStatement(month);
   const options = (months.data?.items ?? []).map((m) => ({
     value: m.month,
-    label: `${monthTitle(m.month)}${m.entries ? ` · ${formatNumber(m.entries)} ${m.entries === 1 ? 'entry' : 'entries'}` : ''}`,
+    label: m.entries
+      ? `${monthTitle(m.month)} · ${m.entries === 1 ? t('{{count}} entry', { count: formatNumber(m.entries) }) : t('{{count}} entries', { count: formatNumber(m.entries) })}`
+      : monthTitle(m.month),
   }));
   if (month && !options.some((o) => o.value === month))
     options.unshift({ value: month, label: monthTitle(month) });
@@ -63,24 +68,24 @@ export default function StatementsPage() {
       <BillingTabs />
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <Select
-          label="Month"
+          label={t('Month')}
           data={options}
           value={month}
           onChange={(value) => value && setSearch({ month: value })}
           allowDeselect={false}
           disabled={months.isPending}
-          placeholder={months.isPending ? 'Loading months…' : 'Choose a month'}
+          placeholder={months.isPending ? t('Loading months…') : t('Choose a month')}
           w={{ base: '100%', xs: 300 }}
           data-testid="statement-month"
         />
         {month && <Downloads month={month} />}
       </Group>
       {months.isError && (
-        <Alert color="red" variant="light" title="Could not load your statements">
+        <Alert color="red" variant="light" title={t('Could not load your statements')}>
           <Group justify="space-between">
             <Text size="sm">{messageOf(months.error)}</Text>
             <Button size="xs" variant="light" color="red" onClick={() => void months.refetch()}>
-              Try again
+              {t('Try again')}
             </Button>
           </Group>
         </Alert>
@@ -89,12 +94,16 @@ export default function StatementsPage() {
         <Alert
           color="red"
           variant="light"
-          title={`Could not load the statement for ${month ? monthTitle(month) : 'this month'}`}
+          title={
+            month
+              ? t('Could not load the statement for {{month}}', { month: monthTitle(month) })
+              : t('Could not load the statement for this month')
+          }
         >
           <Group justify="space-between">
             <Text size="sm">{messageOf(statement.error)}</Text>
             <Button size="xs" variant="light" color="red" onClick={() => void statement.refetch()}>
-              Try again
+              {t('Try again')}
             </Button>
           </Group>
         </Alert>
@@ -103,9 +112,9 @@ export default function StatementsPage() {
         <Card withBorder radius="md">
           <Center p="xl">
             <Stack align="center" gap="xs">
-              <Loader size="sm" aria-label="Loading the statement" />
+              <Loader size="sm" aria-label={t('Loading the statement')} />
               <Text size="sm" c="dimmed">
-                Loading the statement…
+                {t('Loading the statement…')}
               </Text>
             </Stack>
           </Center>
@@ -119,7 +128,8 @@ export default function StatementsPage() {
         >
           <Text size="sm" c="dimmed" data-testid="statement-period">
             {s.accountName} · {monthTitle(s.month)}
-            {s.closed ? '' : ' (in progress)'} · times in {s.timeZone} ({s.timeZoneNote}) · {s.currency}
+            {s.closed ? '' : ` ${t('(in progress)')}`} ·{' '}
+            {t('times in {{zone}} ({{note}})', { zone: s.timeZone, note: s.timeZoneNote })} · {s.currency}
           </Text>
           <StatementSummary statement={s} />
           <StatementEntries key={s.month} statement={s} monthTitle={monthTitle(s.month)} />

@@ -5,10 +5,12 @@ import { FormAlert } from '@/components/form-alert';
 import { toast } from '@/lib/toast';
 import { useSetLock } from '../api/sub-accounts';
 import { formatDateTimeOr } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 /** Lock the sub-account (its sends and API calls are refused; members still sign in) or unlock it. */
 export function LockCard({ account }: { account: SubAccountDetail }) {
   const setLock = useSetLock(account.id);
+  const t = useT();
   const [opened, setOpened] = useState(false);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
@@ -21,11 +23,15 @@ export function LockCard({ account }: { account: SubAccountDetail }) {
   const confirm = () => {
     if (!locked) {
       const parsed = lockSubAccountSchema.safeParse({ reason });
-      if (!parsed.success) return setReasonError(parsed.error.issues[0]?.message ?? 'Give a reason');
+      if (!parsed.success) return setReasonError(parsed.error.issues[0]?.message ?? t('Give a reason'));
     }
     setLock.mutate(locked ? null : reason, {
       onSuccess: () => {
-        toast.success(locked ? `${account.name} is unlocked` : `${account.name} is locked`);
+        toast.success(
+          locked
+            ? t('{{name}} is unlocked', { name: account.name })
+            : t('{{name}} is locked', { name: account.name }),
+        );
         setReason('');
         close();
       },
@@ -35,34 +41,39 @@ export function LockCard({ account }: { account: SubAccountDetail }) {
     <Card withBorder padding="md">
       <Stack gap="sm">
         <Title order={2} size="h4">
-          {locked ? 'Locked' : 'Lock'}
+          {locked ? t('Locked') : t('Lock')}
         </Title>
         <Text size="sm" c="dimmed">
           {locked
-            ? `Locked since ${formatDateTimeOr(account.lockedAt, '')}: ${account.lockedReason ?? ''}. Its sends and API calls are refused; its members can still sign in and see the reason.`
-            : 'A locked sub-account cannot send or use the API. Its members can still sign in and see your reason.'}
+            ? t(
+                'Locked since {{date}}: {{reason}}. Its sends and API calls are refused; its members can still sign in and see the reason.',
+                { date: formatDateTimeOr(account.lockedAt, ''), reason: account.lockedReason ?? '' },
+              )
+            : t(
+                'A locked sub-account cannot send or use the API. Its members can still sign in and see your reason.',
+              )}
         </Text>
         <Group>
           <Button color={locked ? 'blue' : 'red'} variant="light" onClick={() => setOpened(true)}>
-            {locked ? 'Unlock sub-account' : 'Lock sub-account'}
+            {locked ? t('Unlock sub-account') : t('Lock sub-account')}
           </Button>
         </Group>
       </Stack>
       <Modal
         opened={opened}
         onClose={close}
-        title={locked ? 'Unlock this sub-account?' : 'Lock this sub-account?'}
+        title={locked ? t('Unlock this sub-account?') : t('Lock this sub-account?')}
         centered
       >
         <Stack>
           <Text size="sm">
             {locked
-              ? `${account.name} can send and use the API again.`
-              : `${account.name} stops sending at once, and its API keys are refused.`}
+              ? t('{{name}} can send and use the API again.', { name: account.name })
+              : t('{{name}} stops sending at once, and its API keys are refused.', { name: account.name })}
           </Text>
           {!locked && (
             <TextInput
-              label="Reason (shown to its members)"
+              label={t('Reason (shown to its members)')}
               value={reason}
               onChange={(e) => setReason(e.currentTarget.value)}
               error={reasonError}
@@ -72,10 +83,10 @@ export function LockCard({ account }: { account: SubAccountDetail }) {
           <FormAlert message={setLock.error ? setLock.error.message : null} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} data-autofocus>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button color={locked ? 'blue' : 'red'} onClick={confirm} loading={setLock.isPending}>
-              {locked ? 'Unlock' : 'Lock'}
+              {locked ? t('Unlock') : t('Lock')}
             </Button>
           </Group>
         </Stack>

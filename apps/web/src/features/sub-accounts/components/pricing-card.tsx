@@ -19,6 +19,7 @@ import { FormAlert } from '@/components/form-alert';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { useSetPricing, useSubAccountPricing } from '../api/sub-accounts';
+import { useT } from '@/lib/i18n';
 
 /** Percent in the form, whole basis points on the wire (12.5 % = 1250 bp). */
 const toBp = (percent: number | string) => Math.round(Number(percent) * 100);
@@ -28,6 +29,7 @@ const MAX_PERCENT = MAX_MARKUP_BP / 100;
 export function PricingCard({ id }: { id: string }) {
   const pricing = useSubAccountPricing(id);
   const save = useSetPricing(id);
+  const t = useT();
   const [markup, setMarkup] = useState<number | string>(0);
   const [countries, setCountries] = useState<{ country: string | null; percent: number | string }[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +40,7 @@ export function PricingCard({ id }: { id: string }) {
     setCountries(pricing.data.countries.map((c) => ({ country: c.country, percent: c.markupBp / 100 })));
   }, [pricing.data]);
 
-  if (pricing.isPending) return <Loader size="sm" aria-label="Loading prices" />;
+  if (pricing.isPending) return <Loader size="sm" aria-label={t('Loading prices')} />;
   if (pricing.isError) return <Alert color="red">{pricing.error.message}</Alert>;
   const options = [...new Set(pricing.data.prices.map((p) => p.country).filter((c): c is string => !!c))];
 
@@ -46,31 +48,32 @@ export function PricingCard({ id }: { id: string }) {
     e.preventDefault();
     const all = [markup, ...countries.map((c) => c.percent)];
     if (all.some((p) => p === '' || Number(p) < 0 || Number(p) > MAX_PERCENT))
-      return setError(`Each markup is a percentage from 0 to ${MAX_PERCENT}`);
-    if (countries.some((c) => !c.country)) return setError('Choose a country for each country markup');
+      return setError(t('Each markup is a percentage from 0 to {{max}}', { max: MAX_PERCENT }));
+    if (countries.some((c) => !c.country)) return setError(t('Choose a country for each country markup'));
     setError(null);
     save.mutate(
       {
         markupBp: toBp(markup),
         countries: countries.map((c) => ({ country: c.country ?? '', markupBp: toBp(c.percent) })),
       },
-      { onSuccess: () => toast.success('Prices saved: its next sends use them') },
+      { onSuccess: () => toast.success(t('Prices saved: its next sends use them')) },
     );
   };
 
   return (
     <Card withBorder padding="md">
-      <form onSubmit={submit} noValidate aria-label="Prices">
+      <form onSubmit={submit} noValidate aria-label={t('Prices')}>
         <Stack gap="sm">
           <Title order={2} size="h4">
-            Prices
+            {t('Prices')}
           </Title>
           <Text size="sm" c="dimmed">
-            Your own prices plus a markup. 0 % charges exactly your prices. Each price is rounded up to a
-            whole cent per message part.
+            {t(
+              'Your own prices plus a markup. 0 % charges exactly your prices. Each price is rounded up to a whole cent per message part.',
+            )}
           </Text>
           <NumberInput
-            label="Markup on your prices (%)"
+            label={t('Markup on your prices (%)')}
             min={0}
             max={MAX_PERCENT}
             decimalScale={2}
@@ -81,7 +84,7 @@ export function PricingCard({ id }: { id: string }) {
           {countries.map((c, i) => (
             <Group key={i} align="flex-end" wrap="wrap">
               <Select
-                label="Country"
+                label={t('Country')}
                 data={options}
                 value={c.country}
                 searchable
@@ -89,7 +92,7 @@ export function PricingCard({ id }: { id: string }) {
                 w={160}
               />
               <NumberInput
-                label="Markup (%)"
+                label={t('Markup (%)')}
                 min={0}
                 max={MAX_PERCENT}
                 decimalScale={2}
@@ -100,7 +103,11 @@ export function PricingCard({ id }: { id: string }) {
               <ActionIcon
                 variant="subtle"
                 color="red"
-                aria-label={`Remove the markup for ${c.country ?? 'this country'}`}
+                aria-label={
+                  c.country
+                    ? t('Remove the markup for {{country}}', { country: c.country })
+                    : t('Remove the markup for this country')
+                }
                 onClick={() => setCountries((l) => l.filter((_, j) => j !== i))}
                 mb={4}
               >
@@ -115,25 +122,25 @@ export function PricingCard({ id }: { id: string }) {
               leftSection={<IconPlus size={14} />}
               onClick={() => setCountries((l) => [...l, { country: null, percent: markup }])}
             >
-              Country markup
+              {t('Country markup')}
             </Button>
             <Button type="submit" loading={save.isPending}>
-              Save prices
+              {t('Save prices')}
             </Button>
           </Group>
           <Table.ScrollContainer minWidth={300}>
-            <Table aria-label="Prices per message part">
+            <Table aria-label={t('Prices per message part')}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Destination</Table.Th>
-                  <Table.Th ta="right">Your price</Table.Th>
-                  <Table.Th ta="right">Their price</Table.Th>
+                  <Table.Th>{t('Destination')}</Table.Th>
+                  <Table.Th ta="right">{t('Your price')}</Table.Th>
+                  <Table.Th ta="right">{t('Their price')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {pricing.data.prices.map((p) => (
                   <Table.Tr key={p.prefix}>
-                    <Table.Td>{p.prefix ? `${p.prefix} ${p.country ?? ''}` : 'Everywhere else'}</Table.Td>
+                    <Table.Td>{p.prefix ? `${p.prefix} ${p.country ?? ''}` : t('Everywhere else')}</Table.Td>
                     <Table.Td ta="right">{formatMoney(p.parentPriceMinor, pricing.data.currency)}</Table.Td>
                     <Table.Td ta="right">{formatMoney(p.childPriceMinor, pricing.data.currency)}</Table.Td>
                   </Table.Tr>

@@ -7,6 +7,7 @@ import { http } from '@/lib/http/client';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { monthTitle } from '@/lib/month-title';
+import { useT } from '@/lib/i18n';
 
 /**
  * The sub-account's monthly statement for its reseller to bill with (issue 39 items 4 and 5): the
@@ -18,6 +19,7 @@ export function StatementCard({ id, name }: { id: string; name: string }) {
     queryFn: async () =>
       (await http.get<StatementMonthList>(childStatementPath(id), { noOverlay: true })).data,
   });
+  const t = useT();
   const [picked, setPicked] = useState<string | null>(null);
   const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
   const month = picked ?? months.data?.currentMonth ?? null;
@@ -40,20 +42,21 @@ export function StatementCard({ id, name }: { id: string; name: string }) {
   return (
     <Card withBorder padding="md" data-testid="sub-account-statement">
       <Title order={2} size="h4" mb="xs">
-        Statement
+        {t('Statement')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        The month as the sub-account sees it (its ledger, balances and usage by country), to bill your client
-        with.
+        {t(
+          'The month as the sub-account sees it (its ledger, balances and usage by country), to bill your client with.',
+        )}
       </Text>
       {months.isPending ? (
-        <Loader size="sm" aria-label="Loading the statement months" />
+        <Loader size="sm" aria-label={t('Loading the statement months')} />
       ) : months.isError ? (
         <Alert color="red">{messageOf(months.error)}</Alert>
       ) : (
         <Group align="end" gap="sm" wrap="wrap">
           <Select
-            label="Month"
+            label={t('Month')}
             data={months.data.items.map((m) => ({ value: m.month, label: monthTitle(m.month) }))}
             value={month}
             onChange={setPicked}
@@ -61,10 +64,10 @@ export function StatementCard({ id, name }: { id: string; name: string }) {
             w={200}
           />
           <Button variant="default" loading={busy === 'csv'} onClick={() => void download('csv')}>
-            Download CSV
+            {t('Download CSV')}
           </Button>
           <Button variant="default" loading={busy === 'pdf'} onClick={() => void download('pdf')}>
-            Download PDF
+            {t('Download PDF')}
           </Button>
         </Group>
       )}

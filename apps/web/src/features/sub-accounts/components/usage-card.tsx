@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { formatMoney } from '@/lib/money';
 import { useSubAccountUsage } from '../api/sub-accounts';
+import { useT } from '@/lib/i18n';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const monthStart = () => {
@@ -34,6 +35,7 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 /** The sub-account's messages by status, its spend and your margin for a period (UTC days). */
 export function UsageCard({ id }: { id: string }) {
+  const t = useT();
   const [from, setFrom] = useState(monthStart);
   const [to, setTo] = useState(() => day(new Date()));
   const [period, setPeriod] = useState({ from, to });
@@ -42,8 +44,8 @@ export function UsageCard({ id }: { id: string }) {
   const show = (e: React.FormEvent) => {
     e.preventDefault();
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to))
-      return setError('Enter both days as YYYY-MM-DD');
-    if (from > to) return setError('The first day must not be after the last');
+      return setError(t('Enter both days as YYYY-MM-DD'));
+    if (from > to) return setError(t('The first day must not be after the last'));
     setError(null);
     setPeriod({ from, to });
   };
@@ -51,51 +53,57 @@ export function UsageCard({ id }: { id: string }) {
     <Card withBorder padding="md">
       <Stack gap="sm">
         <Title order={2} size="h4">
-          Usage and margin
+          {t('Usage and margin')}
         </Title>
-        <form onSubmit={show} noValidate aria-label="Period">
+        <form onSubmit={show} noValidate aria-label={t('Period')}>
           <Group align="flex-end" wrap="wrap">
             <TextInput
-              label="From"
+              label={t('From')}
               type="date"
               value={from}
               onChange={(e) => setFrom(e.currentTarget.value)}
               w={170}
             />
             <TextInput
-              label="To"
+              label={t('To')}
               type="date"
               value={to}
               onChange={(e) => setTo(e.currentTarget.value)}
               w={170}
             />
             <Button type="submit" variant="default">
-              Show
+              {t('Show')}
             </Button>
           </Group>
         </form>
         {error && <Alert color="red">{error}</Alert>}
         {usage.isPending ? (
-          <Loader size="sm" aria-label="Loading usage" />
+          <Loader size="sm" aria-label={t('Loading usage')} />
         ) : usage.isError ? (
           <Alert color="red">{usage.error.message}</Alert>
         ) : (
           <>
             <SimpleGrid cols={{ base: 2, sm: 4 }}>
-              <Figure label="Messages" value={String(usage.data.messages)} />
-              <Figure label="Their spend" value={formatMoney(usage.data.spendMinor, usage.data.currency)} />
+              <Figure label={t('Messages')} value={String(usage.data.messages)} />
               <Figure
-                label="At your prices"
+                label={t('Their spend')}
+                value={formatMoney(usage.data.spendMinor, usage.data.currency)}
+              />
+              <Figure
+                label={t('At your prices')}
                 value={formatMoney(usage.data.parentCostMinor, usage.data.currency)}
               />
-              <Figure label="Your margin" value={formatMoney(usage.data.marginMinor, usage.data.currency)} />
+              <Figure
+                label={t('Your margin')}
+                value={formatMoney(usage.data.marginMinor, usage.data.currency)}
+              />
             </SimpleGrid>
             {usage.data.messages === 0 ? (
               <Text size="sm" c="dimmed">
-                No messages in this period.
+                {t('No messages in this period.')}
               </Text>
             ) : (
-              <Group gap="xs" aria-label="Messages by status">
+              <Group gap="xs" aria-label={t('Messages by status')}>
                 {Object.entries(usage.data.byStatus).map(([status, n]) => (
                   <Badge key={status} variant="light">
                     {status}: {n}

@@ -8,12 +8,14 @@ import { StatementCard } from '../components/statement-card';
 import { TransferCard } from '../components/transfer-card';
 import { UsageCard } from '../components/usage-card';
 import { formatDateTime } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 /** One sub-account: balance and status, transfers, prices, usage and margin, lock. */
 export default function SubAccountPage() {
   const { id = '' } = useParams();
   const account = useSubAccount(id);
-  if (account.isPending) return <Loader size="sm" aria-label="Loading the sub-account" />;
+  const t = useT();
+  if (account.isPending) return <Loader size="sm" aria-label={t('Loading the sub-account')} />;
   if (account.isError) return <Alert color="red">{account.error.message}</Alert>;
   const a = account.data;
   return (
@@ -25,16 +27,18 @@ export default function SubAccountPage() {
               {a.name}
             </Title>
             <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
-              {a.pendingOwnerEmail ? `Owner invited: ${a.pendingOwnerEmail}` : `${a.members} member(s)`}
+              {a.pendingOwnerEmail
+                ? t('Owner invited: {{email}}', { email: a.pendingOwnerEmail })
+                : t('{{count}} member(s)', { count: a.members })}
             </Text>
           </div>
           <Group>
             <Badge color={a.status === 'locked' ? 'red' : 'green'} variant="light" size="lg">
-              {a.status === 'locked' ? 'Locked' : 'Active'}
+              {a.status === 'locked' ? t('Locked') : t('Active')}
             </Badge>
             <div>
               <Text size="xs" c="dimmed">
-                Balance
+                {t('Balance')}
               </Text>
               <Text fw={700} size="xl" data-testid="sub-account-balance">
                 {formatMoney(a.balanceMinor, a.currency)}
@@ -52,21 +56,21 @@ export default function SubAccountPage() {
       <StatementCard id={a.id} name={a.name} />
       <Card withBorder padding="md">
         <Title order={2} size="h4" mb="sm">
-          Last transfers
+          {t('Last transfers')}
         </Title>
         {a.transfers.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No transfers yet.
+            {t('No transfers yet.')}
           </Text>
         ) : (
           <Table.ScrollContainer minWidth={300}>
-            <Table aria-label="Last transfers">
+            <Table aria-label={t('Last transfers')}>
               <Table.Tbody>
-                {a.transfers.map((t) => (
-                  <Table.Tr key={t.reference}>
-                    <Table.Td>{formatDateTime(t.createdAt)}</Table.Td>
-                    <Table.Td>{t.amountMinor > 0 ? 'Added' : 'Taken back'}</Table.Td>
-                    <Table.Td ta="right">{formatMoney(Math.abs(t.amountMinor), a.currency)}</Table.Td>
+                {a.transfers.map((tr) => (
+                  <Table.Tr key={tr.reference}>
+                    <Table.Td>{formatDateTime(tr.createdAt)}</Table.Td>
+                    <Table.Td>{tr.amountMinor > 0 ? t('Added') : t('Taken back')}</Table.Td>
+                    <Table.Td ta="right">{formatMoney(Math.abs(tr.amountMinor), a.currency)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -24,11 +24,13 @@ import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useAccountStatus, useCreateSubAccount, useSubAccounts } from '../api/sub-accounts';
+import { translate, useT } from '@/lib/i18n';
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : 'Something went wrong');
+const errorText = (e: unknown) => (e instanceof Error ? e.message : translate('Something went wrong'));
 
 function CreateDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateSubAccount();
+  const t = useT();
   const navigate = useNavigate();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateSubAccountInput>({
@@ -44,7 +46,12 @@ function CreateDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
     setFormError(null);
     try {
       const created = await create.mutateAsync(values);
-      toast.success(`${created.name} was created; ${values.ownerEmail} is invited as its owner`);
+      toast.success(
+        t('{{name}} was created; {{email}} is invited as its owner', {
+          name: created.name,
+          email: values.ownerEmail,
+        }),
+      );
       close();
       void navigate(paths.subAccount.getHref(created.id));
     } catch (error) {
@@ -52,24 +59,24 @@ function CreateDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
     }
   });
   return (
-    <Modal opened={opened} onClose={close} title="New sub-account" centered>
-      <form onSubmit={submit} noValidate aria-label="New sub-account">
+    <Modal opened={opened} onClose={close} title={t('New sub-account')} centered>
+      <form onSubmit={submit} noValidate aria-label={t('New sub-account')}>
         <Stack gap="sm">
           <FormAlert message={formError} />
-          <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+          <TextInput label={t('Name')} required data-autofocus {...form.getInputProps('name')} />
           <TextInput
-            label="Owner's email"
-            description="They get an invite to sign in as the sub-account's owner."
+            label={t("Owner's email")}
+            description={t("They get an invite to sign in as the sub-account's owner.")}
             type="email"
             required
             {...form.getInputProps('ownerEmail')}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" loading={create.isPending}>
-              Create sub-account
+              {t('Create sub-account')}
             </Button>
           </Group>
         </Stack>
@@ -85,11 +92,12 @@ export default function SubAccountsPage() {
   const list = useSubAccounts(cursor);
   const status = useAccountStatus();
   const [creating, setCreating] = useState(false);
+  const t = useT();
 
   if (status.data?.isChild)
     return (
-      <Alert color="blue" title="Sub-accounts are one level deep">
-        This account is managed by another account, so it cannot have sub-accounts of its own.
+      <Alert color="blue" title={t('Sub-accounts are one level deep')}>
+        {t('This account is managed by another account, so it cannot have sub-accounts of its own.')}
       </Alert>
     );
 
@@ -97,39 +105,40 @@ export default function SubAccountsPage() {
     <Stack>
       <Group justify="space-between" wrap="wrap">
         <Text c="dimmed" size="sm" maw={560}>
-          Accounts you manage for your clients: each has its own balance, members, sender IDs, keys and logs.
-          You move balance to them, set their prices and can lock them.
+          {t(
+            'Accounts you manage for your clients: each has its own balance, members, sender IDs, keys and logs. You move balance to them, set their prices and can lock them.',
+          )}
         </Text>
         <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-          New sub-account
+          {t('New sub-account')}
         </Button>
       </Group>
       <Card withBorder padding="md">
         {list.isPending ? (
-          <Loader size="sm" aria-label="Loading sub-accounts" />
+          <Loader size="sm" aria-label={t('Loading sub-accounts')} />
         ) : list.isError ? (
           <Alert color="red">{errorText(list.error)}</Alert>
         ) : list.data.items.length === 0 && cursors.length === 1 ? (
           <EmptyState
             variant="light"
             icon={<IconUsers size={32} />}
-            title="No sub-accounts yet"
-            description="Create one for each client you resell to; its owner gets an invite by email."
+            title={t('No sub-accounts yet')}
+            description={t('Create one for each client you resell to; its owner gets an invite by email.')}
             py="xl"
           >
             <EmptyState.Actions>
-              <Button onClick={() => setCreating(true)}>New sub-account</Button>
+              <Button onClick={() => setCreating(true)}>{t('New sub-account')}</Button>
             </EmptyState.Actions>
           </EmptyState>
         ) : (
           <Stack>
             <Table.ScrollContainer minWidth={280}>
-              <Table verticalSpacing="sm" aria-label="Sub-accounts">
+              <Table verticalSpacing="sm" aria-label={t('Sub-accounts')}>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th ta="right">Balance</Table.Th>
-                    <Table.Th>Status</Table.Th>
+                    <Table.Th>{t('Name')}</Table.Th>
+                    <Table.Th ta="right">{t('Balance')}</Table.Th>
+                    <Table.Th>{t('Status')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -141,8 +150,10 @@ export default function SubAccountsPage() {
                         </Anchor>
                         <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
                           {s.pendingOwnerEmail
-                            ? `Owner invited: ${s.pendingOwnerEmail}`
-                            : `${s.members} member${s.members === 1 ? '' : 's'}`}
+                            ? t('Owner invited: {{email}}', { email: s.pendingOwnerEmail })
+                            : s.members === 1
+                              ? t('{{count}} member', { count: s.members })
+                              : t('{{count}} members', { count: s.members })}
                         </Text>
                       </Table.Td>
                       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
@@ -150,7 +161,7 @@ export default function SubAccountsPage() {
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         <Text size="sm" fw={600} c={s.status === 'locked' ? 'red' : 'green'}>
-                          {s.status === 'locked' ? 'Locked' : 'Active'}
+                          {s.status === 'locked' ? t('Locked') : t('Active')}
                         </Text>
                       </Table.Td>
                     </Table.Tr>
@@ -165,14 +176,14 @@ export default function SubAccountsPage() {
                   disabled={cursors.length === 1}
                   onClick={() => setCursors((c) => c.slice(0, -1))}
                 >
-                  Previous
+                  {t('Previous')}
                 </Button>
                 <Button
                   variant="default"
                   disabled={!list.data.nextCursor}
                   onClick={() => setCursors((c) => [...c, list.data.nextCursor])}
                 >
-                  Next
+                  {t('Next')}
                 </Button>
               </Group>
             )}
