@@ -1,5 +1,7 @@
-import { Code, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
+import { InlineCode } from '@/components/inline-code';
 import { SecretOnce } from '@/components/secret-once';
+import { useT } from '@/lib/i18n';
 import { SmppServerEndpoints } from './server-info';
 
 /** An SMPP account's new password, shown this once, with where to bind. */
@@ -14,20 +16,24 @@ export function PasswordOnce({
   doneLabel: string;
   onDone: () => void;
 }) {
+  const t = useT();
   return (
     <SecretOnce
       secret={password}
-      title="Copy the SMPP password now"
-      copyLabel="Copy password"
+      title={t('Copy the SMPP password now')}
+      copyLabel={t('Copy password')}
       testId="smpp-password"
       doneLabel={doneLabel}
       onDone={onDone}
     >
       <Stack gap="xs">
         <Text size="sm">
-          This is the only time the password of <Code>{systemId}</Code> is shown: Wren stores only a hash of
-          it. Put it in the client&apos;s bind settings (system_id <Code>{systemId}</Code>) and nowhere else.
-          If it is lost, rotate it.
+          <InlineCode
+            text={t(
+              "This is the only time the password of `{{systemId}}` is shown: Wren stores only a hash of it. Put it in the client's bind settings (system_id `{{systemId}}`) and nowhere else. If it is lost, rotate it.",
+              { systemId },
+            )}
+          />
         </Text>
         <SmppServerEndpoints />
       </Stack>

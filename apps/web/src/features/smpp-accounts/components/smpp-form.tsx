@@ -28,7 +28,9 @@ import { FormAlert } from '@/components/form-alert';
 import { useSenderIds } from '@/features/sender-ids';
 import { applySubmitError } from '@/lib/form-errors';
 import { HttpError } from '@/lib/http/http-error';
+import { translate, useT } from '@/lib/i18n';
 
+/** English; shown through `t` (they are keys of locales/smpp). */
 export const BIND_MODE_LABELS: Record<SmppBindMode, string> = {
   tx: 'Transmitter',
   rx: 'Receiver',
@@ -90,7 +92,8 @@ export function toSmppUpdate(v: SmppFormValues) {
 export function validateSmpp(values: SmppFormValues, creating: boolean): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const field of NUMBER_FIELDS) {
-    if (values[field] === '' || Number.isNaN(Number(values[field]))) errors[field] = 'Enter a number';
+    if (values[field] === '' || Number.isNaN(Number(values[field])))
+      errors[field] = translate('Enter a number');
   }
   const result = creating
     ? smppAccountInputSchema.safeParse(toSmppInput(values))
@@ -118,6 +121,7 @@ export function SmppForm(props: {
   onSubmit: (values: SmppFormValues) => Promise<void>;
   onCancel: () => void;
 }) {
+  const t = useT();
   const creating = !props.initial;
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -148,13 +152,17 @@ export function SmppForm(props: {
 
   return (
     <Paper withBorder radius="md" p="lg" maw={760}>
-      <form onSubmit={submit} noValidate aria-label={creating ? 'New SMPP account' : 'SMPP account settings'}>
+      <form
+        onSubmit={submit}
+        noValidate
+        aria-label={creating ? t('New SMPP account') : t('SMPP account settings')}
+      >
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {creating ? (
               <TextInput
-                label="System ID"
-                description="The login (system_id): 3-15 letters, digits, . _ -"
+                label={t('System ID')}
+                description={t('The login (system_id): 3-15 letters, digits, . _ -')}
                 required
                 maxLength={15}
                 autoComplete="off"
@@ -163,24 +171,26 @@ export function SmppForm(props: {
               />
             ) : null}
             <TextInput
-              label="Name"
-              description="Who or what binds with it"
+              label={t('Name')}
+              description={t('Who or what binds with it')}
               required
               maxLength={80}
               {...form.getInputProps('name')}
             />
           </SimpleGrid>
           <TagsInput
-            label="Allowed IP addresses"
-            description="Addresses or CIDR ranges, IPv4 or IPv6 (press Enter after each). Empty: any address."
+            label={t('Allowed IP addresses')}
+            description={t(
+              'Addresses or CIDR ranges, IPv4 or IPv6 (press Enter after each). Empty: any address.',
+            )}
             placeholder="203.0.113.0/24"
             clearable
             splitChars={[',', ' ', '\n']}
             {...form.getInputProps('ipAllowlist')}
           />
           <Checkbox.Group
-            label="Bind modes"
-            description="How the client may bind"
+            label={t('Bind modes')}
+            description={t('How the client may bind')}
             required
             {...form.getInputProps('bindModes')}
           >
@@ -189,16 +199,16 @@ export function SmppForm(props: {
                 <Checkbox
                   key={m}
                   value={m}
-                  label={`${BIND_MODE_LABELS[m]} (${m})`}
-                  description={BIND_MODE_HINTS[m]}
+                  label={`${t(BIND_MODE_LABELS[m])} (${m})`}
+                  description={t(BIND_MODE_HINTS[m])}
                 />
               ))}
             </Stack>
           </Checkbox.Group>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <NumberInput
-              label="Max binds"
-              description="Open at once, over all servers"
+              label={t('Max binds')}
+              description={t('Open at once, over all servers')}
               required
               min={1}
               max={64}
@@ -207,8 +217,8 @@ export function SmppForm(props: {
               {...form.getInputProps('maxBinds')}
             />
             <NumberInput
-              label="Throughput (per second)"
-              description="Over it: ESME_RTHROTTLED"
+              label={t('Throughput (per second)')}
+              description={t('Over it: ESME_RTHROTTLED')}
               required
               min={1}
               max={10_000}
@@ -218,8 +228,8 @@ export function SmppForm(props: {
               {...form.getInputProps('throughputPerSecond')}
             />
             <NumberInput
-              label="Window"
-              description="Unanswered requests per bind"
+              label={t('Window')}
+              description={t('Unanswered requests per bind')}
               required
               min={1}
               max={1000}
@@ -230,29 +240,32 @@ export function SmppForm(props: {
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Autocomplete
-              label="Default sender"
-              description="Used when a submit_sm's source_addr is empty. Empty: the account's default sender ID."
-              placeholder={approved[0] ?? 'e.g. ACME'}
+              label={t('Default sender')}
+              description={t(
+                "Used when a submit_sm's source_addr is empty. Empty: the account's default sender ID.",
+              )}
+              placeholder={approved[0] ?? t('e.g. ACME')}
               data={approved}
               maxLength={16}
               {...form.getInputProps('defaultSender')}
             />
             <Radio.Group
-              label="Message id notation"
-              description="How message ids are written to the client"
+              label={t('Message id notation')}
+              description={t('How message ids are written to the client')}
               {...form.getInputProps('idNotation')}
             >
               <Group mt="xs">
-                <Radio value="decimal" label="Decimal (123456)" />
-                <Radio value="hex" label="Hex (1E240)" />
+                <Radio value="decimal" label={t('Decimal (123456)')} />
+                <Radio value="hex" label={t('Hex (1E240)')} />
               </Group>
             </Radio.Group>
           </SimpleGrid>
           <FormAlert message={error} />
           {!creating && (
             <Text size="xs" c="dimmed">
-              Saving closes the account&apos;s live binds on every server; clients bind again with the new
-              settings.
+              {t(
+                "Saving closes the account's live binds on every server; clients bind again with the new settings.",
+              )}
             </Text>
           )}
           <Group>
@@ -260,7 +273,7 @@ export function SmppForm(props: {
               {props.submitLabel}
             </Button>
             <Button variant="default" onClick={props.onCancel}>
-              Cancel
+              {t('Cancel')}
             </Button>
           </Group>
         </Stack>

@@ -1,7 +1,9 @@
 import { Badge, useComputedColorScheme } from '@mantine/core';
 import type { SmppAccountDto } from '@wren/contracts';
+import { useT } from '@/lib/i18n';
 
 export function SmppStatusBadge({ status }: { status: SmppAccountDto['status'] }) {
+  const t = useT();
   const scheme = useComputedColorScheme('light');
   const active = status === 'active';
   return (
@@ -14,7 +16,7 @@ export function SmppStatusBadge({ status }: { status: SmppAccountDto['status'] }
       miw="max-content"
       c={active ? (scheme === 'dark' ? 'teal.3' : '#05654a') : undefined}
     >
-      {active ? 'Active' : 'Disabled'}
+      {active ? t('Active') : t('Disabled')}
     </Badge>
   );
 }

@@ -3,12 +3,17 @@ import { Anchor, Code, List, Paper, Stack, Table, Tabs, Text, Title } from '@man
 import type { SmppServerInfo } from '@wren/contracts';
 import { Link } from 'react-router';
 import { CodeSample } from '@/components/api-samples';
+import { InlineCode } from '@/components/inline-code';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
+import { useT } from '@/lib/i18n';
 import { useSmppServer } from '../api/smpp-accounts';
 import { SmppServerEndpoints } from '../components/server-info';
 
-/** command_status values (SMPP 3.4 §5.1.3), as Wren's SMPP server answers them (docs/smpp-server.md). */
+/**
+ * command_status values (SMPP 3.4 §5.1.3), as Wren's SMPP server answers them (docs/smpp-server.md).
+ * The first column is English, shown through `t` (keys of locales/smpp).
+ */
 export const BIND_ERRORS: [string, string, string][] = [
   ['Unknown system_id', 'ESME_RINVSYSID', '0x0000000F'],
   ['Wrong password', 'ESME_RINVPASWD', '0x0000000E'],
@@ -53,23 +58,24 @@ function Section({ title, id, children }: { title: string; id: string; children:
 }
 
 function StatusTable({ rows, label }: { rows: [string, string, string][]; label: string }) {
+  const t = useT();
   return (
     <ResponsiveTable verticalSpacing="xs" aria-label={label}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>When</Table.Th>
+          <Table.Th>{t('When')}</Table.Th>
           <Table.Th>command_status</Table.Th>
-          <Table.Th>Value</Table.Th>
+          <Table.Th>{t('Value')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {rows.map(([when, name, value]) => (
           <Table.Tr key={`${when}-${name}`}>
-            <Table.Td data-label="When">{when}</Table.Td>
+            <Table.Td data-label={t('When')}>{t(when)}</Table.Td>
             <Table.Td data-label="command_status">
               <Code>{name}</Code>
             </Table.Td>
-            <Table.Td data-label="Value">
+            <Table.Td data-label={t('Value')}>
               <Code>{value}</Code>
             </Table.Td>
           </Table.Tr>
@@ -142,99 +148,119 @@ client.listen()`;
 
 /** The SMPP page of the in-app API docs (issue 37 item 6): where to bind, limits, receipts, errors. */
 export default function SmppDocPage() {
+  const t = useT();
   const server = useSmppServer();
   const samples = smppSamples(server.data);
   return (
     <Stack gap="lg" maw={960}>
-      <Section title="Connect" id="smpp-connect">
+      <Section title={t('Connect')} id="smpp-connect">
         <Text size="sm" mb="sm">
-          Wren is an SMSC for SMPP 3.4 clients: bind with the system_id and password of one of your{' '}
+          {t('Wren is an SMSC for SMPP 3.4 clients: bind with the system_id and password of one of your')}{' '}
           <Anchor component={Link} to={paths.smpp.list.getHref()} underline="always">
-            SMPP accounts
+            {t('SMPP accounts')}
           </Anchor>{' '}
-          (the password is shown once, when it is made). A submit goes through the same checks, prices and
-          balance as <Code>POST /v1/messages</Code>, and <Code>submit_sm_resp</Code> comes only once the
-          message is stored.
+          <InlineCode
+            text={t(
+              '(the password is shown once, when it is made). A submit goes through the same checks, prices and balance as `POST /v1/messages`, and `submit_sm_resp` comes only once the message is stored.',
+            )}
+          />
         </Text>
         <SmppServerEndpoints />
         <List size="sm" spacing={4} mt="sm">
           <List.Item>
-            TLS: SMPP directly over TLS on its own port (no STARTTLS). The embedded default makes a
-            self-signed certificate on its first start: a client must not verify it, or must pin it.
+            {t(
+              'TLS: SMPP directly over TLS on its own port (no STARTTLS). The embedded default makes a self-signed certificate on its first start: a client must not verify it, or must pin it.',
+            )}
           </List.Item>
           <List.Item>
-            Bind modes: <Code>bind_transmitter</Code> (submits), <Code>bind_receiver</Code> (receipts and
-            inbound messages), <Code>bind_transceiver</Code> (both); each account allows some of them. A
-            connection that has not bound within 60 seconds is closed; send <Code>enquire_link</Code> to keep
-            a bind open.
+            <InlineCode
+              text={t(
+                'Bind modes: `bind_transmitter` (submits), `bind_receiver` (receipts and inbound messages), `bind_transceiver` (both); each account allows some of them. A connection that has not bound within 60 seconds is closed; send `enquire_link` to keep a bind open.',
+              )}
+            />
           </List.Item>
           <List.Item>
-            Also supported: <Code>enquire_link</Code>, <Code>unbind</Code>, <Code>query_sm</Code> and{' '}
-            <Code>cancel_sm</Code> (a message still queued, refunded). <Code>data_coding</Code> 0 (GSM 7-bit),
-            1 (ASCII), 3 (Latin-1) and 8 (UCS-2); long messages by UDH or <Code>sar_*</Code> parameters, or in{' '}
-            <Code>message_payload</Code>.
+            <InlineCode
+              text={t(
+                'Also supported: `enquire_link`, `unbind`, `query_sm` and `cancel_sm` (a message still queued, refunded). `data_coding` 0 (GSM 7-bit), 1 (ASCII), 3 (Latin-1) and 8 (UCS-2); long messages by UDH or `sar_*` parameters, or in `message_payload`.',
+              )}
+            />
           </List.Item>
           <List.Item>
-            Message ids are Wren&apos;s own, in the account&apos;s notation: decimal (<Code>123456</Code>) or
-            hex (<Code>1E240</Code>).
+            <InlineCode
+              text={t(
+                "Message ids are Wren's own, in the account's notation: decimal (`123456`) or hex (`1E240`).",
+              )}
+            />
           </List.Item>
         </List>
       </Section>
 
-      <Section title="Limits" id="smpp-limits">
+      <Section title={t('Limits')} id="smpp-limits">
         <List size="sm" spacing={4}>
           <List.Item>
-            Throughput: each account has a limit in messages per second over all its binds (with a
-            second&apos;s burst). A submit over it is answered <Code>ESME_RTHROTTLED</Code> (0x58), never
-            dropped: wait and submit it again.
+            <InlineCode
+              text={t(
+                "Throughput: each account has a limit in messages per second over all its binds (with a second's burst). A submit over it is answered `ESME_RTHROTTLED` (0x58), never dropped: wait and submit it again.",
+              )}
+            />
           </List.Item>
           <List.Item>
-            Window: the requests one bind may have unanswered. One more is answered <Code>ESME_RMSGQFUL</Code>{' '}
-            (0x14).
+            <InlineCode
+              text={t(
+                'Window: the requests one bind may have unanswered. One more is answered `ESME_RMSGQFUL` (0x14).',
+              )}
+            />
           </List.Item>
           <List.Item>
-            Max binds: open at once over all servers; one more bind is refused with{' '}
-            <Code>ESME_RBINDFAIL</Code>. Allowed IP addresses, when set, refuse binds from anywhere else.
+            <InlineCode
+              text={t(
+                'Max binds: open at once over all servers; one more bind is refused with `ESME_RBINDFAIL`. Allowed IP addresses, when set, refuse binds from anywhere else.',
+              )}
+            />
           </List.Item>
         </List>
       </Section>
 
-      <Section title="Delivery receipts" id="smpp-receipts">
+      <Section title={t('Delivery receipts')} id="smpp-receipts">
         <Text size="sm" mb="xs">
-          Set <Code>registered_delivery</Code> to 1 for a receipt of every final state (2: failures only; add
-          0x10 for an intermediate <Code>ENROUTE</Code>). A receipt is a <Code>deliver_sm</Code> with{' '}
-          <Code>esm_class</Code> 0x04, the TLVs <Code>receipted_message_id</Code> and{' '}
-          <Code>message_state</Code>, and the standard text:
+          <InlineCode
+            text={t(
+              'Set `registered_delivery` to 1 for a receipt of every final state (2: failures only; add 0x10 for an intermediate `ENROUTE`). A receipt is a `deliver_sm` with `esm_class` 0x04, the TLVs `receipted_message_id` and `message_state`, and the standard text:',
+            )}
+          />
         </Text>
-        <CodeSample label="receipt text" code={RECEIPT} />
+        <CodeSample label={t('receipt text')} code={RECEIPT} />
         <Text size="sm" mt="xs">
-          <Code>stat</Code> is <Code>DELIVRD</Code>, <Code>UNDELIV</Code>, <Code>EXPIRED</Code>,{' '}
-          <Code>REJECTD</Code>, <Code>DELETED</Code>, <Code>UNKNOWN</Code> or <Code>ENROUTE</Code>; dates are{' '}
-          <Code>YYMMDDhhmm</Code>. A concatenated message gets one receipt per part.
+          <InlineCode
+            text={t(
+              '`stat` is `DELIVRD`, `UNDELIV`, `EXPIRED`, `REJECTD`, `DELETED`, `UNKNOWN` or `ENROUTE`; dates are `YYMMDDhhmm`. A concatenated message gets one receipt per part.',
+            )}
+          />
         </Text>
         <Text size="sm" mt="xs">
-          Store and forward: receipts and inbound messages go to any receiver or transceiver bound with the
-          system_id. While none is bound they wait, and go out oldest first on the next bind. Each is sent
-          again until a <Code>deliver_sm_resp</Code> with <Code>ESME_ROK</Code>; nothing is lost when a Wren
-          server restarts. After the configured time (3 days by default) an unsent one expires: the
-          account&apos;s page counts receipts waiting and expired.
+          <InlineCode
+            text={t(
+              "Store and forward: receipts and inbound messages go to any receiver or transceiver bound with the system_id. While none is bound they wait, and go out oldest first on the next bind. Each is sent again until a `deliver_sm_resp` with `ESME_ROK`; nothing is lost when a Wren server restarts. After the configured time (3 days by default) an unsent one expires: the account's page counts receipts waiting and expired.",
+            )}
+          />
         </Text>
       </Section>
 
-      <Section title="Errors" id="smpp-errors">
+      <Section title={t('Errors')} id="smpp-errors">
         <Text size="sm" mb="xs">
-          Refused binds (every refused bind is audited):
+          {t('Refused binds (every refused bind is audited):')}
         </Text>
-        <StatusTable rows={BIND_ERRORS} label="Bind errors" />
+        <StatusTable rows={BIND_ERRORS} label={t('Bind errors')} />
         <Text size="sm" mt="md" mb="xs">
-          Refused submits (<Code>submit_sm_resp</Code>), and malformed PDUs:
+          <InlineCode text={t('Refused submits (`submit_sm_resp`), and malformed PDUs:')} />
         </Text>
-        <StatusTable rows={SUBMIT_ERRORS} label="Submit errors" />
+        <StatusTable rows={SUBMIT_ERRORS} label={t('Submit errors')} />
       </Section>
 
-      <Section title="Sample" id="smpp-sample">
+      <Section title={t('Sample')} id="smpp-sample">
         <Text size="sm" mb="sm">
-          Put the system_id and password in <Code>SMPP_SYSTEM_ID</Code> and <Code>SMPP_PASSWORD</Code>.
+          <InlineCode text={t('Put the system_id and password in `SMPP_SYSTEM_ID` and `SMPP_PASSWORD`.')} />
         </Text>
         <Tabs defaultValue="node" keepMounted={false}>
           <Tabs.List>
@@ -242,10 +268,10 @@ export default function SmppDocPage() {
             <Tabs.Tab value="python">Python (smpplib)</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="node" pt="sm">
-            <CodeSample label="Node.js sample" code={samples.node} />
+            <CodeSample label={t('Node.js sample')} code={samples.node} />
           </Tabs.Panel>
           <Tabs.Panel value="python" pt="sm">
-            <CodeSample label="Python sample" code={samples.python} />
+            <CodeSample label={t('Python sample')} code={samples.python} />
           </Tabs.Panel>
         </Tabs>
       </Section>

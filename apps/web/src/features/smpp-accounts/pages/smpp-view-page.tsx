@@ -23,6 +23,7 @@ import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
 import { formatDateTimeOr, formatNumber } from '@/lib/format';
 import { HttpError, messageOf } from '@/lib/http/http-error';
+import { currentLocale, translate, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import {
   useDeleteSmppAccount,
@@ -37,7 +38,7 @@ import { PasswordOnce } from '../components/password-once';
 import { BIND_MODE_LABELS, SmppForm, toSmppUpdate } from '../components/smpp-form';
 import { SmppStatusBadge } from '../components/smpp-status-badge';
 
-const when = (iso: string | null) => formatDateTimeOr(iso, 'Never');
+const when = (iso: string | null) => formatDateTimeOr(iso, translate('Never'));
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -54,6 +55,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 /** An SMPP account that is not there (404), or an address whose id is not one (400). */
 function LoadError({ error }: { error: unknown }) {
+  const t = useT();
   const missing = error instanceof HttpError && (error.status === 404 || error.status === 400);
   return (
     <Paper withBorder radius="md" p="xl" maw={760}>
@@ -62,17 +64,19 @@ function LoadError({ error }: { error: unknown }) {
         size="lg"
         icon={<IconPlug size={32} />}
         title={
-          missing ? 'This SMPP account does not exist (or was deleted)' : 'Could not load this SMPP account'
+          missing
+            ? t('This SMPP account does not exist (or was deleted)')
+            : t('Could not load this SMPP account')
         }
         description={
-          missing ? 'Check the address, or open it from your list of SMPP accounts.' : messageOf(error)
+          missing ? t('Check the address, or open it from your list of SMPP accounts.') : messageOf(error)
         }
         py="xl"
         data-testid="smpp-load-error"
       >
         <EmptyState.Actions>
           <Button component={Link} to={paths.smpp.list.getHref()} variant="default">
-            Back to SMPP accounts
+            {t('Back to SMPP accounts')}
           </Button>
         </EmptyState.Actions>
       </EmptyState>
@@ -82,6 +86,7 @@ function LoadError({ error }: { error: unknown }) {
 
 /** The binds open now on every server, read again every few seconds. */
 function LiveBinds({ account }: { account: SmppAccountDto }) {
+  const t = useT();
   const binds = useSmppBinds(account.id);
   const list = binds.data?.data ?? [];
   return (
@@ -89,63 +94,65 @@ function LiveBinds({ account }: { account: SmppAccountDto }) {
       <Group justify="space-between" p="md" wrap="wrap" gap="sm">
         <div>
           <Title order={2} size="h4">
-            Live binds
+            {t('Live binds')}
           </Title>
           <Text size="sm" c="dimmed">
-            Open now on every server; refreshed every few seconds.
+            {t('Open now on every server; refreshed every few seconds.')}
           </Text>
         </div>
         <Group gap="lg" data-testid="smpp-receipts">
           <Text size="sm">
-            Receipts waiting: <b>{formatNumber(binds.data?.receiptsWaiting ?? account.receiptsWaiting)}</b>
+            {t('Receipts waiting:')}{' '}
+            <b>{formatNumber(binds.data?.receiptsWaiting ?? account.receiptsWaiting)}</b>
           </Text>
           <Text size="sm">
-            Receipts expired: <b>{formatNumber(binds.data?.receiptsExpired ?? account.receiptsExpired)}</b>
+            {t('Receipts expired:')}{' '}
+            <b>{formatNumber(binds.data?.receiptsExpired ?? account.receiptsExpired)}</b>
           </Text>
         </Group>
       </Group>
-      {binds.isPending && <Skeleton height={36} mx="md" mb="md" aria-label="Loading live binds" />}
+      {binds.isPending && <Skeleton height={36} mx="md" mb="md" aria-label={t('Loading live binds')} />}
       {binds.isError && (
-        <Alert color="red" m="md" title="Could not load the live binds">
+        <Alert color="red" m="md" title={t('Could not load the live binds')}>
           {messageOf(binds.error)}
         </Alert>
       )}
       {binds.isSuccess && list.length === 0 && (
         <Text size="sm" c="dimmed" px="md" pb="md" data-testid="smpp-no-binds">
-          Nothing is bound with {account.systemId} now.
+          {t('Nothing is bound with {{systemId}} now.', { systemId: account.systemId })}
           {account.receiptsWaiting > 0 &&
-            ' Its receipts wait and go out, oldest first, on the next receiver or transceiver bind.'}
+            ` ${t('Its receipts wait and go out, oldest first, on the next receiver or transceiver bind.')}`}
         </Text>
       )}
       {list.length > 0 && (
-        <ResponsiveTable minWidth={760} verticalSpacing="sm" aria-label="Live binds">
+        <ResponsiveTable minWidth={760} verticalSpacing="sm" aria-label={t('Live binds')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Bound since</Table.Th>
-              <Table.Th>Remote address</Table.Th>
-              <Table.Th>Mode</Table.Th>
-              <Table.Th>TLS</Table.Th>
-              <Table.Th ta="right">Window in use</Table.Th>
-              <Table.Th ta="right">Submits/s</Table.Th>
-              <Table.Th>Server</Table.Th>
+              <Table.Th>{t('Bound since')}</Table.Th>
+              <Table.Th>{t('Remote address')}</Table.Th>
+              <Table.Th>{t('Mode')}</Table.Th>
+              <Table.Th>{t('TLS')}</Table.Th>
+              <Table.Th ta="right">{t('Window in use')}</Table.Th>
+              <Table.Th ta="right">{t('Submits/s')}</Table.Th>
+              <Table.Th>{t('Server')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {list.map((b) => (
               <Table.Tr key={b.id}>
-                <Table.Td data-label="Bound since">{when(b.boundSince)}</Table.Td>
-                <Table.Td data-label="Remote address">
+                <Table.Td data-label={t('Bound since')}>{when(b.boundSince)}</Table.Td>
+                <Table.Td data-label={t('Remote address')}>
                   <Code>{b.remoteAddress}</Code>
                 </Table.Td>
-                <Table.Td data-label="Mode">{BIND_MODE_LABELS[b.mode]}</Table.Td>
-                <Table.Td data-label="TLS">{b.tls ? 'Yes' : 'No'}</Table.Td>
-                <Table.Td data-label="Window in use" ta="right">
+                <Table.Td data-label={t('Mode')}>{t(BIND_MODE_LABELS[b.mode])}</Table.Td>
+                <Table.Td data-label={t('TLS')}>{b.tls ? t('Yes') : t('No')}</Table.Td>
+                <Table.Td data-label={t('Window in use')} ta="right">
                   {b.windowInUse} / {account.windowSize}
                 </Table.Td>
-                <Table.Td data-label="Submits/s" ta="right">
-                  {b.submitsPerSecond.toLocaleString(undefined, { maximumFractionDigits: 1 })}
+                <Table.Td data-label={t('Submits/s')} ta="right">
+                  {b.submitsPerSecond.toLocaleString(currentLocale(), { maximumFractionDigits: 1 })}
                 </Table.Td>
-                <Table.Td data-label="Server">{b.node}</Table.Td>
+                <Table.Td data-label={t('Server')}>{b.node}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -158,6 +165,7 @@ function LiveBinds({ account }: { account: SmppAccountDto }) {
 type Confirm = 'rotate' | 'disable' | 'enable' | null;
 
 export default function SmppViewPage() {
+  const t = useT();
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const account = useSmppAccount(id);
@@ -186,13 +194,17 @@ export default function SmppViewPage() {
     try {
       if (confirm === 'rotate') {
         setRotated(await rotate.mutateAsync(id));
-        toast.success('New password made; the old one no longer works.');
+        toast.success(t('New password made; the old one no longer works.'));
       } else if (confirm === 'disable') {
         await setDisabled.mutateAsync({ id, disabled: true });
-        toast.success(`${a.systemId} is disabled: its binds are closed and new binds are refused.`);
+        toast.success(
+          t('{{systemId}} is disabled: its binds are closed and new binds are refused.', {
+            systemId: a.systemId,
+          }),
+        );
       } else if (confirm === 'enable') {
         await setDisabled.mutateAsync({ id, disabled: false });
-        toast.success(`${a.systemId} is enabled: clients may bind again.`);
+        toast.success(t('{{systemId}} is enabled: clients may bind again.', { systemId: a.systemId }));
       }
       setConfirm(null);
     } catch (e) {
@@ -204,7 +216,7 @@ export default function SmppViewPage() {
     setError(null);
     try {
       await remove.mutateAsync(id);
-      toast.success(`SMPP account "${a.systemId}" deleted.`);
+      toast.success(t('SMPP account "{{systemId}}" deleted.', { systemId: a.systemId }));
       void navigate(paths.smpp.list.getHref());
     } catch (e) {
       setError(messageOf(e));
@@ -213,19 +225,25 @@ export default function SmppViewPage() {
 
   const CONFIRM_TEXT: Record<Exclude<Confirm, null>, { title: string; text: string; action: string }> = {
     rotate: {
-      title: 'Rotate password',
-      text: `Make a new password for ${a.systemId}? The current one stops working at once and its live binds are closed; put the new one, shown once, in the client.`,
-      action: 'Rotate password',
+      title: t('Rotate password'),
+      text: t(
+        'Make a new password for {{systemId}}? The current one stops working at once and its live binds are closed; put the new one, shown once, in the client.',
+        { systemId: a.systemId },
+      ),
+      action: t('Rotate password'),
     },
     disable: {
-      title: 'Disable SMPP account',
-      text: `Disable ${a.systemId}? Its live binds are closed and every bind is refused (ESME_RBINDFAIL) until you enable it. Receipts keep waiting (until they expire).`,
-      action: 'Disable',
+      title: t('Disable SMPP account'),
+      text: t(
+        'Disable {{systemId}}? Its live binds are closed and every bind is refused (ESME_RBINDFAIL) until you enable it. Receipts keep waiting (until they expire).',
+        { systemId: a.systemId },
+      ),
+      action: t('Disable'),
     },
     enable: {
-      title: 'Enable SMPP account',
-      text: `Enable ${a.systemId}? Clients with its password may bind again.`,
-      action: 'Enable',
+      title: t('Enable SMPP account'),
+      text: t('Enable {{systemId}}? Clients with its password may bind again.', { systemId: a.systemId }),
+      action: t('Enable'),
     },
   };
   const shown = confirm ? CONFIRM_TEXT[confirm] : null;
@@ -236,7 +254,7 @@ export default function SmppViewPage() {
         <PasswordOnce
           systemId={rotated.account.systemId}
           password={rotated.password}
-          doneLabel="I have copied it"
+          doneLabel={t('I have copied it')}
           onDone={() => setRotated(null)}
         />
       )}
@@ -251,66 +269,72 @@ export default function SmppViewPage() {
           <Group gap="xs">
             {!editing && (
               <Button variant="default" onClick={() => setEditing(true)}>
-                Edit settings
+                {t('Edit settings')}
               </Button>
             )}
             <Button variant="default" leftSection={<IconRotate />} onClick={() => setConfirm('rotate')}>
-              Rotate password
+              {t('Rotate password')}
             </Button>
             {active ? (
               <Button variant="default" leftSection={<IconBan />} onClick={() => setConfirm('disable')}>
-                Disable
+                {t('Disable')}
               </Button>
             ) : (
               <Button variant="default" leftSection={<IconCheck />} onClick={() => setConfirm('enable')}>
-                Enable
+                {t('Enable')}
               </Button>
             )}
             <Button color="red" variant="light" leftSection={<IconTrash />} onClick={() => setDeleting(true)}>
-              Delete
+              {t('Delete')}
             </Button>
           </Group>
         </Group>
         {editing ? (
           <SmppForm
             initial={a}
-            submitLabel="Save settings"
+            submitLabel={t('Save settings')}
             onCancel={() => setEditing(false)}
             onSubmit={async (values) => {
               await update.mutateAsync({ id, patch: toSmppUpdate(values) });
               setEditing(false);
-              toast.success(`Settings of ${a.systemId} saved.`);
+              toast.success(t('Settings of {{systemId}} saved.', { systemId: a.systemId }));
             }}
           />
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
-            <Field label="System ID">
+            <Field label={t('System ID')}>
               <Code>{a.systemId}</Code>
             </Field>
-            <Field label="Allowed IP addresses">
-              {a.ipAllowlist.length ? a.ipAllowlist.join(', ') : 'Any address'}
+            <Field label={t('Allowed IP addresses')}>
+              {a.ipAllowlist.length ? a.ipAllowlist.join(', ') : t('Any address')}
             </Field>
-            <Field label="Bind modes">
+            <Field label={t('Bind modes')}>
               <Group gap={4}>
                 {a.bindModes.map((m) => (
                   <Badge key={m} variant="outline" size="sm" tt="none">
-                    {BIND_MODE_LABELS[m]} ({m})
+                    {t(BIND_MODE_LABELS[m])} ({m})
                   </Badge>
                 ))}
               </Group>
             </Field>
-            <Field label="Max binds">{a.maxBinds}</Field>
-            <Field label="Throughput">{formatNumber(a.throughputPerSecond)} messages per second</Field>
-            <Field label="Window">{a.windowSize} unanswered requests per bind</Field>
-            <Field label="Default sender">{a.defaultSender ?? "The account's default sender ID"}</Field>
-            <Field label="Message id notation">
-              {a.idNotation === 'hex' ? 'Hex (1E240)' : 'Decimal (123456)'}
+            <Field label={t('Max binds')}>{a.maxBinds}</Field>
+            <Field label={t('Throughput')}>
+              {t('{{count}} messages per second', { count: formatNumber(a.throughputPerSecond) })}
             </Field>
-            <Field label="Created">{when(a.createdAt)}</Field>
-            <Field label="Password rotated">{when(a.passwordRotatedAt)}</Field>
-            <Field label="Last bind">
+            <Field label={t('Window')}>
+              {t('{{count}} unanswered requests per bind', { count: a.windowSize })}
+            </Field>
+            <Field label={t('Default sender')}>
+              {a.defaultSender ?? t("The account's default sender ID")}
+            </Field>
+            <Field label={t('Message id notation')}>
+              {a.idNotation === 'hex' ? t('Hex (1E240)') : t('Decimal (123456)')}
+            </Field>
+            <Field label={t('Created')}>{when(a.createdAt)}</Field>
+            <Field label={t('Password rotated')}>{when(a.passwordRotatedAt)}</Field>
+            <Field label={t('Last bind')}>
               {when(a.lastBindAt)}
-              {a.lastBindIp ? ` from ${a.lastBindIp}` : ''}
+              {a.lastBindIp ? ` ${t('from {{ip}}', { ip: a.lastBindIp })}` : ''}
             </Field>
           </SimpleGrid>
         )}
@@ -322,7 +346,7 @@ export default function SmppViewPage() {
           <FormAlert message={error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} data-autofocus>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button loading={rotate.isPending || setDisabled.isPending} onClick={() => void act()}>
               {shown?.action}
@@ -332,8 +356,8 @@ export default function SmppViewPage() {
       </Modal>
       <ConfirmDeleteModal
         opened={deleting}
-        title="Delete SMPP account"
-        confirmLabel="Delete SMPP account"
+        title={t('Delete SMPP account')}
+        confirmLabel={t('Delete SMPP account')}
         loading={remove.isPending}
         error={deleting ? error : null}
         onConfirm={() => void doDelete()}
@@ -342,8 +366,10 @@ export default function SmppViewPage() {
           setError(null);
         }}
       >
-        Delete {a.systemId}? Its live binds are closed, clients can no longer bind with it, and the receipts
-        waiting for it are never delivered. This cannot be undone.
+        {t(
+          'Delete {{systemId}}? Its live binds are closed, clients can no longer bind with it, and the receipts waiting for it are never delivered. This cannot be undone.',
+          { systemId: a.systemId },
+        )}
       </ConfirmDeleteModal>
     </Stack>
   );
