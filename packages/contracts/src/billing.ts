@@ -135,6 +135,7 @@ export const LEDGER_KIND_FILTERS = [
   'sms_debit',
   'sms_refund',
   'trial_credit',
+  'number_rental',
 ] as const;
 export const LEDGER_KIND_LABELS: Record<(typeof LEDGER_KIND_FILTERS)[number], string> = {
   topup: 'Top-up',
@@ -142,6 +143,7 @@ export const LEDGER_KIND_LABELS: Record<(typeof LEDGER_KIND_FILTERS)[number], st
   sms_debit: 'SMS charge',
   sms_refund: 'SMS refund',
   trial_credit: 'Trial credit',
+  number_rental: 'Number rental',
 };
 export const LEDGER_PAGE_SIZE = 50;
 

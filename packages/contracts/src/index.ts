@@ -32,3 +32,4 @@ export * from './statements';
 export * from './billing';
 export * from './routes';
 export * from './connections';
+export * from './numbers';

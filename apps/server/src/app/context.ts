@@ -13,6 +13,7 @@ import { createContactsService } from '../modules/contacts/contacts.service';
 import { createGroupsService } from '../modules/contacts/groups.service';
 import { createImportsService } from '../modules/contacts/imports.service';
 import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
+import { createNumbersService } from '../modules/numbers/numbers.service';
 import { createSubAccountPricing } from '../modules/sub-accounts/sub-account-pricing';
 import { createSubAccountsService } from '../modules/sub-accounts/sub-accounts.service';
 import { ledgerPeriodReads } from '../modules/ledger/ledger-period';
@@ -94,6 +95,7 @@ export function createContext(
     },
   );
   const pricing = createPricingService(db);
+  const numbers = createNumbersService({ db, ledger, events, logger });
   const senderIds = createSenderIdsService({
     db,
     events,
@@ -198,6 +200,7 @@ export function createContext(
       messages,
       dlr,
       senderIds,
+      numbers,
       groups,
       contacts,
       contactImports,

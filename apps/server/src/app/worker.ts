@@ -133,6 +133,7 @@ export async function startWorker(ctx: AppContext, workerId: string): Promise<Wo
   const offJobs = registerWorkerJobs(ctx.jobs, {
     maintenance: (pass) => dispatcher.maintenance(pass),
     matchParked: () => dlr.matchParked(),
+    renewNumbers: () => ctx.services.numbers.renewDue(),
   });
   const offPartitionJobs = registerPartitionJobs(ctx.jobs, {
     db: ctx.db,

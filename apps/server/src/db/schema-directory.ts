@@ -13,6 +13,8 @@ export interface SenderIdsTable {
   is_default: Generated<boolean>;
   decided_at: NullableTimestamp;
   decided_by: string | null;
+  /** The assigned number this sender ID comes from (0054); removed with the assignment. */
+  number_id: Generated<string | null>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }

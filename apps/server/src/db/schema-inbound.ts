@@ -24,7 +24,24 @@ export interface SuppressionsTable {
   created_at: Generated<Date>;
 }
 
+/** Numbers (0054): operators' inventory of long and short codes, assigned to accounts. */
+export interface PhoneNumbersTable {
+  id: Generated<string>;
+  number: string;
+  kind: 'long' | 'short';
+  country: string;
+  connection: string | null;
+  monthly_price_minor: number;
+  account_id: string | null;
+  assigned_at: Date | null;
+  paid_until: Date | null;
+  past_due_since: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface InboundTables {
+  phone_numbers: PhoneNumbersTable;
   inbound_messages: InboundMessagesTable;
   suppressions: SuppressionsTable;
 }

@@ -12,6 +12,9 @@ export const MAINTENANCE_DEADLINES_MS = 10_000;
 /** Matches parked delivery receipts (receipts that arrived before their parts were stored). */
 export const PARKED_SWEEP_JOB = 'dlr.parked-sweep';
 export const PARKED_SWEEP_SECONDS = 5;
+/** Charges assigned numbers whose paid month has ended (modules/numbers, issue 40 item 0). */
+export const NUMBER_RENEWAL_JOB = 'numbers.renewal';
+export const NUMBER_RENEWAL_SECONDS = 60;
 
 /**
  * The worker's periodic passes as pg-boss jobs: each runs on one worker node at a time, about every
@@ -22,6 +25,7 @@ export function registerWorkerJobs(
   tasks: {
     maintenance(pass: { reclaim: boolean; deadlines: boolean }): Promise<void>;
     matchParked(): Promise<unknown>;
+    renewNumbers?(): Promise<unknown>;
   },
 ): () => void {
   let deadlinesAt = 0;
@@ -40,6 +44,15 @@ export function registerWorkerJobs(
     jobs.every(PARKED_SWEEP_JOB, PARKED_SWEEP_SECONDS, async () => {
       await tasks.matchParked();
     }),
+    ...(tasks.renewNumbers
+      ? [
+          jobs.every(
+            NUMBER_RENEWAL_JOB,
+            NUMBER_RENEWAL_SECONDS,
+            async () => void (await tasks.renewNumbers?.()),
+          ),
+        ]
+      : []),
   ];
   return () => off.forEach((f) => f());
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { genericPlanOk, type Db } from '../../platform/db';
 import type { SuppressionReason } from '../../db/schema-inbound';
+import { accountOfNumber } from '../numbers/numbers.repository';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -10,6 +11,9 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * Both walk messages_recipient_idx newest first.
  */
 export async function findSendingAccount(db: Db, handset: string, senders: string[]) {
+  // A number assigned to an account (issue 40 item 0) receives for that account, whoever sent last.
+  const owner = await accountOfNumber(db, senders);
+  if (owner) return owner;
   if (senders.length > 0) {
     const bySender = await db
       .selectFrom('messages')

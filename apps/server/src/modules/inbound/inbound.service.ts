@@ -68,7 +68,8 @@ export type FilterSuppressed = (
 
 /**
  * Inbound (mobile-originated) messages and the per-account suppression list: an MO is attributed
- * to the account that last sent to its sender, stored before the gateway acknowledges it, and an
+ * to the account its number is assigned to (modules/numbers), else to the account that last sent to
+ * its sender, stored before the gateway acknowledges it, and an
  * opt-out/opt-in keyword adds the sender to, or removes it from, that account's list.
  */
 export function createInboundService(deps: {

@@ -260,6 +260,25 @@ const MATRIX: Record<string, Case> = {
     path: '/api/admin/connections/simulator/drain',
     body: { reason: 'drain it' },
   }),
+  // Numbers (issue 40 item 0): the inventory is admin only; a customer lists their own.
+  'GET /api/admin/numbers': 'own',
+  'POST /api/admin/numbers': () => ({
+    path: '/api/admin/numbers',
+    body: { number: '+447700900999', kind: 'long', country: 'GB', connection: null, monthlyPriceMinor: 1 },
+  }),
+  'PUT /api/admin/numbers/:id': () => ({
+    path: `/api/admin/numbers/${randomUUID()}`,
+    body: { monthlyPriceMinor: 1 },
+  }),
+  'DELETE /api/admin/numbers/:id': () => ({ path: `/api/admin/numbers/${randomUUID()}` }),
+  'POST /api/admin/numbers/:id/assignment': (f) => ({
+    path: `/api/admin/numbers/${randomUUID()}/assignment`,
+    body: { accountId: f.accountId },
+  }),
+  'DELETE /api/admin/numbers/:id/assignment': () => ({
+    path: `/api/admin/numbers/${randomUUID()}/assignment`,
+  }),
+  'GET /api/numbers': 'own',
   'POST /api/admin/routes/test': () => ({ path: '/api/admin/routes/test', body: { to: '+447700900123' } }),
   'GET /api/admin/margin': () => ({ path: '/api/admin/margin?from=2026-12-01&to=2026-12-03' }),
   'GET /api/admin/margin/export': () => ({ path: '/api/admin/margin/export?from=2026-12-01&to=2026-12-03' }),
