@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { genericPlanOk, type Db } from '../../platform/db';
 import type { SuppressionReason } from '../../db/schema-inbound';
-import { accountOfNumber } from '../numbers/numbers.repository';
+import { accountOfNumber } from '../numbers/number-owner';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 

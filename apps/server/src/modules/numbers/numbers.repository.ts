@@ -52,11 +52,11 @@ export async function listNumbers(
       eb.or([eb('n.number', 'like', like), eb('n.country', 'ilike', like), eb('a.name', 'ilike', like)]),
     );
   }
-  return (await query.execute());
+  return await query.execute();
 }
 
 export async function getNumber(db: Db, id: string): Promise<NumberRow> {
-  return (await withAccount(db).where('n.id', '=', id).executeTakeFirstOrThrow());
+  return await withAccount(db).where('n.id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** The number's row, locked for the rest of the transaction (undefined: no such number). */
@@ -194,16 +194,4 @@ export async function accountExists(db: Db, id: string): Promise<boolean> {
 export async function now(db: Db): Promise<Date> {
   const { rows } = await sql<{ now: Date }>`SELECT now() AS now`.execute(db);
   return rows[0].now;
-}
-
-/** The account a number is assigned to, by any spelling of it (inbound attribution). */
-export async function accountOfNumber(db: Db, spellings: string[]): Promise<string | null> {
-  if (spellings.length === 0) return null;
-  const row = await db
-    .selectFrom('phone_numbers')
-    .select('account_id')
-    .where('number', 'in', spellings)
-    .where('account_id', 'is not', null)
-    .executeTakeFirst();
-  return row?.account_id ?? null;
 }
