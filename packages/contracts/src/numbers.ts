@@ -106,6 +106,8 @@ export type NumberDto = z.infer<typeof numberDtoSchema>;
 export const numberListSchema = z.object({
   items: z.array(numberDtoSchema),
   nextCursor: z.string().nullable(),
+  /** The currency of the monthly prices (the platform's, CURRENCY). */
+  currency: z.string(),
 });
 export type NumberList = z.infer<typeof numberListSchema>;
 
@@ -121,4 +123,5 @@ export const ownNumberDtoSchema = numberDtoSchema.pick({
   pastDueSince: true,
 });
 export type OwnNumberDto = z.infer<typeof ownNumberDtoSchema>;
-export const ownNumberListSchema = z.object({ items: z.array(ownNumberDtoSchema) });
+export const ownNumberListSchema = z.object({ items: z.array(ownNumberDtoSchema), currency: z.string() });
+export type OwnNumberList = z.infer<typeof ownNumberListSchema>;

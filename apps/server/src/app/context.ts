@@ -95,7 +95,7 @@ export function createContext(
     },
   );
   const pricing = createPricingService(db);
-  const numbers = createNumbersService({ db, ledger, events, logger });
+  const numbers = createNumbersService({ db, ledger, events, logger, currency: config.currency });
   const senderIds = createSenderIdsService({
     db,
     events,

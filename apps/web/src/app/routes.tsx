@@ -76,6 +76,7 @@ const mainPages: RouteObject[] = [
   ]),
   group({ title: 'Settings' }, [
     page(paths.senderIds, () => import('@/features/sender-ids/pages/sender-ids-page')),
+    page(paths.numbers, () => import('@/features/numbers/pages/numbers-page')),
     group({ title: paths.groups.list.title, to: to(paths.groups.list) }, [
       page(paths.groups.list, () => import('@/features/contacts/pages/groups-page')),
       page(paths.groups.contacts, () => import('@/features/contacts/pages/group-contacts-page')),
@@ -130,6 +131,7 @@ const mainPages: RouteObject[] = [
       page(paths.admin.topUps, adminPage('topUps')),
       page(paths.admin.routes, adminPage('routes')),
       page(paths.admin.connections, adminPage('connections')),
+      page(paths.admin.numbers, adminPage('numbers')),
       page(paths.admin.margin, adminPage('margin')),
     ],
   },

@@ -86,6 +86,8 @@ export const paths = {
     contacts: route('/groups/:id/contacts', 'Contacts', 'contacts:read'),
   },
   senderIds: route('/sender-id', 'Sender IDs', 'sender-ids:read'),
+  /** Settings → Numbers: the long and short codes assigned to the account (issue 40 item 0). */
+  numbers: route('/settings/numbers', 'Numbers', 'sender-ids:read'),
   /** Settings → Team: members, roles and invites (issue 39). */
   team: route('/settings/team', 'Team', 'members:read'),
   /** Settings → Sub-accounts: a reseller's child accounts (issue 39 item 4). */
@@ -140,6 +142,8 @@ export const paths = {
     routes: route('/admin/routes', 'Routes'),
     /** The SMPP carrier connections Wren binds to (issue 38 item 1). */
     connections: route('/admin/connections', 'Connections'),
+    /** Operators' inventory of long and short codes (issue 40 item 0). */
+    numbers: route('/admin/numbers', 'Numbers'),
     margin: route('/admin/margin', 'Margin'),
   },
 } as const;

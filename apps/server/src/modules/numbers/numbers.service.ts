@@ -66,6 +66,8 @@ export function createNumbersService(deps: {
   ledger: LedgerService;
   events: EventBus;
   logger: Logger;
+  /** The platform's currency (CURRENCY): monthly prices are in its minor units. */
+  currency: string;
 }) {
   const { db, ledger, events } = deps;
   const senderChanged = (trx: Db, accountId: string) =>
@@ -121,12 +123,13 @@ export function createNumbersService(deps: {
       return {
         items: page.map(toDto),
         nextCursor: rows.length > PAGE ? (page[page.length - 1]?.number ?? null) : null,
+        currency: deps.currency,
       };
     },
 
-    async listOwn(accountId: string): Promise<{ items: OwnNumberDto[] }> {
+    async listOwn(accountId: string): Promise<{ items: OwnNumberDto[]; currency: string }> {
       const rows = await repo.listNumbers(db, { status: 'assigned', accountId, limit: 1000 });
-      return { items: rows.map((r) => own(toDto(r))) };
+      return { items: rows.map((r) => own(toDto(r))), currency: deps.currency };
     },
 
     async create(op: Operator, input: NumberCreate): Promise<NumberDto> {

@@ -14,6 +14,7 @@ const pages = {
   topUps: () => import('./top-ups-page'),
   routes: () => import('./routes-page'),
   connections: () => import('./connections-page'),
+  numbers: () => import('./numbers-page'),
   margin: () => import('./margin-page'),
 };
 
