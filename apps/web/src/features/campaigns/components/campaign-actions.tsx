@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { CampaignDto } from '@wren/contracts';
 import { useCan } from '@/lib/account-role';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { useCampaignAction, type CampaignAction } from '../api/campaigns';
@@ -11,6 +12,7 @@ import { useCampaignAction, type CampaignAction } from '../api/campaigns';
  * role that only reads campaigns (analyst) sees none of them, wherever they are shown.
  */
 export function CampaignActions({ c, size = 'xs' }: { c: CampaignDto; size?: 'xs' | 'sm' }) {
+  const t = useT();
   const action = useCampaignAction();
   const canSend = useCan('messages:send');
   const [confirming, setConfirming] = useState(false);
@@ -19,7 +21,9 @@ export function CampaignActions({ c, size = 'xs' }: { c: CampaignDto; size?: 'xs
       const next = await action.mutateAsync({ id: c.id, action: a });
       if (a === 'cancel') {
         toast.success(
-          `Campaign canceled; ${formatMoney(next.refundedMinor, next.currency)} refunded for messages not sent`,
+          t('Campaign canceled; {{amount}} refunded for messages not sent', {
+            amount: formatMoney(next.refundedMinor, next.currency),
+          }),
         );
       }
     } catch (error) {
@@ -40,29 +44,36 @@ export function CampaignActions({ c, size = 'xs' }: { c: CampaignDto; size?: 'xs
           onClick={() => void run('pause')}
           loading={action.isPending}
         >
-          Pause
+          {t('Pause')}
         </Button>
       )}
       {c.status === 'paused' && (
         <Button size={size} variant="light" onClick={() => void run('resume')} loading={action.isPending}>
-          Resume
+          {t('Resume')}
         </Button>
       )}
       <Button size={size} variant="light" color="red" onClick={() => setConfirming(true)}>
-        Cancel
+        {t('Cancel')}
       </Button>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Cancel this campaign?" centered>
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('Cancel this campaign?')}
+        centered
+      >
         <Stack>
           <Text size="sm">
-            “{c.name}” stops now. Every message not yet handed to the network is canceled and refunded to your
-            balance. Messages already sent cannot be called back.
+            {t(
+              '“{{name}}” stops now. Every message not yet handed to the network is canceled and refunded to your balance. Messages already sent cannot be called back.',
+              { name: c.name },
+            )}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
-              Keep sending
+              {t('Keep sending')}
             </Button>
             <Button color="red" onClick={() => void run('cancel')} loading={action.isPending}>
-              Cancel campaign
+              {t('Cancel campaign')}
             </Button>
           </Group>
         </Stack>

@@ -1,6 +1,7 @@
 import { Badge, Group, Progress, Text, Tooltip } from '@mantine/core';
 import type { CampaignDto, CampaignStatus } from '@wren/contracts';
 import { formatNumber } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 const COLORS: Record<CampaignStatus, string> = {
   scheduled: 'blue',
@@ -19,9 +20,10 @@ const LABELS: Record<CampaignStatus, string> = {
 };
 
 export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
+  const t = useT();
   return (
     <Badge color={COLORS[status]} variant="light" data-testid="campaign-status">
-      {LABELS[status]}
+      {t(LABELS[status])}
     </Badge>
   );
 }
@@ -44,6 +46,7 @@ const WENT = [
  * then says how many were sent of all, and how many were canceled.
  */
 export function CampaignProgress({ c }: { c: CampaignDto }) {
+  const t = useT();
   const total = Math.max(1, c.recipients);
   const delivered = (c.delivered / total) * 100;
   const failed = (c.failed / total) * 100;
@@ -56,22 +59,36 @@ export function CampaignProgress({ c }: { c: CampaignDto }) {
   const pending = c.status === 'canceled' ? 0 : c.pending;
   return (
     <Tooltip
-      label={`${formatNumber(c.delivered)} delivered · ${formatNumber(c.failed)} failed · ${
-        canceled > 0 ? `${formatNumber(canceled)} canceled · ` : ''
-      }${formatNumber(pending)} pending`}
+      label={
+        canceled > 0
+          ? t('{{delivered}} delivered · {{failed}} failed · {{canceled}} canceled · {{pending}} pending', {
+              delivered: formatNumber(c.delivered),
+              failed: formatNumber(c.failed),
+              canceled: formatNumber(canceled),
+              pending: formatNumber(pending),
+            })
+          : t('{{delivered}} delivered · {{failed}} failed · {{pending}} pending', {
+              delivered: formatNumber(c.delivered),
+              failed: formatNumber(c.failed),
+              pending: formatNumber(pending),
+            })
+      }
     >
       <div>
         <Progress.Root size="lg">
-          <Progress.Section value={delivered} color="teal" aria-label="Delivered" />
-          <Progress.Section value={sent} color="blue" aria-label="Sent, waiting for a receipt" />
-          <Progress.Section value={failed} color="red" aria-label="Failed" />
-          <Progress.Section value={(canceled / total) * 100} color="gray" aria-label="Canceled" />
+          <Progress.Section value={delivered} color="teal" aria-label={t('Delivered')} />
+          <Progress.Section value={sent} color="blue" aria-label={t('Sent, waiting for a receipt')} />
+          <Progress.Section value={failed} color="red" aria-label={t('Failed')} />
+          <Progress.Section value={(canceled / total) * 100} color="gray" aria-label={t('Canceled')} />
         </Progress.Root>
         <Group justify="space-between" mt={2} data-testid="campaign-progress">
           <Text size="xs" c="dimmed">
             {c.status === 'canceled'
-              ? `${formatNumber(went)} sent · ${formatNumber(canceled)} canceled`
-              : `${Math.round((done / total) * 100)}% done`}
+              ? t('{{sent}} sent · {{canceled}} canceled', {
+                  sent: formatNumber(went),
+                  canceled: formatNumber(canceled),
+                })
+              : t('{{percent}}% done', { percent: Math.round((done / total) * 100) })}
           </Text>
           <Text size="xs" c="dimmed">
             {formatNumber(c.status === 'canceled' ? went : done)} / {formatNumber(c.recipients)}

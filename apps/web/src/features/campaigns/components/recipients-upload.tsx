@@ -4,6 +4,7 @@ import type { CampaignUploadDto } from '@wren/contracts';
 import { HttpError } from '@/lib/http/http-error';
 import { uploadRecipients } from '../api/campaigns';
 import { formatNumber } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 /** What the file chooser offers; the server checks the content, not the name. */
 const ACCEPT =
@@ -21,6 +22,7 @@ interface RecipientsUploadProps {
 
 /** A recipients file: chosen or dropped, uploaded with a progress bar, then its phone column picked. */
 export function RecipientsUpload(props: RecipientsUploadProps) {
+  const t = useT();
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -71,42 +73,50 @@ export function RecipientsUpload(props: RecipientsUploadProps) {
         <FileInput
           label={props.label}
           description={props.description}
-          placeholder="Choose or drop a CSV, TXT or XLSX file"
+          placeholder={t('Choose or drop a CSV, TXT or XLSX file')}
           accept={ACCEPT}
           value={file}
           onChange={(f) => void choose(f)}
           disabled={progress !== null}
           clearable={progress === null}
-          clearButtonProps={{ 'aria-label': 'Remove the file' }}
+          clearButtonProps={{ 'aria-label': t('Remove the file') }}
           error={failure ?? props.error}
         />
         {progress !== null && (
           <Stack gap={4}>
             <Group justify="space-between">
-              <Text size="sm">{progress < 100 ? 'Uploading…' : 'Reading the file…'}</Text>
+              <Text size="sm">{progress < 100 ? t('Uploading…') : t('Reading the file…')}</Text>
               <Text size="sm" c="dimmed">
                 {progress}%
               </Text>
             </Group>
-            <Progress value={progress} animated aria-label="Upload progress" />
+            <Progress value={progress} animated aria-label={t('Upload progress')} />
           </Stack>
         )}
         {props.upload && (
           <>
             <Alert variant="light" color="teal" p="xs" data-testid="upload-summary">
               <Text size="sm">
-                <b>{props.upload.fileName}</b>: about {formatNumber(props.upload.rowCountGuess)} rows,{' '}
-                {props.upload.columns.length} {props.upload.columns.length === 1 ? 'column' : 'columns'}
+                <b>{props.upload.fileName}</b>
+                {props.upload.columns.length === 1
+                  ? t(': about {{rows}} rows, {{count}} column', {
+                      rows: formatNumber(props.upload.rowCountGuess),
+                      count: props.upload.columns.length,
+                    })
+                  : t(': about {{rows}} rows, {{count}} columns', {
+                      rows: formatNumber(props.upload.rowCountGuess),
+                      count: props.upload.columns.length,
+                    })}
               </Text>
             </Alert>
             <Select
-              label="Phone number column"
+              label={t('Phone number column')}
               required
               data={props.upload.columns}
               value={props.phoneColumn}
               onChange={props.onPhoneColumn}
               allowDeselect={false}
-              error={!props.phoneColumn ? 'Choose the column with the phone numbers' : undefined}
+              error={!props.phoneColumn ? t('Choose the column with the phone numbers') : undefined}
             />
           </>
         )}

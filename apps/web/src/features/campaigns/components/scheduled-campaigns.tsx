@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { formatMoney } from '@/lib/money';
 import { formatInZone, formatNumber } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 import { useCampaigns } from '../api/campaigns';
 import { CampaignActions } from './campaign-actions';
 
@@ -14,6 +15,7 @@ const SCHEDULED = { status: 'scheduled' } as const;
  * or canceled with a full refund. Nothing is drawn while there are none.
  */
 export function ScheduledCampaigns({ timezone }: { timezone: string }) {
+  const t = useT();
   const campaigns = useCampaigns(SCHEDULED);
   const items = (campaigns.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => c.status === 'scheduled');
   if (items.length === 0) return null;
@@ -21,11 +23,10 @@ export function ScheduledCampaigns({ timezone }: { timezone: string }) {
     <Card withBorder radius="md" padding="md" aria-labelledby="scheduled-campaigns-title">
       <Group justify="space-between" mb="sm">
         <Text fw={600} id="scheduled-campaigns-title">
-          Scheduled campaigns
+          {t('Scheduled campaigns')}
         </Text>
         <Text size="sm" c="dimmed">
-          {items.length}
-          {campaigns.hasNextPage ? '+' : ''} waiting
+          {t('{{count}} waiting', { count: `${items.length}${campaigns.hasNextPage ? '+' : ''}` })}
         </Text>
       </Group>
       <Stack gap="sm">
@@ -49,13 +50,16 @@ export function ScheduledCampaigns({ timezone }: { timezone: string }) {
                 </Badge>
               </Group>
               <Text size="sm">
-                {c.scheduledAt ? formatInZone(c.scheduledAt, c.timezone || timezone) : 'Not scheduled'}
+                {c.scheduledAt ? formatInZone(c.scheduledAt, c.timezone || timezone) : t('Not scheduled')}
                 {c.scheduledAt && c.timezone && c.timezone !== timezone
                   ? ` · ${formatInZone(c.scheduledAt, timezone)}`
                   : ''}
               </Text>
               <Text size="xs" c="dimmed">
-                {formatNumber(c.recipients)} recipients · {formatMoney(c.costMinor, c.currency)} reserved
+                {t('{{count}} recipients · {{amount}} reserved', {
+                  count: formatNumber(c.recipients),
+                  amount: formatMoney(c.costMinor, c.currency),
+                })}
               </Text>
             </Stack>
             <CampaignActions c={c} />

@@ -1,5 +1,6 @@
 import { Checkbox, Group, Radio, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { describeSendWindow, SEND_WINDOW_DAY_LABELS, type SendWindow } from '@wren/contracts';
+import { useT } from '@/lib/i18n';
 
 /** A new window's values: Mon–Fri 09:00–20:00. */
 export const DEFAULT_SEND_WINDOW: SendWindow = {
@@ -21,24 +22,25 @@ export function SendWindowEditor({
   errors?: Record<string, string | undefined>;
   disabled?: boolean;
 }) {
+  const t = useT();
   return (
     <Stack gap="xs">
       <Checkbox.Group
-        label="Days"
+        label={t('Days')}
         value={value.days.map(String)}
         onChange={(days) => onChange({ ...value, days: days.map(Number).sort((a, b) => a - b) })}
         error={errors.days}
       >
         <Group gap="sm" mt={4}>
           {SEND_WINDOW_DAY_LABELS.map((label, i) => (
-            <Checkbox key={label} value={String(i + 1)} label={label} disabled={disabled} />
+            <Checkbox key={label} value={String(i + 1)} label={t(label)} disabled={disabled} />
           ))}
         </Group>
       </Checkbox.Group>
       <Group align="flex-start" gap="sm">
         <TextInput
           type="time"
-          label="From"
+          label={t('From')}
           w={130}
           value={value.start}
           onChange={(e) => onChange({ ...value, start: e.currentTarget.value })}
@@ -47,7 +49,7 @@ export function SendWindowEditor({
         />
         <TextInput
           type="time"
-          label="To"
+          label={t('To')}
           w={130}
           value={value.end}
           onChange={(e) => onChange({ ...value, end: e.currentTarget.value })}
@@ -56,7 +58,7 @@ export function SendWindowEditor({
         />
         <Switch
           mt={30}
-          label="Overnight (ends the next day)"
+          label={t('Overnight (ends the next day)')}
           checked={value.overnight}
           onChange={(e) => onChange({ ...value, overnight: e.currentTarget.checked })}
           disabled={disabled}
@@ -87,11 +89,14 @@ export function CampaignSendWindowFields({
   accountDefault: SendWindow | null | undefined;
   errors?: Record<string, string | undefined>;
 }) {
+  const t = useT();
   return (
     <Stack gap="xs">
       <Radio.Group
-        label="Send window"
-        description="Messages go only in these hours of each recipient's local time; the others wait (not expired, not charged again)."
+        label={t('Send window')}
+        description={t(
+          "Messages go only in these hours of each recipient's local time; the others wait (not expired, not charged again).",
+        )}
         value={mode}
         onChange={(v) => onModeChange(v)}
       >
@@ -100,18 +105,18 @@ export function CampaignSendWindowFields({
             value="account"
             label={
               accountDefault
-                ? `Use account default (${describeSendWindow(accountDefault)})`
-                : 'Use account default (none set: any hour)'
+                ? t('Use account default ({{window}})', { window: describeSendWindow(accountDefault) })
+                : t('Use account default (none set: any hour)')
             }
           />
-          <Radio value="custom" label="Own window for this campaign" />
-          <Radio value="none" label="Any hour" />
+          <Radio value="custom" label={t('Own window for this campaign')} />
+          <Radio value="none" label={t('Any hour')} />
         </Stack>
       </Radio.Group>
       {mode === 'custom' && <SendWindowEditor value={window} onChange={onWindowChange} errors={errors} />}
       {mode === 'custom' && (
         <Text size="xs" c="dimmed">
-          {describeSendWindow(window)}, recipient&apos;s local time
+          {t("{{window}}, recipient's local time", { window: describeSendWindow(window) })}
         </Text>
       )}
     </Stack>

@@ -1,6 +1,7 @@
 import { Table, Text } from '@mantine/core';
 import type { SendWindowsSummary } from '@wren/contracts';
 import { formatNumber } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 const utcLabel = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
@@ -9,6 +10,7 @@ const utcLabel = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
  * opens (local and UTC), and when the last zone's opens.
  */
 export function SendWindowPlan({ plan }: { plan: SendWindowsSummary }) {
+  const t = useT();
   return (
     <>
       <Table.ScrollContainer minWidth={360}>
@@ -16,14 +18,14 @@ export function SendWindowPlan({ plan }: { plan: SendWindowsSummary }) {
           withTableBorder
           fz="xs"
           verticalSpacing={4}
-          aria-label="Send window by time zone"
+          aria-label={t('Send window by time zone')}
           data-testid="send-window-plan"
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Time zone</Table.Th>
-              <Table.Th ta="right">Recipients</Table.Th>
-              <Table.Th>Sends from</Table.Th>
+              <Table.Th>{t('Time zone')}</Table.Th>
+              <Table.Th ta="right">{t('Recipients')}</Table.Th>
+              <Table.Th>{t('Sends from')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -34,17 +36,17 @@ export function SendWindowPlan({ plan }: { plan: SendWindowsSummary }) {
                   {z.fallback && (
                     <Text span size="xs" c="dimmed">
                       {' '}
-                      (zone not known)
+                      {t('(zone not known)')}
                     </Text>
                   )}
                 </Table.Td>
                 <Table.Td ta="right">{formatNumber(z.recipients)}</Table.Td>
                 <Table.Td>
                   {z.openNow ? (
-                    'Now'
+                    t('Now')
                   ) : (
                     <>
-                      {z.opensAtLocal} local
+                      {t('{{time}} local', { time: z.opensAtLocal })}
                       <Text size="xs" c="dimmed">
                         {utcLabel(z.opensAt)}
                       </Text>
@@ -58,7 +60,7 @@ export function SendWindowPlan({ plan }: { plan: SendWindowsSummary }) {
       </Table.ScrollContainer>
       {plan.lastSendAt && (
         <Text size="xs" c="dimmed">
-          The last recipients are sent from {utcLabel(plan.lastSendAt)}.
+          {t('The last recipients are sent from {{time}}.', { time: utcLabel(plan.lastSendAt) })}
         </Text>
       )}
     </>

@@ -2,17 +2,19 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Group, Loader, Radio, Stack, Switch, Text, Title } from '@mantine/core';
 import { describeSendWindow, sendWindowSchema, type SendWindow } from '@wren/contracts';
 import { useCan } from '@/lib/account-role';
+import { translate, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useSaveSendWindowSettings, useSendWindowSettings } from '../api/send-window-settings';
 import { DEFAULT_SEND_WINDOW, SendWindowEditor } from '../components/send-window-fields';
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : 'Something went wrong');
+const errorText = (e: unknown) => (e instanceof Error ? e.message : translate('Something went wrong'));
 
 /**
  * Settings → Send window (issue 41): the account's default window for campaigns, in each
  * recipient's local time, and whether single sends wait for it too. OTP never waits.
  */
 export default function SendWindowPage() {
+  const t = useT();
   const settings = useSendWindowSettings();
   const save = useSaveSendWindowSettings();
   const canEdit = useCan('sender-ids:manage');
@@ -39,7 +41,7 @@ export default function SendWindowPage() {
     if (Object.keys(next).length) return;
     try {
       await save.mutateAsync({ window: on ? window : null, applyToSingle });
-      toast.success('Send window saved');
+      toast.success(t('Send window saved'));
     } catch (e) {
       toast.error(errorText(e));
     }
@@ -48,31 +50,31 @@ export default function SendWindowPage() {
   return (
     <Stack maw={820}>
       <Title order={2} size="h3">
-        Send window
+        {t('Send window')}
       </Title>
       <Card withBorder>
         {settings.isPending ? (
-          <Loader size="sm" aria-label="Loading the send window" />
+          <Loader size="sm" aria-label={t('Loading the send window')} />
         ) : settings.isError ? (
           <Alert color="red" role="alert">
             {errorText(settings.error)}
           </Alert>
         ) : (
-          <form onSubmit={(e) => void submit(e)} noValidate aria-label="Send window">
+          <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('Send window')}>
             <Stack>
               <Text size="sm" c="dimmed">
-                Campaigns send only in these hours of each recipient&apos;s local time (the zone of the
-                number, or the campaign&apos;s when it cannot be told); messages outside wait for the window.
-                A campaign may choose its own window or any hour.
+                {t(
+                  "Campaigns send only in these hours of each recipient's local time (the zone of the number, or the campaign's when it cannot be told); messages outside wait for the window. A campaign may choose its own window or any hour.",
+                )}
               </Text>
               <Radio.Group
-                label="Default for campaigns"
+                label={t('Default for campaigns')}
                 value={on ? 'window' : 'none'}
                 onChange={(v) => setOn(v === 'window')}
               >
                 <Stack gap={6} mt={6}>
-                  <Radio value="none" label="Any hour" disabled={!canEdit} />
-                  <Radio value="window" label="Only in a window" disabled={!canEdit} />
+                  <Radio value="none" label={t('Any hour')} disabled={!canEdit} />
+                  <Radio value="window" label={t('Only in a window')} disabled={!canEdit} />
                 </Stack>
               </Radio.Group>
               {on && (
@@ -80,11 +82,11 @@ export default function SendWindowPage() {
               )}
               {on && (
                 <Text size="xs" c="dimmed">
-                  {describeSendWindow(window)}, recipient&apos;s local time
+                  {t("{{window}}, recipient's local time", { window: describeSendWindow(window) })}
                 </Text>
               )}
               <Switch
-                label="Single sends wait for the window too (OTP never does)"
+                label={t('Single sends wait for the window too (OTP never does)')}
                 checked={applyToSingle}
                 onChange={(e) => setApplyToSingle(e.currentTarget.checked)}
                 disabled={!canEdit}
@@ -92,12 +94,12 @@ export default function SendWindowPage() {
               {canEdit ? (
                 <Group justify="flex-end">
                   <Button type="submit" loading={save.isPending}>
-                    Save
+                    {t('Save')}
                   </Button>
                 </Group>
               ) : (
                 <Text size="sm" c="dimmed">
-                  An owner or admin can change the send window.
+                  {t('An owner or admin can change the send window.')}
                 </Text>
               )}
             </Stack>
