@@ -1,4 +1,6 @@
 import type { MissingValue } from '@wren/contracts';
+import { formatNumber } from '@/lib/format';
+import { translate } from '@/lib/i18n';
 
 /**
  * The review's warning lines for placeholders some recipients have no value for (issue 47 item 2):
@@ -7,8 +9,15 @@ import type { MissingValue } from '@wren/contracts';
 export function missingValuesLines(missing: readonly MissingValue[] | undefined): string[] {
   return (missing ?? [])
     .filter((m) => m.recipients > 0)
-    .map(
-      (m) =>
-        `${m.recipients.toLocaleString()} ${m.recipients === 1 ? 'recipient has' : 'recipients have'} no value for {{${m.placeholder}}}`,
+    .map((m) =>
+      m.recipients === 1
+        ? translate('{{count}} recipient has no value for {{placeholder}}', {
+            count: formatNumber(m.recipients),
+            placeholder: `{{${m.placeholder}}}`,
+          })
+        : translate('{{count}} recipients have no value for {{placeholder}}', {
+            count: formatNumber(m.recipients),
+            placeholder: `{{${m.placeholder}}}`,
+          }),
     );
 }

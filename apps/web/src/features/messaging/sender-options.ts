@@ -1,4 +1,5 @@
 import type { SenderIdDto } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 
 export interface SenderOption {
   value: string;
@@ -28,16 +29,23 @@ export function senderChoices(
   const defaultValue = accountDefault?.value ?? platformSender ?? '';
   const options: SenderOption[] = approved.map((s) => ({
     value: s.value,
-    label: s.isDefault ? `${s.value} (default)` : s.value,
+    label: s.isDefault ? translate('{{sender}} (default)', { sender: s.value }) : s.value,
   }));
   if (
     !accountDefault &&
     platformSender &&
     !approved.some((s) => s.value.toLowerCase() === platformSender.toLowerCase())
   ) {
-    options.unshift({ value: platformSender, label: `${platformSender} (default)` });
+    options.unshift({
+      value: platformSender,
+      label: translate('{{sender}} (default)', { sender: platformSender }),
+    });
   }
   for (const s of pending)
-    options.push({ value: s.value, label: `${s.value} (awaiting approval)`, disabled: true });
+    options.push({
+      value: s.value,
+      label: translate('{{sender}} (awaiting approval)', { sender: s.value }),
+      disabled: true,
+    });
   return { options, defaultValue };
 }

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { translate } from '@/lib/i18n';
 import { useNavigate } from 'react-router';
 import {
   analyseSmsText,
@@ -42,7 +43,9 @@ function errorText(error: unknown): { field: Record<string, string>; message: st
 
 /** "No column matches {{a}}, {{b}}" for placeholders no column of the upload has. */
 export const unknownColumnsText = (placeholders: string[]) =>
-  `No column matches ${placeholders.map((p) => `{{${p}}}`).join(', ')}`;
+  translate('No column matches {{placeholders}}', {
+    placeholders: placeholders.map((p) => `{{${p}}}`).join(', '),
+  });
 
 /**
  * Whether a source is worth estimating: some recipients, and for personalised a text. Judged on the
@@ -155,20 +158,25 @@ export function useCampaignComposer(kind: CampaignKind) {
     const next: Record<string, string> = {};
     if (!hasSource) {
       next.recipients = !personalised
-        ? 'Choose a group, paste numbers or upload a file'
+        ? translate('Choose a group, paste numbers or upload a file')
         : recipientSource === 'groups'
-          ? 'Choose one or more contact groups'
-          : 'Upload a file with the recipients and pick its phone column';
+          ? translate('Choose one or more contact groups')
+          : translate('Upload a file with the recipients and pick its phone column');
     }
-    if (!text.trim()) next.text = 'Write a message';
+    if (!text.trim()) next.text = translate('Write a message');
     else if (text.length > CAMPAIGN_MAX_TEXT)
-      next.text = `The message is too long (at most ${CAMPAIGN_MAX_TEXT} characters)`;
+      next.text = translate('The message is too long (at most {{max}} characters)', {
+        max: CAMPAIGN_MAX_TEXT,
+      });
     else if (!filled && info.segments > MAX_SEGMENTS)
-      next.text = `The message is too long: ${info.segments} parts (at most ${MAX_SEGMENTS})`;
+      next.text = translate('The message is too long: {{count}} parts (at most {{max}})', {
+        count: info.segments,
+        max: MAX_SEGMENTS,
+      });
     if (unknownPlaceholders.length) next.text = unknownColumnsText(unknownPlaceholders);
-    if (schedule && !scheduledInstant) next.scheduleAt = 'Pick a date and time';
+    if (schedule && !scheduledInstant) next.scheduleAt = translate('Pick a date and time');
     else if (scheduledInstant && scheduledInstant.getTime() <= Date.now())
-      next.scheduleAt = 'Choose a time in the future';
+      next.scheduleAt = translate('Choose a time in the future');
     if (sendWindow.value) {
       const w = sendWindowSchema.safeParse(sendWindow.value);
       if (!w.success) next.sendWindow = w.error.issues.map((i) => i.message).join(' ');
@@ -181,7 +189,7 @@ export function useCampaignComposer(kind: CampaignKind) {
       return;
     }
     if (!est) {
-      toast.info('Working out the recipients and the cost; try again in a moment');
+      toast.info(translate('Working out the recipients and the cost; try again in a moment'));
       return;
     }
     setConfirming(true);
@@ -202,8 +210,14 @@ export function useCampaignComposer(kind: CampaignKind) {
       const result = await create.mutateAsync(input);
       toast.success(
         scheduledInstant
-          ? `Campaign scheduled for ${formatInZone(scheduledInstant, timezone)} · ${formatMoney(result.campaign.costMinor, result.campaign.currency)} charged`
-          : `Campaign accepted: ${formatNumber(result.campaign.recipients)} recipients · ${formatMoney(result.campaign.costMinor, result.campaign.currency)} charged`,
+          ? translate('Campaign scheduled for {{time}} · {{amount}} charged', {
+              time: formatInZone(scheduledInstant, timezone),
+              amount: formatMoney(result.campaign.costMinor, result.campaign.currency),
+            })
+          : translate('Campaign accepted: {{count}} recipients · {{amount}} charged', {
+              count: formatNumber(result.campaign.recipients),
+              amount: formatMoney(result.campaign.costMinor, result.campaign.currency),
+            }),
       );
       void navigate(paths.reports.campaignDetail.getHref(result.campaign.id));
     } catch (error) {

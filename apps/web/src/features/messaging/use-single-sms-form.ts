@@ -1,4 +1,5 @@
 import { useForm } from '@mantine/form';
+import { translate } from '@/lib/i18n';
 import { MAX_RECIPIENTS_SINGLE, MAX_SEGMENTS, analyseSmsText, type SendSingleInput } from '@wren/contracts';
 import { validNumbers, type RecipientEntry } from './parse-recipients';
 import { toIsoWithOffset, wallTimeToInstant } from './zoned-time';
@@ -22,22 +23,31 @@ export function validateSingleSms(values: SingleSmsValues, now = Date.now()): Re
   const valid = validNumbers(values.recipients).length;
   const invalid = values.recipients.length - valid;
   if (invalid > 0) {
-    errors.recipients = `Fix or remove ${invalid === 1 ? 'the invalid number' : `the ${invalid} invalid numbers`} (marked in red)`;
+    errors.recipients =
+      invalid === 1
+        ? translate('Fix or remove the invalid number (marked in red)')
+        : translate('Fix or remove the {{count}} invalid numbers (marked in red)', { count: invalid });
   } else if (valid === 0) {
-    errors.recipients = 'Add at least one recipient';
+    errors.recipients = translate('Add at least one recipient');
   } else if (valid > MAX_RECIPIENTS_SINGLE) {
-    errors.recipients = `At most ${MAX_RECIPIENTS_SINGLE} recipients per send; use Bulk SMS for more`;
+    errors.recipients = translate('At most {{max}} recipients per send; use Bulk SMS for more', {
+      max: MAX_RECIPIENTS_SINGLE,
+    });
   }
-  if (!values.text.trim()) errors.text = 'Write a message';
+  if (!values.text.trim()) errors.text = translate('Write a message');
   else {
     const { segments } = analyseSmsText(values.text);
     if (segments > MAX_SEGMENTS)
-      errors.text = `The message is too long: ${segments} segments (at most ${MAX_SEGMENTS})`;
+      errors.text = translate('The message is too long: {{count}} segments (at most {{max}})', {
+        count: segments,
+        max: MAX_SEGMENTS,
+      });
   }
   if (values.schedule) {
     const at = values.scheduleAt ? wallTimeToInstant(values.scheduleAt, values.timezone) : null;
-    if (!at) errors.scheduleAt = 'Choose when to send';
-    else if (at.getTime() < now + MIN_LEAD_MS) errors.scheduleAt = 'Choose a time at least a minute from now';
+    if (!at) errors.scheduleAt = translate('Choose when to send');
+    else if (at.getTime() < now + MIN_LEAD_MS)
+      errors.scheduleAt = translate('Choose a time at least a minute from now');
   }
   return errors;
 }

@@ -1,4 +1,5 @@
 import '@mantine/dates/styles.css';
+import { useT } from '@/lib/i18n';
 import { Card, Divider, Grid, Stack } from '@mantine/core';
 import { useCampaignComposer, type CampaignKind } from '../use-campaign-composer';
 import { CampaignConfirmModal } from './campaign-confirm-modal';
@@ -14,6 +15,7 @@ import { PersonalisedPreviewCard } from './personalised-preview-card';
  * estimate from the server (nothing stored), a confirm step, then send now or at a time in a zone.
  */
 export function CampaignComposer({ kind }: { kind: CampaignKind }) {
+  const t = useT();
   const composer = useCampaignComposer(kind);
   const { personalised, filled, est } = composer;
 
@@ -24,7 +26,7 @@ export function CampaignComposer({ kind }: { kind: CampaignKind }) {
           <form
             onSubmit={composer.review}
             noValidate
-            aria-label={personalised ? 'Personalised SMS' : 'Bulk SMS'}
+            aria-label={personalised ? t('Personalised SMS') : t('Bulk SMS')}
           >
             <Stack gap="lg">
               <CampaignRecipientsStep composer={composer} />
@@ -33,7 +35,7 @@ export function CampaignComposer({ kind }: { kind: CampaignKind }) {
               <Divider />
               <CampaignScheduleStep composer={composer} />
               <SendButton
-                label={composer.schedule ? 'Review and schedule' : 'Review and send'}
+                label={composer.schedule ? t('Review and schedule') : t('Review and send')}
                 over={overBalance(composer.costMinor, composer.balance.data)}
               />
             </Stack>

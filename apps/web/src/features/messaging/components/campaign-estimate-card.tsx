@@ -1,4 +1,5 @@
 import { Alert, Anchor, Card, Divider, Loader, Skeleton, Stack, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { downloadIssues } from '@/features/campaigns';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
@@ -12,18 +13,19 @@ function Row(props: { label: string; value: React.ReactNode; testId?: string }) 
 
 /** The live estimate beside the form: recipients, what is not sent and why, the cost and the balance. */
 export function CampaignEstimateCard({ composer: c }: { composer: CampaignComposerState }) {
+  const t = useT();
   const { est, balance, balanceAfter, currency } = c;
   return (
     <Card withBorder radius="md" padding="lg" data-testid="campaign-estimate">
       <Stack gap="xs">
         <Text size="xs" tt="uppercase" fw={700} c="dimmed">
-          Estimate
+          {t('Estimate')}
         </Text>
         {!c.hasSource ? (
           <Text size="sm" c="dimmed">
             {c.personalised
-              ? 'Upload a file and write the message to see the recipients and the cost.'
-              : 'Choose recipients to see how many will get the message and what it costs.'}
+              ? t('Upload a file and write the message to see the recipients and the cost.')
+              : t('Choose recipients to see how many will get the message and what it costs.')}
           </Text>
         ) : c.estimateError ? (
           <Alert color="red" variant="light" role="alert" p="xs">
@@ -38,7 +40,7 @@ export function CampaignEstimateCard({ composer: c }: { composer: CampaignCompos
         ) : (
           <>
             <Row
-              label="Recipients"
+              label={t('Recipients')}
               value={
                 <>
                   {formatNumber(est.recipients)}
@@ -47,32 +49,40 @@ export function CampaignEstimateCard({ composer: c }: { composer: CampaignCompos
               }
               testId="estimate-recipients"
             />
-            {est.duplicates > 0 && <Row label="Duplicates removed" value={formatNumber(est.duplicates)} />}
-            {est.invalid > 0 && (
-              <Row label="Invalid (not sent)" value={formatNumber(est.invalid)} testId="estimate-invalid" />
+            {est.duplicates > 0 && (
+              <Row label={t('Duplicates removed')} value={formatNumber(est.duplicates)} />
             )}
-            {est.suppressed > 0 && <Row label="Opted out (not sent)" value={formatNumber(est.suppressed)} />}
-            <Row label={c.personalised ? 'Most segments in a row' : 'Segments'} value={c.segments} />
+            {est.invalid > 0 && (
+              <Row
+                label={t('Invalid (not sent)')}
+                value={formatNumber(est.invalid)}
+                testId="estimate-invalid"
+              />
+            )}
+            {est.suppressed > 0 && (
+              <Row label={t('Opted out (not sent)')} value={formatNumber(est.suppressed)} />
+            )}
+            <Row label={c.personalised ? t('Most segments in a row') : t('Segments')} value={c.segments} />
             <Row
-              label="Encoding"
+              label={t('Encoding')}
               value={
                 (c.personalised ? est.encoding : c.info.encoding) === 'GSM-7' ? 'GSM-7' : 'Unicode (UCS-2)'
               }
             />
             <Divider />
             <Row
-              label="Total cost"
+              label={t('Total cost')}
               value={c.costMinor !== null ? formatMoney(c.costMinor, currency) : '—'}
               testId="estimate-cost"
             />
             {balance.allowed && (
               <>
                 <Row
-                  label="Balance"
+                  label={t('Balance')}
                   value={balance.data ? formatMoney(balance.data.balanceMinor, currency) : '—'}
                 />
                 <Row
-                  label="Balance after"
+                  label={t('Balance after')}
                   value={
                     balanceAfter !== null ? (
                       <Text span c={balanceAfter < 0 ? 'red' : undefined} fw={600} size="sm">
@@ -88,20 +98,20 @@ export function CampaignEstimateCard({ composer: c }: { composer: CampaignCompos
             )}
             {balanceAfter !== null && balanceAfter < 0 && (
               <Alert color="red" variant="light" p="xs">
-                Your balance does not cover this campaign.
+                {t('Your balance does not cover this campaign.')}
               </Alert>
             )}
             {est.issues.length > 0 && (
               <>
                 <Divider />
                 <Text size="sm" fw={600}>
-                  Not sent
+                  {t('Not sent')}
                 </Text>
                 <Stack gap={2} data-testid="estimate-issues">
                   {est.issues.slice(0, 5).map((i, n) => (
                     <Text key={n} size="xs">
-                      {i.row !== null ? `Row ${i.row}: ` : ''}
-                      <b>{i.value || '(empty)'}</b> · {i.reason}
+                      {i.row !== null ? t('Row {{row}}: ', { row: i.row }) : ''}
+                      <b>{i.value || t('(empty)')}</b> · {i.reason}
                     </Text>
                   ))}
                 </Stack>
@@ -115,7 +125,7 @@ export function CampaignEstimateCard({ composer: c }: { composer: CampaignCompos
                     )
                   }
                 >
-                  Download the full list (CSV)
+                  {t('Download the full list (CSV)')}
                 </Anchor>
               </>
             )}

@@ -1,4 +1,5 @@
 import { Checkbox, TextInput, Title } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import { useGroupFields } from '../api/use-group-fields';
 import { unknownColumnsText, type CampaignComposerState } from '../use-campaign-composer';
@@ -8,6 +9,7 @@ import { SenderSelect } from './sender-select';
 
 /** What is sent: the campaign's name, the sender and the text (a template when personalised). */
 export function CampaignMessageStep({ composer: c }: { composer: CampaignComposerState }) {
+  const t = useT();
   // From contact groups, the columns are the contacts' name, phone and custom fields.
   const groupFields = useGroupFields(c.personalised && c.recipientSource === 'groups' ? c.chosenGroups : []);
   const columns =
@@ -15,12 +17,12 @@ export function CampaignMessageStep({ composer: c }: { composer: CampaignCompose
   return (
     <>
       <Title order={2} size="h4">
-        Message
+        {t('Message')}
       </Title>
       <TextInput
-        label="Campaign name"
-        description="Optional; shown in the campaign report."
-        placeholder="Spring sale"
+        label={t('Campaign name')}
+        description={t('Optional; shown in the campaign report.')}
+        placeholder={t('Spring sale')}
         maxLength={100}
         value={c.name}
         onChange={(e) => c.setName(e.currentTarget.value)}
@@ -55,11 +57,15 @@ export function CampaignMessageStep({ composer: c }: { composer: CampaignCompose
       )}
       {(c.hasLinks || c.personalised) && (
         <Checkbox
-          label="Track link clicks"
+          label={t('Track link clicks')}
           description={
             c.personalised
-              ? 'Each link in a row’s text becomes a short link of that recipient’s own; the report counts the clicks. The length, parts and cost include the short link.'
-              : 'Each link becomes a short link of each recipient’s own; the report counts the clicks. The length, parts and cost include the short link.'
+              ? t(
+                  'Each link in a row’s text becomes a short link of that recipient’s own; the report counts the clicks. The length, parts and cost include the short link.',
+                )
+              : t(
+                  'Each link becomes a short link of each recipient’s own; the report counts the clicks. The length, parts and cost include the short link.',
+                )
           }
           checked={c.trackLinks}
           onChange={(e) => c.setTrackLinks(e.currentTarget.checked)}

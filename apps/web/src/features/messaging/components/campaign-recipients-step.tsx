@@ -1,4 +1,5 @@
 import { Alert, Loader, MultiSelect, SegmentedControl, Textarea, Title } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { RecipientsUpload, useCampaignGroups } from '@/features/campaigns';
 import type { CampaignComposerState } from '../use-campaign-composer';
 import { formatNumber } from '@/lib/format';
@@ -8,6 +9,7 @@ import { formatNumber } from '@/lib/format';
  * contact groups (personalised), whose contacts fill {{name}}, {{phone}} and their custom fields.
  */
 export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComposerState }) {
+  const t = useT();
   const groups = useCampaignGroups();
   const groupOptions = (groups.data ?? []).map((g) => ({
     value: g.id,
@@ -19,7 +21,7 @@ export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComp
   return (
     <>
       <Title order={2} size="h4">
-        Recipients
+        {t('Recipients')}
       </Title>
       {c.errors.recipients && (
         <Alert color="red" variant="light" role="alert">
@@ -28,10 +30,10 @@ export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComp
       )}
       {c.personalised && groups.allowed && (
         <SegmentedControl
-          aria-label="Recipients from"
+          aria-label={t('Recipients from')}
           data={[
-            { value: 'file', label: 'File' },
-            { value: 'groups', label: 'Contact group' },
+            { value: 'file', label: t('File') },
+            { value: 'groups', label: t('Contact group') },
           ]}
           value={c.recipientSource}
           onChange={(v) => c.setRecipientSource(v)}
@@ -40,27 +42,32 @@ export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComp
       )}
       {showGroups && (
         <MultiSelect
-          label="Contact groups"
+          label={t('Contact groups')}
           description={
             c.personalised
-              ? 'Each contact gets the message filled from its name, phone and custom fields.'
-              : 'Everyone in the chosen groups; a number in several groups gets one message. {{name}} and custom fields are filled from each contact.'
+              ? t('Each contact gets the message filled from its name, phone and custom fields.')
+              : t(
+                  'Everyone in the chosen groups; a number in several groups gets one message. {{name}} and custom fields are filled from each contact.',
+                  { name: '{{name}}' },
+                )
           }
-          placeholder={groupOptions.length ? 'Choose groups' : 'No contact groups yet'}
+          placeholder={groupOptions.length ? t('Choose groups') : t('No contact groups yet')}
           data={groupOptions}
           value={c.groupIds}
           onChange={c.setGroupIds}
           searchable
           clearable
-          nothingFoundMessage="No group by that name"
+          nothingFoundMessage={t('No group by that name')}
           rightSection={groups.isPending ? <Loader size="xs" /> : undefined}
           error={c.errors.groupIds}
         />
       )}
       {!c.personalised && (
         <Textarea
-          label="Paste numbers"
-          description="One per line, or separated by commas. Numbers without a country code are read as your country's."
+          label={t('Paste numbers')}
+          description={t(
+            "One per line, or separated by commas. Numbers without a country code are read as your country's.",
+          )}
           placeholder={'+14155550123\n+447911123456'}
           autosize
           minRows={3}
@@ -72,11 +79,11 @@ export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComp
       )}
       {showFile && (
         <RecipientsUpload
-          label={c.personalised ? 'Recipients file' : 'Upload a file'}
+          label={c.personalised ? t('Recipients file') : t('Upload a file')}
           description={
             c.personalised
-              ? 'CSV or XLSX with a header row: a phone column and the columns your message uses.'
-              : 'CSV, TXT or XLSX with a column of phone numbers, up to 20 MB.'
+              ? t('CSV or XLSX with a header row: a phone column and the columns your message uses.')
+              : t('CSV, TXT or XLSX with a column of phone numbers, up to 20 MB.')
           }
           upload={c.upload}
           onUpload={c.setUpload}

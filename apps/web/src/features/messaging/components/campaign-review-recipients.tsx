@@ -1,4 +1,5 @@
 import { Alert, Badge, List, Table, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { CampaignEstimate } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
 import { missingValuesLines } from '../missing-values';
@@ -12,6 +13,7 @@ export const REVIEW_PREVIEW_ROWS = 3;
  * value for (they are sent the text with it left empty).
  */
 export function CampaignReviewRecipients({ est, currency }: { est: CampaignEstimate; currency: string }) {
+  const t = useT();
   const rows = est.preview.filter((p) => !p.problem).slice(0, REVIEW_PREVIEW_ROWS);
   const warnings = missingValuesLines(est.missingValues);
   return (
@@ -19,14 +21,14 @@ export function CampaignReviewRecipients({ est, currency }: { est: CampaignEstim
       {rows.length > 0 && (
         <div>
           <Text size="sm" fw={600} mb={4}>
-            First recipients, as they will get it
+            {t('First recipients, as they will get it')}
           </Text>
           <Table withTableBorder data-testid="review-preview">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Recipient</Table.Th>
-                <Table.Th>Message</Table.Th>
-                <Table.Th>Segments</Table.Th>
+                <Table.Th>{t('Recipient')}</Table.Th>
+                <Table.Th>{t('Message')}</Table.Th>
+                <Table.Th>{t('Segments')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -52,15 +54,16 @@ export function CampaignReviewRecipients({ est, currency }: { est: CampaignEstim
         </div>
       )}
       {warnings.length > 0 && (
-        <Alert color="yellow" variant="light" title="Missing values" data-testid="missing-values">
+        <Alert color="yellow" variant="light" title={t('Missing values')} data-testid="missing-values">
           <List size="sm" spacing={2}>
             {warnings.map((w) => (
               <List.Item key={w}>{w}</List.Item>
             ))}
           </List>
           <Text size="xs" mt={6}>
-            Those recipients get the message with the placeholder left empty. Add the values to the contacts,
-            or go back and change the text.
+            {t(
+              'Those recipients get the message with the placeholder left empty. Add the values to the contacts, or go back and change the text.',
+            )}
           </Text>
         </Alert>
       )}

@@ -1,4 +1,5 @@
 import { NumberInput } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { CampaignSendWindowFields } from '@/features/campaigns';
 import type { CampaignComposerState } from '../use-campaign-composer';
 import { DeliveryShapingFields } from './delivery-shaping-fields';
@@ -6,6 +7,7 @@ import { ScheduleFields } from './schedule-fields';
 
 /** When it is sent: now or at a time in a zone, at most how many messages a minute, in batches, per network. */
 export function CampaignScheduleStep({ composer: c }: { composer: CampaignComposerState }) {
+  const t = useT();
   return (
     <>
       <ScheduleFields
@@ -18,10 +20,12 @@ export function CampaignScheduleStep({ composer: c }: { composer: CampaignCompos
         error={c.errors.scheduleAt}
       />
       <NumberInput
-        label="Send rate"
-        description="Optional: at most this many messages a minute. Leave empty to send as fast as the network allows."
-        placeholder="As fast as possible"
-        suffix=" per minute"
+        label={t('Send rate')}
+        description={t(
+          'Optional: at most this many messages a minute. Leave empty to send as fast as the network allows.',
+        )}
+        placeholder={t('As fast as possible')}
+        suffix={t(' per minute')}
         min={1}
         max={1_000_000}
         allowDecimal={false}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '@/lib/i18n';
 import { ActionIcon, Button, Group, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { prefixRateSchema, type PrefixRate } from '@wren/contracts';
 import { IconTrash } from '@/components/icons';
@@ -15,6 +16,7 @@ interface PrefixRow {
  * campaign is created with; `validate` answers the fields' messages.
  */
 export function useDeliveryShaping() {
+  const t = useT();
   const [batched, setBatched] = useState(false);
   const [batchSize, setBatchSize] = useState<number | string>(1000);
   const [pauseMinutes, setPauseMinutes] = useState<number | string>(5);
@@ -34,10 +36,10 @@ export function useDeliveryShaping() {
   const validate = (): Record<string, string> => {
     const errors: Record<string, string> = {};
     if (batched) {
-      if (typeof batchSize !== 'number' || batchSize < 1) errors.batchSize = 'At least 1 message a batch';
+      if (typeof batchSize !== 'number' || batchSize < 1) errors.batchSize = t('At least 1 message a batch');
       if (typeof pauseMinutes !== 'number' || pauseMinutes <= 0)
-        errors.batchPauseSeconds = 'Give the pause between batches';
-      else if (pauseMinutes * 60 > 86_400) errors.batchPauseSeconds = 'At most a day (1,440 minutes)';
+        errors.batchPauseSeconds = t('Give the pause between batches');
+      else if (pauseMinutes * 60 > 86_400) errors.batchPauseSeconds = t('At most a day (1,440 minutes)');
     }
     const seen = new Set<string>();
     rows.forEach((r, i) => {
@@ -50,7 +52,8 @@ export function useDeliveryShaping() {
         return;
       }
       const digits = prefix.replace(/^\+/, '');
-      if (seen.has(digits)) errors[`prefixRates.${i}.prefix`] = `+${digits} is given twice`;
+      if (seen.has(digits))
+        errors[`prefixRates.${i}.prefix`] = t('+{{prefix}} is given twice', { prefix: digits });
       seen.add(digits);
     });
     return errors;
@@ -86,19 +89,20 @@ export function DeliveryShapingFields({
   shaping: DeliveryShaping;
   errors: Record<string, string>;
 }) {
+  const t = useT();
   return (
     <Stack gap="sm">
       <Switch
-        label="Send in batches"
-        description="A batch of messages, then a pause, then the next batch."
+        label={t('Send in batches')}
+        description={t('A batch of messages, then a pause, then the next batch.')}
         checked={s.batched}
         onChange={(e) => s.setBatched(e.currentTarget.checked)}
       />
       {s.batched && (
         <Group align="flex-start" gap="sm">
           <NumberInput
-            label="Batch size"
-            suffix=" messages"
+            label={t('Batch size')}
+            suffix={t(' messages')}
             min={1}
             max={1_000_000}
             allowDecimal={false}
@@ -108,8 +112,8 @@ export function DeliveryShapingFields({
             w={200}
           />
           <NumberInput
-            label="Pause between batches"
-            suffix=" min"
+            label={t('Pause between batches')}
+            suffix={t(' min')}
             min={0.1}
             max={1440}
             decimalScale={1}
@@ -122,17 +126,18 @@ export function DeliveryShapingFields({
       )}
       <div>
         <Text size="sm" fw={500}>
-          Rates per network
+          {t('Rates per network')}
         </Text>
         <Text size="xs" c="dimmed">
-          Optional: numbers starting with a prefix go at most this many a minute (the longest prefix counts),
-          so one slow network does not hold the others back.
+          {t(
+            'Optional: numbers starting with a prefix go at most this many a minute (the longest prefix counts), so one slow network does not hold the others back.',
+          )}
         </Text>
       </div>
       {s.rows.map((r, i) => (
         <Group key={r.key} align="flex-start" gap="sm" data-testid="prefix-rate">
           <TextInput
-            label="Prefix"
+            label={t('Prefix')}
             placeholder="+447"
             value={r.prefix}
             onChange={(e) => s.update(r.key, { prefix: e.currentTarget.value })}
@@ -141,8 +146,8 @@ export function DeliveryShapingFields({
             w={140}
           />
           <NumberInput
-            label="At most"
-            suffix=" per minute"
+            label={t('At most')}
+            suffix={t(' per minute')}
             min={1}
             max={1_000_000}
             allowDecimal={false}
@@ -155,7 +160,11 @@ export function DeliveryShapingFields({
             variant="subtle"
             color="gray"
             mt={26}
-            aria-label={`Remove the rate for ${r.prefix || 'this prefix'}`}
+            aria-label={
+              r.prefix
+                ? t('Remove the rate for {{prefix}}', { prefix: r.prefix })
+                : t('Remove the rate for this prefix')
+            }
             onClick={() => s.remove(r.key)}
           >
             <IconTrash size={18} />
@@ -164,7 +173,7 @@ export function DeliveryShapingFields({
       ))}
       <Group>
         <Button variant="light" size="xs" onClick={s.add} disabled={s.rows.length >= 50}>
-          Add a network rate
+          {t('Add a network rate')}
         </Button>
       </Group>
     </Stack>

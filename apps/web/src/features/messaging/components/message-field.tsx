@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { useT } from '@/lib/i18n';
 import { Can } from '@/components/can';
 import { Alert, Badge, Button, Group, Input, Text, Textarea } from '@mantine/core';
 import { extractPlaceholders, MAX_SEGMENTS, type SmsTextInfo } from '@wren/contracts';
@@ -19,18 +20,19 @@ interface MessageFieldProps {
 
 function Counter({ text, info, cost }: { text: string; info: SmsTextInfo; cost: string | null }) {
   const { characters, left } = smsCounter(text, info);
+  const t = useT();
   const tooLong = info.segments > MAX_SEGMENTS;
   return (
     <Group gap="xs" mt={6} data-testid="sms-counter">
       <Text size="sm">
-        <b>{characters}</b> {characters === 1 ? 'character' : 'characters'}
+        <b>{characters}</b> {characters === 1 ? t('character') : t('characters')}
       </Text>
       <Text size="sm" c="dimmed">
         ·
       </Text>
       <Text size="sm" c={tooLong ? 'red' : undefined}>
-        <b>{info.segments}</b> {info.segments === 1 ? 'segment' : 'segments'}
-        {tooLong && ` (at most ${MAX_SEGMENTS})`}
+        <b>{info.segments}</b> {info.segments === 1 ? t('segment') : t('segments')}
+        {tooLong && t(' (at most {{max}})', { max: MAX_SEGMENTS })}
       </Text>
       <Badge variant="light" color={info.encoding === 'GSM-7' ? 'gray' : 'orange'} size="sm">
         {info.encoding === 'GSM-7' ? 'GSM-7' : 'Unicode (UCS-2)'}
@@ -40,15 +42,15 @@ function Counter({ text, info, cost }: { text: string; info: SmsTextInfo; cost: 
         c="dimmed"
         title={
           info.encoding === 'GSM-7'
-            ? 'Room left in this segment, in GSM-7 septets (€ [ ] { } ~ ^ | \\ count 2)'
-            : 'Room left in this segment, in Unicode units (most emoji count 2)'
+            ? t('Room left in this segment, in GSM-7 septets (€ [ ] { } ~ ^ | \\ count 2)')
+            : t('Room left in this segment, in Unicode units (most emoji count 2)')
         }
       >
-        {left} left
+        {t('{{count}} left', { count: left })}
       </Text>
       {cost && (
         <Text size="sm" ml="auto">
-          Cost <b>{cost}</b>
+          {t('Cost')} <b>{cost}</b>
         </Text>
       )}
     </Group>
@@ -57,6 +59,7 @@ function Counter({ text, info, cost }: { text: string; info: SmsTextInfo; cost: 
 
 /** The message text: templates, a live counter, and a warning for characters that force Unicode. */
 export function MessageField({ value, onChange, info, counted, cost, error }: MessageFieldProps) {
+  const t = useT();
   const ref = useRef<HTMLTextAreaElement>(null);
   const replaceable = replaceableChars(info.unicodeChars);
   const placeholders = extractPlaceholders(value);
@@ -76,10 +79,10 @@ export function MessageField({ value, onChange, info, counted, cost, error }: Me
     <div>
       <Group justify="space-between" align="flex-end" wrap="nowrap" mb={4}>
         <Input.Label required htmlFor="sms-text">
-          Message
+          {t('Message')}
         </Input.Label>
         <Can permission="templates:read">
-          <TemplateMenu onPick={(t) => insert(t.text)} />
+          <TemplateMenu onPick={(template) => insert(template.text)} />
         </Can>
       </Group>
       <Textarea
@@ -87,7 +90,7 @@ export function MessageField({ value, onChange, info, counted, cost, error }: Me
         ref={ref}
         value={value}
         onChange={(event) => onChange(event.currentTarget.value)}
-        placeholder="Write your message…"
+        placeholder={t('Write your message…')}
         autosize
         minRows={5}
         maxRows={14}
@@ -95,7 +98,7 @@ export function MessageField({ value, onChange, info, counted, cost, error }: Me
       />
       <Counter text={counted ?? value} info={info} cost={cost} />
       {info.unicodeChars.length > 0 && (
-        <Alert color="orange" variant="light" mt="sm" title="These characters switch to Unicode:">
+        <Alert color="orange" variant="light" mt="sm" title={t('These characters switch to Unicode:')}>
           <Group gap={6} mb="xs" data-testid="unicode-chars">
             {info.unicodeChars.map((c) => (
               <Badge key={c} variant="outline" color="orange" tt="none" size="lg" radius="sm">
@@ -104,8 +107,13 @@ export function MessageField({ value, onChange, info, counted, cost, error }: Me
             ))}
           </Group>
           <Text size="sm">
-            A Unicode segment holds {segmentCapacity('UCS-2', 1)} characters instead of{' '}
-            {segmentCapacity('GSM-7', 1)}, so this message may cost more.
+            {t(
+              'A Unicode segment holds {{unicode}} characters instead of {{gsm}}, so this message may cost more.',
+              {
+                unicode: segmentCapacity('UCS-2', 1),
+                gsm: segmentCapacity('GSM-7', 1),
+              },
+            )}
           </Text>
           {replaceable.length > 0 && (
             <Button
@@ -115,15 +123,19 @@ export function MessageField({ value, onChange, info, counted, cost, error }: Me
               mt="xs"
               onClick={() => onChange(replaceLookAlikes(value))}
             >
-              Replace {replaceable.map(describeChar).join(' ')} with plain characters
+              {t('Replace {{chars}} with plain characters', {
+                chars: replaceable.map(describeChar).join(' '),
+              })}
             </Button>
           )}
         </Alert>
       )}
       {placeholders.length > 0 && (
         <Text size="sm" c="orange" mt="xs">
-          Placeholders such as {`{{${placeholders[0]}}}`} are sent as written. Use Personalised SMS to fill
-          them in for each recipient.
+          {t(
+            'Placeholders such as {{placeholder}} are sent as written. Use Personalised SMS to fill them in for each recipient.',
+            { placeholder: `{{${placeholders[0]}}}` },
+          )}
         </Text>
       )}
     </div>

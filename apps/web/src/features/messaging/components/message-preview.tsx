@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import { useT } from '@/lib/i18n';
 import { Badge, Card, Group, Mark, Stack, Text } from '@mantine/core';
 import type { SmsTextInfo } from '@wren/contracts';
 import { describeChar } from '../gsm-replacements';
@@ -6,12 +7,17 @@ import classes from './message-preview.module.css';
 
 /** The text with the characters that force Unicode marked. */
 function Highlighted({ text, unicode }: { text: string; unicode: Set<string> }) {
+  const t = useT();
   const chars = [...text];
   return (
     <>
       {chars.map((c, i) =>
         unicode.has(c) ? (
-          <Mark key={i} color="orange" title={`${describeChar(c)} switches the message to Unicode`}>
+          <Mark
+            key={i}
+            color="orange"
+            title={t('{{char}} switches the message to Unicode', { char: describeChar(c) })}
+          >
             {c.trim() ? c : '\u2423'}
           </Mark>
         ) : (
@@ -30,18 +36,19 @@ interface MessagePreviewProps {
 
 /** How the message arrives: a bubble per segment, Unicode characters highlighted. */
 export function MessagePreview({ sender, parts, info }: MessagePreviewProps) {
+  const t = useT();
   const unicode = new Set(info.unicodeChars);
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" mb="sm">
-        <Text fw={600}>Preview</Text>
+        <Text fw={600}>{t('Preview')}</Text>
         <Badge variant="light" color="gray" tt="none">
-          From {sender}
+          {t('From {{sender}}', { sender })}
         </Badge>
       </Group>
       {parts.length === 0 ? (
         <Text size="sm" c="dimmed" className={classes.empty}>
-          Your message will appear here.
+          {t('Your message will appear here.')}
         </Text>
       ) : (
         <Stack gap={6} data-testid="sms-preview">
@@ -49,7 +56,7 @@ export function MessagePreview({ sender, parts, info }: MessagePreviewProps) {
             <div key={i}>
               {parts.length > 1 && (
                 <Text size="xs" c="dimmed" mb={2}>
-                  Segment {i + 1} of {parts.length}
+                  {t('Segment {{n}} of {{total}}', { n: i + 1, total: parts.length })}
                 </Text>
               )}
               <div className={classes.bubble}>

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { useT } from '@/lib/i18n';
 import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { CAMPAIGN_MAX_TEXT } from '@wren/contracts';
 
@@ -20,6 +21,7 @@ export function PersonalisedMessageField({
   error,
   from = 'file',
 }: PersonalisedMessageFieldProps) {
+  const t = useT();
   const textRef = useRef<HTMLTextAreaElement>(null);
 
   const insert = (column: string) => {
@@ -38,13 +40,19 @@ export function PersonalisedMessageField({
     <Stack gap={6}>
       <Textarea
         ref={textRef}
-        label="Message"
+        label={t('Message')}
         description={
           from === 'groups'
-            ? 'Use {{name}}, {{phone}} or a custom field for each contact’s value; one a contact has not is left empty.'
-            : 'Use {{column}} for a value from each row.'
+            ? t(
+                'Use {{name}}, {{phone}} or a custom field for each contact’s value; one a contact has not is left empty.',
+                { name: '{{name}}', phone: '{{phone}}' },
+              )
+            : t('Use {{column}} for a value from each row.', { column: '{{column}}' })
         }
-        placeholder="Hi {{name}}, your order {{order}} is ready."
+        placeholder={t('Hi {{name}}, your order {{order}} is ready.', {
+          name: '{{name}}',
+          order: '{{order}}',
+        })}
         autosize
         minRows={4}
         value={value}
@@ -53,9 +61,9 @@ export function PersonalisedMessageField({
         required
       />
       {columns && (
-        <Group gap={6} aria-label="Insert a column">
+        <Group gap={6} aria-label={t('Insert a column')}>
           <Text size="xs" c="dimmed">
-            Insert:
+            {t('Insert:')}
           </Text>
           {columns.map((c) => (
             <Button key={c} size="compact-xs" variant="light" onClick={() => insert(c)}>
@@ -65,8 +73,13 @@ export function PersonalisedMessageField({
         </Group>
       )}
       <Text size="xs" c="dimmed">
-        {value.length} / {CAMPAIGN_MAX_TEXT} characters in the template; each row is counted as it will be
-        sent (see the preview).
+        {t(
+          '{{count}} / {{max}} characters in the template; each row is counted as it will be sent (see the preview).',
+          {
+            count: value.length,
+            max: CAMPAIGN_MAX_TEXT,
+          },
+        )}
       </Text>
     </Stack>
   );

@@ -1,4 +1,5 @@
 import { Badge, Card, Table, Text, Title } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { CampaignEstimate } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
 
@@ -10,23 +11,24 @@ export function PersonalisedPreviewCard({
   preview: CampaignEstimate['preview'];
   currency: string;
 }) {
+  const t = useT();
   // With a send window, each row's local send time (issue 41 item 4).
   const timed = preview.some((p) => p.sendsAtLocal);
   return (
     <Card withBorder radius="md" mt="lg" p="lg">
       <Title order={2} size="h5" mb="sm">
-        Preview: the first rows as they will be sent
+        {t('Preview: the first rows as they will be sent')}
       </Title>
       <Table.ScrollContainer minWidth={640}>
         <Table striped data-testid="personalised-preview">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Row</Table.Th>
-              <Table.Th>Recipient</Table.Th>
-              <Table.Th>Message</Table.Th>
-              <Table.Th>Segments</Table.Th>
-              <Table.Th>Cost</Table.Th>
-              {timed && <Table.Th>Local send time</Table.Th>}
+              <Table.Th>{t('Row')}</Table.Th>
+              <Table.Th>{t('Recipient')}</Table.Th>
+              <Table.Th>{t('Message')}</Table.Th>
+              <Table.Th>{t('Segments')}</Table.Th>
+              <Table.Th>{t('Cost')}</Table.Th>
+              {timed && <Table.Th>{t('Local send time')}</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -42,14 +44,16 @@ export function PersonalisedPreviewCard({
                 <Table.Td style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
                   {p.problem ? (
                     <Text size="sm" fw={600}>
-                      Not sent: {p.problem}
+                      {t('Not sent: {{problem}}', { problem: p.problem })}
                     </Text>
                   ) : (
                     p.text
                   )}
                   {!p.problem && p.missing?.length ? (
                     <Text size="xs" c="yellow.8">
-                      No value for {p.missing.map((m) => `{{${m}}}`).join(', ')}: left empty
+                      {t('No value for {{placeholders}}: left empty', {
+                        placeholders: p.missing.map((m) => `{{${m}}}`).join(', '),
+                      })}
                     </Text>
                   ) : null}
                 </Table.Td>

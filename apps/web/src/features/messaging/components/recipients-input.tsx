@@ -1,4 +1,5 @@
 import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useT } from '@/lib/i18n';
 import { Anchor, Badge, Group, Pill, PillsInput, Text } from '@mantine/core';
 import { MAX_RECIPIENTS_SINGLE } from '@wren/contracts';
 import { addRecipients, parseRecipient, type RecipientEntry } from '../parse-recipients';
@@ -16,6 +17,7 @@ const LAST_SEPARATOR = /[,;\n\r\t](?=[^,;\n\r\t]*$)/;
 
 /** Numbers as removable chips: typed or pasted lists are split, validated and de-duplicated. */
 export function RecipientsInput({ entries, onChange, defaultCountry, error }: RecipientsInputProps) {
+  const t = useT();
   const [draft, setDraft] = useState('');
   const [duplicates, setDuplicates] = useState(0);
 
@@ -65,8 +67,8 @@ export function RecipientsInput({ entries, onChange, defaultCountry, error }: Re
   return (
     <div>
       <PillsInput
-        label="Recipients"
-        description="Type or paste phone numbers, separated by commas, spaces or new lines."
+        label={t('Recipients')}
+        description={t('Type or paste phone numbers, separated by commas, spaces or new lines.')}
         required
         error={error}
         classNames={{ input: classes.input }}
@@ -78,12 +80,16 @@ export function RecipientsInput({ entries, onChange, defaultCountry, error }: Re
               withRemoveButton
               onRemove={() => remove(index)}
               removeButtonProps={{
-                'aria-label': `Remove ${entry.e164 ?? entry.input}`,
+                'aria-label': t('Remove {{number}}', { number: entry.e164 ?? entry.input }),
                 'aria-hidden': false,
                 tabIndex: 0,
               }}
               className={entry.e164 ? undefined : classes.invalid}
-              title={entry.e164 ? entry.input : `"${entry.input}" is not a valid phone number`}
+              title={
+                entry.e164
+                  ? entry.input
+                  : t('"{{number}}" is not a valid phone number', { number: entry.input })
+              }
               data-invalid={entry.e164 ? undefined : true}
               // A number reads left to right in every language (Arabic too).
               dir="ltr"
@@ -111,16 +117,20 @@ export function RecipientsInput({ entries, onChange, defaultCountry, error }: Re
         {entries.length > 0 && (
           <>
             <Badge variant="light" color={valid > MAX_RECIPIENTS_SINGLE ? 'red' : 'indigo'}>
-              {valid} {valid === 1 ? 'recipient' : 'recipients'}
+              {valid === 1
+                ? t('{{count}} recipient', { count: valid })
+                : t('{{count}} recipients', { count: valid })}
             </Badge>
             {invalid > 0 && (
               <Badge variant="light" color="red">
-                {invalid} invalid
+                {t('{{count}} invalid', { count: invalid })}
               </Badge>
             )}
             {duplicates > 0 && (
               <Text size="xs" c="dimmed">
-                {duplicates} {duplicates === 1 ? 'duplicate' : 'duplicates'} skipped
+                {duplicates === 1
+                  ? t('{{count}} duplicate skipped', { count: duplicates })
+                  : t('{{count}} duplicates skipped', { count: duplicates })}
               </Text>
             )}
             {invalid > 0 && (
@@ -130,7 +140,7 @@ export function RecipientsInput({ entries, onChange, defaultCountry, error }: Re
                 size="xs"
                 onClick={() => onChange(entries.filter((e) => e.e164))}
               >
-                Remove invalid
+                {t('Remove invalid')}
               </Anchor>
             )}
             <Anchor
@@ -143,7 +153,7 @@ export function RecipientsInput({ entries, onChange, defaultCountry, error }: Re
                 setDuplicates(0);
               }}
             >
-              Clear all
+              {t('Clear all')}
             </Anchor>
           </>
         )}

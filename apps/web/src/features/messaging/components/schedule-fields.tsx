@@ -1,4 +1,5 @@
 import { SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { DateTimePicker } from '@mantine/dates';
 import { IconClock } from '@/components/icons';
 import { TimezoneSelect } from '@/components/timezone-select';
@@ -17,14 +18,15 @@ interface ScheduleFieldsProps {
 
 /** "Schedule for later": a date and time picked in a chosen time zone. */
 export function ScheduleFields(props: ScheduleFieldsProps) {
+  const t = useT();
   const { enabled, at, timezone } = props;
   const instant = at ? wallTimeToInstant(at, timezone) : null;
   const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return (
     <Stack gap="sm">
       <Switch
-        label="Schedule for later"
-        description="Pick a date and time instead of sending now."
+        label={t('Schedule for later')}
+        description={t('Pick a date and time instead of sending now.')}
         checked={enabled}
         onChange={(event) => {
           const on = event.currentTarget.checked;
@@ -37,8 +39,8 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
         <div>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <DateTimePicker
-              label="Send at"
-              placeholder="Pick a date and time"
+              label={t('Send at')}
+              placeholder={t('Pick a date and time')}
               required
               value={at}
               onChange={props.onAtChange}
@@ -52,7 +54,7 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
               popoverProps={{ withinPortal: true }}
             />
             <TimezoneSelect
-              label="Time zone"
+              label={t('Time zone')}
               required
               value={timezone}
               onChange={(value) => value && props.onTimezoneChange(value)}
@@ -60,7 +62,7 @@ export function ScheduleFields(props: ScheduleFieldsProps) {
           </SimpleGrid>
           {instant && timezone !== local && (
             <Text size="xs" c="dimmed" mt={6}>
-              That is {formatInZone(instant, local)} on this device.
+              {t('That is {{time}} on this device.', { time: formatInZone(instant, local) })}
             </Text>
           )}
         </div>

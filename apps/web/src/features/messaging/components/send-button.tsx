@@ -1,4 +1,5 @@
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { formatMoney } from '@/lib/money';
@@ -28,6 +29,7 @@ const REASON_ID = 'send-blocked-reason';
  * of Single, Bulk and Personalised SMS.
  */
 export function SendButton({ label, over }: { label: string; over: OverBalance | null }) {
+  const t = useT();
   return (
     <Stack gap={6} align="flex-end">
       <Group justify="flex-end">
@@ -42,12 +44,14 @@ export function SendButton({ label, over }: { label: string; over: OverBalance |
       </Group>
       {over && (
         <Text id={REASON_ID} size="sm" c="red" ta="right" data-testid="send-blocked">
-          This send costs {formatMoney(over.costMinor, over.currency)}, more than your balance of{' '}
-          {formatMoney(over.balanceMinor, over.currency)}.{' '}
+          {t('This send costs {{cost}}, more than your balance of {{balance}}.', {
+            cost: formatMoney(over.costMinor, over.currency),
+            balance: formatMoney(over.balanceMinor, over.currency),
+          })}{' '}
           <Anchor component={Link} to={paths.billing.balance.getHref()} size="sm" c="red" underline="always">
-            Top up
+            {t('Top up')}
           </Anchor>{' '}
-          or send to fewer recipients.
+          {t('or send to fewer recipients.')}
         </Text>
       )}
     </Stack>

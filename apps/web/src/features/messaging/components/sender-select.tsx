@@ -1,4 +1,5 @@
 import { Anchor, Loader, Select } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { useCan } from '@/lib/account-role';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -16,17 +17,18 @@ interface SenderSelectProps {
 export function SenderSelect({ choices, value, onChange, loading, error }: SenderSelectProps) {
   // Requesting one is sender-ids:manage's (a sender or developer chooses among the approved ones).
   const canRequest = useCan('sender-ids:manage');
+  const t = useT();
   return (
     <Select
-      label="Sender ID"
+      label={t('Sender ID')}
       description={
         <>
-          The name or number recipients see.
+          {t('The name or number recipients see.')}
           {canRequest && (
             <>
               {' '}
               <Anchor component={Link} to={paths.senderIds.getHref()} size="xs" underline="always">
-                Request a sender ID
+                {t('Request a sender ID')}
               </Anchor>
             </>
           )}

@@ -1,4 +1,5 @@
 import { Button, Loader, Menu, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { Link } from 'react-router';
 import type { TemplateDto } from '@wren/contracts';
 import { IconBookmark } from '@/components/icons';
@@ -7,6 +8,7 @@ import { useTemplates } from '@/features/templates';
 
 /** "Insert template": the saved messages, each inserted into the text at the cursor. */
 export function TemplateMenu({ onPick }: { onPick: (template: TemplateDto) => void }) {
+  const t = useT();
   const templates = useTemplates();
   const items = templates.data ?? [];
 
@@ -14,24 +16,24 @@ export function TemplateMenu({ onPick }: { onPick: (template: TemplateDto) => vo
     <Menu position="bottom-end" width={320} shadow="md" withinPortal>
       <Menu.Target>
         <Button variant="subtle" size="compact-sm" leftSection={<IconBookmark size={16} />}>
-          Insert template
+          {t('Insert template')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown mah={360} style={{ overflowY: 'auto' }}>
-        <Menu.Label>Saved messages</Menu.Label>
+        <Menu.Label>{t('Saved messages')}</Menu.Label>
         {templates.isPending && (
           <Menu.Item disabled leftSection={<Loader size="xs" />}>
-            Loading…
+            {t('Loading…')}
           </Menu.Item>
         )}
         {templates.isError && (
           <Menu.Item disabled c="red">
-            Could not load your saved messages
+            {t('Could not load your saved messages')}
           </Menu.Item>
         )}
         {templates.isSuccess && items.length === 0 && (
           <Menu.Item component={Link} to={paths.templates.getHref()}>
-            No saved messages yet. Create one…
+            {t('No saved messages yet. Create one…')}
           </Menu.Item>
         )}
         {items.map((template) => (

@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { usePlatformSender, useSenderIds } from '@/features/sender-ids';
 import { applySubmitError } from '@/lib/form-errors';
 import { formatMoney } from '@/lib/money';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { useBalance } from '../api/get-balance';
@@ -33,6 +34,7 @@ interface SentNotice {
 }
 
 export default function SingleSmsPage() {
+  const t = useT();
   const user = useCurrentUser();
   const defaultCountry = useMemo(() => defaultCountryFor(user?.phone), [user?.phone]);
   const form = useSingleSmsForm(user?.timezone || browserTimeZone());
@@ -74,12 +76,17 @@ export default function SingleSmsPage() {
       const result = await send.mutateAsync(toSendInput(values, choices.defaultValue));
       const n = result.messages.length;
       const message = summary.schedule
-        ? `Scheduled for ${formatInZone(summary.schedule.at, summary.schedule.timezone)}`
-        : `Message queued to ${n} ${n === 1 ? 'recipient' : 'recipients'}`;
+        ? t('Scheduled for {{time}}', { time: formatInZone(summary.schedule.at, summary.schedule.timezone) })
+        : n === 1
+          ? t('Message queued to {{count}} recipient', { count: n })
+          : t('Message queued to {{count}} recipients', { count: n });
       // One confirmation: the banner above the form (with its link and the cost), no toast; the page
       // goes back to the top so the banner and the breadcrumb are in view.
       setSent({
-        message: `${message} · ${formatMoney(result.totalPriceMinor, result.currency)} charged`,
+        message: t('{{message}} · {{amount}} charged', {
+          message,
+          amount: formatMoney(result.totalPriceMinor, result.currency),
+        }),
         scheduled: !!summary.schedule,
       });
       form.setValues({ recipients: [], text: '', schedule: false, scheduleAt: null });
@@ -115,13 +122,13 @@ export default function SingleSmsPage() {
                   variant="light"
                   color="teal"
                 >
-                  {sent.scheduled ? 'View scheduled messages' : 'View in SMS log'}
+                  {sent.scheduled ? t('View scheduled messages') : t('View in SMS log')}
                 </Button>
               </Group>
             </Alert>
           )}
           <Card withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
-            <form onSubmit={review} noValidate aria-label="Single SMS">
+            <form onSubmit={review} noValidate aria-label={t('Single SMS')}>
               <Stack gap="lg">
                 <RecipientsInput
                   entries={values.recipients}
@@ -153,7 +160,7 @@ export default function SingleSmsPage() {
                   error={form.errors.scheduleAt as string | undefined}
                 />
                 <SendButton
-                  label={values.schedule ? 'Review and schedule' : 'Review and send'}
+                  label={values.schedule ? t('Review and schedule') : t('Review and send')}
                   over={numbers.length ? overBalance(cost?.totalMinor, balance.data) : null}
                 />
               </Stack>
