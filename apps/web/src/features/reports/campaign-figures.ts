@@ -1,4 +1,5 @@
 import { MESSAGE_STATUSES, type CampaignDto, type MessageStatus } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 import { statusLabel } from './format';
 
 const STATUS_COLOR: Partial<Record<MessageStatus, string>> = {
@@ -48,7 +49,11 @@ export function statusSlices(c: CampaignDto): StatusSlice[] {
     color: STATUS_COLOR[s] ?? 'gray.6',
   }));
   if (c.recipients - c.materialised > 0 && c.status !== 'canceled') {
-    slices.push({ status: 'Not yet queued', count: c.recipients - c.materialised, color: 'gray.4' });
+    slices.push({
+      status: translate('Not yet queued'),
+      count: c.recipients - c.materialised,
+      color: 'gray.4',
+    });
   }
   return slices;
 }

@@ -1,4 +1,5 @@
 import type { MantineColor } from '@mantine/core';
+import { translate } from '@/lib/i18n';
 import type { MessageStatus } from '@wren/contracts';
 import { formatDateTime as formatAppDateTime } from '@/lib/format';
 
@@ -27,4 +28,22 @@ const EVENT_COLORS: Record<string, MantineColor> = { receipt: 'grape' };
 export const statusColor = (status: string): MantineColor =>
   STATUS_COLORS[status as MessageStatus] ?? EVENT_COLORS[status] ?? 'gray';
 
-export const statusLabel = (status: string): string => status.charAt(0).toUpperCase() + status.slice(1);
+/** Each status's name as shown (a key of the locale files). */
+const STATUS_LABELS: Record<string, string> = {
+  scheduled: 'Scheduled',
+  queued: 'Queued',
+  sending: 'Sending',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  undelivered: 'Undelivered',
+  expired: 'Expired',
+  rejected: 'Rejected',
+  failed: 'Failed',
+  canceled: 'Canceled',
+  unknown: 'Unknown',
+  receipt: 'Receipt',
+};
+
+/** A status's name in the current language, at the moment it is shown. */
+export const statusLabel = (status: string): string =>
+  translate(STATUS_LABELS[status] ?? status.charAt(0).toUpperCase() + status.slice(1));

@@ -1,4 +1,4 @@
-import { currentLocale } from '@/lib/i18n';
+import { currentLocale, translate } from '@/lib/i18n';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['day', 86_400_000],
@@ -9,7 +9,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "in 3 hours", "in 2 days", "in 1 minute"; "now" within half a minute. */
 export function relativeTime(iso: string, now = Date.now()): string {
   const diff = new Date(iso).getTime() - now;
-  if (Math.abs(diff) < 30_000) return 'now';
+  if (Math.abs(diff) < 30_000) return translate('now');
   for (const [unit, ms] of UNITS) {
     if (Math.abs(diff) >= ms || unit === 'minute')
       return new Intl.RelativeTimeFormat(currentLocale(), { numeric: 'auto' }).format(
@@ -17,5 +17,5 @@ export function relativeTime(iso: string, now = Date.now()): string {
         unit,
       );
   }
-  return 'now';
+  return translate('now');
 }

@@ -1,4 +1,5 @@
 import { Text, type TextProps } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { MessageDto } from '@wren/contracts';
 import { formatDateTime } from '@/lib/format';
 
@@ -8,6 +9,7 @@ import { formatDateTime } from '@/lib/format';
  * default) it ends as `unknown`. Nothing in any other status.
  */
 export function AwaitingReceipt({ message, ...props }: { message: MessageDto } & TextProps) {
+  const t = useT();
   if (message.status !== 'sent' || !message.submittedAt) return null;
   const due = message.receiptDueAt;
   return (
@@ -15,16 +17,16 @@ export function AwaitingReceipt({ message, ...props }: { message: MessageDto } &
       size="xs"
       c="dimmed"
       data-testid="awaiting-receipt"
-      title={due ? 'If no receipt arrives by the deadline, the outcome becomes unknown' : undefined}
+      title={due ? t('If no receipt arrives by the deadline, the outcome becomes unknown') : undefined}
       {...props}
     >
-      Waiting for receipt since{' '}
+      {t('Waiting for receipt since')}{' '}
       <time dateTime={message.submittedAt} style={{ whiteSpace: 'nowrap' }}>
         {formatDateTime(message.submittedAt)}
       </time>
       {due && (
         <>
-          , deadline{' '}
+          {t(', deadline')}{' '}
           <time dateTime={due} style={{ whiteSpace: 'nowrap' }}>
             {formatDateTime(due)}
           </time>

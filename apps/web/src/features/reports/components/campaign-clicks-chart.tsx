@@ -3,6 +3,7 @@ import { Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@ma
 import type { CampaignClicks } from '@wren/contracts';
 import { dayjs } from '@/lib/dayjs';
 import { formatNumber } from '@/lib/format';
+import { currentLocale, useT } from '@/lib/i18n';
 
 const DEVICE_LABELS: Record<string, string> = {
   mobile: 'Mobile',
@@ -21,30 +22,31 @@ export function CampaignClicksChart({
   zone: string;
   failed: boolean;
 }) {
+  const t = useT();
   const format = clicks?.bucket === 'day' ? 'D MMM' : 'D MMM, HH:mm';
   const data = (clicks?.points ?? []).map((p) => ({
     at: dayjs(p.at).tz(zone).format(format),
     Clicks: p.clicks,
     'First clicks': p.firstClicks,
   }));
-  const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+  const countryNames = new Intl.DisplayNames([currentLocale()], { type: 'region' });
   return (
     <Card withBorder radius="md" p="lg" data-testid="campaign-clicks">
       <Title order={3} size="h5" mb="sm">
-        Clicks {clicks?.bucket === 'day' ? 'per day' : 'per hour'}
+        {clicks?.bucket === 'day' ? t('Clicks per day') : t('Clicks per hour')}
       </Title>
       {failed ? (
         <Text size="sm" c="red">
-          The clicks could not be loaded; they are asked again every minute.
+          {t('The clicks could not be loaded; they are asked again every minute.')}
         </Text>
       ) : !clicks ? (
         <Center h={160}>
-          <Loader size="sm" aria-label="Loading clicks" />
+          <Loader size="sm" aria-label={t('Loading clicks')} />
         </Center>
       ) : data.length === 0 ? (
         <Center h={120}>
           <Text size="sm" c="dimmed">
-            No clicks yet. Link previews by chat apps are not counted.
+            {t('No clicks yet. Link previews by chat apps are not counted.')}
           </Text>
         </Center>
       ) : (
@@ -54,20 +56,23 @@ export function CampaignClicksChart({
             data={data}
             dataKey="at"
             series={[
-              { name: 'Clicks', color: 'indigo.6' },
-              { name: 'First clicks', color: 'teal.6' },
+              { name: 'Clicks', label: t('Clicks'), color: 'indigo.6' },
+              { name: 'First clicks', label: t('First clicks'), color: 'teal.6' },
             ]}
             withLegend
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Breakdown
-              title="By device"
-              rows={clicks.devices.map((d) => [DEVICE_LABELS[d.device] ?? d.device, d.clicks])}
+              title={t('By device')}
+              rows={clicks.devices.map((d) => [
+                DEVICE_LABELS[d.device] ? t(DEVICE_LABELS[d.device]) : d.device,
+                d.clicks,
+              ])}
             />
             <Breakdown
-              title="By country"
+              title={t('By country')}
               rows={clicks.countries.map((c) => [
-                c.country ? (countryNames.of(c.country) ?? c.country) : 'Unknown',
+                c.country ? (countryNames.of(c.country) ?? c.country) : t('Unknown'),
                 c.clicks,
               ])}
             />

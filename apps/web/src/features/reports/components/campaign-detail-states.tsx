@@ -1,18 +1,20 @@
 import { Alert, Button, SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { HttpError } from '@/lib/http/http-error';
 
 /** A campaign that could not be loaded: not found (or another account's), or the error. */
 export function CampaignLoadError({ error }: { error: Error }) {
+  const t = useT();
   const gone = error instanceof HttpError && (error.status === 404 || error.status === 400);
   return (
     <Alert
       color={gone ? 'gray' : 'red'}
       variant="light"
-      title={gone ? 'Campaign not found' : 'Could not load this campaign'}
+      title={gone ? t('Campaign not found') : t('Could not load this campaign')}
     >
-      {gone ? 'This campaign does not exist, or it belongs to another account.' : error.message}
+      {gone ? t('This campaign does not exist, or it belongs to another account.') : error.message}
       <Button
         component={Link}
         to={paths.reports.campaigns.getHref()}
@@ -21,7 +23,7 @@ export function CampaignLoadError({ error }: { error: Error }) {
         mt="sm"
         display="block"
       >
-        Back to the campaign report
+        {t('Back to the campaign report')}
       </Button>
     </Alert>
   );

@@ -1,4 +1,5 @@
 import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { Can } from '@/components/can';
 import { describeSendWindow, type CampaignDto } from '@wren/contracts';
 import { CampaignActions, CampaignProgress, CampaignStatusBadge } from '@/features/campaigns';
@@ -25,6 +26,7 @@ export function CampaignHeaderCard({
   resending,
   onExport,
 }: CampaignHeaderCardProps) {
+  const t = useT();
   return (
     <Card withBorder radius="md" p="lg">
       <Group justify="space-between" align="flex-start" wrap="wrap">
@@ -35,33 +37,43 @@ export function CampaignHeaderCard({
             </Title>
             <CampaignStatusBadge status={c.status} />
             <Badge variant="outline" color="gray">
-              {c.kind === 'personalised' ? 'Personalised' : 'Bulk'}
+              {c.kind === 'personalised' ? t('Personalised') : t('Bulk')}
             </Badge>
             <Badge
               variant="dot"
               color={live ? 'teal' : 'gray'}
               data-testid="live-badge"
-              title={live ? 'Updates arrive as they happen' : 'Not connected to live updates'}
+              title={live ? t('Updates arrive as they happen') : t('Not connected to live updates')}
             >
-              {live ? 'Live' : 'Offline'}
+              {live ? t('Live') : t('Offline')}
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            From {c.sender} · created {formatDateTime(c.createdAt)}
-            {c.scheduledAt && ` · scheduled ${formatInZone(c.scheduledAt, c.timezone ?? zone)}`}
+            {t('From {{sender}} · created {{time}}', { sender: c.sender, time: formatDateTime(c.createdAt) })}
+            {c.scheduledAt &&
+              t(' · scheduled {{time}}', { time: formatInZone(c.scheduledAt, c.timezone ?? zone) })}
             {c.scheduledAt && c.timezone && c.timezone !== zone && ` (${formatInZone(c.scheduledAt, zone)})`}
-            {c.ratePerMinute && ` · at most ${formatNumber(c.ratePerMinute)} a minute`}
-            {c.sendWindow && ` · sends ${describeSendWindow(c.sendWindow)}, recipient's local time`}
+            {c.ratePerMinute && t(' · at most {{count}} a minute', { count: formatNumber(c.ratePerMinute) })}
+            {c.sendWindow &&
+              t(" · sends {{window}}, recipient's local time", { window: describeSendWindow(c.sendWindow) })}
             {c.batchSize &&
               c.batchPauseSeconds &&
-              ` · in batches of ${formatNumber(c.batchSize)}, ${formatPause(c.batchPauseSeconds)} apart`}
+              t(' · in batches of {{count}}, {{pause}} apart', {
+                count: formatNumber(c.batchSize),
+                pause: formatPause(c.batchPauseSeconds),
+              })}
             {c.prefixRates
-              ?.map((r) => ` · ${r.prefix} at most ${formatNumber(r.perMinute)} a minute`)
+              ?.map((r) =>
+                t(' · {{prefix}} at most {{count}} a minute', {
+                  prefix: r.prefix,
+                  count: formatNumber(r.perMinute),
+                }),
+              )
               .join('')}
           </Text>
           {c.projectedFinishAt && (
             <Text size="sm" data-testid="projected-finish">
-              Projected finish: <b>{formatInZone(c.projectedFinishAt, zone)}</b>
+              {t('Projected finish:')} <b>{formatInZone(c.projectedFinishAt, zone)}</b>
             </Text>
           )}
         </Stack>
@@ -71,13 +83,13 @@ export function CampaignHeaderCard({
           {c.failed > 0 && (
             <Can permission="messages:send">
               <Button size="sm" variant="light" onClick={onResend} loading={resending}>
-                Resend to {formatNumber(c.failed)} failed
+                {t('Resend to {{count}} failed', { count: formatNumber(c.failed) })}
               </Button>
             </Can>
           )}
           <Can permission="reports:read">
             <Button size="sm" variant="default" onClick={onExport}>
-              Export CSV
+              {t('Export CSV')}
             </Button>
           </Can>
         </Group>

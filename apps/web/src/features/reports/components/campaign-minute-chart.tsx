@@ -1,10 +1,12 @@
 import { AreaChart } from '@mantine/charts';
+import { useT } from '@/lib/i18n';
 import { formatTime } from '@/lib/format';
 import { Card, Center, Text, Title } from '@mantine/core';
 import type { CampaignTimeline } from '@wren/contracts';
 
 /** Sent and delivered messages per minute of the campaign. */
 export function CampaignMinuteChart({ points }: { points: CampaignTimeline }) {
+  const t = useT();
   const minutes = points.map((p) => ({
     minute: formatTime(p.minute),
     Sent: p.sent,
@@ -13,12 +15,12 @@ export function CampaignMinuteChart({ points }: { points: CampaignTimeline }) {
   return (
     <Card withBorder radius="md" p="lg" h="100%">
       <Title order={3} size="h5" mb="sm">
-        Sent and delivered per minute
+        {t('Sent and delivered per minute')}
       </Title>
       {minutes.length === 0 ? (
         <Center h={200}>
           <Text size="sm" c="dimmed">
-            Nothing sent yet.
+            {t('Nothing sent yet.')}
           </Text>
         </Center>
       ) : (
@@ -27,8 +29,8 @@ export function CampaignMinuteChart({ points }: { points: CampaignTimeline }) {
           data={minutes}
           dataKey="minute"
           series={[
-            { name: 'Sent', color: 'blue.6' },
-            { name: 'Delivered', color: 'teal.6' },
+            { name: 'Sent', label: t('Sent'), color: 'blue.6' },
+            { name: 'Delivered', label: t('Delivered'), color: 'teal.6' },
           ]}
           curveType="monotone"
           withLegend

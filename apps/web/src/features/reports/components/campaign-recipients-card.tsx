@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '@/lib/i18n';
 import { Card, Center, Group, Loader, Select, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { MESSAGE_STATUSES, type CampaignDto, type MessageStatus } from '@wren/contracts';
@@ -25,6 +26,7 @@ export function CampaignRecipientsCard({
   status,
   onStatusChange: setStatus,
 }: CampaignRecipientsCardProps) {
+  const t = useT();
   const [search, setSearch] = useState('');
   const [recipient] = useDebouncedValue(search.trim(), 300);
   const messages = useCampaignMessages(c.id, {
@@ -40,22 +42,22 @@ export function CampaignRecipientsCard({
         <Group justify="space-between" px="md" py="sm" wrap="wrap">
           <Group gap="sm">
             <Title order={3} size="h5">
-              Recipients
+              {t('Recipients')}
             </Title>
-            {messages.isFetching && !messages.isPending && <Loader size="xs" aria-label="Refreshing" />}
+            {messages.isFetching && !messages.isPending && <Loader size="xs" aria-label={t('Refreshing')} />}
           </Group>
           <Group gap="sm">
             <TextInput
-              placeholder="Search a number"
-              aria-label="Search a number"
+              placeholder={t('Search a number')}
+              aria-label={t('Search a number')}
               leftSection={<IconSearch size={16} />}
               value={search}
               onChange={(e) => setSearch(e.currentTarget.value)}
               w={200}
             />
             <Select
-              aria-label="Status"
-              placeholder="Any status"
+              aria-label={t('Status')}
+              placeholder={t('Any status')}
               data={MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
               value={status}
               onChange={(v) => setStatus(v)}
@@ -68,10 +70,10 @@ export function CampaignRecipientsCard({
           <Center p="xl">
             <Text size="sm" c="dimmed">
               {status || recipient
-                ? 'No recipient matches.'
+                ? t('No recipient matches.')
                 : c.status === 'scheduled'
-                  ? 'The messages are created when the campaign starts.'
-                  : 'No messages yet.'}
+                  ? t('The messages are created when the campaign starts.')
+                  : t('No messages yet.')}
             </Text>
           </Center>
         ) : (

@@ -1,4 +1,5 @@
 import { Card, SimpleGrid, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { CampaignDto } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
 import { formatNumber } from '@/lib/format';
@@ -18,23 +19,24 @@ function Stat({ label, value, testId }: { label: string; value: React.ReactNode;
 
 /** A campaign's figures in tiles, and a line on what was not sent and what was refunded. */
 export function CampaignStats({ c }: { c: CampaignDto }) {
+  const t = useT();
   const counts: Record<string, number> = c.counts;
   return (
     <>
       <SimpleGrid cols={{ base: 2, md: 3, lg: 6 }}>
-        <Stat label="Recipients" value={formatNumber(c.recipients)} testId="stat-recipients" />
-        <Stat label="Delivered" value={(counts.delivered ?? 0).toLocaleString()} testId="stat-delivered" />
-        <Stat label="Failed" value={formatNumber(c.failed)} testId="stat-failed" />
-        <Stat label="Pending" value={formatNumber(c.pending)} testId="stat-pending" />
-        <Stat label="Cost" value={formatMoney(c.costMinor - c.refundedMinor, c.currency)} />
-        <Stat label="Delivery rate" value={`${(c.deliveryRate * 100).toFixed(1)}%`} />
+        <Stat label={t('Recipients')} value={formatNumber(c.recipients)} testId="stat-recipients" />
+        <Stat label={t('Delivered')} value={formatNumber(counts.delivered ?? 0)} testId="stat-delivered" />
+        <Stat label={t('Failed')} value={formatNumber(c.failed)} testId="stat-failed" />
+        <Stat label={t('Pending')} value={formatNumber(c.pending)} testId="stat-pending" />
+        <Stat label={t('Cost')} value={formatMoney(c.costMinor - c.refundedMinor, c.currency)} />
+        <Stat label={t('Delivery rate')} value={`${(c.deliveryRate * 100).toFixed(1)}%`} />
       </SimpleGrid>
       {c.trackLinks && (
-        <SimpleGrid cols={{ base: 1, xs: 3 }} aria-label="Link clicks">
-          <Stat label="Link clicks" value={formatNumber(c.clicks)} testId="stat-clicks" />
-          <Stat label="Unique clicks" value={formatNumber(c.uniqueClicks)} testId="stat-unique-clicks" />
+        <SimpleGrid cols={{ base: 1, xs: 3 }} aria-label={t('Link clicks')}>
+          <Stat label={t('Link clicks')} value={formatNumber(c.clicks)} testId="stat-clicks" />
+          <Stat label={t('Unique clicks')} value={formatNumber(c.uniqueClicks)} testId="stat-unique-clicks" />
           <Stat
-            label="Click-through rate"
+            label={t('Click-through rate')}
             value={`${(c.clickThroughRate * 100).toFixed(1)}%`}
             testId="stat-ctr"
           />
@@ -42,11 +44,27 @@ export function CampaignStats({ c }: { c: CampaignDto }) {
       )}
       {(c.invalid > 0 || c.duplicates > 0 || c.suppressed > 0 || c.refundedMinor > 0) && (
         <Text size="sm" c="dimmed">
-          Not sent: {formatNumber(c.invalid)} invalid, {formatNumber(c.duplicates)}{' '}
-          {c.duplicates === 1 ? 'duplicate' : 'duplicates'}, {formatNumber(c.suppressed)} opted out (at
-          acceptance, or before their turn came).
+          {c.duplicates === 1
+            ? t(
+                'Not sent: {{invalid}} invalid, {{duplicates}} duplicate, {{suppressed}} opted out (at acceptance, or before their turn came).',
+                {
+                  invalid: formatNumber(c.invalid),
+                  duplicates: formatNumber(c.duplicates),
+                  suppressed: formatNumber(c.suppressed),
+                },
+              )
+            : t(
+                'Not sent: {{invalid}} invalid, {{duplicates}} duplicates, {{suppressed}} opted out (at acceptance, or before their turn came).',
+                {
+                  invalid: formatNumber(c.invalid),
+                  duplicates: formatNumber(c.duplicates),
+                  suppressed: formatNumber(c.suppressed),
+                },
+              )}
           {c.refundedMinor > 0 &&
-            ` Refunded (not sent or not delivered): ${formatMoney(c.refundedMinor, c.currency)}.`}
+            t(' Refunded (not sent or not delivered): {{amount}}.', {
+              amount: formatMoney(c.refundedMinor, c.currency),
+            })}
         </Text>
       )}
     </>

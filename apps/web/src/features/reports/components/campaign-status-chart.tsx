@@ -1,4 +1,5 @@
 import { DonutChart } from '@mantine/charts';
+import { useT } from '@/lib/i18n';
 import { Card, Center, ColorSwatch, Group, Stack, Text, Title } from '@mantine/core';
 import type { CampaignDto } from '@wren/contracts';
 import { statusSlices } from '../campaign-figures';
@@ -6,16 +7,19 @@ import { formatNumber } from '@/lib/format';
 
 /** A donut of the campaign's messages by status, with its legend. */
 export function CampaignStatusChart({ c }: { c: CampaignDto }) {
+  const t = useT();
   const chartData = statusSlices(c);
   return (
     <Card withBorder radius="md" p="lg" h="100%">
       <Title order={3} size="h5" mb="sm">
-        Status breakdown
+        {t('Status breakdown')}
       </Title>
       {chartData.length === 0 ? (
         <Center h={200}>
           <Text size="sm" c="dimmed">
-            {c.status === 'scheduled' ? 'Nothing sent yet: the campaign is scheduled.' : 'No messages yet.'}
+            {c.status === 'scheduled'
+              ? t('Nothing sent yet: the campaign is scheduled.')
+              : t('No messages yet.')}
           </Text>
         </Center>
       ) : (

@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { MessageDto } from '@wren/contracts';
 import { messageOf } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
@@ -15,6 +16,7 @@ interface CancelMessageModalProps {
 
 /** Asks before canceling a scheduled message; on success the price is refunded. */
 export function CancelMessageModal({ message, timezone, onClose }: CancelMessageModalProps) {
+  const t = useT();
   const cancel = useCancelMessage();
 
   const confirm = async () => {
@@ -22,7 +24,10 @@ export function CancelMessageModal({ message, timezone, onClose }: CancelMessage
     try {
       await cancel.mutateAsync(message.id);
       toast.success(
-        `The message to ${message.recipient} was canceled and ${formatMoney(message.priceMinor, message.currency)} refunded.`,
+        t('The message to {{recipient}} was canceled and {{amount}} refunded.', {
+          recipient: message.recipient,
+          amount: formatMoney(message.priceMinor, message.currency),
+        }),
       );
       onClose();
     } catch (error) {
@@ -32,29 +37,30 @@ export function CancelMessageModal({ message, timezone, onClose }: CancelMessage
   };
 
   return (
-    <Modal opened={message !== null} onClose={onClose} title="Cancel scheduled message?" centered>
+    <Modal opened={message !== null} onClose={onClose} title={t('Cancel scheduled message?')} centered>
       {message && (
         <Stack>
           <Text size="sm">
-            The message to <b>{message.recipient}</b>
+            {t('The message to')} <b>{message.recipient}</b>
             {message.scheduledAt && (
               <>
                 {' '}
-                scheduled for <b>{formatInZone(message.scheduledAt, timezone)}</b>
+                {t('scheduled for')} <b>{formatInZone(message.scheduledAt, timezone)}</b>
               </>
             )}{' '}
-            will not be sent. Its cost of {formatMoney(message.priceMinor, message.currency)} is refunded to
-            your balance.
+            {t('will not be sent. Its cost of {{amount}} is refunded to your balance.', {
+              amount: formatMoney(message.priceMinor, message.currency),
+            })}
           </Text>
           <Text size="sm" c="dimmed" lineClamp={3} style={{ whiteSpace: 'pre-wrap' }}>
             “{message.text}”
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={cancel.isPending} data-autofocus>
-              Keep it
+              {t('Keep it')}
             </Button>
             <Button color="red" onClick={() => void confirm()} loading={cancel.isPending}>
-              Cancel message
+              {t('Cancel message')}
             </Button>
           </Group>
         </Stack>

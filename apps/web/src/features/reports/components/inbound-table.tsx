@@ -1,4 +1,5 @@
 import { Badge, Group, Skeleton, Table, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { InboundMessageDto } from '@wren/contracts';
 import { formatDateTime } from '../format';
 
@@ -23,13 +24,14 @@ function SkeletonRows() {
 
 /** Inbound SMS, newest first; an opt-out/opt-in keyword is marked. */
 export function InboundTable({ messages, loading }: InboundTableProps) {
+  const t = useT();
   return (
     <Table.ScrollContainer minWidth={640}>
-      <Table verticalSpacing="sm" aria-label="Inbox" aria-busy={loading}>
+      <Table verticalSpacing="sm" aria-label={t('Inbox')} aria-busy={loading}>
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((c) => (
-              <Table.Th key={c}>{c}</Table.Th>
+              <Table.Th key={c}>{t(c)}</Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
@@ -64,7 +66,7 @@ export function InboundTable({ messages, loading }: InboundTableProps) {
                     )}
                     {m.parts > 1 && (
                       <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                        {m.parts} parts
+                        {t('{{count}} parts', { count: m.parts })}
                       </Text>
                     )}
                   </Group>

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useT } from '@/lib/i18n';
 import { Can } from '@/components/can';
 import { Card, EmptyState, Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -17,6 +18,7 @@ import { SuppressionsCard } from './suppressions-card';
  * beside them. The hub's InboundSmsReceived push refreshes both (lib/hub/hub-sync.ts).
  */
 export function InboxSection() {
+  const t = useT();
   const [from, setFrom] = useState('');
   const [text, setText] = useState('');
   const [debounced] = useDebouncedValue({ from, text }, 300);
@@ -37,24 +39,29 @@ export function InboxSection() {
         <ListToolbar
           status={
             loading
-              ? 'Loading inbox…'
-              : `${countLabel(messages.length, inbox.hasNextPage, 'message', 'messages')} received`
+              ? t('Loading inbox…')
+              : countLabel(
+                  messages.length,
+                  inbox.hasNextPage,
+                  '{{count}} message received',
+                  '{{count}} messages received',
+                )
           }
           refreshing={inbox.isFetching && !loading}
         >
           <Group gap="xs">
             <TextInput
               size="xs"
-              aria-label="From number"
-              placeholder="From number"
+              aria-label={t('From number')}
+              placeholder={t('From number')}
               value={from}
               onChange={(e) => setFrom(e.currentTarget.value)}
               w={160}
             />
             <TextInput
               size="xs"
-              aria-label="Search inbox text"
-              placeholder="Search text"
+              aria-label={t('Search inbox text')}
+              placeholder={t('Search text')}
               leftSection={<IconSearch />}
               value={text}
               onChange={(e) => setText(e.currentTarget.value)}
@@ -64,7 +71,7 @@ export function InboxSection() {
         </ListToolbar>
         {inbox.isError && !inbox.data ? (
           <ListLoadError
-            title="Could not load the inbox"
+            title={t('Could not load the inbox')}
             error={inbox.error}
             onRetry={() => void inbox.refetch()}
           />
@@ -73,11 +80,13 @@ export function InboxSection() {
             variant="light"
             size="lg"
             icon={<IconMessages size={30} />}
-            title={filtered ? 'No inbound messages match' : 'No inbound messages yet'}
+            title={filtered ? t('No inbound messages match') : t('No inbound messages yet')}
             description={
               filtered
-                ? 'Try another number or search text.'
-                : 'Replies to your messages appear here as they arrive. A reply of STOP adds the number to your suppressed numbers.'
+                ? t('Try another number or search text.')
+                : t(
+                    'Replies to your messages appear here as they arrive. A reply of STOP adds the number to your suppressed numbers.',
+                  )
             }
             py={48}
           />

@@ -1,4 +1,5 @@
 import { Button, Center } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 
 /** The keyset-paged query a list loads its next page from. */
 export interface NextPageQuery {
@@ -9,11 +10,12 @@ export interface NextPageQuery {
 
 /** "Load more" under a keyset-paged list, while there is a next page. */
 export function LoadMoreButton({ query }: { query: NextPageQuery }) {
+  const t = useT();
   if (!query.hasNextPage) return null;
   return (
     <Center p="md">
       <Button variant="light" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage}>
-        Load more
+        {t('Load more')}
       </Button>
     </Center>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useT } from '@/lib/i18n';
 import { Tabs } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { InboxSection } from './inbox-section';
@@ -11,6 +12,7 @@ const INBOX = 'inbox';
  * tab is kept in the URL (?tab=inbox); arrow keys move between tabs (Mantine Tabs).
  */
 export function LogTabs({ sent }: { sent: ReactNode }) {
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const tab = params.get(LOG_TAB_PARAM) === INBOX ? INBOX : 'sent';
   const select = (value: string | null) => {
@@ -22,8 +24,8 @@ export function LogTabs({ sent }: { sent: ReactNode }) {
   return (
     <Tabs value={tab} onChange={select} keepMounted={false}>
       <Tabs.List mb="md">
-        <Tabs.Tab value="sent">Sent</Tabs.Tab>
-        <Tabs.Tab value={INBOX}>Inbox</Tabs.Tab>
+        <Tabs.Tab value="sent">{t('Sent')}</Tabs.Tab>
+        <Tabs.Tab value={INBOX}>{t('Inbox')}</Tabs.Tab>
       </Tabs.List>
       <Tabs.Panel value="sent">{sent}</Tabs.Panel>
       <Tabs.Panel value={INBOX}>

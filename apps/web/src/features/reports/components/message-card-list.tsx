@@ -1,7 +1,8 @@
 import { Group, Paper, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { MessageDto } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
-import { formatDateTime } from '../format';
+import { formatDateTime, statusLabel } from '../format';
 import { AwaitingReceipt } from './awaiting-receipt';
 import { ScheduledFor } from './scheduled-for';
 import { StatusBadge } from './status-badge';
@@ -16,6 +17,7 @@ interface MessageCardListProps {
 
 /** The log on a phone: one card per message; a card opens the message's details. */
 export function MessageCardList({ messages, loading, selectedId, onOpen }: MessageCardListProps) {
+  const t = useT();
   if (loading) {
     return (
       <Stack gap="xs" p="sm">
@@ -26,13 +28,16 @@ export function MessageCardList({ messages, loading, selectedId, onOpen }: Messa
     );
   }
   return (
-    <Stack gap="xs" p="sm" component="ul" className={classes.list} aria-label="SMS log">
+    <Stack gap="xs" p="sm" component="ul" className={classes.list} aria-label={t('SMS log')}>
       {messages.map((m) => (
         <li key={m.id}>
           <UnstyledButton
             className={classes.card}
             onClick={() => onOpen(m.id)}
-            aria-label={`Message to ${m.recipient}, ${m.status}. Open details`}
+            aria-label={t('Message to {{recipient}}, {{status}}. Open details', {
+              recipient: m.recipient,
+              status: statusLabel(m.status).toLowerCase(),
+            })}
             aria-haspopup="dialog"
             data-selected={m.id === selectedId || undefined}
           >
@@ -53,7 +58,10 @@ export function MessageCardList({ messages, loading, selectedId, onOpen }: Messa
                   {formatDateTime(m.createdAt)} · {m.sender}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {m.segments} seg · {formatMoney(m.priceMinor, m.currency)}
+                  {t('{{count}} seg · {{cost}}', {
+                    count: m.segments,
+                    cost: formatMoney(m.priceMinor, m.currency),
+                  })}
                 </Text>
               </Group>
             </Paper>

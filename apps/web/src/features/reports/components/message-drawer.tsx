@@ -16,6 +16,7 @@ import {
 import type { MessageDto } from '@wren/contracts';
 import { useSmsMessage } from '../api/get-sms-message';
 import { Can } from '@/components/can';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import { formatDateTime, formatInZone } from '../format';
 import { CancelMessageModal } from './cancel-message-modal';
@@ -38,40 +39,51 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 function Details({ message, timezone }: { message: MessageDto; timezone: string }) {
+  const t = useT();
   return (
     <DataList size="sm" labelWidth={130} withDivider>
-      <Field label="Status">
+      <Field label={t('Status')}>
         <StatusBadge status={message.status} />
       </Field>
-      <Field label="Recipient">{message.recipient}</Field>
-      <Field label="Sender">{message.sender}</Field>
-      <Field label="Created">{formatDateTime(message.createdAt)}</Field>
+      <Field label={t('Recipient')}>{message.recipient}</Field>
+      <Field label={t('Sender')}>{message.sender}</Field>
+      <Field label={t('Created')}>{formatDateTime(message.createdAt)}</Field>
       {message.scheduledAt && (
-        <Field label="Scheduled for">{formatInZone(message.scheduledAt, timezone)}</Field>
+        <Field label={t('Scheduled for')}>{formatInZone(message.scheduledAt, timezone)}</Field>
       )}
-      {message.submittedAt && <Field label="Submitted">{formatDateTime(message.submittedAt)}</Field>}
+      {message.submittedAt && <Field label={t('Submitted')}>{formatDateTime(message.submittedAt)}</Field>}
       {message.status === 'sent' && message.submittedAt && (
-        <Field label="Receipt">
+        <Field label={t('Receipt')}>
           <Text size="sm" data-testid="drawer-awaiting-receipt">
-            Waiting for the delivery receipt since {formatDateTime(message.submittedAt)}
-            {message.receiptDueAt &&
-              `, deadline ${formatDateTime(message.receiptDueAt)}: if none arrives by then, the outcome becomes unknown`}
+            {message.receiptDueAt
+              ? t(
+                  'Waiting for the delivery receipt since {{since}}, deadline {{deadline}}: if none arrives by then, the outcome becomes unknown',
+                  {
+                    since: formatDateTime(message.submittedAt),
+                    deadline: formatDateTime(message.receiptDueAt),
+                  },
+                )
+              : t('Waiting for the delivery receipt since {{since}}', {
+                  since: formatDateTime(message.submittedAt),
+                })}
           </Text>
         </Field>
       )}
-      {message.doneAt && <Field label="Completed">{formatDateTime(message.doneAt)}</Field>}
-      <Field label="Encoding">
-        {message.encoding}, {message.segments} {message.segments === 1 ? 'segment' : 'segments'}
+      {message.doneAt && <Field label={t('Completed')}>{formatDateTime(message.doneAt)}</Field>}
+      <Field label={t('Encoding')}>
+        {message.segments === 1
+          ? t('{{encoding}}, {{count}} segment', { encoding: message.encoding, count: message.segments })
+          : t('{{encoding}}, {{count}} segments', { encoding: message.encoding, count: message.segments })}
       </Field>
-      <Field label="Cost">{formatMoney(message.priceMinor, message.currency)}</Field>
+      <Field label={t('Cost')}>{formatMoney(message.priceMinor, message.currency)}</Field>
       {message.error && (
-        <Field label="Error">
+        <Field label={t('Error')}>
           <Text size="sm" c="red">
             {message.error}
           </Text>
         </Field>
       )}
-      <Field label="Message ID">
+      <Field label={t('Message ID')}>
         <Group gap={6} wrap="nowrap">
           <Text size="xs" ff="monospace" truncate>
             {message.id}
@@ -79,7 +91,7 @@ function Details({ message, timezone }: { message: MessageDto; timezone: string 
           <CopyButton value={message.id}>
             {({ copied, copy }) => (
               <Button size="compact-xs" variant="subtle" onClick={copy}>
-                {copied ? 'Copied' : 'Copy'}
+                {copied ? t('Copied') : t('Copy')}
               </Button>
             )}
           </CopyButton>
@@ -91,12 +103,13 @@ function Details({ message, timezone }: { message: MessageDto; timezone: string 
 
 /** One message: its details, text and status timeline; a scheduled one can be canceled here. */
 export function MessageDrawer({ id, timezone, onClose }: MessageDrawerProps) {
+  const t = useT();
   const detail = useSmsMessage(id);
   const [canceling, setCanceling] = useState<MessageDto | null>(null);
   const message = detail.data?.message;
 
   return (
-    <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" title="Message details">
+    <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" title={t('Message details')}>
       {detail.isPending && (
         <Stack>
           <Skeleton h={24} w="40%" />
@@ -105,7 +118,7 @@ export function MessageDrawer({ id, timezone, onClose }: MessageDrawerProps) {
         </Stack>
       )}
       {detail.isError && (
-        <Alert color="red" variant="light" title="Could not load this message">
+        <Alert color="red" variant="light" title={t('Could not load this message')}>
           {detail.error.message}
           <Button
             size="xs"
@@ -115,7 +128,7 @@ export function MessageDrawer({ id, timezone, onClose }: MessageDrawerProps) {
             display="block"
             onClick={() => void detail.refetch()}
           >
-            Try again
+            {t('Try again')}
           </Button>
         </Alert>
       )}
@@ -124,7 +137,7 @@ export function MessageDrawer({ id, timezone, onClose }: MessageDrawerProps) {
           <Details message={message} timezone={timezone} />
           <div>
             <Title order={3} size="h6" mb={6}>
-              Message
+              {t('Message')}
             </Title>
             <Paper withBorder p="sm" radius="md">
               <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
@@ -136,14 +149,14 @@ export function MessageDrawer({ id, timezone, onClose }: MessageDrawerProps) {
             <Can permission="messages:send">
               <Group>
                 <Button color="red" variant="light" onClick={() => setCanceling(message)}>
-                  Cancel this message
+                  {t('Cancel this message')}
                 </Button>
               </Group>
             </Can>
           )}
           <Divider />
           <Title order={3} size="h6">
-            Status timeline
+            {t('Status timeline')}
           </Title>
           <MessageTimeline events={detail.data.events} />
         </Stack>

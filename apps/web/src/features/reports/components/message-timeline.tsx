@@ -1,13 +1,15 @@
 import { Code, Text, Timeline } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { MessageEventDto } from '@wren/contracts';
 import { formatDateTime, statusColor, statusLabel } from '../format';
 
 /** The status history of a message, oldest first, with raw delivery receipts. */
 export function MessageTimeline({ events }: { events: MessageEventDto[] }) {
+  const t = useT();
   if (!events.length) {
     return (
       <Text size="sm" c="dimmed">
-        No status changes recorded yet.
+        {t('No status changes recorded yet.')}
       </Text>
     );
   }
@@ -33,7 +35,7 @@ export function MessageTimeline({ events }: { events: MessageEventDto[] }) {
               mt={6}
               fz="xs"
               style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
-              aria-label="Raw delivery receipt"
+              aria-label={t('Raw delivery receipt')}
             >
               {event.raw}
             </Code>

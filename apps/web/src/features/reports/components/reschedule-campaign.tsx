@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '@/lib/i18n';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import type { CampaignDto } from '@wren/contracts';
@@ -13,6 +14,7 @@ import { toast } from '@/lib/toast';
  * choice (the user's own at first); each opening suggests the next whole hour there.
  */
 export function RescheduleCampaign({ c, zone }: { c: CampaignDto; zone: string }) {
+  const t = useT();
   const reschedule = useReschedule();
   // messages:send's, as pause, resume and cancel (CampaignActions).
   const canSend = useCan('messages:send');
@@ -25,7 +27,7 @@ export function RescheduleCampaign({ c, zone }: { c: CampaignDto; zone: string }
     try {
       const scheduleAt = dayjs.tz(at, tz).format('YYYY-MM-DDTHH:mm:ssZ');
       await reschedule.mutateAsync({ id: c.id, scheduleAt, timezone: tz });
-      toast.success('Campaign rescheduled');
+      toast.success(t('Campaign rescheduled'));
       setRescheduling(false);
     } catch (error) {
       toast.error(error instanceof Error ? error.message : String(error));
@@ -43,31 +45,31 @@ export function RescheduleCampaign({ c, zone }: { c: CampaignDto; zone: string }
             setRescheduling(true);
           }}
         >
-          Reschedule
+          {t('Reschedule')}
         </Button>
       )}
       <Modal
         opened={rescheduling}
         onClose={() => setRescheduling(false)}
-        title="Reschedule campaign"
+        title={t('Reschedule campaign')}
         centered
       >
         <Stack>
           <DateTimePicker
-            label="Send at"
+            label={t('Send at')}
             value={at}
             onChange={setAt}
             valueFormat="D MMM YYYY, HH:mm"
             timePickerProps={{ format: '24h' }}
             popoverProps={{ withinPortal: true }}
           />
-          <TimezoneSelect label="Time zone" value={tz} onChange={(v) => v && setTz(v)} />
+          <TimezoneSelect label={t('Time zone')} value={tz} onChange={(v) => v && setTz(v)} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRescheduling(false)}>
-              Back
+              {t('Back')}
             </Button>
             <Button onClick={() => void doReschedule()} loading={reschedule.isPending} disabled={!at}>
-              Reschedule
+              {t('Reschedule')}
             </Button>
           </Group>
         </Stack>

@@ -1,4 +1,5 @@
 import { Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { Can } from '@/components/can';
 import { formatMoney } from '@/lib/money';
 import { formatInZone } from '../format';
@@ -14,6 +15,7 @@ interface ScheduledCardListProps {
 
 /** Scheduled messages on a phone: one card each, with its Cancel action. */
 export function ScheduledCardList({ messages, loading, timezone, onCancel }: ScheduledCardListProps) {
+  const t = useT();
   if (loading) {
     return (
       <Stack gap="xs" p="sm">
@@ -28,7 +30,7 @@ export function ScheduledCardList({ messages, loading, timezone, onCancel }: Sch
       gap="xs"
       p="sm"
       component="ul"
-      aria-label="Scheduled messages"
+      aria-label={t('Scheduled messages')}
       style={{ listStyle: 'none', margin: 0 }}
     >
       {messages.map((m) => (
@@ -47,7 +49,7 @@ export function ScheduledCardList({ messages, loading, timezone, onCancel }: Sch
             </Group>
           )}
           <Text size="sm" mt={6}>
-            To <b>{m.recipient}</b> from {m.sender}
+            {t('To')} <b>{m.recipient}</b> {t('from {{sender}}', { sender: m.sender })}
           </Text>
           <Text size="sm" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
             {m.text}
@@ -59,9 +61,9 @@ export function ScheduledCardList({ messages, loading, timezone, onCancel }: Sch
                 variant="light"
                 color="red"
                 onClick={() => onCancel(m)}
-                aria-label={`Cancel the message to ${m.recipient}`}
+                aria-label={t('Cancel the message to {{recipient}}', { recipient: m.recipient })}
               >
-                Cancel
+                {t('Cancel')}
               </Button>
             </Group>
           </Can>

@@ -1,4 +1,5 @@
 import { Button, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { MessageDto } from '@wren/contracts';
 import { useCan } from '@/lib/account-role';
 import { formatMoney } from '@/lib/money';
@@ -22,15 +23,16 @@ const COLUMNS = ['Scheduled for', 'Recipient', 'Sender', 'Message', 'Cost', 'Cre
 export function ScheduledTable({ messages, loading, timezone, onCancel }: ScheduledTableProps) {
   // Cancel is messages:send's: a role that only reads (analyst) has no actions column.
   const canSend = useCan('messages:send');
+  const t = useT();
   const columns = canSend ? COLUMNS : COLUMNS.filter((c) => c !== '');
   return (
     <Table.ScrollContainer minWidth={900}>
-      <Table verticalSpacing="sm" aria-label="Scheduled messages" aria-busy={loading}>
+      <Table verticalSpacing="sm" aria-label={t('Scheduled messages')} aria-busy={loading}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c, i) => (
               <Table.Th key={i} ta={c === 'Cost' ? 'right' : undefined}>
-                {c || <VisuallyHidden>Actions</VisuallyHidden>}
+                {c ? t(c) : <VisuallyHidden>{t('Actions')}</VisuallyHidden>}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -80,9 +82,9 @@ export function ScheduledTable({ messages, loading, timezone, onCancel }: Schedu
                         variant="light"
                         color="red"
                         onClick={() => onCancel(m)}
-                        aria-label={`Cancel the message to ${m.recipient}`}
+                        aria-label={t('Cancel the message to {{recipient}}', { recipient: m.recipient })}
                       >
-                        Cancel
+                        {t('Cancel')}
                       </Button>
                     </Table.Td>
                   )}

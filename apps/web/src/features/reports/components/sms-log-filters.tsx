@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { translate, useT } from '@/lib/i18n';
 import { Badge, Box, Button, Card, Collapse, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
@@ -12,8 +13,6 @@ interface SmsLogFiltersProps {
   onChange: (filters: LogFilters) => void;
 }
 
-const STATUS_OPTIONS = MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
-
 const day = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
@@ -21,15 +20,16 @@ function presets(): { value: [string, string]; label: string }[] {
   const today = new Date();
   const ago = (n: number) => day(new Date(today.getFullYear(), today.getMonth(), today.getDate() - n));
   return [
-    { value: [ago(0), ago(0)], label: 'Today' },
-    { value: [ago(1), ago(1)], label: 'Yesterday' },
-    { value: [ago(6), ago(0)], label: 'Last 7 days' },
-    { value: [ago(29), ago(0)], label: 'Last 30 days' },
+    { value: [ago(0), ago(0)], label: translate('Today') },
+    { value: [ago(1), ago(1)], label: translate('Yesterday') },
+    { value: [ago(6), ago(0)], label: translate('Last 7 days') },
+    { value: [ago(29), ago(0)], label: translate('Last 30 days') },
   ];
 }
 
 /** The log filters; text filters apply as you type (debounced). */
 export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
+  const t = useT();
   const isMobile = useIsMobile();
   const [open, setOpen] = useState(false);
   const sent = useRef<LogFilters | null>(null);
@@ -81,13 +81,14 @@ export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
     onChange(EMPTY_FILTERS);
   };
   const active = activeFilterCount({ ...value, ...text });
+  const statusOptions = MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
 
   const fields = (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 6 }} spacing="sm" verticalSpacing="sm">
       <DatePickerInput
         type="range"
-        label="Date range"
-        placeholder="Any date"
+        label={t('Date range')}
+        placeholder={t('Any date')}
         value={range}
         onChange={pickRange}
         presets={presets()}
@@ -98,17 +99,17 @@ export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
         popoverProps={{ withinPortal: true }}
       />
       <Select
-        label="Status"
-        placeholder="Any status"
-        data={STATUS_OPTIONS}
+        label={t('Status')}
+        placeholder={t('Any status')}
+        data={statusOptions}
         value={value.status}
         onChange={(status) => onChange({ ...value, ...text, status })}
         clearable
         comboboxProps={{ withinPortal: true }}
       />
       <TextInput
-        label="Recipient"
-        placeholder="Number or part of it"
+        label={t('Recipient')}
+        placeholder={t('Number or part of it')}
         value={text.recipient}
         onChange={typed('recipient')}
         onKeyDown={flushOnEnter}
@@ -116,16 +117,16 @@ export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
         inputMode="tel"
       />
       <TextInput
-        label="Sender"
-        placeholder="Exact sender ID"
+        label={t('Sender')}
+        placeholder={t('Exact sender ID')}
         value={text.sender}
         onChange={typed('sender')}
         onKeyDown={flushOnEnter}
         maxLength={15}
       />
       <TextInput
-        label="Text"
-        placeholder="Words in the message"
+        label={t('Text')}
+        placeholder={t('Words in the message')}
         value={text.text}
         onChange={typed('text')}
         onKeyDown={flushOnEnter}
@@ -133,7 +134,7 @@ export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
       />
       {!isMobile && (
         <Button variant="default" style={{ alignSelf: 'end' }} disabled={!active} onClick={clear}>
-          Clear filters
+          {t('Clear filters')}
         </Button>
       )}
     </SimpleGrid>
@@ -156,11 +157,11 @@ export function SmsLogFilters({ value, onChange: emit }: SmsLogFiltersProps) {
           aria-controls="sms-log-filters"
           rightSection={active ? <Badge size="sm">{active}</Badge> : undefined}
         >
-          Filters
+          {t('Filters')}
         </Button>
         {active > 0 && (
           <Button variant="subtle" onClick={clear}>
-            Clear filters
+            {t('Clear filters')}
           </Button>
         )}
       </Group>

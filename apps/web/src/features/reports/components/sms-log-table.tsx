@@ -1,7 +1,8 @@
 import { Skeleton, Table, Text, Tooltip } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { MessageDto } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
-import { formatDateTime } from '../format';
+import { formatDateTime, statusLabel } from '../format';
 import { AwaitingReceipt } from './awaiting-receipt';
 import { ScheduledFor } from './scheduled-for';
 import { StatusBadge } from './status-badge';
@@ -30,14 +31,15 @@ function SkeletonRows() {
 
 /** The log as a table; a row opens the message's details (click, Enter or Space). */
 export function SmsLogTable({ messages, loading, selectedId, onOpen }: SmsLogTableProps) {
+  const t = useT();
   return (
     <Table.ScrollContainer minWidth={880}>
-      <Table highlightOnHover verticalSpacing="sm" aria-label="SMS log" aria-busy={loading}>
+      <Table highlightOnHover verticalSpacing="sm" aria-label={t('SMS log')} aria-busy={loading}>
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((c) => (
               <Table.Th key={c} ta={c === 'Segments' || c === 'Cost' ? 'right' : undefined}>
-                {c}
+                {t(c)}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -51,7 +53,10 @@ export function SmsLogTable({ messages, loading, selectedId, onOpen }: SmsLogTab
                 key={m.id}
                 className={classes.row}
                 tabIndex={0}
-                aria-label={`Message to ${m.recipient}, ${m.status}. Open details`}
+                aria-label={t('Message to {{recipient}}, {{status}}. Open details', {
+                  recipient: m.recipient,
+                  status: statusLabel(m.status).toLowerCase(),
+                })}
                 data-selected={m.id === selectedId || undefined}
                 onClick={() => onOpen(m.id)}
                 onKeyDown={(event) => {

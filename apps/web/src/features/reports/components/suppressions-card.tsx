@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '@/lib/i18n';
 import { Can } from '@/components/can';
 import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -21,6 +22,7 @@ const REASON_LABELS: Record<SuppressionDto['reason'], string> = {
 
 /** Numbers that opted out (STOP) or were added by hand: single sends skip them and do not charge. */
 export function SuppressionsCard() {
+  const t = useT();
   const list = useSuppressions();
   const add = useAddSuppression();
   const remove = useRemoveSuppression();
@@ -33,7 +35,7 @@ export function SuppressionsCard() {
     setAddError(null);
     try {
       const added = await add.mutateAsync(values);
-      toast.success(`${added.phone} will not receive messages`);
+      toast.success(t('{{phone}} will not receive messages', { phone: added.phone }));
       form.reset();
     } catch (error) {
       setAddError(applySubmitError(form, error));
@@ -44,7 +46,7 @@ export function SuppressionsCard() {
     if (!confirm.target) return;
     try {
       await remove.mutateAsync(confirm.target);
-      toast.success(`${confirm.target} can receive messages again`);
+      toast.success(t('{{phone}} can receive messages again', { phone: confirm.target }));
       confirm.close();
     } catch {
       // shown in the modal
@@ -56,24 +58,25 @@ export function SuppressionsCard() {
       <Stack gap="sm">
         <div>
           <Title order={2} size="h4" id="suppressed-title">
-            Suppressed numbers
+            {t('Suppressed numbers')}
           </Title>
           <Text size="sm" c="dimmed">
-            Numbers that replied STOP (or that you added) are skipped when you send, and not charged. START
-            from the number removes it.
+            {t(
+              'Numbers that replied STOP (or that you added) are skipped when you send, and not charged. START from the number removes it.',
+            )}
           </Text>
         </div>
         <Can permission="contacts:write">
           <form onSubmit={(e) => void submit(e)} noValidate>
             <Group align="flex-start" gap="xs">
               <TextInput
-                aria-label="Phone number to suppress"
+                aria-label={t('Phone number to suppress')}
                 placeholder="+14155550123"
                 style={{ flex: 1, maxWidth: 260 }}
                 {...form.getInputProps('phone')}
               />
               <Button type="submit" variant="default" loading={add.isPending}>
-                Suppress
+                {t('Suppress')}
               </Button>
             </Group>
           </form>
@@ -81,13 +84,15 @@ export function SuppressionsCard() {
         </Can>
         {list.isPending ? (
           <Text size="sm" c="dimmed">
-            Loading suppressed numbers…
+            {t('Loading suppressed numbers…')}
           </Text>
         ) : list.isError ? (
-          <FormAlert message={`Could not load suppressed numbers: ${list.error.message}`} />
+          <FormAlert
+            message={t('Could not load suppressed numbers: {{error}}', { error: list.error.message })}
+          />
         ) : items.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No suppressed numbers.
+            {t('No suppressed numbers.')}
           </Text>
         ) : (
           <Stack
@@ -96,7 +101,7 @@ export function SuppressionsCard() {
             p={0}
             m={0}
             style={{ listStyle: 'none' }}
-            aria-label="Suppressed numbers"
+            aria-label={t('Suppressed numbers')}
           >
             {items.map((s) => (
               <Group component="li" key={s.phone} justify="space-between" wrap="nowrap" gap="xs">
@@ -105,7 +110,7 @@ export function SuppressionsCard() {
                     {s.phone}
                   </Text>
                   <Badge size="sm" variant="light" color={s.reason === 'manual' ? 'gray' : 'red'}>
-                    {REASON_LABELS[s.reason]}
+                    {t(REASON_LABELS[s.reason])}
                   </Badge>
                   <Text size="xs" c="dimmed" visibleFrom="sm">
                     {formatDateTime(s.createdAt)}
@@ -113,8 +118,8 @@ export function SuppressionsCard() {
                 </Group>
                 <Can permission="contacts:write">
                   <RowAction
-                    tip="Remove"
-                    label={`Remove ${s.phone} from suppressed numbers`}
+                    tip={t('Remove')}
+                    label={t('Remove {{phone}} from suppressed numbers', { phone: s.phone })}
                     danger
                     onClick={() => confirm.open(s.phone)}
                   >
@@ -128,8 +133,8 @@ export function SuppressionsCard() {
       </Stack>
       <ConfirmDeleteModal
         opened={confirm.opened}
-        title="Remove suppressed number"
-        confirmLabel="Remove"
+        title={t('Remove suppressed number')}
+        confirmLabel={t('Remove')}
         loading={remove.isPending}
         error={remove.error?.message ?? null}
         onConfirm={() => void confirmRemove()}
@@ -138,8 +143,10 @@ export function SuppressionsCard() {
           confirm.close();
         }}
       >
-        {confirm.target} will receive your messages again. Only remove a number that asked to be contacted
-        again.
+        {t(
+          '{{phone}} will receive your messages again. Only remove a number that asked to be contacted again.',
+          { phone: confirm.target ?? '' },
+        )}
       </ConfirmDeleteModal>
     </Card>
   );

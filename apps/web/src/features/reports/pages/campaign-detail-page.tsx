@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import type { MessageStatus } from '@wren/contracts';
 import { paths } from '@/config/paths';
 import { exportCampaign, useCampaignClicks, useResendFailed } from '@/features/campaigns';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { useLiveCampaign } from '../api/use-live-campaign';
@@ -20,6 +21,7 @@ import { formatNumber } from '@/lib/format';
 
 /** One campaign, live from the hub's pushes: figures, status chart, per-minute chart, every recipient. */
 export default function CampaignDetailPage() {
+  const t = useT();
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const user = useCurrentUser();
@@ -35,7 +37,9 @@ export default function CampaignDetailPage() {
   const doResend = async () => {
     try {
       const r = await resend.mutateAsync(c.id);
-      toast.success(`Resending to ${formatNumber(r.campaign.recipients)} failed recipients`);
+      toast.success(
+        t('Resending to {{count}} failed recipients', { count: formatNumber(r.campaign.recipients) }),
+      );
       void navigate(paths.reports.campaignDetail.getHref(r.campaign.id));
     } catch (error) {
       toast.error(error instanceof Error ? error.message : String(error));
@@ -44,7 +48,7 @@ export default function CampaignDetailPage() {
   const doExport = async () => {
     try {
       const name = await exportCampaign(c.id, status ?? undefined);
-      toast.success(`Exported ${name}`);
+      toast.success(t('Exported {{file}}', { file: name }));
     } catch (error) {
       toast.error(error instanceof Error ? error.message : String(error));
     }

@@ -1,4 +1,5 @@
 import '@mantine/dates/styles.css';
+import { useT } from '@/lib/i18n';
 import { Can } from '@/components/can';
 import { useMemo, useState } from 'react';
 import {
@@ -40,10 +41,13 @@ import { countLabel } from '../components/list-toolbar';
 import { LoadMoreButton } from '../components/load-more-button';
 import { formatNumber } from '@/lib/format';
 
-const STATUS_OPTIONS = CAMPAIGN_STATUSES.map((s) => ({
-  value: s,
-  label: s.charAt(0).toUpperCase() + s.slice(1),
-}));
+const STATUS_LABELS: Record<(typeof CAMPAIGN_STATUSES)[number], string> = {
+  scheduled: 'Scheduled',
+  sending: 'Sending',
+  paused: 'Paused',
+  completed: 'Completed',
+  canceled: 'Canceled',
+};
 
 /** yyyy-mm-dd (a picker's day) as the instant that day starts in the browser's zone. */
 const dayStart = (day: string, plusDays = 0) => {
@@ -52,12 +56,13 @@ const dayStart = (day: string, plusDays = 0) => {
 };
 
 function When({ c }: { c: CampaignDto }) {
+  const t = useT();
   return (
     <Stack gap={0}>
       <Text size="sm">{formatDateTime(c.createdAt)}</Text>
       {c.scheduledAt && (
         <Text size="xs" c="dimmed">
-          Scheduled {formatInZone(c.scheduledAt, c.timezone ?? 'UTC')}
+          {t('Scheduled {{time}}', { time: formatInZone(c.scheduledAt, c.timezone ?? 'UTC') })}
         </Text>
       )}
     </Stack>
@@ -66,6 +71,8 @@ function When({ c }: { c: CampaignDto }) {
 
 /** Campaigns newest first (keyset pages), with progress, outcomes, cost and actions. */
 export default function CampaignReportPage() {
+  const t = useT();
+  const statusOptions = CAMPAIGN_STATUSES.map((s) => ({ value: s, label: t(STATUS_LABELS[s]) }));
   const [status, setStatus] = useState<string | null>(null);
   const [range, setRange] = useState<[string | null, string | null]>([null, null]);
   const [search, setSearch] = useState('');
@@ -91,17 +98,17 @@ export default function CampaignReportPage() {
       <Card withBorder radius="md" p="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
           <TextInput
-            label="Search"
-            placeholder="Name or message text"
+            label={t('Search')}
+            placeholder={t('Name or message text')}
             leftSection={<IconSearch size={16} />}
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
             w={260}
           />
           <Select
-            label="Status"
-            placeholder="Any status"
-            data={STATUS_OPTIONS}
+            label={t('Status')}
+            placeholder={t('Any status')}
+            data={statusOptions}
             value={status}
             onChange={setStatus}
             clearable
@@ -109,8 +116,8 @@ export default function CampaignReportPage() {
           />
           <DatePickerInput
             type="range"
-            label="Created"
-            placeholder="Any date"
+            label={t('Created')}
+            placeholder={t('Any date')}
             value={range}
             onChange={(v) => setRange(v)}
             clearable
@@ -126,7 +133,7 @@ export default function CampaignReportPage() {
                 setSearch('');
               }}
             >
-              Clear filters
+              {t('Clear filters')}
             </Button>
           )}
         </Group>
@@ -135,21 +142,21 @@ export default function CampaignReportPage() {
         <Group justify="space-between" px="md" py="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
             {list.isPending
-              ? 'Loading campaigns…'
-              : countLabel(items.length, list.hasNextPage, 'campaign', 'campaigns')}
+              ? t('Loading campaigns…')
+              : countLabel(items.length, list.hasNextPage, '{{count}} campaign', '{{count}} campaigns')}
           </Text>
           <Group gap="xs">
-            {list.isFetching && !list.isPending && <Loader size="xs" aria-label="Refreshing" />}
+            {list.isFetching && !list.isPending && <Loader size="xs" aria-label={t('Refreshing')} />}
             <Can permission="messages:send">
               <Button component={Link} to={paths.sms.bulk.getHref()} size="xs">
-                New bulk SMS
+                {t('New bulk SMS')}
               </Button>
             </Can>
           </Group>
         </Group>
         {list.isError && !list.data ? (
           <ListLoadError
-            title="Could not load the campaigns"
+            title={t('Could not load the campaigns')}
             error={list.error}
             onRetry={() => void list.refetch()}
           />
@@ -165,20 +172,22 @@ export default function CampaignReportPage() {
               <ThemeIcon size={48} radius="xl" variant="light">
                 <IconChart size={24} />
               </ThemeIcon>
-              <Text fw={600}>{filtered ? 'No campaign matches these filters' : 'No campaigns yet'}</Text>
+              <Text fw={600}>
+                {filtered ? t('No campaign matches these filters') : t('No campaigns yet')}
+              </Text>
               <Text size="sm" c="dimmed" ta="center" maw={380}>
                 {filtered
-                  ? 'Try another status, date or search.'
-                  : 'Send a bulk or personalised SMS and follow its delivery here.'}
+                  ? t('Try another status, date or search.')
+                  : t('Send a bulk or personalised SMS and follow its delivery here.')}
               </Text>
               {!filtered && (
                 <Can permission="messages:send">
                   <Group gap="xs" mt="xs">
                     <Button component={Link} to={paths.sms.bulk.getHref()} size="sm">
-                      Send bulk SMS
+                      {t('Send bulk SMS')}
                     </Button>
                     <Button component={Link} to={paths.sms.personalised.getHref()} size="sm" variant="light">
-                      Send personalised SMS
+                      {t('Send personalised SMS')}
                     </Button>
                   </Group>
                 </Can>
@@ -190,16 +199,16 @@ export default function CampaignReportPage() {
             <Table verticalSpacing="sm" highlightOnHover data-testid="campaign-table">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Campaign</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th ta="right">Recipients</Table.Th>
-                  <Table.Th w={180}>Progress</Table.Th>
-                  <Table.Th ta="right">Delivered</Table.Th>
-                  <Table.Th ta="right">Failed</Table.Th>
-                  <Table.Th ta="right">Pending</Table.Th>
-                  <Table.Th ta="right">Cost</Table.Th>
-                  <Table.Th ta="right">Delivery rate</Table.Th>
-                  <Table.Th>Actions</Table.Th>
+                  <Table.Th>{t('Campaign')}</Table.Th>
+                  <Table.Th>{t('Created')}</Table.Th>
+                  <Table.Th ta="right">{t('Recipients')}</Table.Th>
+                  <Table.Th w={180}>{t('Progress')}</Table.Th>
+                  <Table.Th ta="right">{t('Delivered')}</Table.Th>
+                  <Table.Th ta="right">{t('Failed')}</Table.Th>
+                  <Table.Th ta="right">{t('Pending')}</Table.Th>
+                  <Table.Th ta="right">{t('Cost')}</Table.Th>
+                  <Table.Th ta="right">{t('Delivery rate')}</Table.Th>
+                  <Table.Th>{t('Actions')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -218,7 +227,7 @@ export default function CampaignReportPage() {
                         <Group gap={4}>
                           <CampaignStatusBadge status={c.status} />
                           <Badge variant="outline" color="gray" size="sm">
-                            {c.kind === 'personalised' ? 'Personalised' : 'Bulk'}
+                            {c.kind === 'personalised' ? t('Personalised') : t('Bulk')}
                           </Badge>
                         </Group>
                       </Stack>

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useT } from '@/lib/i18n';
 import { Can } from '@/components/can';
 import { Button, Card, Stack } from '@mantine/core';
 import { Link } from 'react-router';
@@ -23,6 +24,7 @@ const bySchedule = (a: ScheduledMessage, b: ScheduledMessage) =>
   (a.scheduledAt ?? '').localeCompare(b.scheduledAt ?? '') || a.id.localeCompare(b.id);
 
 export default function ScheduledSmsPage() {
+  const t = useT();
   const log = useSmsLog(SCHEDULED);
   const user = useCurrentUser();
   const timezone = user?.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -45,8 +47,14 @@ export default function ScheduledSmsPage() {
         <ListToolbar
           status={
             loading
-              ? 'Loading scheduled messages…'
-              : `${countLabel(messages.length, log.hasNextPage, 'scheduled message', 'scheduled messages')} · times in ${timezone}`
+              ? t('Loading scheduled messages…')
+              : countLabel(
+                  messages.length,
+                  log.hasNextPage,
+                  '{{count}} scheduled message · times in {{zone}}',
+                  '{{count}} scheduled messages · times in {{zone}}',
+                  { zone: timezone },
+                )
           }
           refreshing={log.isFetching && !loading}
         >
@@ -54,14 +62,14 @@ export default function ScheduledSmsPage() {
           {!isEmpty && (
             <Can permission="messages:send">
               <Button component={Link} to={paths.sms.single.getHref()} variant="light">
-                Schedule a message
+                {t('Schedule a message')}
               </Button>
             </Can>
           )}
         </ListToolbar>
         {log.isError && !log.data ? (
           <ListLoadError
-            title="Could not load your scheduled messages"
+            title={t('Could not load your scheduled messages')}
             error={log.error}
             onRetry={() => void log.refetch()}
           />
@@ -69,8 +77,10 @@ export default function ScheduledSmsPage() {
           <LogEmptyState
             filtered={false}
             noun="scheduled messages"
-            description="Messages you schedule for later wait here until their time, and can be canceled until then."
-            actionLabel="Schedule a message"
+            description={t(
+              'Messages you schedule for later wait here until their time, and can be canceled until then.',
+            )}
+            actionLabel={t('Schedule a message')}
             onClearFilters={() => undefined}
           />
         ) : (

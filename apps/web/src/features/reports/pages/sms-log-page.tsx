@@ -3,6 +3,7 @@ import { Can } from '@/components/can';
 import { useMemo } from 'react';
 import { Button, Card, Stack } from '@mantine/core';
 import { useSearchParams } from 'react-router';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { useExportSmsLog } from '../api/export-sms-log';
@@ -32,6 +33,7 @@ import { useIsMobile } from '../use-is-mobile';
 const MESSAGE_PARAM = 'message';
 
 export default function SmsLogPage() {
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);
   const query = useMemo(() => toQueryFilters(filters), [filters]);
@@ -64,7 +66,7 @@ export default function SmsLogPage() {
   const exportCsv = async () => {
     try {
       const filename = await exporter.mutateAsync(query);
-      toast.success(`Exported ${filename}`);
+      toast.success(t('Exported {{file}}', { file: filename }));
     } catch (error) {
       toast.error(error instanceof Error ? error.message : String(error));
     }
@@ -79,8 +81,8 @@ export default function SmsLogPage() {
         <ListToolbar
           status={
             loading
-              ? 'Loading messages…'
-              : countLabel(messages.length, log.hasNextPage, 'message', 'messages')
+              ? t('Loading messages…')
+              : countLabel(messages.length, log.hasNextPage, '{{count}} message', '{{count}} messages')
           }
           refreshing={log.isFetching && !loading}
           extra={<LiveIndicator intervalMs={refreshInterval(messages)} />}
@@ -92,13 +94,13 @@ export default function SmsLogPage() {
               loading={exporter.isPending}
               disabled={!messages.length}
             >
-              Export CSV
+              {t('Export CSV')}
             </Button>
           </Can>
         </ListToolbar>
         {log.isError && !log.data ? (
           <ListLoadError
-            title="Could not load the SMS log"
+            title={t('Could not load the SMS log')}
             error={log.error}
             onRetry={() => void log.refetch()}
           />
