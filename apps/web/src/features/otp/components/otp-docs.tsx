@@ -2,11 +2,21 @@ import { Anchor, Card, Code, Group, List, Stack, Table, Tabs, Text, Title } from
 import { OTP_API_ERRORS, V1_ERRORS } from '@wren/contracts';
 import { Link } from 'react-router';
 import { CodeSample } from '@/components/api-samples';
+import { InlineCode } from '@/components/inline-code';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
+import { useT } from '@/lib/i18n';
 
 const LANGUAGES = ['curl', 'Node.js', 'Python', 'PHP'] as const;
 type Language = (typeof LANGUAGES)[number];
+
+/** The check call's statuses and what they mean (English, shown through `t`: keys of locales/otp). */
+const CHECK_STATUSES = [
+  ['approved', 'The code is right. Accept the user.'],
+  ['pending', 'Wrong code; attemptsLeft says how many tries remain.'],
+  ['expired', 'The code is too old, or a newer code was sent. Send a new one.'],
+  ['max_attempts_reached', 'Too many wrong codes. Send a new one.'],
+] as const;
 
 /** Copy-ready samples of the two calls, with the base URL and the service id filled in. */
 export function otpSamples(
@@ -103,6 +113,7 @@ $approved = ($result['status'] ?? null) === 'approved';`,
 
 /** The OTP API documentation: the flow, both calls, error codes and samples in four languages. */
 export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; serviceName?: string }) {
+  const t = useT();
   const base = window.location.origin;
   const id = serviceId ?? 'YOUR_SERVICE_ID';
   const samples = otpSamples(base, id);
@@ -110,82 +121,102 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
     <Stack gap="lg" maw={960}>
       <Card withBorder radius="md" padding="lg">
         <Title order={2} size="h4" mb="sm">
-          How it works
+          {t('How it works')}
         </Title>
         <List type="ordered" spacing="xs" size="sm">
           <List.Item>
-            Your backend calls <b>send</b> with the user&apos;s phone number. Wren makes a random code, sends
-            it on the priority lane and answers with a verification id.
+            {t('Your backend calls')} <b>send</b>{' '}
+            {t(
+              "with the user's phone number. Wren makes a random code, sends it on the priority lane and answers with a verification id.",
+            )}
           </List.Item>
-          <List.Item>The user types the code from the SMS into your app.</List.Item>
+          <List.Item>{t('The user types the code from the SMS into your app.')}</List.Item>
           <List.Item>
-            Your backend calls <b>check</b> with the number (or the verification id) and the code. When the
-            status is <Code>approved</Code>, the number is verified. A code is approved once only.
+            {t('Your backend calls')} <b>check</b>{' '}
+            <InlineCode
+              text={t(
+                'with the number (or the verification id) and the code. When the status is `approved`, the number is verified. A code is approved once only.',
+              )}
+            />
           </List.Item>
         </List>
         <Text size="sm" mt="md">
           {serviceId ? (
             <>
-              Service <b>{serviceName}</b>: id <Code data-testid="doc-service-id">{serviceId}</Code>, filled
-              in below.
+              {t('Service')} <b>{serviceName}</b>
+              {t(': id')} <Code data-testid="doc-service-id">{serviceId}</Code>
+              {t(', filled in below.')}
             </>
           ) : (
             <>
-              Replace <Code>YOUR_SERVICE_ID</Code> with your service&apos;s id, or open the docs from a{' '}
+              <InlineCode
+                text={t("Replace `YOUR_SERVICE_ID` with your service's id, or open the docs from a")}
+              />{' '}
               <Anchor underline="always" component={Link} to={paths.otp.list.getHref()}>
-                service
+                {t('service')}
               </Anchor>{' '}
-              to have it filled in.
+              {t('to have it filled in.')}
             </>
           )}
         </Text>
         <Text size="sm" c="dimmed" mt="xs">
-          Authenticate with <Code>Authorization: Bearer …</Code>: an API key with the <Code>otp</Code> scope (
+          <InlineCode
+            text={t('Authenticate with `Authorization: Bearer …`: an API key with the `otp` scope (')}
+          />
           <Anchor underline="always" component={Link} to={paths.api.list.getHref()}>
-            SMS &amp; OTP API
+            {t('SMS & OTP API')}
           </Anchor>
-          ) or a signed-in session&apos;s access token. Never call the API from a browser or app with your
-          key.
+          {t(
+            ") or a signed-in session's access token. Never call the API from a browser or app with your key.",
+          )}
         </Text>
       </Card>
 
       <Card withBorder radius="md" padding="lg">
         <Title order={2} size="h4" mb="xs">
-          1. Send a code
+          {t('1. Send a code')}
         </Title>
         <Text size="sm" mb="xs">
-          <Code>POST {`${base}/v1/otp/${id}/send`}</Code> with <Code>{'{ "to": "+14155550123" }'}</Code> →{' '}
-          <b>201</b> <Code>{'{ id, to, status: "pending", expiresAt, resendAfter }'}</Code>. A new send to the
-          same number replaces its previous code. Numbers without <Code>+</Code> are read in your default
-          country.
+          <InlineCode
+            text={t('`{{request}}` with `{{body}}` →', {
+              request: `POST ${base}/v1/otp/${id}/send`,
+              body: '{ "to": "+14155550123" }',
+            })}
+          />{' '}
+          <b>201</b>{' '}
+          <InlineCode
+            text={t(
+              '`{{response}}`. A new send to the same number replaces its previous code. Numbers without `+` are read in your default country.',
+              { response: '{ id, to, status: "pending", expiresAt, resendAfter }' },
+            )}
+          />
         </Text>
         <Title order={2} size="h4" mt="lg" mb="xs">
-          2. Check the code
+          {t('2. Check the code')}
         </Title>
         <Text size="sm" mb="xs">
-          <Code>POST {`${base}/v1/otp/${id}/check`}</Code> with{' '}
-          <Code>{'{ "to": "+14155550123", "code": "123456" }'}</Code> (or <Code>id</Code> instead of{' '}
-          <Code>to</Code>) → <b>200</b> <Code>{'{ id, status, attemptsLeft?, message }'}</Code>.
+          <InlineCode
+            text={t('`{{request}}` with `{{body}}` (or `id` instead of `to`) →', {
+              request: `POST ${base}/v1/otp/${id}/check`,
+              body: '{ "to": "+14155550123", "code": "123456" }',
+            })}
+          />{' '}
+          <b>200</b> <Code>{'{ id, status, attemptsLeft?, message }'}</Code>.
         </Text>
-        <ResponsiveTable verticalSpacing={6} aria-label="Check statuses">
+        <ResponsiveTable verticalSpacing={6} aria-label={t('Check statuses')}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>status</Table.Th>
-              <Table.Th>meaning</Table.Th>
+              <Table.Th>{t('meaning')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {[
-              ['approved', 'The code is right. Accept the user.'],
-              ['pending', 'Wrong code; attemptsLeft says how many tries remain.'],
-              ['expired', 'The code is too old, or a newer code was sent. Send a new one.'],
-              ['max_attempts_reached', 'Too many wrong codes. Send a new one.'],
-            ].map(([s, m]) => (
+            {CHECK_STATUSES.map(([s, m]) => (
               <Table.Tr key={s}>
                 <Table.Td data-label="status">
                   <Code>{s}</Code>
                 </Table.Td>
-                <Table.Td data-label="meaning">{m}</Table.Td>
+                <Table.Td data-label={t('meaning')}>{t(m)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -194,7 +225,7 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
 
       <Card withBorder radius="md" padding="lg">
         <Title order={2} size="h4" mb="sm">
-          Samples
+          {t('Samples')}
         </Title>
         <Tabs defaultValue="curl" keepMounted={false}>
           <Tabs.List mb="md">
@@ -208,13 +239,13 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
             <Tabs.Panel key={l} value={l}>
               <Stack gap="sm">
                 <Text size="sm" fw={500}>
-                  Send
+                  {t('Send')}
                 </Text>
-                <CodeSample code={samples[l].send} label={`${l} send sample`} />
+                <CodeSample code={samples[l].send} label={t('{{language}} send sample', { language: l })} />
                 <Text size="sm" fw={500}>
-                  Check
+                  {t('Check')}
                 </Text>
-                <CodeSample code={samples[l].check} label={`${l} check sample`} />
+                <CodeSample code={samples[l].check} label={t('{{language}} check sample', { language: l })} />
               </Stack>
             </Tabs.Panel>
           ))}
@@ -223,20 +254,22 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
 
       <Card withBorder radius="md" padding="lg">
         <Title order={2} size="h4" mb="sm">
-          Errors
+          {t('Errors')}
         </Title>
         <Text size="sm" mb="sm">
-          A refused call answers with its HTTP status and{' '}
-          <Code>{'{"error": {"type": "…", "code": "rate_limited", "message": "…", "param": "…"}}'}</Code>, as
-          every <Code>/v1</Code> call does (<Code>param</Code> names the field when there is one). A refused
-          send sends and charges nothing.
+          <InlineCode
+            text={t(
+              'A refused call answers with its HTTP status and `{{body}}`, as every `/v1` call does (`param` names the field when there is one). A refused send sends and charges nothing.',
+              { body: '{"error": {"type": "…", "code": "rate_limited", "message": "…", "param": "…"}}' },
+            )}
+          />
         </Text>
-        <ResponsiveTable verticalSpacing={6} aria-label="Error codes">
+        <ResponsiveTable verticalSpacing={6} aria-label={t('Error codes')}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>status</Table.Th>
               <Table.Th>code</Table.Th>
-              <Table.Th>when</Table.Th>
+              <Table.Th>{t('when')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -246,15 +279,16 @@ export function OtpDocs({ serviceId, serviceName }: { serviceId?: string; servic
                 <Table.Td data-label="code">
                   <Code>{code}</Code>
                 </Table.Td>
-                <Table.Td data-label="when">{when}</Table.Td>
+                <Table.Td data-label={t('when')}>{t(when)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </ResponsiveTable>
         <Group mt="md">
           <Text size="xs" c="dimmed">
-            Limits are per service: codes per number and window, resend cooldown, allowed countries and the
-            SMS pumping guard (a number range that gets too many codes is paused for an hour).
+            {t(
+              'Limits are per service: codes per number and window, resend cooldown, allowed countries and the SMS pumping guard (a number range that gets too many codes is paused for an hour).',
+            )}
           </Text>
         </Group>
       </Card>

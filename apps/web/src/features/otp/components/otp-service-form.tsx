@@ -37,7 +37,9 @@ import { useNavigate } from 'react-router';
 import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
+import { formatNumber } from '@/lib/format';
 import { http } from '@/lib/http/client';
+import { currentLocale, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useSaveOtpService } from '../api/otp-services';
@@ -77,10 +79,13 @@ const DEFAULTS: OtpFormValues = {
   velocityRangeDigits: 3,
 };
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
-const COUNTRY_OPTIONS = getCountries()
-  .map((cc) => ({ value: cc, label: `${regionNames.of(cc) ?? cc} (${cc})` }))
-  .sort((a, b) => a.label.localeCompare(b.label));
+/** Every country, named in the app's language: "Germany (DE)", "Allemagne (DE)". */
+function countryOptions(locale: string) {
+  const regionNames = new Intl.DisplayNames([locale], { type: 'region' });
+  return getCountries()
+    .map((cc) => ({ value: cc, label: `${regionNames.of(cc) ?? cc} (${cc})` }))
+    .sort((a, b) => a.label.localeCompare(b.label, locale));
+}
 
 function useApprovedSenders() {
   return useQuery({
@@ -113,10 +118,13 @@ function Section({
 }
 
 /** Create and edit form of an OTP service, with a live preview of the SMS and its segment count. */
-/** What the preview shows for {{service}} while the name is empty. */
+/** What the preview shows for {{service}} while the name is empty (English; shown through `t`). */
 export const OTP_PREVIEW_UNNAMED = '[service name]';
 
 export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
+  const t = useT();
+  const locale = currentLocale();
+  const countries = useMemo(() => countryOptions(locale), [locale]);
   const navigate = useNavigate();
   const save = useSaveOtpService();
   const senders = useApprovedSenders();
@@ -150,14 +158,17 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
     code: sampleOtpCode(Number(v.codeLength) || 6, v.codeType),
     minutes: Number(v.ttlMinutes) || 10,
     // A marker until the service has a name: "Your app" read "Your Your app code is…" (issue 47, defect 5).
-    service: v.name.trim() || OTP_PREVIEW_UNNAMED,
+    service: v.name.trim() || t(OTP_PREVIEW_UNNAMED),
   });
   const info = analyseSmsText(preview);
   const senderOptions = useMemo(() => {
     const list = senders.data ?? [];
     const values = v.senderId && !list.includes(v.senderId) ? [...list, v.senderId] : list;
-    return [{ value: '', label: 'Account default sender' }, ...values.map((s) => ({ value: s, label: s }))];
-  }, [senders.data, v.senderId]);
+    return [
+      { value: '', label: t('Account default sender') },
+      ...values.map((s) => ({ value: s, label: s })),
+    ];
+  }, [senders.data, v.senderId, t]);
 
   const insert = (name: string) => {
     const field = templateRef.current;
@@ -175,7 +186,11 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
     setFormError(null);
     try {
       const saved = await save.mutateAsync({ id: service?.id, values });
-      toast.success(`OTP service "${saved.name}" has been ${service ? 'updated' : 'created'}.`);
+      toast.success(
+        service
+          ? t('OTP service "{{name}}" has been updated.', { name: saved.name })
+          : t('OTP service "{{name}}" has been created.', { name: saved.name }),
+      );
       void navigate(paths.otp.view.getHref(saved.id));
     } catch (error) {
       setFormError(applySubmitError(form, error));
@@ -191,21 +206,24 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label={service ? 'Edit OTP service' : 'Create OTP service'}>
+    <form onSubmit={submit} noValidate aria-label={service ? t('Edit OTP service') : t('Create OTP service')}>
       <Stack gap="lg" maw={960}>
-        <Section title="Message" description="What your users receive. {{code}} is required.">
+        <Section
+          title={t('Message')}
+          description={t('What your users receive. {{code}} is required.', { code: '{{code}}' })}
+        >
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput
-                label="Name"
-                placeholder="Acme sign-in"
+                label={t('Name')}
+                placeholder={t('Acme sign-in')}
                 required
                 data-autofocus
                 {...form.getInputProps('name')}
               />
               <Select
-                label="Sender ID"
-                description="An approved sender ID of your account"
+                label={t('Sender ID')}
+                description={t('An approved sender ID of your account')}
                 data={senderOptions}
                 allowDeselect={false}
                 {...form.getInputProps('senderId')}
@@ -213,7 +231,7 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
             </SimpleGrid>
             <Textarea
               ref={templateRef}
-              label="Message template"
+              label={t('Message template')}
               required
               autosize
               minRows={3}
@@ -222,7 +240,7 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
             />
             <Group gap="xs">
               <Text size="xs" c="dimmed">
-                Insert:
+                {t('Insert:')}
               </Text>
               {OTP_PLACEHOLDERS.map((name) => (
                 <Button key={name} size="compact-xs" variant="light" onClick={() => insert(name)}>
@@ -232,7 +250,7 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
             </Group>
             <div>
               <Input.Label labelElement="div" mb={4} id="otp-preview-label">
-                Preview
+                {t('Preview')}
               </Input.Label>
               <Paper
                 withBorder
@@ -247,21 +265,25 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
               </Paper>
               <Group gap="xs" mt={6} aria-live="polite" data-testid="otp-segments">
                 <ToneBadge color={info.encoding === 'UCS-2' ? 'grape' : 'teal'}>
-                  {info.encoding === 'UCS-2' ? 'Unicode (UCS-2)' : 'GSM-7'}
+                  {info.encoding === 'UCS-2' ? t('Unicode (UCS-2)') : 'GSM-7'}
                 </ToneBadge>
                 <Badge variant="default" tt="none">
-                  {info.characters} characters
+                  {t('{{count}} characters', { count: info.characters })}
                 </Badge>
                 <Badge
                   variant={info.segments > MAX_SEGMENTS ? 'filled' : 'default'}
                   color={info.segments > 1 ? 'orange' : undefined}
                   tt="none"
                 >
-                  {info.segments} SMS {info.segments === 1 ? 'segment' : 'segments'}
+                  {info.segments === 1
+                    ? t('{{count}} SMS segment', { count: info.segments })
+                    : t('{{count}} SMS segments', { count: info.segments })}
                 </Badge>
                 {info.segments > 1 && (
                   <Text size="xs" c="dimmed">
-                    Each code costs {info.segments} SMS; a shorter message fits in one.
+                    {t('Each code costs {{count}} SMS; a shorter message fits in one.', {
+                      count: info.segments,
+                    })}
                   </Text>
                 )}
               </Group>
@@ -269,75 +291,89 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
           </Stack>
         </Section>
 
-        <Section title="Code" description="How codes look and how long they work.">
+        <Section title={t('Code')} description={t('How codes look and how long they work.')}>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
             <div>
               <Input.Label id="otp-code-type-label" mb={4}>
-                Characters
+                {t('Characters')}
               </Input.Label>
               <SegmentedControl
                 fullWidth
                 aria-labelledby="otp-code-type-label"
                 data={[
-                  { value: 'numeric', label: 'Digits' },
-                  { value: 'alphanumeric', label: 'Letters + digits' },
+                  { value: 'numeric', label: t('Digits') },
+                  { value: 'alphanumeric', label: t('Letters + digits') },
                 ]}
                 value={v.codeType}
                 onChange={(value) => form.setFieldValue('codeType', value)}
               />
             </div>
-            <NumberInput label="Code length" min={4} max={10} {...num('codeLength')} />
-            <NumberInput label="Lifetime (minutes)" min={1} max={60} {...num('ttlMinutes')} />
-            <NumberInput label="Check attempts" min={1} max={20} {...num('maxAttempts')} />
+            <NumberInput label={t('Code length')} min={4} max={10} {...num('codeLength')} />
+            <NumberInput label={t('Lifetime (minutes)')} min={1} max={60} {...num('ttlMinutes')} />
+            <NumberInput label={t('Check attempts')} min={1} max={20} {...num('maxAttempts')} />
           </SimpleGrid>
         </Section>
 
         <Section
-          title="Fraud protection"
-          description="On by default. Limits refuse a send with 429 and record why; no SMS is sent or charged."
+          title={t('Fraud protection')}
+          description={t(
+            'On by default. Limits refuse a send with 429 and record why; no SMS is sent or charged.',
+          )}
         >
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <NumberInput
-                label="Codes per number"
-                description="in the send window"
+                label={t('Codes per number')}
+                description={t('in the send window')}
                 min={1}
                 max={100}
                 {...num('sendLimit')}
               />
-              <NumberInput label="Send window (minutes)" min={1} max={1440} {...num('sendWindowMinutes')} />
               <NumberInput
-                label="Resend cooldown (seconds)"
-                description="between two codes to one number"
+                label={t('Send window (minutes)')}
+                min={1}
+                max={1440}
+                {...num('sendWindowMinutes')}
+              />
+              <NumberInput
+                label={t('Resend cooldown (seconds)')}
+                description={t('between two codes to one number')}
                 min={0}
                 max={3600}
                 {...num('resendCooldownSeconds')}
               />
             </SimpleGrid>
             <MultiSelect
-              label="Allowed countries"
-              description="Codes go only to these countries. Leave empty to allow every country."
-              placeholder={v.allowedCountries.length ? undefined : 'All countries'}
-              data={COUNTRY_OPTIONS}
+              label={t('Allowed countries')}
+              description={t('Codes go only to these countries. Leave empty to allow every country.')}
+              placeholder={v.allowedCountries.length ? undefined : t('All countries')}
+              data={countries}
               searchable
               clearable
               {...form.getInputProps('allowedCountries')}
             />
             <Text size="sm" fw={500} mt="xs">
-              SMS pumping guard
+              {t('SMS pumping guard')}
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <NumberInput
-                label="Sends per number range"
-                description="more than this blocks the range"
+                label={t('Sends per number range')}
+                description={t('more than this blocks the range')}
                 min={2}
                 max={10000}
                 {...num('velocityMaxSends')}
               />
-              <NumberInput label="Within (minutes)" min={1} max={1440} {...num('velocityWindowMinutes')} />
               <NumberInput
-                label="Range size (last digits)"
-                description={`3 = blocks of ${(10 ** (Number(v.velocityRangeDigits) || 3)).toLocaleString('en')} numbers`}
+                label={t('Within (minutes)')}
+                min={1}
+                max={1440}
+                {...num('velocityWindowMinutes')}
+              />
+              <NumberInput
+                label={t('Range size (last digits)')}
+                description={t('3 = blocks of {{count}} numbers', {
+                  count: formatNumber(10 ** (Number(v.velocityRangeDigits) || 3)),
+                })}
                 min={1}
                 max={6}
                 {...num('velocityRangeDigits')}
@@ -354,10 +390,10 @@ export function OtpServiceForm({ service }: { service?: OtpServiceDto }) {
               void navigate(service ? paths.otp.view.getHref(service.id) : paths.otp.list.getHref())
             }
           >
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" loading={save.isPending}>
-            {service ? 'Save changes' : 'Create service'}
+            {service ? t('Save changes') : t('Create service')}
           </Button>
         </Group>
       </Stack>

@@ -15,7 +15,9 @@ import { useParams } from 'react-router';
 // eslint-disable-next-line no-restricted-imports
 import { useCaptcha } from '@/features/auth/components/captcha';
 import { http } from '@/lib/http/client';
+import { formatTime } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useCurrentUser } from '@/lib/use-session';
 import { useOtpService } from '../api/otp-services';
 import { isMissing, ServiceNotFound } from '../components/service-not-found';
@@ -32,6 +34,7 @@ interface Exchange {
 
 /** One API call as a developer would see it: the request, then the status and JSON response. */
 function ExchangeView({ step, title, exchange }: { step: number; title: string; exchange: Exchange }) {
+  const t = useT();
   const ok = exchange.status !== undefined && exchange.status < 300;
   return (
     <Card withBorder radius="md" padding="md" data-testid={`otp-step-${step}`}>
@@ -46,13 +49,13 @@ function ExchangeView({ step, title, exchange }: { step: number; title: string; 
         )}
       </Group>
       <Text size="xs" c="dimmed" mb={4}>
-        Request
+        {t('Request')}
       </Text>
       <Code block mb="sm">
         {`${exchange.method} ${exchange.path}\nContent-Type: application/json\n\n${JSON.stringify(exchange.body, null, 2)}`}
       </Code>
       <Text size="xs" c="dimmed" mb={4}>
-        Response
+        {t('Response')}
       </Text>
       {exchange.status === undefined && !exchange.error ? (
         <Skeleton height={40} />
@@ -80,6 +83,7 @@ async function call(path: string, body: unknown, headers: Record<string, string>
 
 /** The SMS as the SMSC (the simulator, in a demo) got it, from the account's message log. */
 function DeliveredSms({ messageId }: { messageId: string }) {
+  const t = useT();
   const sms = useQuery({
     queryKey: ['sms-message', messageId, 'otp-test'],
     queryFn: async () =>
@@ -90,20 +94,26 @@ function DeliveredSms({ messageId }: { messageId: string }) {
   });
   if (!sms.data) return <Skeleton height={60} />;
   return (
-    <Alert variant="light" color="blue" title="The SMS as sent" data-testid="otp-sms">
+    <Alert variant="light" color="blue" title={t('The SMS as sent')} data-testid="otp-sms">
       <Text size="sm" data-testid="otp-sms-text">
         {sms.data.text}
       </Text>
       <Text size="xs" c="dimmed" mt={4}>
-        From {sms.data.sender} to {sms.data.recipient} · status{' '}
+        {t('From {{sender}} to {{recipient}} · status', {
+          sender: sms.data.sender,
+          recipient: sms.data.recipient,
+        })}{' '}
         <b data-testid="otp-sms-status">{sms.data.status}</b>
-        {sms.data.submittedAt ? ` · submitted ${new Date(sms.data.submittedAt).toLocaleTimeString()}` : ''}
+        {sms.data.submittedAt
+          ? ` · ${t('submitted {{time}}', { time: formatTime(sms.data.submittedAt, { seconds: true }) })}`
+          : ''}
       </Text>
     </Alert>
   );
 }
 
 function Tester({ service }: { service: OtpServiceDto }) {
+  const t = useT();
   const user = useCurrentUser();
   const captcha = useCaptcha();
   const [to, setTo] = useState('');
@@ -143,8 +153,10 @@ function Tester({ service }: { service: OtpServiceDto }) {
   return (
     <Stack gap="lg" maw={900}>
       <Text size="sm" c="dimmed">
-        Send a real code with <b>{service.name}</b>&apos;s settings and verify it, exactly as your app would.
-        Each step shows the API request and its response. The SMS is charged like any other.
+        {t('Send a real code with')} <b>{service.name}</b>
+        {t(
+          "'s settings and verify it, exactly as your app would. Each step shows the API request and its response. The SMS is charged like any other.",
+        )}
       </Text>
       {/* The proof-of-work runs invisibly; the widget's own markup stays out of sight. */}
       <div style={{ display: 'none' }}>{captcha.widget}</div>
@@ -157,7 +169,7 @@ function Tester({ service }: { service: OtpServiceDto }) {
         >
           <Group align="flex-end" wrap="wrap">
             <TextInput
-              label="Phone number"
+              label={t('Phone number')}
               placeholder="+14155550123"
               value={to}
               onChange={(e) => setTo(e.currentTarget.value)}
@@ -165,12 +177,12 @@ function Tester({ service }: { service: OtpServiceDto }) {
               w={260}
             />
             <Button type="submit" loading={busy === 'send'} disabled={!to.trim()}>
-              {send ? 'Send a new code' : 'Send code'}
+              {send ? t('Send a new code') : t('Send code')}
             </Button>
           </Group>
         </form>
       </Card>
-      {send && <ExchangeView step={1} title="Send the code" exchange={send} />}
+      {send && <ExchangeView step={1} title={t('Send the code')} exchange={send} />}
       {sent && <DeliveredSms messageId={sent.messageId} />}
       {sent && (
         <Card withBorder radius="md" padding="lg">
@@ -182,7 +194,7 @@ function Tester({ service }: { service: OtpServiceDto }) {
           >
             <Group align="flex-end" wrap="wrap">
               <TextInput
-                label="Code from the SMS"
+                label={t('Code from the SMS')}
                 value={code}
                 onChange={(e) => setCode(e.currentTarget.value)}
                 maxLength={service.codeLength}
@@ -193,26 +205,28 @@ function Tester({ service }: { service: OtpServiceDto }) {
                 ff="monospace"
               />
               <Button type="submit" loading={busy === 'check'} disabled={!code.trim()}>
-                Verify
+                {t('Verify')}
               </Button>
             </Group>
           </form>
         </Card>
       )}
-      {check && <ExchangeView step={2} title="Check the code" exchange={check} />}
+      {check && <ExchangeView step={2} title={t('Check the code')} exchange={check} />}
     </Stack>
   );
 }
 
 export default function OtpServiceTestPage() {
+  const t = useT();
   const id = useParams().id ?? '';
   const service = useOtpService(id);
-  if (service.isPending) return <Skeleton height={200} radius="md" aria-label="Loading the OTP service" />;
+  if (service.isPending)
+    return <Skeleton height={200} radius="md" aria-label={t('Loading the OTP service')} />;
   if (service.isError)
     return isMissing(service.error) ? (
       <ServiceNotFound />
     ) : (
-      <Alert color="red" variant="light" role="alert" title="The service could not be loaded">
+      <Alert color="red" variant="light" role="alert" title={t('The service could not be loaded')}>
         {messageOf(service.error)}
       </Alert>
     );

@@ -21,6 +21,7 @@ import { Link, useParams } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useOtpService, useOtpStats, useOtpVerifications } from '../api/otp-services';
 import { useOtpLive } from '../api/use-otp-live';
 import { IconBook, IconCopy, IconFlask, IconPencil } from '../components/icons';
@@ -43,19 +44,20 @@ function Setting({ label, value }: { label: string; value: React.ReactNode }) {
 }
 
 function Settings({ s }: { s: OtpServiceDto }) {
+  const t = useT();
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" mb="md" wrap="wrap">
         <Group gap="xs">
           <Text size="sm" c="dimmed">
-            Service id
+            {t('Service id')}
           </Text>
           <Code data-testid="otp-service-id">{s.id}</Code>
           <CopyButton value={s.id}>
             {({ copied, copy }) => (
-              <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
+              <Tooltip label={copied ? t('Copied') : t('Copy')} withArrow>
                 <Button size="compact-xs" variant="subtle" onClick={copy} leftSection={<IconCopy />}>
-                  {copied ? 'Copied' : 'Copy id'}
+                  {copied ? t('Copied') : t('Copy id')}
                 </Button>
               </Tooltip>
             )}
@@ -63,7 +65,7 @@ function Settings({ s }: { s: OtpServiceDto }) {
         </Group>
         <Group gap="xs">
           <Button component={Link} to={paths.otp.test.getHref(s.id)} leftSection={<IconFlask />} size="sm">
-            Test
+            {t('Test')}
           </Button>
           <Button
             component={Link}
@@ -72,7 +74,7 @@ function Settings({ s }: { s: OtpServiceDto }) {
             leftSection={<IconPencil />}
             size="sm"
           >
-            Edit
+            {t('Edit')}
           </Button>
           <Button
             component={Link}
@@ -81,50 +83,63 @@ function Settings({ s }: { s: OtpServiceDto }) {
             leftSection={<IconBook />}
             size="sm"
           >
-            Docs
+            {t('Docs')}
           </Button>
         </Group>
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="md">
-        <Setting label="Sender" value={s.senderId || 'Account default'} />
+        <Setting label={t('Sender')} value={s.senderId || t('Account default')} />
         <Setting
-          label="Code"
-          value={`${s.codeLength} ${s.codeType === 'numeric' ? 'digits' : 'letters + digits'}`}
+          label={t('Code')}
+          value={
+            s.codeType === 'numeric'
+              ? t('{{count}} digits', { count: s.codeLength })
+              : t('{{count}} letters + digits', { count: s.codeLength })
+          }
         />
-        <Setting label="Lifetime" value={`${s.ttlMinutes} min`} />
-        <Setting label="Check attempts" value={s.maxAttempts} />
+        <Setting label={t('Lifetime')} value={t('{{count}} min', { count: s.ttlMinutes })} />
+        <Setting label={t('Check attempts')} value={s.maxAttempts} />
         <Setting
-          label="Per number"
-          value={`${s.sendLimit} / ${s.sendWindowMinutes} min, ${s.resendCooldownSeconds} s apart`}
+          label={t('Per number')}
+          value={t('{{limit}} / {{window}} min, {{cooldown}} s apart', {
+            limit: s.sendLimit,
+            window: s.sendWindowMinutes,
+            cooldown: s.resendCooldownSeconds,
+          })}
         />
         <Setting
-          label="Countries"
-          value={s.allowedCountries.length ? s.allowedCountries.join(', ') : 'All'}
+          label={t('Countries')}
+          value={s.allowedCountries.length ? s.allowedCountries.join(', ') : t('All')}
         />
         <Setting
-          label="Pumping guard"
-          value={`> ${s.velocityMaxSends} per ${'x'.repeat(s.velocityRangeDigits)} range in ${s.velocityWindowMinutes} min`}
+          label={t('Pumping guard')}
+          value={t('> {{max}} per {{range}} range in {{window}} min', {
+            max: s.velocityMaxSends,
+            range: 'x'.repeat(s.velocityRangeDigits),
+            window: s.velocityWindowMinutes,
+          })}
         />
-        <Setting label="Sends (24 h)" value={formatNumber(s.stats.sends24h)} />
+        <Setting label={t('Sends (24 h)')} value={formatNumber(s.stats.sends24h)} />
         <Setting
-          label="Verified (24 h)"
+          label={t('Verified (24 h)')}
           value={s.stats.sends24h ? formatPercent(s.stats.verificationRate24h) : '–'}
         />
-        <Setting label="Blocked (24 h)" value={formatNumber(s.stats.blocked24h)} />
+        <Setting label={t('Blocked (24 h)')} value={formatNumber(s.stats.blocked24h)} />
       </SimpleGrid>
       <Text size="xs" c="dimmed" mt="md">
-        Message: {s.template}
+        {t('Message:')} {s.template}
       </Text>
     </Card>
   );
 }
 
 function Charts({ id }: { id: string }) {
+  const t = useT();
   const stats = useOtpStats(id);
   if (stats.isPending) return <Skeleton height={280} radius="md" />;
   if (stats.isError)
     return (
-      <Alert color="red" variant="light" role="alert" title="The figures could not be loaded">
+      <Alert color="red" variant="light" role="alert" title={t('The figures could not be loaded')}>
         {messageOf(stats.error)}
       </Alert>
     );
@@ -140,7 +155,7 @@ function Charts({ id }: { id: string }) {
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
       <Card withBorder radius="md" padding="lg">
         <Title order={2} size="h5" mb="md">
-          Sends and verifications per day
+          {t('Sends and verifications per day')}
         </Title>
         <BarChart
           h={220}
@@ -148,9 +163,9 @@ function Charts({ id }: { id: string }) {
           dataKey="day"
           withLegend
           series={[
-            { name: 'Sends', color: 'blue.6' },
-            { name: 'Verified', color: 'teal.6' },
-            { name: 'Blocked', color: 'red.6' },
+            { name: 'Sends', color: 'blue.6', label: t('Sends') },
+            { name: 'Verified', color: 'teal.6', label: t('Verified') },
+            { name: 'Blocked', color: 'red.6', label: t('Blocked') },
           ]}
           tickLine="y"
           yAxisProps={{ allowDecimals: false }}
@@ -159,15 +174,15 @@ function Charts({ id }: { id: string }) {
       </Card>
       <Card withBorder radius="md" padding="lg">
         <Title order={2} size="h5" mb="md">
-          Conversion per day
+          {t('Conversion per day')}
         </Title>
         <LineChart
           h={220}
           data={data}
           dataKey="day"
-          series={[{ name: 'Conversion', color: 'grape.6', label: 'Verified / sent' }]}
+          series={[{ name: 'Conversion', color: 'grape.6', label: t('Verified / sent') }]}
           yAxisProps={{ domain: [0, 100] }}
-          valueFormatter={(v) => `${v}%`}
+          valueFormatter={(v) => formatPercent(v / 100)}
           curveType="monotone"
           withLegend
           tickLine="y"
@@ -178,6 +193,7 @@ function Charts({ id }: { id: string }) {
 }
 
 function Verifications({ id }: { id: string }) {
+  const t = useT();
   const page = useOtpVerifications(id);
   const rows = page.data?.pages.flatMap((p) => p.items) ?? [];
   const blocked = page.data?.pages[0]?.blockedRanges ?? [];
@@ -185,18 +201,19 @@ function Verifications({ id }: { id: string }) {
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={2} size="h4">
-          Recent verifications
+          {t('Recent verifications')}
         </Title>
         <Text size="xs" c="dimmed">
-          Updates live
+          {t('Updates live')}
         </Text>
       </Group>
       {blocked.length > 0 && (
-        <Alert color="red" variant="light" title="Number ranges blocked by the SMS pumping guard">
+        <Alert color="red" variant="light" title={t('Number ranges blocked by the SMS pumping guard')}>
           <Stack gap={4}>
             {blocked.map((b) => (
               <Text size="sm" key={b.range}>
-                <Code>{b.range}</Code> until {formatDateTime(b.until)}: {b.reason}
+                <Code>{b.range}</Code>{' '}
+                {t('until {{until}}: {{reason}}', { until: formatDateTime(b.until), reason: b.reason })}
               </Text>
             ))}
           </Stack>
@@ -204,15 +221,15 @@ function Verifications({ id }: { id: string }) {
       )}
       {page.isPending && <Skeleton height={160} radius="md" />}
       {page.isError && (
-        <Alert color="red" variant="light" role="alert" title="The verifications could not be loaded">
+        <Alert color="red" variant="light" role="alert" title={t('The verifications could not be loaded')}>
           {messageOf(page.error)}
         </Alert>
       )}
       {page.isSuccess && rows.length === 0 && (
         <Paper withBorder radius="md" p="xl">
           <Text c="dimmed" ta="center" size="sm">
-            No codes sent yet. Send one from the <Link to={paths.otp.test.getHref(id)}>test page</Link> or
-            through the API.
+            {t('No codes sent yet. Send one from the')}{' '}
+            <Link to={paths.otp.test.getHref(id)}>{t('test page')}</Link> {t('or through the API.')}
           </Text>
         </Paper>
       )}
@@ -221,18 +238,18 @@ function Verifications({ id }: { id: string }) {
           <ResponsiveTable
             minWidth={860}
             verticalSpacing="xs"
-            aria-label="Recent verifications"
+            aria-label={t('Recent verifications')}
             data-testid="otp-verifications"
           >
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Sent</Table.Th>
-                <Table.Th>Number</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Attempts</Table.Th>
-                <Table.Th>SMS</Table.Th>
-                <Table.Th>Verified</Table.Th>
-                <Table.Th>Why blocked</Table.Th>
+                <Table.Th>{t('Sent')}</Table.Th>
+                <Table.Th>{t('Number')}</Table.Th>
+                <Table.Th>{t('Status')}</Table.Th>
+                <Table.Th>{t('Attempts')}</Table.Th>
+                <Table.Th>{t('SMS')}</Table.Th>
+                <Table.Th>{t('Verified')}</Table.Th>
+                <Table.Th>{t('Why blocked')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -240,23 +257,27 @@ function Verifications({ id }: { id: string }) {
                 const status = OTP_STATUS_LABEL[v.status];
                 return (
                   <Table.Tr key={v.id} data-status={v.status}>
-                    <Table.Td data-label="Sent">{formatDateTime(v.createdAt, { seconds: true })}</Table.Td>
-                    <Table.Td data-label="Number" ff="monospace">
+                    <Table.Td data-label={t('Sent')}>
+                      {formatDateTime(v.createdAt, { seconds: true })}
+                    </Table.Td>
+                    <Table.Td data-label={t('Number')} ff="monospace">
                       {v.to}
                     </Table.Td>
-                    <Table.Td data-label="Status">
-                      <ToneBadge color={status.color}>{status.label}</ToneBadge>
+                    <Table.Td data-label={t('Status')}>
+                      <ToneBadge color={status.color}>{t(status.label)}</ToneBadge>
                     </Table.Td>
-                    <Table.Td data-label="Attempts">
-                      {v.status === 'blocked' ? '–' : `${v.attempts} of ${v.maxAttempts}`}
+                    <Table.Td data-label={t('Attempts')}>
+                      {v.status === 'blocked'
+                        ? '–'
+                        : t('{{attempts}} of {{max}}', { attempts: v.attempts, max: v.maxAttempts })}
                     </Table.Td>
-                    <Table.Td data-label="SMS" tt="capitalize">
+                    <Table.Td data-label={t('SMS')} tt="capitalize">
                       {v.messageStatus ?? '–'}
                     </Table.Td>
-                    <Table.Td data-label="Verified">
+                    <Table.Td data-label={t('Verified')}>
                       {v.approvedAt ? formatTime(v.approvedAt, { seconds: true }) : '–'}
                     </Table.Td>
-                    <Table.Td data-label="Why blocked">
+                    <Table.Td data-label={t('Why blocked')}>
                       <Text size="sm" c={v.blockedReason ? 'red.8' : 'dimmed'}>
                         {v.blockedReason ?? '–'}
                       </Text>
@@ -275,7 +296,7 @@ function Verifications({ id }: { id: string }) {
             loading={page.isFetchingNextPage}
             onClick={() => void page.fetchNextPage()}
           >
-            Show older
+            {t('Show older')}
           </Button>
         </Group>
       )}
@@ -284,12 +305,13 @@ function Verifications({ id }: { id: string }) {
 }
 
 export default function OtpServiceViewPage() {
+  const t = useT();
   const id = useParams().id ?? '';
   const service = useOtpService(id);
   useOtpLive(id);
   if (service.isPending)
     return (
-      <Stack aria-busy="true" aria-label="Loading the OTP service">
+      <Stack aria-busy="true" aria-label={t('Loading the OTP service')}>
         <Skeleton height={180} radius="md" />
         <Skeleton height={280} radius="md" />
       </Stack>
@@ -298,7 +320,7 @@ export default function OtpServiceViewPage() {
     return isMissing(service.error) ? (
       <ServiceNotFound />
     ) : (
-      <Alert color="red" variant="light" role="alert" title="The service could not be loaded">
+      <Alert color="red" variant="light" role="alert" title={t('The service could not be loaded')}>
         {messageOf(service.error)}
       </Alert>
     );

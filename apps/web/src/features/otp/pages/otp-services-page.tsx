@@ -19,6 +19,7 @@ import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 import { paths } from '@/config/paths';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useDeleteOtpService, useOtpServices } from '../api/otp-services';
 import { IconBook, IconFlask, IconPencil, IconPlus, IconShield, IconTrash } from '../components/icons';
@@ -27,6 +28,7 @@ import { formatPercent } from '../otp-format';
 import { formatNumber } from '@/lib/format';
 
 export default function OtpServicesPage() {
+  const t = useT();
   const list = useOtpServices();
   const remove = useDeleteOtpService();
   const deleting = useModalTarget<OtpServiceDto>();
@@ -38,7 +40,7 @@ export default function OtpServicesPage() {
     if (!svc) return;
     try {
       await remove.mutateAsync(svc.id);
-      toast.success(`OTP service "${svc.name}" has been deleted.`);
+      toast.success(t('OTP service "{{name}}" has been deleted.', { name: svc.name }));
       deleting.close();
     } catch (error) {
       setDeleteError(messageOf(error));
@@ -49,32 +51,33 @@ export default function OtpServicesPage() {
     <Stack gap="lg">
       <Group justify="space-between" wrap="wrap">
         <Text c="dimmed" size="sm" maw={560}>
-          Send one-time passwords on the priority lane, with brute-force and SMS-pumping protection on by
-          default. Your app calls two endpoints: send and check.
+          {t(
+            'Send one-time passwords on the priority lane, with brute-force and SMS-pumping protection on by default. Your app calls two endpoints: send and check.',
+          )}
         </Text>
         <Group gap="sm">
           <Button component={Link} to={paths.otp.doc.getHref()} variant="default" leftSection={<IconBook />}>
-            API documentation
+            {t('API documentation')}
           </Button>
           <Button component={Link} to={paths.otp.create.getHref()} leftSection={<IconPlus />}>
-            New OTP service
+            {t('New OTP service')}
           </Button>
         </Group>
       </Group>
 
       {list.isPending && (
-        <Stack gap="xs" aria-busy="true" aria-label="Loading OTP services">
+        <Stack gap="xs" aria-busy="true" aria-label={t('Loading OTP services')}>
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} height={44} radius="sm" />
           ))}
         </Stack>
       )}
       {list.isError && (
-        <Alert color="red" variant="light" title="The OTP services could not be loaded" role="alert">
+        <Alert color="red" variant="light" title={t('The OTP services could not be loaded')} role="alert">
           <Stack gap="sm" align="flex-start">
             {messageOf(list.error)}
             <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-              Try again
+              {t('Try again')}
             </Button>
           </Stack>
         </Alert>
@@ -86,12 +89,12 @@ export default function OtpServicesPage() {
             size="lg"
             py={48}
             icon={<IconShield width={32} height={32} />}
-            title="No OTP services yet"
-            description="Create a service to send verification codes from your app or website."
+            title={t('No OTP services yet')}
+            description={t('Create a service to send verification codes from your app or website.')}
           >
             <EmptyState.Actions>
               <Button component={Link} to={paths.otp.create.getHref()} leftSection={<IconPlus />}>
-                Create your first OTP service
+                {t('Create your first OTP service')}
               </Button>
             </EmptyState.Actions>
           </EmptyState>
@@ -99,47 +102,56 @@ export default function OtpServicesPage() {
       )}
       {items.length > 0 && (
         <Paper withBorder radius="md">
-          <ResponsiveTable minWidth={900} verticalSpacing="sm" highlightOnHover aria-label="OTP services">
+          <ResponsiveTable
+            minWidth={900}
+            verticalSpacing="sm"
+            highlightOnHover
+            aria-label={t('OTP services')}
+          >
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Sender</Table.Th>
-                <Table.Th>Code</Table.Th>
-                <Table.Th>Lifetime</Table.Th>
-                <Table.Th ta="right">Sends (24 h)</Table.Th>
-                <Table.Th ta="right">Verified</Table.Th>
-                <Table.Th ta="right">Blocked</Table.Th>
+                <Table.Th>{t('Name')}</Table.Th>
+                <Table.Th>{t('Sender')}</Table.Th>
+                <Table.Th>{t('Code')}</Table.Th>
+                <Table.Th>{t('Lifetime')}</Table.Th>
+                <Table.Th ta="right">{t('Sends (24 h)')}</Table.Th>
+                <Table.Th ta="right">{t('Verified')}</Table.Th>
+                <Table.Th ta="right">{t('Blocked')}</Table.Th>
                 <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
+                  <VisuallyHidden>{t('Actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {items.map((s) => (
                 <Table.Tr key={s.id}>
-                  <Table.Td data-label="Name">
+                  <Table.Td data-label={t('Name')}>
                     <Anchor component={Link} to={paths.otp.view.getHref(s.id)} fw={500}>
                       {s.name}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td data-label="Sender">
+                  <Table.Td data-label={t('Sender')}>
                     {s.senderId || (
                       <Text span c="dimmed" size="sm">
-                        Default
+                        {t('Default')}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Code">
-                    {s.codeLength} {s.codeType === 'numeric' ? 'digits' : 'characters'}
+                  <Table.Td data-label={t('Code')}>
+                    {s.codeType === 'numeric'
+                      ? t('{{count}} digits', { count: s.codeLength })
+                      : t('{{count}} characters', { count: s.codeLength })}
                   </Table.Td>
-                  <Table.Td data-label="Lifetime">{s.ttlMinutes} min</Table.Td>
-                  <Table.Td data-label="Sends (24 h)" ta="right">
+                  <Table.Td data-label={t('Lifetime')}>
+                    {t('{{count}} min', { count: s.ttlMinutes })}
+                  </Table.Td>
+                  <Table.Td data-label={t('Sends (24 h)')} ta="right">
                     {formatNumber(s.stats.sends24h)}
                   </Table.Td>
-                  <Table.Td data-label="Verified" ta="right">
+                  <Table.Td data-label={t('Verified')} ta="right">
                     {s.stats.sends24h ? formatPercent(s.stats.verificationRate24h) : '–'}
                   </Table.Td>
-                  <Table.Td data-label="Blocked" ta="right">
+                  <Table.Td data-label={t('Blocked')} ta="right">
                     {s.stats.blocked24h ? (
                       <ToneBadge color="red">{formatNumber(s.stats.blocked24h)}</ToneBadge>
                     ) : (
@@ -154,9 +166,9 @@ export default function OtpServicesPage() {
                         size="compact-sm"
                         variant="light"
                         leftSection={<IconFlask />}
-                        aria-label={`Test ${s.name}`}
+                        aria-label={t('Test {{name}}', { name: s.name })}
                       >
-                        Test
+                        {t('Test')}
                       </Button>
                       <Button
                         component={Link}
@@ -165,13 +177,13 @@ export default function OtpServicesPage() {
                         variant="subtle"
                         color="gray"
                         leftSection={<IconPencil />}
-                        aria-label={`Edit ${s.name}`}
+                        aria-label={t('Edit {{name}}', { name: s.name })}
                       >
-                        Edit
+                        {t('Edit')}
                       </Button>
                       <RowAction
-                        tip="Delete"
-                        label={`Delete ${s.name}`}
+                        tip={t('Delete')}
+                        label={t('Delete {{name}}', { name: s.name })}
                         danger
                         onClick={() => {
                           setDeleteError(null);
@@ -191,15 +203,17 @@ export default function OtpServicesPage() {
 
       <ConfirmDeleteModal
         opened={deleting.opened}
-        title="Delete OTP service"
-        confirmLabel="Delete service"
+        title={t('Delete OTP service')}
+        confirmLabel={t('Delete service')}
         loading={remove.isPending}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
         onClose={deleting.close}
       >
-        Delete <b>{deleting.target?.name}</b>? Its codes stop working at once and calls to its id get 404. Its
-        verification history is deleted too. This cannot be undone.
+        {t('Delete')} <b>{deleting.target?.name}</b>
+        {t(
+          '? Its codes stop working at once and calls to its id get 404. Its verification history is deleted too. This cannot be undone.',
+        )}
       </ConfirmDeleteModal>
     </Stack>
   );
