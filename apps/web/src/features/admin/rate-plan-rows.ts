@@ -1,4 +1,5 @@
 import type { RatePlanDetail } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 import { toMinor } from './amount';
 
 /** One editable line of a rate plan's price table (prices as typed, in major units). */
@@ -28,9 +29,15 @@ export function toPrices(
   const prices = [];
   for (const [i, r] of rows.entries()) {
     const minor = toMinor(r.price, 7);
-    if (minor === null) return { error: `Row ${i + 1}: "${r.price}" is not a price (e.g. 0.05)` };
+    if (minor === null)
+      return {
+        error: translate('Row {{row}}: "{{price}}" is not a price (e.g. 0.05)', {
+          row: i + 1,
+          price: r.price,
+        }),
+      };
     if (r.prefix && !/^\+[1-9]\d{0,14}$/.test(r.prefix.trim()))
-      return { error: `Row ${i + 1}: a prefix is + and digits, e.g. +44` };
+      return { error: translate('Row {{row}}: a prefix is + and digits, e.g. +44', { row: i + 1 }) };
     prices.push({ prefix: r.prefix.trim(), priceMinor: minor });
   }
   return { prices };

@@ -14,14 +14,17 @@ import {
 import type { AdminAccountDetail } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import { newRequestId } from '@/lib/request-id';
 import { toast } from '@/lib/toast';
 import { useAdjust } from '../api/admin-api';
 import { toMinor } from '../amount';
+import { rich } from './common';
 
 /** A manual credit or debit of an account's balance, confirmed first and posted once. */
 export function AccountAdjustmentCard({ account }: { account: AdminAccountDetail }) {
+  const t = useT();
   const adjust = useAdjust(account.id);
   const [direction, setDirection] = useState<'credit' | 'debit'>('credit');
   const [amount, setAmount] = useState('');
@@ -35,8 +38,8 @@ export function AccountAdjustmentCard({ account }: { account: AdminAccountDetail
 
   const ask = () => {
     setError(null);
-    if (!minor) return setError('Enter an amount greater than zero, e.g. 25.00');
-    if (reason.trim().length < 3) return setError('Give a reason of at least 3 characters');
+    if (!minor) return setError(t('Enter an amount greater than zero, e.g. 25.00'));
+    if (reason.trim().length < 3) return setError(t('Give a reason of at least 3 characters'));
     setRequestId(newRequestId());
     setConfirming(true);
   };
@@ -45,7 +48,9 @@ export function AccountAdjustmentCard({ account }: { account: AdminAccountDetail
       const res = (await adjust.mutateAsync({ amountMinor: signed!, reason: reason.trim(), requestId })) as {
         balanceMinor: number;
       };
-      toast.success(`Balance is now ${formatMoney(res.balanceMinor, account.currency)}.`);
+      toast.success(
+        t('Balance is now {{balance}}.', { balance: formatMoney(res.balanceMinor, account.currency) }),
+      );
       setAmount('');
       setReason('');
       setConfirming(false);
@@ -58,20 +63,20 @@ export function AccountAdjustmentCard({ account }: { account: AdminAccountDetail
   return (
     <Paper withBorder radius="md" p="md">
       <Title order={2} size="h5" mb="xs">
-        Credit or debit
+        {t('Credit or debit')}
       </Title>
       <Stack gap="sm">
         <SegmentedControl
-          aria-label="Direction"
+          aria-label={t('Direction')}
           value={direction}
           onChange={(v) => setDirection(v)}
           data={[
-            { value: 'credit', label: 'Credit (top-up)' },
-            { value: 'debit', label: 'Debit' },
+            { value: 'credit', label: t('Credit (top-up)') },
+            { value: 'debit', label: t('Debit') },
           ]}
         />
         <NumberInput
-          label={`Amount (${account.currency})`}
+          label={t('Amount ({{currency}})', { currency: account.currency })}
           placeholder="25.00"
           decimalScale={2}
           min={0}
@@ -80,9 +85,11 @@ export function AccountAdjustmentCard({ account }: { account: AdminAccountDetail
           onChange={(v) => setAmount(String(v))}
         />
         <Textarea
-          label="Reason"
-          description="Shown in the account's ledger and the audit log. Say “overdraft” to allow a negative balance where that is enabled."
-          placeholder="Bank transfer ref 2026-0415"
+          label={t('Reason')}
+          description={t(
+            "Shown in the account's ledger and the audit log. Say “overdraft” to allow a negative balance where that is enabled.",
+          )}
+          placeholder={t('Bank transfer ref 2026-0415')}
           autosize
           minRows={2}
           value={reason}
@@ -90,29 +97,40 @@ export function AccountAdjustmentCard({ account }: { account: AdminAccountDetail
         />
         <FormAlert message={error} />
         <Group justify="flex-end">
-          <Button onClick={ask}>{direction === 'credit' ? 'Credit account' : 'Debit account'}</Button>
+          <Button onClick={ask}>{direction === 'credit' ? t('Credit account') : t('Debit account')}</Button>
         </Group>
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Confirm adjustment" centered>
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('Confirm adjustment')}
+        centered
+      >
         <Stack>
           <Text size="sm">
-            {direction === 'credit' ? 'Credit' : 'Debit'}{' '}
-            <b>{signed !== null && formatMoney(Math.abs(signed), account.currency)}</b>{' '}
-            {direction === 'credit' ? 'to' : 'from'} <b>{account.username ?? account.name}</b>? The balance
-            goes from {formatMoney(account.balanceMinor, account.currency)} to{' '}
-            <b>{formatMoney(account.balanceMinor + (signed ?? 0), account.currency)}</b>. Ledger entries
-            cannot be changed afterwards; a mistake is corrected with an opposite adjustment.
+            {rich(
+              t,
+              direction === 'credit'
+                ? 'Credit {{amount}} to {{account}}? The balance goes from {{before}} to {{after}}. Ledger entries cannot be changed afterwards; a mistake is corrected with an opposite adjustment.'
+                : 'Debit {{amount}} from {{account}}? The balance goes from {{before}} to {{after}}. Ledger entries cannot be changed afterwards; a mistake is corrected with an opposite adjustment.',
+              {
+                amount: <b>{signed !== null && formatMoney(Math.abs(signed), account.currency)}</b>,
+                account: <b>{account.username ?? account.name}</b>,
+                before: formatMoney(account.balanceMinor, account.currency),
+                after: <b>{formatMoney(account.balanceMinor + (signed ?? 0), account.currency)}</b>,
+              },
+            )}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button
               onClick={() => void submit()}
               loading={adjust.isPending}
               color={direction === 'debit' ? 'red' : undefined}
             >
-              Confirm {direction}
+              {direction === 'credit' ? t('Confirm credit') : t('Confirm debit')}
             </Button>
           </Group>
         </Stack>

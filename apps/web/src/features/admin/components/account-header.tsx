@@ -1,10 +1,12 @@
 import { Group, Paper, Text, Title } from '@mantine/core';
 import type { AdminAccountDetail } from '@wren/contracts';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
-import { AccountStatusBadge, When } from './common';
+import { AccountStatusBadge, rich, When } from './common';
 
 /** The account's name, status and creation, with its balance and rate plan on the right. */
 export function AccountHeader({ account: a }: { account: AdminAccountDetail }) {
+  const t = useT();
   return (
     <Paper withBorder radius="md" p="md">
       <Group justify="space-between" wrap="wrap">
@@ -16,12 +18,12 @@ export function AccountHeader({ account: a }: { account: AdminAccountDetail }) {
             <AccountStatusBadge status={a.status} />
           </Group>
           <Text size="sm" c="dimmed">
-            {a.name} · {a.email} · created <When at={a.createdAt} />
+            {a.name} · {a.email} · {rich(t, 'created {{when}}', { when: <When at={a.createdAt} /> })}
           </Text>
         </div>
         <div style={{ textAlign: 'right' }}>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-            Balance
+            {t('Balance')}
           </Text>
           <Text
             size="xl"
@@ -33,7 +35,7 @@ export function AccountHeader({ account: a }: { account: AdminAccountDetail }) {
           </Text>
           <Text size="xs" c="dimmed">
             {a.ratePlanName}
-            {a.ratePlanId === null ? ' (default plan)' : ''}
+            {a.ratePlanId === null ? ` (${t('default plan')})` : ''}
           </Text>
         </div>
       </Group>

@@ -13,12 +13,14 @@ import {
 import type { AdminAccountDetail } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useAssignPlan, useRatePlans, useSetLimits } from '../api/admin-api';
 import { formatNumber } from '@/lib/format';
 
 /** The account's rate plan, and its sending limits: rate, daily cap and allowed countries. */
 export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail }) {
+  const t = useT();
   const plans = useRatePlans();
   const assign = useAssignPlan(account.id);
   const setLimits = useSetLimits(account.id);
@@ -33,7 +35,7 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
     setError(null);
     try {
       await assign.mutateAsync(plan || null);
-      toast.success('Rate plan assigned.');
+      toast.success(t('Rate plan assigned.'));
     } catch (e) {
       setError(messageOf(e));
     }
@@ -41,14 +43,14 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
   const saveLimits = async () => {
     setError(null);
     const bad = countries.find((c) => !/^[A-Z]{2}$/.test(c));
-    if (bad) return setError(`"${bad}" is not a two-letter country code (GB, US)`);
+    if (bad) return setError(t('"{{code}}" is not a two-letter country code (GB, US)', { code: bad }));
     try {
       await setLimits.mutateAsync({
         maxPerSecond: tps === '' ? null : Number(tps),
         dailyCap: cap === '' ? null : Number(cap),
         allowedCountries: countries.length ? countries : null,
       });
-      toast.success('Limits saved.');
+      toast.success(t('Limits saved.'));
     } catch (e) {
       setError(messageOf(e));
     }
@@ -58,17 +60,20 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
   return (
     <Paper withBorder radius="md" p="md">
       <Title order={2} size="h5" mb="xs">
-        Rate plan and limits
+        {t('Rate plan and limits')}
       </Title>
       <Stack gap="sm">
         <Group align="flex-end" gap="sm">
           <Select
-            label="Rate plan"
+            label={t('Rate plan')}
             flex={1}
             value={plan}
             onChange={(v) => setPlan(v ?? '')}
             data={[
-              { value: '', label: `Default${defaultPlan ? ` (${defaultPlan.name})` : ''}` },
+              {
+                value: '',
+                label: defaultPlan ? t('Default ({{name}})', { name: defaultPlan.name }) : t('Default'),
+              },
               ...(plans.data ?? []).map((p) => ({ value: p.id, label: `${p.name} · ${p.currency}` })),
             ]}
             allowDeselect={false}
@@ -79,14 +84,14 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
             loading={assign.isPending}
             disabled={plan === (account.ratePlanId ?? '')}
           >
-            Assign
+            {t('Assign')}
           </Button>
         </Group>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <NumberInput
-            label="Messages per second"
-            description="Sends are paced to this rate; other accounts are not slowed"
-            placeholder="No limit"
+            label={t('Messages per second')}
+            description={t('Sends are paced to this rate; other accounts are not slowed')}
+            placeholder={t('No limit')}
             min={1}
             max={10000}
             allowDecimal={false}
@@ -94,13 +99,16 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
             onChange={setTps}
           />
           <NumberInput
-            label="Daily cap (messages)"
+            label={t('Daily cap (messages)')}
             description={
               account.acceptedToday === null
-                ? 'Messages accepted per UTC day; a larger send is refused'
-                : `${formatNumber(account.acceptedToday)} of ${formatNumber(account.limits.dailyCap ?? 0)} used today (UTC)`
+                ? t('Messages accepted per UTC day; a larger send is refused')
+                : t('{{used}} of {{cap}} used today (UTC)', {
+                    used: formatNumber(account.acceptedToday),
+                    cap: formatNumber(account.limits.dailyCap ?? 0),
+                  })
             }
-            placeholder="No cap"
+            placeholder={t('No cap')}
             min={0}
             allowDecimal={false}
             value={cap}
@@ -108,8 +116,10 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
           />
         </SimpleGrid>
         <TagsInput
-          label="Allowed countries"
-          description="Two-letter codes; sends to other countries are refused. Leave empty to allow every country"
+          label={t('Allowed countries')}
+          description={t(
+            'Two-letter codes; sends to other countries are refused. Leave empty to allow every country',
+          )}
           placeholder="GB, US…"
           value={countries}
           onChange={(v) => setCountries(v.map((c) => c.trim().toUpperCase()))}
@@ -118,7 +128,7 @@ export function AccountPlanLimitsCard({ account }: { account: AdminAccountDetail
         <FormAlert message={error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => void saveLimits()} loading={setLimits.isPending}>
-            Save limits
+            {t('Save limits')}
           </Button>
         </Group>
       </Stack>

@@ -1,6 +1,19 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Alert, Badge, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { formatDateTime } from '@/lib/format';
+import { useT, type Translate } from '@/lib/i18n';
+
+/**
+ * A translated sentence with React elements in it, so a translation can move them: `rich(t,
+ * 'Credit {{amount}} to {{account}}?', { amount: <b>…</b>, account: <b>…</b> })`. Each
+ * placeholder is filled with a marker that the translated text is split on again.
+ */
+export function rich(t: Translate, key: string, parts: Record<string, ReactNode>): ReactNode[] {
+  const markers = Object.fromEntries(Object.keys(parts).map((name) => [name, `\uE000${name}\uE001`]));
+  return t(key, markers)
+    .split(/\uE000(\w+)\uE001/)
+    .map((piece, i) => (i % 2 === 0 ? piece : <Fragment key={i}>{parts[piece]}</Fragment>));
+}
 
 /** A page's heading row: title, a line of context, and actions on the right. */
 export function SectionHeader({
@@ -30,11 +43,12 @@ export function SectionHeader({
 }
 
 export function LoadMore(props: { hasMore: boolean; loading: boolean; onMore: () => void; shown: number }) {
+  const t = useT();
   if (!props.hasMore) return null;
   return (
     <Center p="md">
       <Button variant="default" loading={props.loading} onClick={props.onMore}>
-        Show more ({props.shown} shown)
+        {t('Show more ({{shown}} shown)', { shown: props.shown })}
       </Button>
     </Center>
   );
@@ -54,12 +68,13 @@ export function LoadingBlock({ label }: { label: string }) {
 }
 
 export function ErrorBlock({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const t = useT();
   return (
-    <Alert color="red" variant="light" m="md" title="Could not load this">
+    <Alert color="red" variant="light" m="md" title={t('Could not load this')}>
       <Group justify="space-between">
         <Text size="sm">{message}</Text>
         <Button size="xs" variant="default" onClick={onRetry}>
-          Try again
+          {t('Try again')}
         </Button>
       </Group>
     </Alert>
@@ -80,9 +95,10 @@ export function EmptyBlock({ title, children }: { title: string; children?: Reac
 }
 
 export function AccountStatusBadge({ status }: { status: 'active' | 'locked' }) {
+  const t = useT();
   return (
     <Badge color={status === 'locked' ? 'red' : 'green'} variant="dot">
-      {status === 'locked' ? 'Locked' : 'Active'}
+      {status === 'locked' ? t('Locked') : t('Active')}
     </Badge>
   );
 }

@@ -1,8 +1,10 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { RatePlanDetail } from '@wren/contracts';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useMakeDefaultPlan } from '../api/admin-api';
+import { rich } from './common';
 
 /** Asks before a rate plan becomes the default (the plan of every account without its own). */
 export function RatePlanDefaultModal({
@@ -14,17 +16,21 @@ export function RatePlanDefaultModal({
   opened: boolean;
   onClose: () => void;
 }) {
+  const t = useT();
   const makeDefault = useMakeDefaultPlan();
   return (
-    <Modal opened={opened} onClose={onClose} title="Change the default plan" centered>
+    <Modal opened={opened} onClose={onClose} title={t('Change the default plan')} centered>
       <Stack>
         <Text size="sm">
-          Make <b>{p.name}</b> the default plan? Every account without a plan of its own is priced by it from
-          now on, in {p.currency}.
+          {rich(
+            t,
+            'Make {{name}} the default plan? Every account without a plan of its own is priced by it from now on, in {{currency}}.',
+            { name: <b>{p.name}</b>, currency: p.currency },
+          )}
         </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button
             loading={makeDefault.isPending}
@@ -32,13 +38,13 @@ export function RatePlanDefaultModal({
               void makeDefault
                 .mutateAsync(p.id)
                 .then(() => {
-                  toast.success(`"${p.name}" is now the default plan.`);
+                  toast.success(t('"{{name}}" is now the default plan.', { name: p.name }));
                   onClose();
                 })
                 .catch((e: unknown) => toast.error(messageOf(e)))
             }
           >
-            Make default
+            {t('Make default')}
           </Button>
         </Group>
       </Stack>

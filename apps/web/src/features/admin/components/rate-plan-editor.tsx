@@ -4,10 +4,11 @@ import { ConfirmDeleteModal } from '@/components/confirm-delete-modal';
 import { FormAlert } from '@/components/form-alert';
 import { IconPlus } from '@/components/icons';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useCopyPlan, useDeletePlan, useRatePlan, useRenamePlan, useSavePrices } from '../api/admin-api';
 import { newRow, toPrices, toRows, type PriceRow } from '../rate-plan-rows';
-import { ErrorBlock, LoadingBlock, SectionHeader } from './common';
+import { ErrorBlock, LoadingBlock, rich, SectionHeader } from './common';
 import { RatePlanDefaultModal } from './rate-plan-default-modal';
 import { RatePlanImportCard } from './rate-plan-import-card';
 import { RatePlanNameModal } from './rate-plan-name-modal';
@@ -16,6 +17,7 @@ import { RatePlanPricesTable } from './rate-plan-prices-table';
 
 /** One rate plan: its prices to edit, import and export, a price preview, and the plan's actions. */
 export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () => void }) {
+  const t = useT();
   const plan = useRatePlan(id);
   const save = useSavePrices();
   const rename = useRenamePlan();
@@ -29,7 +31,7 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
     if (plan.data) setRows(toRows(plan.data));
   }, [plan.data]);
 
-  if (plan.isPending) return <LoadingBlock label="Loading the plan…" />;
+  if (plan.isPending) return <LoadingBlock label={t('Loading the plan…')} />;
   if (plan.isError) return <ErrorBlock message={messageOf(plan.error)} onRetry={() => void plan.refetch()} />;
   const p = plan.data;
 
@@ -40,7 +42,7 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
     const { prices } = checked;
     try {
       await save.mutateAsync({ id, prices });
-      toast.success(`Saved ${prices.length} prices.`);
+      toast.success(t('Saved {{count}} prices.', { count: prices.length }));
     } catch (e) {
       setError(messageOf(e));
     }
@@ -51,30 +53,35 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
       <Paper withBorder radius="md">
         <SectionHeader
           title={p.name}
-          hint={`${p.currency} · ${p.priceCount} prices · ${p.accountCount} account${p.accountCount === 1 ? '' : 's'}`}
+          hint={`${p.currency} · ${t('{{count}} prices', { count: p.priceCount })} · ${
+            p.accountCount === 1
+              ? t('{{count}} account', { count: p.accountCount })
+              : t('{{count}} accounts', { count: p.accountCount })
+          }`}
         >
           {p.isDefault ? (
             <Badge color="green" variant="dot">
-              Default plan
+              {t('Default plan')}
             </Badge>
           ) : (
             <Button variant="default" size="xs" onClick={() => setModal('default')}>
-              Make default
+              {t('Make default')}
             </Button>
           )}
           <Button variant="default" size="xs" onClick={() => setModal('rename')}>
-            Rename
+            {t('Rename')}
           </Button>
           <Button variant="default" size="xs" onClick={() => setModal('copy')}>
-            Copy
+            {t('Copy')}
           </Button>
           <Button variant="default" size="xs" onClick={() => setModal('delete')} disabled={p.isDefault}>
-            Delete
+            {t('Delete')}
           </Button>
         </SectionHeader>
         <Text size="sm" c="dimmed" px="md" pb="sm">
-          A message is priced per segment by the longest prefix its number starts with; the empty prefix
-          prices every other destination. Without it, numbers no prefix covers cannot be sent to.
+          {t(
+            'A message is priced per segment by the longest prefix its number starts with; the empty prefix prices every other destination. Without it, numbers no prefix covers cannot be sent to.',
+          )}
         </Text>
         <RatePlanPricesTable rows={rows} onRowsChange={setRows} currency={p.currency} />
         <FormAlert message={error} />
@@ -84,14 +91,14 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
             leftSection={<IconPlus />}
             onClick={() => setRows((all) => [...all, newRow()])}
           >
-            Add price
+            {t('Add price')}
           </Button>
           <Group gap="xs">
             <Button variant="default" onClick={() => setRows(toRows(p))}>
-              Discard changes
+              {t('Discard changes')}
             </Button>
             <Button onClick={() => void saveRows()} loading={save.isPending}>
-              Save prices
+              {t('Save prices')}
             </Button>
           </Group>
         </Group>
@@ -102,8 +109,8 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
 
       <RatePlanNameModal
         opened={modal === 'rename'}
-        title="Rename rate plan"
-        label="Name"
+        title={t('Rename rate plan')}
+        label={t('Name')}
         initial={p.name}
         loading={rename.isPending}
         onSubmit={async (name) => {
@@ -114,13 +121,13 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
       />
       <RatePlanNameModal
         opened={modal === 'copy'}
-        title="Copy rate plan"
-        label="Name of the copy"
-        initial={`${p.name} (copy)`}
+        title={t('Copy rate plan')}
+        label={t('Name of the copy')}
+        initial={t('{{name}} (copy)', { name: p.name })}
         loading={copy.isPending}
         onSubmit={async (name) => {
           await copy.mutateAsync({ id, name });
-          toast.success(`Copied to "${name}".`);
+          toast.success(t('Copied to "{{name}}".', { name }));
           setModal(null);
         }}
         onClose={() => setModal(null)}
@@ -128,8 +135,8 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
       <RatePlanDefaultModal plan={p} opened={modal === 'default'} onClose={() => setModal(null)} />
       <ConfirmDeleteModal
         opened={modal === 'delete'}
-        title="Delete rate plan"
-        confirmLabel="Delete plan"
+        title={t('Delete rate plan')}
+        confirmLabel={t('Delete plan')}
         loading={remove.isPending}
         onConfirm={() =>
           void remove
@@ -142,7 +149,10 @@ export function RatePlanEditor({ id, onDeleted }: { id: string; onDeleted: () =>
         }
         onClose={() => setModal(null)}
       >
-        Delete <b>{p.name}</b> and its {p.priceCount} prices? This cannot be undone.
+        {rich(t, 'Delete {{name}} and its {{count}} prices? This cannot be undone.', {
+          name: <b>{p.name}</b>,
+          count: p.priceCount,
+        })}
       </ConfirmDeleteModal>
     </Stack>
   );

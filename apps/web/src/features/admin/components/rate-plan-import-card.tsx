@@ -13,8 +13,10 @@ import {
 import { ADMIN_API, type ImportResult, type RatePlanDetail } from '@wren/contracts';
 import { downloadFile } from '@/lib/download';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { adminPath, useImportPrices } from '../api/admin-api';
+import { rich } from './common';
 
 interface RatePlanImportCardProps {
   plan: RatePlanDetail;
@@ -24,6 +26,7 @@ interface RatePlanImportCardProps {
 
 /** A rate plan's prices from a CSV (added and updated, or replacing all) and to one. */
 export function RatePlanImportCard({ plan: p, onError: setError }: RatePlanImportCardProps) {
+  const t = useT();
   const id = p.id;
   const importPrices = useImportPrices();
   const [importMode, setImportMode] = useState<'merge' | 'replace'>('merge');
@@ -34,13 +37,13 @@ export function RatePlanImportCard({ plan: p, onError: setError }: RatePlanImpor
     if (!file) return;
     setImported(null);
     setError(null);
-    if (file.size > 1_000_000) return setError('The file is too large (1 MB at most).');
+    if (file.size > 1_000_000) return setError(t('The file is too large (1 MB at most).'));
     setProgress(0);
     try {
       const csv = await file.text();
       const res = await importPrices.mutateAsync({ id, csv, mode: importMode, onProgress: setProgress });
       setImported(res);
-      if (res.rejected.length === 0) toast.success(`Imported ${res.imported} prices.`);
+      if (res.rejected.length === 0) toast.success(t('Imported {{count}} prices.', { count: res.imported }));
     } catch (e) {
       setError(messageOf(e));
     } finally {
@@ -51,27 +54,29 @@ export function RatePlanImportCard({ plan: p, onError: setError }: RatePlanImpor
   return (
     <Paper withBorder radius="md" p="md">
       <Text fw={600} mb="xs">
-        Import and export
+        {t('Import and export')}
       </Text>
       <Text size="sm" c="dimmed" mb="sm">
-        CSV with a header row and the columns <code>prefix</code> and <code>price</code> (major units, e.g.
-        0.05); a <code>country</code> column is ignored. A file with any bad row is not imported; the bad rows
-        are listed.
+        {rich(
+          t,
+          'CSV with a header row and the columns {{prefix}} and {{price}} (major units, e.g. 0.05); a {{country}} column is ignored. A file with any bad row is not imported; the bad rows are listed.',
+          { prefix: <code>prefix</code>, price: <code>price</code>, country: <code>country</code> },
+        )}
       </Text>
       <Group gap="sm" wrap="wrap">
         <SegmentedControl
-          aria-label="Import mode"
+          aria-label={t('Import mode')}
           value={importMode}
           onChange={(v) => setImportMode(v)}
           data={[
-            { value: 'merge', label: 'Add and update' },
-            { value: 'replace', label: 'Replace all prices' },
+            { value: 'merge', label: t('Add and update') },
+            { value: 'replace', label: t('Replace all prices') },
           ]}
         />
         <FileButton onChange={(f) => void onFile(f)} accept=".csv,text/csv">
           {(props) => (
             <Button {...props} variant="default" loading={importPrices.isPending}>
-              Import CSV…
+              {t('Import CSV…')}
             </Button>
           )}
         </FileButton>
@@ -83,23 +88,27 @@ export function RatePlanImportCard({ plan: p, onError: setError }: RatePlanImpor
             )
           }
         >
-          Export CSV
+          {t('Export CSV')}
         </Button>
       </Group>
-      {progress !== null && <Progress value={progress * 100} mt="sm" aria-label="Upload progress" />}
+      {progress !== null && <Progress value={progress * 100} mt="sm" aria-label={t('Upload progress')} />}
       {imported && imported.rejected.length > 0 && (
         <Alert
           color="red"
           variant="light"
           mt="sm"
-          title={`Not imported: ${imported.rejected.length} bad row${imported.rejected.length === 1 ? '' : 's'}`}
+          title={
+            imported.rejected.length === 1
+              ? t('Not imported: {{count}} bad row', { count: imported.rejected.length })
+              : t('Not imported: {{count}} bad rows', { count: imported.rejected.length })
+          }
         >
           <Table fz="sm" verticalSpacing={2}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Line</Table.Th>
-                <Table.Th>Row</Table.Th>
-                <Table.Th>Problem</Table.Th>
+                <Table.Th>{t('Line')}</Table.Th>
+                <Table.Th>{t('Row')}</Table.Th>
+                <Table.Th>{t('Problem')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

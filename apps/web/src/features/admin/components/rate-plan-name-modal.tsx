@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { FormAlert } from '@/components/form-alert';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 
 /** Names a rate plan (new, renamed or copied); a new one also takes its currency. */
 export function RatePlanNameModal(props: {
@@ -14,6 +15,7 @@ export function RatePlanNameModal(props: {
   onSubmit: (name: string, currency: string) => Promise<void>;
   onClose: () => void;
 }) {
+  const t = useT();
   const [name, setName] = useState(props.initial);
   const [currency, setCurrency] = useState('USD');
   const [error, setError] = useState<string | null>(null);
@@ -43,8 +45,8 @@ export function RatePlanNameModal(props: {
           />
           {props.withCurrency && (
             <TextInput
-              label="Currency"
-              description="Three-letter code"
+              label={t('Currency')}
+              description={t('Three-letter code')}
               value={currency}
               maxLength={3}
               onChange={(e) => setCurrency(e.currentTarget.value)}
@@ -53,10 +55,10 @@ export function RatePlanNameModal(props: {
           <FormAlert message={error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onClose}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" loading={props.loading}>
-              Save
+              {t('Save')}
             </Button>
           </Group>
         </Stack>

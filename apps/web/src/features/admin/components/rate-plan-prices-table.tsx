@@ -1,6 +1,7 @@
 import { ActionIcon, Table, Text, TextInput } from '@mantine/core';
 import { IconTrash } from '@/components/icons';
 import { ResponsiveTable } from '@/components/responsive-table';
+import { useT } from '@/lib/i18n';
 import type { PriceRow } from '../rate-plan-rows';
 
 interface RatePlanPricesTableProps {
@@ -11,24 +12,25 @@ interface RatePlanPricesTableProps {
 
 /** A rate plan's prices as editable rows: prefix, its country, the price per segment. */
 export function RatePlanPricesTable({ rows, onRowsChange: setRows, currency }: RatePlanPricesTableProps) {
+  const t = useT();
   return (
     <ResponsiveTable minWidth={520} verticalSpacing={4}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Prefix</Table.Th>
-          <Table.Th>Country</Table.Th>
-          <Table.Th>Price per segment ({currency})</Table.Th>
-          <Table.Th aria-label="Actions" />
+          <Table.Th>{t('Prefix')}</Table.Th>
+          <Table.Th>{t('Country')}</Table.Th>
+          <Table.Th>{t('Price per segment ({{currency}})', { currency })}</Table.Th>
+          <Table.Th aria-label={t('Actions')} />
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {rows.map((r, i) => (
           <Table.Tr key={r.key}>
-            <Table.Td data-label="Prefix">
+            <Table.Td data-label={t('Prefix')}>
               <TextInput
                 size="xs"
-                aria-label={`Prefix of row ${i + 1}`}
-                placeholder="(everywhere else)"
+                aria-label={t('Prefix of row {{row}}', { row: i + 1 })}
+                placeholder={t('(everywhere else)')}
                 value={r.prefix}
                 onChange={(e) => {
                   const v = e.currentTarget.value;
@@ -38,13 +40,13 @@ export function RatePlanPricesTable({ rows, onRowsChange: setRows, currency }: R
                 }}
               />
             </Table.Td>
-            <Table.Td data-label="Country">
-              <Text size="sm">{r.prefix ? (r.countryName ?? '—') : 'All other destinations'}</Text>
+            <Table.Td data-label={t('Country')}>
+              <Text size="sm">{r.prefix ? (r.countryName ?? '—') : t('All other destinations')}</Text>
             </Table.Td>
-            <Table.Td data-label="Price">
+            <Table.Td data-label={t('Price')}>
               <TextInput
                 size="xs"
-                aria-label={`Price of row ${i + 1}`}
+                aria-label={t('Price of row {{row}}', { row: i + 1 })}
                 value={r.price}
                 onChange={(e) => {
                   const v = e.currentTarget.value;
@@ -56,7 +58,7 @@ export function RatePlanPricesTable({ rows, onRowsChange: setRows, currency }: R
               <ActionIcon
                 variant="subtle"
                 color="red"
-                aria-label={`Remove row ${i + 1}`}
+                aria-label={t('Remove row {{row}}', { row: i + 1 })}
                 onClick={() => setRows((all) => all.filter((x) => x.key !== r.key))}
               >
                 <IconTrash />

@@ -17,12 +17,14 @@ import { ROUTE_LANE_VALUES, ROUTE_STRATEGY_VALUES, type RouteDto, type RouteInpu
 import { FormAlert } from '@/components/form-alert';
 import { IconPlus, IconTrash } from '@/components/icons';
 import { HttpError, messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useRatePlans } from '../api/admin-api';
 import { useSaveRoute } from '../api/routes-api';
 
 /** Monospace for what is typed (prefixes, ids, costs), not for the field's label and messages. */
 export const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
+/** English text, each a key: shown through `t(STRATEGY_LABELS[s])`. */
 export const STRATEGY_LABELS: Record<RouteInput['strategy'], string> = {
   priority: 'Priority (failover in order)',
   weighted: 'Weighted (share by weight)',
@@ -30,6 +32,15 @@ export const STRATEGY_LABELS: Record<RouteInput['strategy'], string> = {
   quality: 'Quality (best delivery first)',
 };
 
+/** A strategy in a table's badge, each a key too: "least cost". */
+export const STRATEGY_SHORT: Record<RouteInput['strategy'], string> = {
+  priority: 'priority',
+  weighted: 'weighted',
+  least_cost: 'least cost',
+  quality: 'quality',
+};
+
+/** English text, each a key: shown through `t(LANE_LABELS[l])`. */
 export const LANE_LABELS: Record<(typeof ROUTE_LANE_VALUES)[number], string> = {
   otp: 'OTP',
   single: 'Single',
@@ -122,6 +133,7 @@ export function RouteFormModal(props: {
   onClose: () => void;
   onSaved: (route: RouteDto) => void;
 }) {
+  const t = useT();
   const { opened, route, connections, onClose, onSaved } = props;
   const save = useSaveRoute();
   const plans = useRatePlans();
@@ -158,7 +170,7 @@ export function RouteFormModal(props: {
           else elsewhere.push(...messages);
         }
         form.setErrors(onForm);
-        setError(elsewhere.length ? elsewhere.join('\n') : 'Check the fields marked in red.');
+        setError(elsewhere.length ? elsewhere.join('\n') : t('Check the fields marked in red.'));
         return;
       }
       setError(messageOf(e));
@@ -169,7 +181,7 @@ export function RouteFormModal(props: {
   const weighted = form.values.strategy === 'weighted';
   const used = new Set(form.values.entries.map((e) => e.connection));
   const planOptions = [
-    { value: '', label: 'Any rate plan' },
+    { value: '', label: t('Any rate plan') },
     ...(plans.data ?? []).map((p) => ({ value: p.id, label: p.name })),
   ];
   const entriesError = form.errors.entries;
@@ -178,66 +190,66 @@ export function RouteFormModal(props: {
     <Modal
       opened={opened}
       onClose={onClose}
-      title={route ? `Edit route “${route.name}”` : 'New route'}
+      title={route ? t('Edit route “{{name}}”', { name: route.name }) : t('New route')}
       size="xl"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t('Close') }}
       centered
     >
       <form noValidate onSubmit={form.onSubmit((v) => void submit(v))}>
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+            <TextInput label={t('Name')} required data-autofocus {...form.getInputProps('name')} />
             <TextInput
-              label="Prefix"
-              description="+ and digits; + alone matches every number"
+              label={t('Prefix')}
+              description={t('+ and digits; + alone matches every number')}
               required
               styles={MONO}
               {...form.getInputProps('prefix')}
             />
           </SimpleGrid>
           <Text size="sm" fw={600} mt="xs">
-            Filters (optional: the most specific matching route wins)
+            {t('Filters (optional: the most specific matching route wins)')}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <TextInput
-              label="Account id"
-              placeholder="Any account"
+              label={t('Account id')}
+              placeholder={t('Any account')}
               styles={MONO}
               {...form.getInputProps('accountId')}
             />
             <Select
-              label="Rate plan"
+              label={t('Rate plan')}
               data={planOptions}
               allowDeselect={false}
               {...form.getInputProps('ratePlanId')}
             />
             <Select
-              label="Lane"
+              label={t('Lane')}
               data={[
-                { value: '', label: 'Any lane' },
-                ...ROUTE_LANE_VALUES.map((l) => ({ value: l, label: LANE_LABELS[l] })),
+                { value: '', label: t('Any lane') },
+                ...ROUTE_LANE_VALUES.map((l) => ({ value: l, label: t(LANE_LABELS[l]) })),
               ]}
               allowDeselect={false}
               {...form.getInputProps('lane')}
             />
             <TextInput
-              label="Sender"
-              placeholder="Any sender"
+              label={t('Sender')}
+              placeholder={t('Any sender')}
               maxLength={15}
               {...form.getInputProps('sender')}
             />
           </SimpleGrid>
           <Select
-            label="Strategy"
+            label={t('Strategy')}
             required
-            data={ROUTE_STRATEGY_VALUES.map((s) => ({ value: s, label: STRATEGY_LABELS[s] }))}
+            data={ROUTE_STRATEGY_VALUES.map((s) => ({ value: s, label: t(STRATEGY_LABELS[s]) }))}
             allowDeselect={false}
             {...form.getInputProps('strategy')}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <NumberInput
-              label="Delivery floor"
-              description="Below this delivered share (0–1) a connection leaves the rotation"
+              label={t('Delivery floor')}
+              description={t('Below this delivered share (0–1) a connection leaves the rotation')}
               min={0}
               max={1}
               step={0.05}
@@ -246,8 +258,8 @@ export function RouteFormModal(props: {
             />
             {quality && (
               <TextInput
-                label="Cost ceiling"
-                description="Connections costing more per segment go last"
+                label={t('Cost ceiling')}
+                description={t('Connections costing more per segment go last')}
                 placeholder="0.0060"
                 styles={MONO}
                 {...form.getInputProps('costCeiling')}
@@ -256,7 +268,7 @@ export function RouteFormModal(props: {
           </SimpleGrid>
           <Group justify="space-between" mt="xs">
             <Text size="sm" fw={600} id="route-entries-label">
-              Connections
+              {t('Connections')}
             </Text>
             <Button
               size="xs"
@@ -265,7 +277,7 @@ export function RouteFormModal(props: {
               disabled={form.values.entries.length >= 20}
               onClick={() => form.insertListItem('entries', blankEntry(form.values.entries.length))}
             >
-              Add connection
+              {t('Add connection')}
             </Button>
           </Group>
           <Stack gap="xs" role="group" aria-labelledby="route-entries-label">
@@ -279,8 +291,8 @@ export function RouteFormModal(props: {
                 style={{ borderBottom: '1px solid var(--mantine-color-default-border)', paddingBottom: 8 }}
               >
                 <Select
-                  label={`Connection ${i + 1}`}
-                  placeholder="Choose"
+                  label={t('Connection {{number}}', { number: i + 1 })}
+                  placeholder={t('Choose')}
                   data={connections.map((c) => ({
                     value: c,
                     label: c,
@@ -291,15 +303,15 @@ export function RouteFormModal(props: {
                   {...form.getInputProps(`entries.${i}.connection`)}
                 />
                 <TextInput
-                  label="Cost per segment"
+                  label={t('Cost per segment')}
                   placeholder="0.0042"
                   styles={MONO}
                   style={{ flex: '1 1 110px' }}
                   {...form.getInputProps(`entries.${i}.cost`)}
                 />
                 <NumberInput
-                  label="Priority"
-                  description="lowest first"
+                  label={t('Priority')}
+                  description={t('lowest first')}
                   min={0}
                   max={1000}
                   allowDecimal={false}
@@ -307,8 +319,8 @@ export function RouteFormModal(props: {
                   {...form.getInputProps(`entries.${i}.priority`)}
                 />
                 <NumberInput
-                  label="Weight"
-                  description={weighted ? 'share of traffic' : 'weighted only'}
+                  label={t('Weight')}
+                  description={weighted ? t('share of traffic') : t('weighted only')}
                   min={0}
                   max={1000}
                   allowDecimal={false}
@@ -320,7 +332,7 @@ export function RouteFormModal(props: {
                   color="red"
                   mt={24}
                   size="lg"
-                  aria-label={`Remove connection ${i + 1}`}
+                  aria-label={t('Remove connection {{number}}', { number: i + 1 })}
                   disabled={form.values.entries.length <= 1}
                   onClick={() => form.removeListItem('entries', i)}
                 >
@@ -335,8 +347,8 @@ export function RouteFormModal(props: {
             )}
           </Stack>
           <Textarea
-            label="Reason"
-            description="Kept in the audit log with the change"
+            label={t('Reason')}
+            description={t('Kept in the audit log with the change')}
             required
             autosize
             minRows={2}
@@ -346,10 +358,10 @@ export function RouteFormModal(props: {
           <FormAlert message={error} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" loading={save.isPending}>
-              {route ? 'Save changes' : 'Create route'}
+              {route ? t('Save changes') : t('Create route')}
             </Button>
           </Group>
         </Stack>

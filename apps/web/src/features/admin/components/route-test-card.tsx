@@ -4,20 +4,24 @@ import { ROUTE_LANE_VALUES, type RouteTestDto } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { HttpError, messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useTestRoute } from '../api/routes-api';
-import { SectionHeader } from './common';
+import { rich, SectionHeader } from './common';
 import { LANE_LABELS, MONO, STRATEGY_LABELS } from './route-form-modal';
 
 type Fields = 'to' | 'accountId' | 'lane' | 'sender';
 
 function Result({ result }: { result: RouteTestDto }) {
+  const t = useT();
   if (!result.route)
     return (
       <Alert
         variant="light"
         color={result.fallback ? 'blue' : 'red'}
         title={
-          result.fallback ? `No route: fallback connection ${result.fallback}` : 'No route and no fallback'
+          result.fallback
+            ? t('No route: fallback connection {{name}}', { name: result.fallback })
+            : t('No route and no fallback')
         }
         data-testid="route-test-result"
       >
@@ -27,13 +31,20 @@ function Result({ result }: { result: RouteTestDto }) {
   const strategy = result.route.strategy as keyof typeof STRATEGY_LABELS;
   return (
     <Stack gap="xs" data-testid="route-test-result">
-      <Alert variant="light" color="teal" title={`Route ${result.route.name} (${result.route.prefix})`}>
+      <Alert
+        variant="light"
+        color="teal"
+        title={t('Route {{name}} ({{prefix}})', { name: result.route.name, prefix: result.route.prefix })}
+      >
         <Text size="sm">
-          {STRATEGY_LABELS[strategy] ?? result.route.strategy}
+          {STRATEGY_LABELS[strategy] ? t(STRATEGY_LABELS[strategy]) : result.route.strategy}
           {result.candidates[0] && (
             <>
               {' '}
-              · sends through <b>{result.candidates[0].connection}</b>
+              ·{' '}
+              {rich(t, 'sends through {{connection}}', {
+                connection: <b>{result.candidates[0].connection}</b>,
+              })}
             </>
           )}
         </Text>
@@ -45,28 +56,28 @@ function Result({ result }: { result: RouteTestDto }) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>#</Table.Th>
-            <Table.Th>Connection</Table.Th>
-            <Table.Th ta="right">Cost</Table.Th>
-            <Table.Th>Usable</Table.Th>
-            <Table.Th>Why here</Table.Th>
+            <Table.Th>{t('Connection')}</Table.Th>
+            <Table.Th ta="right">{t('Cost')}</Table.Th>
+            <Table.Th>{t('Usable')}</Table.Th>
+            <Table.Th>{t('Why here')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {result.candidates.map((c, i) => (
             <Table.Tr key={c.connection}>
               <Table.Td data-label="#">{i + 1}</Table.Td>
-              <Table.Td data-label="Connection" ff="monospace">
+              <Table.Td data-label={t('Connection')} ff="monospace">
                 {c.connection}
               </Table.Td>
-              <Table.Td data-label="Cost" ta="right" ff="monospace">
+              <Table.Td data-label={t('Cost')} ta="right" ff="monospace">
                 {c.cost}
               </Table.Td>
-              <Table.Td data-label="Usable">
+              <Table.Td data-label={t('Usable')}>
                 <Badge variant="dot" color={c.usable ? 'teal' : 'red'}>
-                  {c.usable ? 'Usable' : 'Not usable'}
+                  {c.usable ? t('Usable') : t('Not usable')}
                 </Badge>
               </Table.Td>
-              <Table.Td data-label="Why here">
+              <Table.Td data-label={t('Why here')}>
                 <Text size="sm">{c.reason}</Text>
               </Table.Td>
             </Table.Tr>
@@ -79,6 +90,7 @@ function Result({ result }: { result: RouteTestDto }) {
 
 /** "Test a number": the decision the gateway would take now, with every candidate and why. */
 export function RouteTestCard() {
+  const t = useT();
   const test = useTestRoute();
   const [values, setValues] = useState<Record<Fields, string>>({
     to: '',
@@ -117,8 +129,8 @@ export function RouteTestCard() {
   return (
     <Paper withBorder radius="md">
       <SectionHeader
-        title="Test a number"
-        hint="The route and the order of connections a message would get now"
+        title={t('Test a number')}
+        hint={t('The route and the order of connections a message would get now')}
       />
       <form
         noValidate
@@ -130,7 +142,7 @@ export function RouteTestCard() {
         <Stack px="md" pb="md" gap="sm">
           <Group gap="sm" align="flex-start" wrap="wrap">
             <TextInput
-              label="Number"
+              label={t('Number')}
               placeholder="+447700900123"
               required
               styles={MONO}
@@ -140,8 +152,8 @@ export function RouteTestCard() {
               style={{ flex: '1 1 180px' }}
             />
             <TextInput
-              label="Account id"
-              placeholder="Optional"
+              label={t('Account id')}
+              placeholder={t('Optional')}
               styles={MONO}
               value={values.accountId}
               error={errors.accountId}
@@ -149,10 +161,10 @@ export function RouteTestCard() {
               style={{ flex: '2 1 260px' }}
             />
             <Select
-              label="Lane"
+              label={t('Lane')}
               data={[
-                { value: '', label: 'Any lane' },
-                ...ROUTE_LANE_VALUES.map((l) => ({ value: l, label: LANE_LABELS[l] })),
+                { value: '', label: t('Any lane') },
+                ...ROUTE_LANE_VALUES.map((l) => ({ value: l, label: t(LANE_LABELS[l]) })),
               ]}
               value={values.lane}
               error={errors.lane}
@@ -161,8 +173,8 @@ export function RouteTestCard() {
               style={{ flex: '1 1 120px' }}
             />
             <TextInput
-              label="Sender"
-              placeholder="Optional"
+              label={t('Sender')}
+              placeholder={t('Optional')}
               maxLength={15}
               value={values.sender}
               error={errors.sender}
@@ -172,7 +184,7 @@ export function RouteTestCard() {
           </Group>
           <Group>
             <Button type="submit" loading={test.isPending}>
-              Test
+              {t('Test')}
             </Button>
           </Group>
           <FormAlert message={error} />

@@ -1,6 +1,7 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useParams } from 'react-router';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useAccount } from '../api/admin-api';
 import { AccountAdjustmentCard } from '../components/account-adjustment-card';
 import { AccountHeader } from '../components/account-header';
@@ -14,9 +15,10 @@ import { ErrorBlock, LoadingBlock } from '../components/common';
 
 /** One account for an admin: its balance and adjustments, plan and limits, access, users, SMS log and ledger. */
 export default function AccountDetailPage() {
+  const t = useT();
   const { id = '' } = useParams();
   const account = useAccount(id);
-  if (account.isPending) return <LoadingBlock label="Loading the account…" />;
+  if (account.isPending) return <LoadingBlock label={t('Loading the account…')} />;
   if (account.isError)
     return <ErrorBlock message={messageOf(account.error)} onRetry={() => void account.refetch()} />;
   const a = account.data;

@@ -6,6 +6,7 @@ import { IconSearch } from '@/components/icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import { useAccounts } from '../api/admin-api';
 import {
@@ -19,6 +20,7 @@ import {
 } from '../components/common';
 
 export default function AccountsPage() {
+  const t = useT();
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search.trim(), 300);
   const [status, setStatus] = useState<'' | 'active' | 'locked'>('');
@@ -28,50 +30,55 @@ export default function AccountsPage() {
   return (
     <Stack gap="lg">
       <Paper withBorder radius="md">
-        <SectionHeader title="Accounts" hint="Every customer account: balance, rate plan and status">
+        <SectionHeader
+          title={t('Accounts')}
+          hint={t('Every customer account: balance, rate plan and status')}
+        >
           <TextInput
-            aria-label="Search accounts"
-            placeholder="Username, email or phone"
+            aria-label={t('Search accounts')}
+            placeholder={t('Username, email or phone')}
             leftSection={<IconSearch />}
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
             w={260}
           />
           <SegmentedControl
-            aria-label="Status"
+            aria-label={t('Status')}
             value={status}
             onChange={(v) => setStatus(v)}
             data={[
-              { value: '', label: 'All' },
-              { value: 'active', label: 'Active' },
-              { value: 'locked', label: 'Locked' },
+              { value: '', label: t('All') },
+              { value: 'active', label: t('Active') },
+              { value: 'locked', label: t('Locked') },
             ]}
           />
         </SectionHeader>
-        {list.isPending && <LoadingBlock label="Loading accounts…" />}
+        {list.isPending && <LoadingBlock label={t('Loading accounts…')} />}
         {list.isError && <ErrorBlock message={messageOf(list.error)} onRetry={() => void list.refetch()} />}
         {list.isSuccess && items.length === 0 && (
-          <EmptyBlock title={query || status ? 'No account matches' : 'No accounts yet'}>
-            {query ? 'Try part of a username, an email address or the last digits of a phone number.' : null}
+          <EmptyBlock title={query || status ? t('No account matches') : t('No accounts yet')}>
+            {query
+              ? t('Try part of a username, an email address or the last digits of a phone number.')
+              : null}
           </EmptyBlock>
         )}
         {items.length > 0 && (
           <ResponsiveTable minWidth={900} highlightOnHover verticalSpacing="sm">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Account</Table.Th>
-                <Table.Th>Email / phone</Table.Th>
-                <Table.Th ta="right">Balance</Table.Th>
-                <Table.Th>Rate plan</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Last activity</Table.Th>
+                <Table.Th>{t('Account')}</Table.Th>
+                <Table.Th>{t('Email / phone')}</Table.Th>
+                <Table.Th ta="right">{t('Balance')}</Table.Th>
+                <Table.Th>{t('Rate plan')}</Table.Th>
+                <Table.Th>{t('Status')}</Table.Th>
+                <Table.Th>{t('Created')}</Table.Th>
+                <Table.Th>{t('Last activity')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {items.map((a) => (
                 <Table.Tr key={a.id}>
-                  <Table.Td data-label="Account">
+                  <Table.Td data-label={t('Account')}>
                     <Anchor component={Link} to={paths.admin.account.getHref(a.id)} fw={600}>
                       {a.username ?? a.name}
                     </Anchor>
@@ -80,16 +87,18 @@ export default function AccountsPage() {
                     </Text>
                     {a.parent && (
                       <Text size="xs" c="dimmed">
-                        Sub-account of {a.parent.name}
+                        {t('Sub-account of {{name}}', { name: a.parent.name })}
                       </Text>
                     )}
                     {a.subAccountCount > 0 && (
                       <Text size="xs" c="dimmed">
-                        {a.subAccountCount} sub-account{a.subAccountCount === 1 ? '' : 's'}
+                        {a.subAccountCount === 1
+                          ? t('{{count}} sub-account', { count: a.subAccountCount })
+                          : t('{{count}} sub-accounts', { count: a.subAccountCount })}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Email / phone">
+                  <Table.Td data-label={t('Email / phone')}>
                     {/* One block: as a card (390 px) the cell's children sit side by side, and the
                         email ran over the phone number (issue 47, defect 4). */}
                     <div>
@@ -100,29 +109,29 @@ export default function AccountsPage() {
                     </div>
                   </Table.Td>
                   <Table.Td
-                    data-label="Balance"
+                    data-label={t('Balance')}
                     ta="right"
                     c={a.balanceMinor < 0 ? 'var(--mantine-color-red-text)' : undefined}
                   >
                     {formatMoney(a.balanceMinor, a.currency)}
                   </Table.Td>
-                  <Table.Td data-label="Rate plan">
+                  <Table.Td data-label={t('Rate plan')}>
                     {a.ratePlanName}
                     {a.ratePlanId === null && (
                       <Text span size="xs" c="dimmed">
                         {' '}
-                        (default)
+                        {t('(default)')}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Status">
+                  <Table.Td data-label={t('Status')}>
                     <AccountStatusBadge status={a.status} />
                   </Table.Td>
-                  <Table.Td data-label="Created">
+                  <Table.Td data-label={t('Created')}>
                     <When at={a.createdAt} />
                   </Table.Td>
-                  <Table.Td data-label="Last activity">
-                    <When at={a.lastActivityAt} empty="Never" />
+                  <Table.Td data-label={t('Last activity')}>
+                    <When at={a.lastActivityAt} empty={t('Never')} />
                   </Table.Td>
                 </Table.Tr>
               ))}

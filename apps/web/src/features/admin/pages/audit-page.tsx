@@ -5,9 +5,11 @@ import { Link, useSearchParams } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { paths } from '@/config/paths';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useAudit, type AuditFilters } from '../api/admin-api';
 import { EmptyBlock, ErrorBlock, LoadingBlock, LoadMore, SectionHeader, When } from '../components/common';
 
+/** The kinds to filter by; each label is English text and a key, shown through `t`. */
 const KINDS = [
   { value: '', label: 'Everything' },
   { value: 'auth', label: 'Sign-ins and security' },
@@ -32,6 +34,7 @@ const dayStart = (d: string, plusDays = 0) => {
 };
 
 export default function AuditPage() {
+  const t = useT();
   const [params] = useSearchParams();
   const [kind, setKind] = useState('');
   const [actor, setActor] = useState('');
@@ -53,27 +56,32 @@ export default function AuditPage() {
     <Stack gap="lg">
       <Paper withBorder radius="md">
         <SectionHeader
-          title="Audit log"
-          hint="Append-only: who did what to which resource, when and from where"
+          title={t('Audit log')}
+          hint={t('Append-only: who did what to which resource, when and from where')}
         />
         <Group px="md" pb="md" gap="sm" align="flex-end" wrap="wrap">
           <Select
-            label="Kind"
-            data={KINDS}
+            label={t('Kind')}
+            data={KINDS.map((k) => ({ value: k.value, label: t(k.label) }))}
             value={kind}
             onChange={(v) => setKind(v ?? '')}
             allowDeselect={false}
             w={220}
           />
           <TextInput
-            label="Actor (username)"
-            placeholder="Any"
+            label={t('Actor (username)')}
+            placeholder={t('Any')}
             value={actor}
             onChange={(e) => setActor(e.currentTarget.value)}
             w={180}
           />
-          <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-          <TextInput type="date" label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          <TextInput
+            type="date"
+            label={t('From')}
+            value={from}
+            onChange={(e) => setFrom(e.currentTarget.value)}
+          />
+          <TextInput type="date" label={t('To')} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
           {filtered && (
             <Button
               variant="subtle"
@@ -84,34 +92,34 @@ export default function AuditPage() {
                 setTo('');
               }}
             >
-              Clear filters
+              {t('Clear filters')}
             </Button>
           )}
         </Group>
-        {log.isPending && <LoadingBlock label="Loading the audit log…" />}
+        {log.isPending && <LoadingBlock label={t('Loading the audit log…')} />}
         {log.isError && <ErrorBlock message={messageOf(log.error)} onRetry={() => void log.refetch()} />}
         {log.isSuccess && items.length === 0 && (
-          <EmptyBlock title={filtered ? 'Nothing matches these filters' : 'Nothing recorded yet'} />
+          <EmptyBlock title={filtered ? t('Nothing matches these filters') : t('Nothing recorded yet')} />
         )}
         {items.length > 0 && (
           <ResponsiveTable minWidth={960} verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>What</Table.Th>
-                <Table.Th>Details</Table.Th>
-                <Table.Th>Who</Table.Th>
-                <Table.Th>Account</Table.Th>
-                <Table.Th>IP</Table.Th>
+                <Table.Th>{t('When')}</Table.Th>
+                <Table.Th>{t('What')}</Table.Th>
+                <Table.Th>{t('Details')}</Table.Th>
+                <Table.Th>{t('Who')}</Table.Th>
+                <Table.Th>{t('Account')}</Table.Th>
+                <Table.Th>{t('IP')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {items.map((e) => (
                 <Table.Tr key={e.id}>
-                  <Table.Td data-label="When" style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td data-label={t('When')} style={{ whiteSpace: 'nowrap' }}>
                     <When at={e.createdAt} />
                   </Table.Td>
-                  <Table.Td data-label="What">
+                  <Table.Td data-label={t('What')}>
                     <Text
                       size="xs"
                       ff="monospace"
@@ -122,7 +130,7 @@ export default function AuditPage() {
                       {e.kind}
                     </Text>
                   </Table.Td>
-                  <Table.Td data-label="Details">
+                  <Table.Td data-label={t('Details')}>
                     <Text size="sm">{e.message}</Text>
                     {e.resourceType && (
                       <Text size="xs" c="dimmed">
@@ -130,14 +138,14 @@ export default function AuditPage() {
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Who">
+                  <Table.Td data-label={t('Who')}>
                     {e.actorUsername ?? (
                       <Text span c="dimmed" size="sm">
-                        system
+                        {t('system')}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Account">
+                  <Table.Td data-label={t('Account')}>
                     {e.accountId ? (
                       <Anchor component={Link} to={paths.admin.account.getHref(e.accountId)} size="sm">
                         {e.accountName}
@@ -146,7 +154,7 @@ export default function AuditPage() {
                       '—'
                     )}
                   </Table.Td>
-                  <Table.Td data-label="IP" ff="monospace" fz="xs">
+                  <Table.Td data-label={t('IP')} ff="monospace" fz="xs">
                     {e.ip ?? '—'}
                   </Table.Td>
                 </Table.Tr>

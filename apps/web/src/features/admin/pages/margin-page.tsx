@@ -4,7 +4,7 @@ import type { MarginRowDto } from '@wren/contracts';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
-import { currentLocale } from '@/lib/i18n';
+import { currentLocale, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { downloadMargin, useMargin } from '../api/routes-api';
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionHeader } from '../components/common';
@@ -49,6 +49,7 @@ const sum = (rows: MarginRowDto[]): Totals =>
  * destination country and connection, for routed messages; the same report as CSV.
  */
 export default function MarginPage() {
+  const t = useT();
   const [from, setFrom] = useState(() => utcDay(6));
   const [to, setTo] = useState(() => utcDay(0));
   const report = useMargin(from, to);
@@ -78,8 +79,10 @@ export default function MarginPage() {
     <Stack gap="lg">
       <Paper withBorder radius="md">
         <SectionHeader
-          title="Margin"
-          hint="Price paid against carrier cost for messages a route chose, by UTC day, country and connection"
+          title={t('Margin')}
+          hint={t(
+            'Price paid against carrier cost for messages a route chose, by UTC day, country and connection',
+          )}
         >
           <Button
             variant="default"
@@ -87,20 +90,20 @@ export default function MarginPage() {
             disabled={!from || !to}
             onClick={() => void download()}
           >
-            Download CSV
+            {t('Download CSV')}
           </Button>
         </SectionHeader>
         <Group px="md" pb="md" gap="sm" align="flex-end" wrap="wrap">
           <TextInput
             type="date"
-            label="From (UTC)"
+            label={t('From (UTC)')}
             value={from}
             max={to || undefined}
             onChange={(e) => setFrom(e.currentTarget.value)}
           />
           <TextInput
             type="date"
-            label="To (UTC)"
+            label={t('To (UTC)')}
             value={to}
             min={from || undefined}
             onChange={(e) => setTo(e.currentTarget.value)}
@@ -112,55 +115,55 @@ export default function MarginPage() {
               setTo(utcDay(0));
             }}
           >
-            Last 7 days
+            {t('Last 7 days')}
           </Button>
         </Group>
-        {report.isPending && report.isFetching && <LoadingBlock label="Loading the margin report…" />}
+        {report.isPending && report.isFetching && <LoadingBlock label={t('Loading the margin report…')} />}
         {report.isError && (
           <ErrorBlock message={messageOf(report.error)} onRetry={() => void report.refetch()} />
         )}
         {report.isSuccess && rows.length === 0 && (
-          <EmptyBlock title="No routed messages in these days">
-            Only messages a route chose have a carrier cost on record; add routes under Admin → Routes.
+          <EmptyBlock title={t('No routed messages in these days')}>
+            {t('Only messages a route chose have a carrier cost on record; add routes under Admin → Routes.')}
           </EmptyBlock>
         )}
         {report.isSuccess && rows.length > 0 && (
           <ResponsiveTable minWidth={900} verticalSpacing="xs" data-testid="admin-margin">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Day</Table.Th>
-                <Table.Th>Country</Table.Th>
-                <Table.Th>Connection</Table.Th>
-                <Table.Th ta="right">Messages</Table.Th>
-                <Table.Th ta="right">Segments</Table.Th>
-                <Table.Th ta="right">Price</Table.Th>
-                <Table.Th ta="right">Cost</Table.Th>
-                <Table.Th ta="right">Margin</Table.Th>
+                <Table.Th>{t('Day')}</Table.Th>
+                <Table.Th>{t('Country')}</Table.Th>
+                <Table.Th>{t('Connection')}</Table.Th>
+                <Table.Th ta="right">{t('Messages')}</Table.Th>
+                <Table.Th ta="right">{t('Segments')}</Table.Th>
+                <Table.Th ta="right">{t('Price')}</Table.Th>
+                <Table.Th ta="right">{t('Cost')}</Table.Th>
+                <Table.Th ta="right">{t('Margin')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {rows.map((r) => (
                 <Table.Tr key={`${r.day}|${r.country ?? ''}|${r.connection}`}>
-                  <Table.Td data-label="Day" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td data-label={t('Day')} ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                     {r.day}
                   </Table.Td>
-                  <Table.Td data-label="Country">{r.countryName}</Table.Td>
-                  <Table.Td data-label="Connection" ff="monospace">
+                  <Table.Td data-label={t('Country')}>{r.countryName}</Table.Td>
+                  <Table.Td data-label={t('Connection')} ff="monospace">
                     {r.connection}
                   </Table.Td>
-                  <Table.Td data-label="Messages" ta="right">
+                  <Table.Td data-label={t('Messages')} ta="right">
                     {formatNumber(r.messages)}
                   </Table.Td>
-                  <Table.Td data-label="Segments" ta="right">
+                  <Table.Td data-label={t('Segments')} ta="right">
                     {formatNumber(r.segments)}
                   </Table.Td>
-                  <Table.Td data-label="Price" ta="right" ff="monospace">
+                  <Table.Td data-label={t('Price')} ta="right" ff="monospace">
                     {fmt.minor(r.priceMinor)}
                   </Table.Td>
-                  <Table.Td data-label="Cost" ta="right" ff="monospace">
+                  <Table.Td data-label={t('Cost')} ta="right" ff="monospace">
                     {fmt.micros(r.costMicros)}
                   </Table.Td>
-                  <Table.Td data-label="Margin" ta="right">
+                  <Table.Td data-label={t('Margin')} ta="right">
                     {money(r.marginMicros)}
                   </Table.Td>
                 </Table.Tr>
@@ -169,21 +172,21 @@ export default function MarginPage() {
             <Table.Tfoot>
               <Table.Tr fw={700} data-testid="margin-totals">
                 <Table.Td data-label="" colSpan={3}>
-                  Total
+                  {t('Total')}
                 </Table.Td>
-                <Table.Td data-label="Messages" ta="right">
+                <Table.Td data-label={t('Messages')} ta="right">
                   {formatNumber(totals.messages)}
                 </Table.Td>
-                <Table.Td data-label="Segments" ta="right">
+                <Table.Td data-label={t('Segments')} ta="right">
                   {formatNumber(totals.segments)}
                 </Table.Td>
-                <Table.Td data-label="Price" ta="right" ff="monospace">
+                <Table.Td data-label={t('Price')} ta="right" ff="monospace">
                   {fmt.minor(totals.priceMinor)}
                 </Table.Td>
-                <Table.Td data-label="Cost" ta="right" ff="monospace">
+                <Table.Td data-label={t('Cost')} ta="right" ff="monospace">
                   {fmt.micros(totals.costMicros)}
                 </Table.Td>
-                <Table.Td data-label="Margin" ta="right">
+                <Table.Td data-label={t('Margin')} ta="right">
                   {money(totals.marginMicros)}
                 </Table.Td>
               </Table.Tr>

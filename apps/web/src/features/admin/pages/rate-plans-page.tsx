@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Grid } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { useCreatePlan, useRatePlans } from '../api/admin-api';
 import { EmptyBlock } from '../components/common';
 import { RatePlanEditor } from '../components/rate-plan-editor';
@@ -8,6 +9,7 @@ import { RatePlanNameModal } from '../components/rate-plan-name-modal';
 
 /** Rate plans: the list on the left, the chosen plan (the default one at first) on the right. */
 export default function RatePlansPage() {
+  const t = useT();
   const plans = useRatePlans();
   const create = useCreatePlan();
   const [selected, setSelected] = useState<string | null>(null);
@@ -23,13 +25,13 @@ export default function RatePlansPage() {
         {current ? (
           <RatePlanEditor key={current} id={current} onDeleted={() => setSelected(null)} />
         ) : (
-          !plans.isPending && <EmptyBlock title="Create a plan to set prices" />
+          !plans.isPending && <EmptyBlock title={t('Create a plan to set prices')} />
         )}
       </Grid.Col>
       <RatePlanNameModal
         opened={creating}
-        title="New rate plan"
-        label="Name"
+        title={t('New rate plan')}
+        label={t('Name')}
         initial=""
         withCurrency
         loading={create.isPending}

@@ -5,24 +5,30 @@ import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-
 import { IconPencil, IconPlus, IconTrash } from '@/components/icons';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { HttpError, messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useRatePlans } from '../api/admin-api';
 import { useDeleteRoute, useRoutes } from '../api/routes-api';
 import { EmptyBlock, ErrorBlock, LoadingBlock, SectionHeader, When } from '../components/common';
-import { LANE_LABELS, RouteFormModal } from '../components/route-form-modal';
+import { LANE_LABELS, RouteFormModal, STRATEGY_SHORT } from '../components/route-form-modal';
 import { RouteTestCard } from '../components/route-test-card';
 
 function Filters({ route, planName }: { route: RouteDto; planName: (id: string) => string }) {
+  const t = useT();
   const parts = [
-    route.accountId && { label: 'Account', value: `${route.accountId.slice(0, 8)}…`, title: route.accountId },
-    route.ratePlanId && { label: 'Plan', value: planName(route.ratePlanId), title: route.ratePlanId },
-    route.lane && { label: 'Lane', value: LANE_LABELS[route.lane], title: route.lane },
-    route.sender && { label: 'Sender', value: route.sender, title: route.sender },
+    route.accountId && {
+      label: t('Account'),
+      value: `${route.accountId.slice(0, 8)}…`,
+      title: route.accountId,
+    },
+    route.ratePlanId && { label: t('Plan'), value: planName(route.ratePlanId), title: route.ratePlanId },
+    route.lane && { label: t('Lane'), value: t(LANE_LABELS[route.lane]), title: route.lane },
+    route.sender && { label: t('Sender'), value: route.sender, title: route.sender },
   ].filter((p): p is { label: string; value: string; title: string } => !!p);
   if (!parts.length)
     return (
       <Text size="sm" c="dimmed">
-        Any
+        {t('Any')}
       </Text>
     );
   return (
@@ -44,6 +50,7 @@ function Filters({ route, planName }: { route: RouteDto; planName: (id: string) 
  * create, edit and delete (each with a reason for the audit log), and test a number.
  */
 export default function RoutesPage() {
+  const t = useT();
   const list = useRoutes();
   const plans = useRatePlans();
   const remove = useDeleteRoute();
@@ -64,7 +71,7 @@ export default function RoutesPage() {
     if (!target) return;
     try {
       await remove.mutateAsync({ id: target.id, reason });
-      toast.success(`Deleted the route ${target.name}.`);
+      toast.success(t('Deleted the route {{name}}.', { name: target.name }));
       deleting.close();
     } catch (e) {
       setDeleteError(
@@ -77,67 +84,73 @@ export default function RoutesPage() {
     <Stack gap="lg">
       <Paper withBorder radius="md">
         <SectionHeader
-          title="Routes"
-          hint="The longest matching prefix wins, then the most specific filters; each node applies a change within seconds"
+          title={t('Routes')}
+          hint={t(
+            'The longest matching prefix wins, then the most specific filters; each node applies a change within seconds',
+          )}
         >
           <Button
             leftSection={<IconPlus />}
             onClick={() => editing.open({ route: null })}
             disabled={!list.isSuccess}
           >
-            New route
+            {t('New route')}
           </Button>
         </SectionHeader>
-        {list.isPending && <LoadingBlock label="Loading routes…" />}
+        {list.isPending && <LoadingBlock label={t('Loading routes…')} />}
         {list.isError && <ErrorBlock message={messageOf(list.error)} onRetry={() => void list.refetch()} />}
         {list.isSuccess && list.data.items.length === 0 && (
-          <EmptyBlock title="No routes yet — messages go by the connections' own prefixes">
-            A route sends a destination through several connections, cheapest or best first, with failover.
-            Connections: {connections.join(', ') || 'none configured'}.
+          <EmptyBlock title={t("No routes yet — messages go by the connections' own prefixes")}>
+            {t(
+              'A route sends a destination through several connections, cheapest or best first, with failover. Connections: {{connections}}.',
+              { connections: connections.join(', ') || t('none configured') },
+            )}
           </EmptyBlock>
         )}
         {list.isSuccess && list.data.items.length > 0 && (
           <ResponsiveTable minWidth={980} verticalSpacing="sm" data-testid="admin-routes">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Prefix</Table.Th>
-                <Table.Th>Filters</Table.Th>
-                <Table.Th>Strategy</Table.Th>
-                <Table.Th>Connections (cost · priority · weight)</Table.Th>
-                <Table.Th>Updated</Table.Th>
+                <Table.Th>{t('Name')}</Table.Th>
+                <Table.Th>{t('Prefix')}</Table.Th>
+                <Table.Th>{t('Filters')}</Table.Th>
+                <Table.Th>{t('Strategy')}</Table.Th>
+                <Table.Th>{t('Connections (cost · priority · weight)')}</Table.Th>
+                <Table.Th>{t('Updated')}</Table.Th>
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.data.items.map((r) => (
                 <Table.Tr key={r.id} data-route={r.name}>
-                  <Table.Td data-label="Name" fw={600}>
+                  <Table.Td data-label={t('Name')} fw={600}>
                     {r.name}
                   </Table.Td>
-                  <Table.Td data-label="Prefix" ff="monospace">
+                  <Table.Td data-label={t('Prefix')} ff="monospace">
                     {/* A number prefix reads left to right in every language ("+44", never "44+"). */}
                     <span dir="ltr">{r.prefix}</span>
                   </Table.Td>
-                  <Table.Td data-label="Filters">
+                  <Table.Td data-label={t('Filters')}>
                     <Filters route={r} planName={planName} />
                   </Table.Td>
-                  <Table.Td data-label="Strategy">
+                  <Table.Td data-label={t('Strategy')}>
                     <Badge variant="light" color="gray" miw="max-content">
-                      {r.strategy.replace('_', ' ')}
+                      {STRATEGY_SHORT[r.strategy]
+                        ? t(STRATEGY_SHORT[r.strategy])
+                        : r.strategy.replace('_', ' ')}
                     </Badge>
                     {(r.qualityFloor !== null || r.costCeiling) && (
                       <Text size="xs" c="dimmed">
                         {[
-                          r.qualityFloor !== null && `floor ${r.qualityFloor}`,
-                          r.costCeiling && `ceiling ${r.costCeiling}`,
+                          r.qualityFloor !== null && t('floor {{value}}', { value: r.qualityFloor }),
+                          r.costCeiling && t('ceiling {{value}}', { value: r.costCeiling }),
                         ]
                           .filter(Boolean)
                           .join(' · ')}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Connections">
+                  <Table.Td data-label={t('Connections')}>
                     <Stack gap={2}>
                       {r.entries.map((e) => (
                         <Text key={e.connection} size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
@@ -149,7 +162,7 @@ export default function RoutesPage() {
                       ))}
                     </Stack>
                   </Table.Td>
-                  <Table.Td data-label="Updated" style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td data-label={t('Updated')} style={{ whiteSpace: 'nowrap' }}>
                     <When at={r.updatedAt} />
                   </Table.Td>
                   <Table.Td data-label="">
@@ -158,20 +171,20 @@ export default function RoutesPage() {
                         size="xs"
                         variant="default"
                         leftSection={<IconPencil />}
-                        aria-label={`Edit ${r.name}`}
+                        aria-label={t('Edit {{name}}', { name: r.name })}
                         onClick={() => editing.open({ route: r })}
                       >
-                        Edit
+                        {t('Edit')}
                       </Button>
                       <Button
                         size="xs"
                         variant="default"
                         color="red"
                         leftSection={<IconTrash />}
-                        aria-label={`Delete ${r.name}`}
+                        aria-label={t('Delete {{name}}', { name: r.name })}
                         onClick={() => askDelete(r)}
                       >
-                        Delete
+                        {t('Delete')}
                       </Button>
                     </Group>
                   </Table.Td>
@@ -189,15 +202,17 @@ export default function RoutesPage() {
         onClose={editing.close}
         onSaved={(saved) => {
           toast.success(
-            editing.target?.route ? `Saved the route ${saved.name}.` : `Created the route ${saved.name}.`,
+            editing.target?.route
+              ? t('Saved the route {{name}}.', { name: saved.name })
+              : t('Created the route {{name}}.', { name: saved.name }),
           );
           editing.close();
         }}
       />
       <ConfirmDeleteModal
         opened={deleting.opened}
-        title="Delete route"
-        confirmLabel="Delete route"
+        title={t('Delete route')}
+        confirmLabel={t('Delete route')}
         loading={remove.isPending}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
@@ -205,12 +220,14 @@ export default function RoutesPage() {
       >
         <Stack gap="sm">
           <Text size="sm">
-            Delete the route “{deleting.target?.name}” ({deleting.target?.prefix})? Its destinations go by the
-            other routes, or the connections’ own prefixes, within seconds.
+            {t(
+              'Delete the route “{{name}}” ({{prefix}})? Its destinations go by the other routes, or the connections’ own prefixes, within seconds.',
+              { name: deleting.target?.name ?? '', prefix: deleting.target?.prefix ?? '' },
+            )}
           </Text>
           <Textarea
-            label="Reason"
-            description="Kept in the audit log"
+            label={t('Reason')}
+            description={t('Kept in the audit log')}
             required
             autosize
             minRows={2}

@@ -17,13 +17,23 @@ import { useModalTarget } from '@/components/confirm-delete-modal';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useDecideSenderIds, useSenderIdQueue } from '../api/admin-api';
-import { EmptyBlock, ErrorBlock, LoadingBlock, LoadMore, SectionHeader, When } from '../components/common';
+import {
+  EmptyBlock,
+  ErrorBlock,
+  LoadingBlock,
+  LoadMore,
+  rich,
+  SectionHeader,
+  When,
+} from '../components/common';
 
 type Status = 'requested' | 'approved' | 'rejected';
 
 export default function SenderIdApprovalsPage() {
+  const t = useT();
   const [status, setStatus] = useState<Status>('requested');
   const queue = useSenderIdQueue(status);
   const decide = useDecideSenderIds();
@@ -52,7 +62,13 @@ export default function SenderIdApprovalsPage() {
       const done = results.length - failed.length;
       if (done)
         toast.success(
-          `${action === 'approve' ? 'Approved' : 'Rejected'} ${done} sender ID${done === 1 ? '' : 's'}.`,
+          action === 'approve'
+            ? done === 1
+              ? t('Approved {{count}} sender ID.', { count: done })
+              : t('Approved {{count}} sender IDs.', { count: done })
+            : done === 1
+              ? t('Rejected {{count}} sender ID.', { count: done })
+              : t('Rejected {{count}} sender IDs.', { count: done }),
         );
       if (failed.length) toast.error(failed.map((f) => f.message).join(' '));
       setSelected(new Set());
@@ -67,48 +83,54 @@ export default function SenderIdApprovalsPage() {
     <Stack gap="lg">
       <Paper withBorder radius="md">
         <SectionHeader
-          title="Sender ID approvals"
-          hint="Requesters see the decision at once, with the reason"
+          title={t('Sender ID approvals')}
+          hint={t('Requesters see the decision at once, with the reason')}
         >
           <SegmentedControl
-            aria-label="Status"
+            aria-label={t('Status')}
             value={status}
             onChange={(v) => {
               setStatus(v);
               setSelected(new Set());
             }}
             data={[
-              { value: 'requested', label: 'Waiting' },
-              { value: 'approved', label: 'Approved' },
-              { value: 'rejected', label: 'Rejected' },
+              { value: 'requested', label: t('Waiting') },
+              { value: 'approved', label: t('Approved') },
+              { value: 'rejected', label: t('Rejected') },
             ]}
           />
         </SectionHeader>
         {chosen.length > 0 && (
           <Group px="md" pb="sm" gap="sm">
-            <Text size="sm">{chosen.length} selected</Text>
+            <Text size="sm">{t('{{count}} selected', { count: chosen.length })}</Text>
             {status !== 'approved' && (
               <Button size="xs" loading={decide.isPending} onClick={() => void run(chosen, 'approve')}>
-                Approve selected
+                {t('Approve selected')}
               </Button>
             )}
             {status !== 'rejected' && (
               <Button size="xs" variant="default" onClick={() => dialog.open(chosen)}>
-                Reject selected…
+                {t('Reject selected…')}
               </Button>
             )}
           </Group>
         )}
         <FormAlert message={error} />
-        {queue.isPending && <LoadingBlock label="Loading sender IDs…" />}
+        {queue.isPending && <LoadingBlock label={t('Loading sender IDs…')} />}
         {queue.isError && (
           <ErrorBlock message={messageOf(queue.error)} onRetry={() => void queue.refetch()} />
         )}
         {queue.isSuccess && items.length === 0 && (
           <EmptyBlock
-            title={status === 'requested' ? 'Nothing waiting for approval' : `No ${status} sender IDs`}
+            title={
+              status === 'requested'
+                ? t('Nothing waiting for approval')
+                : status === 'approved'
+                  ? t('No approved sender IDs')
+                  : t('No rejected sender IDs')
+            }
           >
-            {status === 'requested' ? 'New requests appear here as customers make them.' : null}
+            {status === 'requested' ? t('New requests appear here as customers make them.') : null}
           </EmptyBlock>
         )}
         {items.length > 0 && (
@@ -117,17 +139,17 @@ export default function SenderIdApprovalsPage() {
               <Table.Tr>
                 <Table.Th w={40}>
                   <Checkbox
-                    aria-label="Select all"
+                    aria-label={t('Select all')}
                     checked={allChosen}
                     indeterminate={chosen.length > 0 && !allChosen}
                     onChange={() => setSelected(allChosen ? new Set() : new Set(items.map((s) => s.id)))}
                   />
                 </Table.Th>
-                <Table.Th>Sender ID</Table.Th>
-                <Table.Th>Account</Table.Th>
-                <Table.Th>Purpose and sample</Table.Th>
-                <Table.Th>Requested</Table.Th>
-                <Table.Th aria-label="Actions" />
+                <Table.Th>{t('Sender ID')}</Table.Th>
+                <Table.Th>{t('Account')}</Table.Th>
+                <Table.Th>{t('Purpose and sample')}</Table.Th>
+                <Table.Th>{t('Requested')}</Table.Th>
+                <Table.Th aria-label={t('Actions')} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -135,12 +157,12 @@ export default function SenderIdApprovalsPage() {
                 <Table.Tr key={s.id}>
                   <Table.Td data-label="">
                     <Checkbox
-                      aria-label={`Select ${s.value}`}
+                      aria-label={t('Select {{value}}', { value: s.value })}
                       checked={selected.has(s.id)}
                       onChange={() => toggle(s.id)}
                     />
                   </Table.Td>
-                  <Table.Td data-label="Sender ID">
+                  <Table.Td data-label={t('Sender ID')}>
                     <Text fw={600} ff="monospace">
                       {s.value}
                     </Text>
@@ -148,8 +170,8 @@ export default function SenderIdApprovalsPage() {
                       {s.kind}
                     </Badge>
                   </Table.Td>
-                  <Table.Td data-label="Account">{s.accountName}</Table.Td>
-                  <Table.Td data-label="Purpose and sample">
+                  <Table.Td data-label={t('Account')}>{s.accountName}</Table.Td>
+                  <Table.Td data-label={t('Purpose and sample')}>
                     <Text size="sm">{s.purpose}</Text>
                     <Text size="xs" c="dimmed" lineClamp={2}>
                       “{s.sampleMessage}”
@@ -160,7 +182,7 @@ export default function SenderIdApprovalsPage() {
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Requested">
+                  <Table.Td data-label={t('Requested')}>
                     <When at={s.createdAt} />
                   </Table.Td>
                   <Table.Td data-label="">
@@ -170,9 +192,9 @@ export default function SenderIdApprovalsPage() {
                           size="xs"
                           variant="light"
                           onClick={() => void run([s], 'approve')}
-                          aria-label={`Approve ${s.value}`}
+                          aria-label={t('Approve {{value}}', { value: s.value })}
                         >
-                          Approve
+                          {t('Approve')}
                         </Button>
                       )}
                       {s.status !== 'rejected' && (
@@ -180,9 +202,9 @@ export default function SenderIdApprovalsPage() {
                           size="xs"
                           variant="default"
                           onClick={() => dialog.open([s])}
-                          aria-label={`Reject ${s.value}`}
+                          aria-label={t('Reject {{value}}', { value: s.value })}
                         >
-                          Reject
+                          {t('Reject')}
                         </Button>
                       )}
                     </Group>
@@ -199,11 +221,11 @@ export default function SenderIdApprovalsPage() {
           shown={items.length}
         />
       </Paper>
-      <Modal opened={dialog.opened} onClose={dialog.close} title="Reject sender ID" centered>
+      <Modal opened={dialog.opened} onClose={dialog.close} title={t('Reject sender ID')} centered>
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (reason.trim().length < 3) return setError('Give the reason (at least 3 characters)');
+            if (reason.trim().length < 3) return setError(t('Give the reason (at least 3 characters)'));
             void run(rejecting ?? [], 'reject', reason.trim()).then((ok) => {
               if (ok) {
                 dialog.close();
@@ -214,13 +236,24 @@ export default function SenderIdApprovalsPage() {
         >
           <Stack>
             <Text size="sm">
-              Reject{' '}
-              {rejecting?.length === 1 ? <b>{rejecting[0]?.value}</b> : `${rejecting?.length} sender IDs`}?
-              The requester sees this reason and can correct the request.
+              {rejecting?.length === 1
+                ? rich(
+                    t,
+                    'Reject {{senderId}}? The requester sees this reason and can correct the request.',
+                    {
+                      senderId: <b>{rejecting[0]?.value}</b>,
+                    },
+                  )
+                : t(
+                    'Reject {{count}} sender IDs? The requester sees this reason and can correct the request.',
+                    {
+                      count: rejecting?.length ?? 0,
+                    },
+                  )}
             </Text>
             <Textarea
-              label="Reason"
-              placeholder="The brand name does not match the account's business"
+              label={t('Reason')}
+              placeholder={t("The brand name does not match the account's business")}
               value={reason}
               onChange={(e) => setReason(e.currentTarget.value)}
               data-autofocus
@@ -229,10 +262,10 @@ export default function SenderIdApprovalsPage() {
             <FormAlert message={error} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => dialog.close()}>
-                Cancel
+                {t('Cancel')}
               </Button>
               <Button type="submit" color="red" loading={decide.isPending}>
-                Reject
+                {t('Reject')}
               </Button>
             </Group>
           </Stack>

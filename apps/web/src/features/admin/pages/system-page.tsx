@@ -19,16 +19,18 @@ import type { ConnectionStatusDto, SystemStatus } from '@wren/contracts';
 import { useModalTarget } from '@/components/confirm-delete-modal';
 import { hub } from '@/lib/hub';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useConnectionControl, useSystemStatus } from '../api/admin-api';
-import { bytes, ErrorBlock, LoadingBlock, SectionHeader, When } from '../components/common';
+import { bytes, ErrorBlock, LoadingBlock, rich, SectionHeader, When } from '../components/common';
 import { formatNumber, formatTime } from '@/lib/format';
 
+/** English text, each a key: shown through `t`. */
 const LANE_LABELS: Record<string, string> = { otp: 'OTP', single: 'Single', bulk: 'Bulk' };
 
 /**
  * Up: every bind in use bound (all configured, or the keptBinds the SMSC allows); degraded: some;
- * down: none; unbound: none, as an operator paused it.
+ * down: none; unbound: none, as an operator paused it. The label is English text and a key.
  */
 export function connectionState(
   c: Pick<ConnectionStatusDto, 'bound' | 'binds' | 'paused'> & { keptBinds?: number | null },
@@ -49,6 +51,7 @@ const sessionColor = (state: string) =>
         : 'red';
 
 function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () => void }) {
+  const t = useT();
   const state = connectionState(c);
   const use = c.window > 0 ? Math.min(100, (c.inFlight / c.window) * 100) : 0;
   return (
@@ -60,36 +63,39 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
               {c.name}
             </Title>
             <Badge color={state.color} variant="dot" size="lg" data-testid="connection-state">
-              {state.label}
+              {t(state.label)}
             </Badge>
             {c.paused && (
               <Badge color="orange" variant="dot">
-                Paused
+                {t('Paused')}
               </Badge>
             )}
             {c.draining && (
               <Badge color="orange" variant="dot" data-testid="draining">
-                Draining
+                {t('Draining')}
               </Badge>
             )}
             {c.flapping && (
               <Badge color="red" variant="dot">
-                Flapping
+                {t('Flapping')}
               </Badge>
             )}
             {c.throttled && (
               <Badge color="orange" variant="dot" data-testid="throttled">
-                Throttling
+                {t('Throttling')}
               </Badge>
             )}
             {c.keptBinds != null && (
               <Badge color="orange" variant="dot" data-testid="kept-binds">
-                Kept to {c.keptBinds} {c.keptBinds === 1 ? 'bind' : 'binds'}
+                {c.keptBinds === 1
+                  ? t('Kept to {{count}} bind', { count: c.keptBinds })
+                  : t('Kept to {{count}} binds', { count: c.keptBinds })}
               </Badge>
             )}
           </Group>
           <Text size="xs" c="dimmed">
-            {c.worker} · {c.bindMode} · {c.bound} of {c.binds} binds up
+            {c.worker} · {c.bindMode} ·{' '}
+            {t('{{bound}} of {{binds}} binds up', { bound: c.bound, binds: c.binds })}
           </Text>
         </div>
         <Button
@@ -98,40 +104,45 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
           color={c.paused ? undefined : 'orange'}
           onClick={onToggle}
         >
-          {c.paused ? 'Resume' : 'Pause'}
+          {c.paused ? t('Resume') : t('Pause')}
         </Button>
       </Group>
       <SimpleGrid cols={2} mb="xs">
         <div>
           <Text size="xs" c="dimmed">
-            Window in use
+            {t('Window in use')}
           </Text>
           <Text fw={600}>
             {c.inFlight} / {c.window}
           </Text>
-          <Progress value={use} size="sm" aria-label={`Window in use on ${c.name}`} />
+          <Progress value={use} size="sm" aria-label={t('Window in use on {{name}}', { name: c.name })} />
         </div>
         <div>
           <Text size="xs" c="dimmed">
-            Submits per second
+            {t('Submits per second')}
           </Text>
           <Text fw={600}>{c.tps}</Text>
         </div>
         <div>
           <Text size="xs" c="dimmed">
-            Delivered (15 min)
+            {t('Delivered (15 min)')}
           </Text>
           <Text fw={600} data-testid="delivered-ratio">
             {c.deliveredRatio === null
               ? c.finalReceipts > 0
-                ? `${c.finalReceipts} ${c.finalReceipts === 1 ? 'receipt' : 'receipts'}, too few to judge`
-                : 'No receipts yet'
-              : `${(Math.round(c.deliveredRatio * 1000) / 10).toFixed(1)}% of ${c.finalReceipts}`}
+                ? c.finalReceipts === 1
+                  ? t('{{count}} receipt, too few to judge', { count: c.finalReceipts })
+                  : t('{{count}} receipts, too few to judge', { count: c.finalReceipts })
+                : t('No receipts yet')
+              : t('{{percent}}% of {{count}}', {
+                  percent: (Math.round(c.deliveredRatio * 1000) / 10).toFixed(1),
+                  count: c.finalReceipts,
+                })}
           </Text>
         </div>
         <div>
           <Text size="xs" c="dimmed">
-            Receipt time, median
+            {t('Receipt time, median')}
           </Text>
           <Text fw={600} data-testid="receipt-p50">
             {c.receiptP50Ms === null
@@ -143,11 +154,18 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
         </div>
         <div>
           <Text size="xs" c="dimmed">
-            Refused, last minute
+            {t('Refused, last minute')}
           </Text>
           <Text fw={600} data-testid="refusals">
-            {c.throttlesPerMinute} throttled · {c.submitErrorsPerMinute}{' '}
-            {c.submitErrorsPerMinute === 1 ? 'error' : 'errors'}
+            {c.submitErrorsPerMinute === 1
+              ? t('{{throttled}} throttled · {{errors}} error', {
+                  throttled: c.throttlesPerMinute,
+                  errors: c.submitErrorsPerMinute,
+                })
+              : t('{{throttled}} throttled · {{errors}} errors', {
+                  throttled: c.throttlesPerMinute,
+                  errors: c.submitErrorsPerMinute,
+                })}
           </Text>
         </div>
       </SimpleGrid>
@@ -165,7 +183,7 @@ function ConnectionCard({ c, onToggle }: { c: ConnectionStatusDto; onToggle: () 
       )}
       {c.lastError && (
         <Text size="xs" c={c.bound < (c.keptBinds ?? c.binds) ? 'var(--mantine-color-red-text)' : 'dimmed'}>
-          Last error: {c.lastError}
+          {t('Last error: {{error}}', { error: c.lastError })}
         </Text>
       )}
     </Paper>
@@ -191,6 +209,7 @@ function Figure({ label, value, hint }: { label: string; value: string | number;
 }
 
 function Body({ s }: { s: SystemStatus }) {
+  const t = useT();
   const control = useConnectionControl();
   const dialog = useModalTarget<ConnectionStatusDto>();
   const target = dialog.target;
@@ -200,27 +219,33 @@ function Body({ s }: { s: SystemStatus }) {
       await control.mutateAsync({ name: target.name, pause: !target.paused });
       toast.success(
         target.paused
-          ? `${target.name} resumes sending.`
-          : `${target.name} is paused: messages for it wait in the queue.`,
+          ? t('{{name}} resumes sending.', { name: target.name })
+          : t('{{name}} is paused: messages for it wait in the queue.', { name: target.name }),
       );
       dialog.close();
     } catch (e) {
       toast.error(messageOf(e));
     }
   };
-  const chart = s.throughput.map((t) => ({ ...t, minute: formatTime(t.minute) }));
+  const chart = s.throughput.map((p) => ({ ...p, minute: formatTime(p.minute) }));
   const alive = s.workers.filter((w) => w.alive).length;
   return (
     <Stack gap="lg">
       <Text size="xs" c="dimmed" ta="right">
-        Updated <span data-testid="status-updated">{formatTime(s.at, { seconds: true })}</span> · live
+        {rich(t, 'Updated {{time}} · live', {
+          time: <span data-testid="status-updated">{formatTime(s.at, { seconds: true })}</span>,
+        })}
       </Text>
       <Paper withBorder radius="md">
-        <SectionHeader title="SMPP connections" hint="Every connection of every worker, with its binds" />
+        <SectionHeader
+          title={t('SMPP connections')}
+          hint={t('Every connection of every worker, with its binds')}
+        />
         {s.connections.length === 0 ? (
-          <Alert color="red" variant="light" m="md" title="No worker is reporting">
-            No running worker has reported its SMPP connections in the last few seconds. Messages stay queued
-            until a worker runs.
+          <Alert color="red" variant="light" m="md" title={t('No worker is reporting')}>
+            {t(
+              'No running worker has reported its SMPP connections in the last few seconds. Messages stay queued until a worker runs.',
+            )}
           </Alert>
         ) : (
           <SimpleGrid cols={{ base: 1, md: 2 }} p="md" pt={0}>
@@ -232,27 +257,35 @@ function Body({ s }: { s: SystemStatus }) {
       </Paper>
 
       <SimpleGrid cols={{ base: 2, md: 4 }}>
-        <Figure label="Receipts parked" value={s.receipts.parked} hint="waiting for their message" />
-        <Figure label="Matched (1 h)" value={s.receipts.matchedLastHour} hint="parked receipts matched" />
-        <Figure label="Workers" value={`${alive} / ${s.workers.length}`} hint="alive / seen" />
-        <Figure label="Hub sockets" value={s.hubSockets} hint="on this API node" />
+        <Figure
+          label={t('Receipts parked')}
+          value={s.receipts.parked}
+          hint={t('waiting for their message')}
+        />
+        <Figure
+          label={t('Matched (1 h)')}
+          value={s.receipts.matchedLastHour}
+          hint={t('parked receipts matched')}
+        />
+        <Figure label={t('Workers')} value={`${alive} / ${s.workers.length}`} hint={t('alive / seen')} />
+        <Figure label={t('Hub sockets')} value={s.hubSockets} hint={t('on this API node')} />
       </SimpleGrid>
 
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder radius="md">
-          <SectionHeader title="Send queue" hint="Waiting messages by lane" />
+          <SectionHeader title={t('Send queue')} hint={t('Waiting messages by lane')} />
           <Table verticalSpacing="xs" mx="md" mb="md" w="auto">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Lane</Table.Th>
-                <Table.Th ta="right">Waiting</Table.Th>
-                <Table.Th>Oldest waiting since</Table.Th>
+                <Table.Th>{t('Lane')}</Table.Th>
+                <Table.Th ta="right">{t('Waiting')}</Table.Th>
+                <Table.Th>{t('Oldest waiting since')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {s.lanes.map((l) => (
                 <Table.Tr key={l.lane}>
-                  <Table.Td>{LANE_LABELS[l.lane] ?? l.lane}</Table.Td>
+                  <Table.Td>{LANE_LABELS[l.lane] ? t(LANE_LABELS[l.lane]) : l.lane}</Table.Td>
                   <Table.Td ta="right">{formatNumber(l.depth)}</Table.Td>
                   <Table.Td>
                     <When at={l.oldestAt} />
@@ -263,11 +296,11 @@ function Body({ s }: { s: SystemStatus }) {
           </Table>
         </Paper>
         <Paper withBorder radius="md">
-          <SectionHeader title="Workers and storage" />
+          <SectionHeader title={t('Workers and storage')} />
           <Stack px="md" pb="md" gap="xs">
             {s.workers.length === 0 && (
               <Text size="sm" c="dimmed">
-                No worker has reported yet.
+                {t('No worker has reported yet.')}
               </Text>
             )}
             {s.workers.map((w) => (
@@ -279,33 +312,41 @@ function Body({ s }: { s: SystemStatus }) {
                   </Text>
                 </Text>
                 <Badge color={w.alive ? 'green' : 'red'} variant="dot" tt="none">
-                  {w.alive ? 'heartbeat' : 'silent since'} {formatTime(w.heartbeatAt, { seconds: true })}
+                  {w.alive
+                    ? t('heartbeat {{time}}', { time: formatTime(w.heartbeatAt, { seconds: true }) })
+                    : t('silent since {{time}}', { time: formatTime(w.heartbeatAt, { seconds: true }) })}
                 </Badge>
               </Group>
             ))}
             <Group justify="space-between">
-              <Text size="sm">Database</Text>
+              <Text size="sm">{t('Database')}</Text>
               <Text size="sm">
                 <Badge color={s.database.ok ? 'green' : 'red'} variant="dot" mr={6}>
-                  {s.database.ok ? 'OK' : 'Unreachable'}
+                  {s.database.ok ? t('OK') : t('Unreachable')}
                 </Badge>
-                {bytes(s.database.sizeBytes)} · {s.database.connections} connections · {s.database.latencyMs}{' '}
-                ms
+                {t('{{size}} · {{connections}} connections · {{latency}} ms', {
+                  size: bytes(s.database.sizeBytes),
+                  connections: s.database.connections,
+                  latency: s.database.latencyMs,
+                })}
               </Text>
             </Group>
             {s.disk && (
               <div>
                 <Group justify="space-between">
-                  <Text size="sm">Disk ({s.disk.path})</Text>
+                  <Text size="sm">{t('Disk ({{path}})', { path: s.disk.path })}</Text>
                   <Text size="sm">
-                    {bytes(s.disk.freeBytes)} free of {bytes(s.disk.totalBytes)}
+                    {t('{{free}} free of {{total}}', {
+                      free: bytes(s.disk.freeBytes),
+                      total: bytes(s.disk.totalBytes),
+                    })}
                   </Text>
                 </Group>
                 <Progress
                   value={s.disk.totalBytes ? 100 - (s.disk.freeBytes / s.disk.totalBytes) * 100 : 0}
                   color={s.disk.totalBytes && s.disk.freeBytes / s.disk.totalBytes < 0.1 ? 'red' : 'blue'}
                   size="sm"
-                  aria-label="Disk used"
+                  aria-label={t('Disk used')}
                 />
               </div>
             )}
@@ -314,7 +355,7 @@ function Body({ s }: { s: SystemStatus }) {
       </SimpleGrid>
 
       <Paper withBorder radius="md">
-        <SectionHeader title="Throughput" hint="Messages per minute, last 30 minutes" />
+        <SectionHeader title={t('Throughput')} hint={t('Messages per minute, last 30 minutes')} />
         <BarChart
           h={240}
           px="md"
@@ -323,9 +364,9 @@ function Body({ s }: { s: SystemStatus }) {
           dataKey="minute"
           withLegend
           series={[
-            { name: 'submitted', label: 'Submitted', color: 'blue.6' },
-            { name: 'delivered', label: 'Delivered', color: 'teal.6' },
-            { name: 'failed', label: 'Failed', color: 'red.6' },
+            { name: 'submitted', label: t('Submitted'), color: 'blue.6' },
+            { name: 'delivered', label: t('Delivered'), color: 'teal.6' },
+            { name: 'failed', label: t('Failed'), color: 'red.6' },
           ]}
         />
       </Paper>
@@ -333,25 +374,30 @@ function Body({ s }: { s: SystemStatus }) {
       <Modal
         opened={dialog.opened}
         onClose={dialog.close}
-        title={target?.paused ? 'Resume connection' : 'Pause connection'}
+        title={target?.paused ? t('Resume connection') : t('Pause connection')}
         centered
       >
         <Stack>
           <Text size="sm">
             {target?.paused
-              ? `Resume sending through ${target?.name}? Messages waiting for it go out again.`
-              : `Pause ${target?.name}? New messages routed to it wait in the queue (until they expire); once the submits in flight are answered its binds are unbound. The SMSC keeps receipts until it is resumed.`}
+              ? t('Resume sending through {{name}}? Messages waiting for it go out again.', {
+                  name: target?.name ?? '',
+                })
+              : t(
+                  'Pause {{name}}? New messages routed to it wait in the queue (until they expire); once the submits in flight are answered its binds are unbound. The SMSC keeps receipts until it is resumed.',
+                  { name: target?.name ?? '' },
+                )}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => dialog.close()} data-autofocus>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button
               color={target?.paused ? undefined : 'orange'}
               loading={control.isPending}
               onClick={() => void toggle()}
             >
-              {target?.paused ? 'Resume' : 'Pause'}
+              {target?.paused ? t('Resume') : t('Pause')}
             </Button>
           </Group>
         </Stack>
@@ -361,6 +407,7 @@ function Body({ s }: { s: SystemStatus }) {
 }
 
 export default function SystemPage() {
+  const t = useT();
   const status = useSystemStatus();
   const { refetch } = status;
   // Live: admins' sockets get SystemStatusUpdated every second.
@@ -371,7 +418,7 @@ export default function SystemPage() {
       }),
     [refetch],
   );
-  if (status.isPending) return <LoadingBlock label="Loading the system status…" />;
+  if (status.isPending) return <LoadingBlock label={t('Loading the system status…')} />;
   if (status.isError) return <ErrorBlock message={messageOf(status.error)} onRetry={() => void refetch()} />;
   return <Body s={status.data} />;
 }

@@ -17,6 +17,7 @@ import { useModalTarget } from '@/components/confirm-delete-modal';
 import { FormAlert } from '@/components/form-alert';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { useAdminTopUps, useDecideTopUp } from '../api/top-ups';
@@ -39,11 +40,21 @@ const TEXT: Partial<Record<TopUpStatus, { light: string; dark: string }>> = {
   rejected: { light: '#a51d1d', dark: 'red.3' },
 };
 
+/** A status as the badge shows it (English text, each a key). */
+const STATUS_TEXT: Record<TopUpStatus, string> = {
+  pending: 'pending',
+  approved: 'approved',
+  paid: 'paid',
+  rejected: 'rejected',
+  expired: 'expired',
+};
+
 function StatusBadge({ status }: { status: TopUpStatus }) {
+  const t = useT();
   const scheme = useComputedColorScheme('light');
   return (
     <Badge variant="light" color={COLOR[status]} miw="max-content" c={TEXT[status]?.[scheme]}>
-      {status}
+      {STATUS_TEXT[status] ? t(STATUS_TEXT[status]) : status}
     </Badge>
   );
 }
@@ -53,6 +64,7 @@ function StatusBadge({ status }: { status: TopUpStatus }) {
  * an operator approves (the stored amount is credited once) or rejects, after a confirmation.
  */
 export default function TopUpsPage() {
+  const t = useT();
   const [status, setStatus] = useState<Shown>('pending');
   const list = useAdminTopUps(status);
   const decide = useDecideTopUp();
@@ -77,8 +89,8 @@ export default function TopUpsPage() {
       const amount = formatMoney(asking.topUp.amountMinor, asking.topUp.currency);
       toast.success(
         asking.decision === 'approve'
-          ? `Credited ${amount} to ${asking.topUp.accountName}.`
-          : `Rejected the request of ${amount}.`,
+          ? t('Credited {{amount}} to {{account}}.', { amount, account: asking.topUp.accountName })
+          : t('Rejected the request of {{amount}}.', { amount }),
       );
       dialog.close();
     } catch (e) {
@@ -89,75 +101,83 @@ export default function TopUpsPage() {
   return (
     <Stack gap="lg">
       <Paper withBorder radius="md">
-        <SectionHeader title="Top-up requests" hint="Approving credits the requested amount once">
+        <SectionHeader title={t('Top-up requests')} hint={t('Approving credits the requested amount once')}>
           <SegmentedControl
-            aria-label="Status"
+            aria-label={t('Status')}
             value={status}
             onChange={(v) => setStatus(v)}
             data={[
-              { value: 'pending', label: 'Waiting' },
-              { value: 'approved', label: 'Approved' },
-              { value: 'rejected', label: 'Rejected' },
+              { value: 'pending', label: t('Waiting') },
+              { value: 'approved', label: t('Approved') },
+              { value: 'rejected', label: t('Rejected') },
             ]}
           />
         </SectionHeader>
-        {list.isPending && <LoadingBlock label="Loading top-up requests…" />}
+        {list.isPending && <LoadingBlock label={t('Loading top-up requests…')} />}
         {list.isError && <ErrorBlock message={messageOf(list.error)} onRetry={() => void list.refetch()} />}
         {list.isSuccess && list.data.length === 0 && (
-          <EmptyBlock title={status === 'pending' ? 'No requests waiting' : `No ${status} requests`}>
-            {status === 'pending' ? 'Customers’ requests for credit appear here.' : null}
+          <EmptyBlock
+            title={
+              status === 'pending'
+                ? t('No requests waiting')
+                : status === 'approved'
+                  ? t('No approved requests')
+                  : t('No rejected requests')
+            }
+          >
+            {status === 'pending' ? t('Customers’ requests for credit appear here.') : null}
           </EmptyBlock>
         )}
         {list.isSuccess && list.data.length > 0 && (
           <ResponsiveTable minWidth={820} verticalSpacing="sm" data-testid="admin-top-ups">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Requested</Table.Th>
-                <Table.Th>Account</Table.Th>
-                <Table.Th ta="right">Amount</Table.Th>
-                <Table.Th>Note</Table.Th>
-                <Table.Th>Status</Table.Th>
+                <Table.Th>{t('Requested')}</Table.Th>
+                <Table.Th>{t('Account')}</Table.Th>
+                <Table.Th ta="right">{t('Amount')}</Table.Th>
+                <Table.Th>{t('Note')}</Table.Th>
+                <Table.Th>{t('Status')}</Table.Th>
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {list.data.map((t) => (
-                <Table.Tr key={t.id}>
-                  <Table.Td data-label="Requested">
-                    <When at={t.createdAt} />
-                    {t.requestedBy && (
+              {list.data.map((u) => (
+                <Table.Tr key={u.id}>
+                  <Table.Td data-label={t('Requested')}>
+                    <When at={u.createdAt} />
+                    {u.requestedBy && (
                       <Text size="xs" c="dimmed">
-                        by {t.requestedBy}
+                        {t('by {{name}}', { name: u.requestedBy })}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Account">{t.accountName}</Table.Td>
-                  <Table.Td data-label="Amount" ta="right" ff="monospace">
-                    {formatMoney(t.amountMinor, t.currency)}
+                  <Table.Td data-label={t('Account')}>{u.accountName}</Table.Td>
+                  <Table.Td data-label={t('Amount')} ta="right" ff="monospace">
+                    {formatMoney(u.amountMinor, u.currency)}
                   </Table.Td>
-                  <Table.Td data-label="Note">
+                  <Table.Td data-label={t('Note')}>
                     <Text size="sm" lineClamp={2}>
-                      {[t.note, t.decisionNote && `Decision: ${t.decisionNote}`]
+                      {[u.note, u.decisionNote && t('Decision: {{note}}', { note: u.decisionNote })]
                         .filter(Boolean)
                         .join(' · ') || '—'}
                     </Text>
                   </Table.Td>
-                  <Table.Td data-label="Status">
-                    <StatusBadge status={t.status} />
-                    {t.decidedBy && (
+                  <Table.Td data-label={t('Status')}>
+                    <StatusBadge status={u.status} />
+                    {u.decidedBy && (
                       <Text size="xs" c="dimmed">
-                        by {t.decidedBy}
+                        {t('by {{name}}', { name: u.decidedBy })}
                       </Text>
                     )}
                   </Table.Td>
                   <Table.Td data-label="">
-                    {t.status === 'pending' && (
+                    {u.status === 'pending' && (
                       <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" onClick={() => open(t, 'approve')}>
-                          Approve…
+                        <Button size="xs" onClick={() => open(u, 'approve')}>
+                          {t('Approve…')}
                         </Button>
-                        <Button size="xs" variant="default" onClick={() => open(t, 'reject')}>
-                          Reject…
+                        <Button size="xs" variant="default" onClick={() => open(u, 'reject')}>
+                          {t('Reject…')}
                         </Button>
                       </Group>
                     )}
@@ -171,20 +191,26 @@ export default function TopUpsPage() {
       <Modal
         opened={dialog.opened}
         onClose={dialog.close}
-        title={asking?.decision === 'approve' ? 'Approve top-up' : 'Reject top-up'}
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        title={asking?.decision === 'approve' ? t('Approve top-up') : t('Reject top-up')}
+        closeButtonProps={{ 'aria-label': t('Close') }}
         centered
       >
         {asking && (
           <Stack gap="sm">
             <Text size="sm">
-              {asking.decision === 'approve'
-                ? `Credit ${formatMoney(asking.topUp.amountMinor, asking.topUp.currency)} to “${asking.topUp.accountName}”? Approve only once the payment has arrived.`
-                : `Reject the request of ${formatMoney(asking.topUp.amountMinor, asking.topUp.currency)} from “${asking.topUp.accountName}”? Nothing is credited.`}
+              {t(
+                asking.decision === 'approve'
+                  ? 'Credit {{amount}} to “{{account}}”? Approve only once the payment has arrived.'
+                  : 'Reject the request of {{amount}} from “{{account}}”? Nothing is credited.',
+                {
+                  amount: formatMoney(asking.topUp.amountMinor, asking.topUp.currency),
+                  account: asking.topUp.accountName,
+                },
+              )}
             </Text>
             <FormAlert message={error} />
             <Textarea
-              label="Note (optional, the customer sees it)"
+              label={t('Note (optional, the customer sees it)')}
               autosize
               minRows={2}
               maxLength={500}
@@ -193,14 +219,14 @@ export default function TopUpsPage() {
             />
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={dialog.close} data-autofocus>
-                Cancel
+                {t('Cancel')}
               </Button>
               <Button
                 color={asking.decision === 'approve' ? undefined : 'red'}
                 loading={decide.isPending}
                 onClick={() => void confirm()}
               >
-                {asking.decision === 'approve' ? 'Approve and credit' : 'Reject'}
+                {asking.decision === 'approve' ? t('Approve and credit') : t('Reject')}
               </Button>
             </Group>
           </Stack>
