@@ -1,15 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { API, PICTURE_MAX_BYTES, PICTURE_TYPES, type User } from '@wren/contracts';
 import { http } from '@/lib/http/client';
+import { translate } from '@/lib/i18n';
 import { setUser } from '@/lib/session';
 import { pictureQueryKey } from './get-picture';
 
 /** The client-side check of a picture, or null when it may be uploaded. */
 export function pictureProblem(file: File): string | null {
   if (!(PICTURE_TYPES as readonly string[]).includes(file.type))
-    return 'Choose a PNG, JPEG, WebP or GIF image.';
+    return translate('Choose a PNG, JPEG, WebP or GIF image.');
   if (file.size > PICTURE_MAX_BYTES)
-    return `The picture must be ${PICTURE_MAX_BYTES / 1024 / 1024} MB or smaller.`;
+    return translate('The picture must be {{size}} MB or smaller.', {
+      size: PICTURE_MAX_BYTES / 1024 / 1024,
+    });
   return null;
 }
 

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
 import { PICTURE_TYPES, type User } from '@wren/contracts';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useDeletePicture } from '../api/delete-picture';
 import { pictureProblem, useUploadPicture } from '../api/upload-picture';
@@ -8,6 +9,7 @@ import { ProfileAvatar } from './profile-avatar';
 
 /** Picture preview, file chooser with the client-side checks, and an upload progress bar. */
 export function PictureUpload({ user }: { user: User }) {
+  const t = useT();
   const [progress, setProgress] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const upload = useUploadPicture(setProgress);
@@ -23,7 +25,7 @@ export function PictureUpload({ user }: { user: User }) {
     setProgress(0);
     try {
       await upload.mutateAsync(file);
-      toast.success('Your picture has been updated.');
+      toast.success(t('Your picture has been updated.'));
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
     } finally {
@@ -35,7 +37,7 @@ export function PictureUpload({ user }: { user: User }) {
     setProblem(null);
     try {
       await remove.mutateAsync(user);
-      toast.success('Your picture has been removed.');
+      toast.success(t('Your picture has been removed.'));
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
     }
@@ -53,7 +55,7 @@ export function PictureUpload({ user }: { user: User }) {
           >
             {(props) => (
               <Button {...props} variant="default" loading={upload.isPending}>
-                Choose picture
+                {t('Choose picture')}
               </Button>
             )}
           </FileButton>
@@ -64,15 +66,15 @@ export function PictureUpload({ user }: { user: User }) {
               onClick={() => void removePicture()}
               loading={remove.isPending}
             >
-              Remove
+              {t('Remove')}
             </Button>
           )}
           <Text size="sm" c="dimmed">
-            PNG, JPEG, WebP or GIF, up to 2 MB.
+            {t('PNG, JPEG, WebP or GIF, up to 2 MB.')}
           </Text>
         </Group>
         {progress !== null && (
-          <Progress value={progress} size="lg" striped animated aria-label="Upload progress" />
+          <Progress value={progress} size="lg" striped animated aria-label={t('Upload progress')} />
         )}
         {problem && (
           <Text size="sm" c="red" role="alert">

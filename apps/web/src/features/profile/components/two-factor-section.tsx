@@ -17,6 +17,7 @@ import { EnrollmentSetup } from '@/components/two-factor/enrollment-setup';
 import { RecoveryCodesPanel } from '@/components/two-factor/recovery-codes-panel';
 import { FormAlert } from '@/components/form-alert';
 import { HttpError, messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import {
   useConfirmEnrollment,
@@ -26,6 +27,7 @@ import {
   useStartEnrollment,
   useTwoFactorStatus,
 } from '../api/two-factor';
+import { rich } from './rich';
 
 type Mode = 'idle' | 'enrolling' | 'codes' | 'disabling' | 'regenerating';
 
@@ -47,6 +49,7 @@ function CodeForm({
   onSubmit: (v: { code: string; password: string }) => Promise<void>;
   onCancel: () => void;
 }) {
+  const t = useT();
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ code?: string; password?: string; form?: string }>({});
@@ -55,7 +58,7 @@ function CodeForm({
     const parsed = totpCodeSchema.safeParse(code);
     const next: typeof errors = {};
     if (!parsed.success) next.code = parsed.error.issues[0]?.message;
-    if (withPassword && !password) next.password = 'Password is required';
+    if (withPassword && !password) next.password = t('Password is required');
     setErrors(next);
     if (next.code || next.password || !parsed.success) return;
     try {
@@ -72,7 +75,7 @@ function CodeForm({
         <FormAlert message={errors.form ?? null} />
         {withPassword && (
           <PasswordInput
-            label="Password"
+            label={t('Password')}
             autoComplete="current-password"
             required
             value={password}
@@ -82,7 +85,7 @@ function CodeForm({
           />
         )}
         <TextInput
-          label="Code from your authenticator app"
+          label={t('Code from your authenticator app')}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={7}
@@ -97,7 +100,7 @@ function CodeForm({
             {submitLabel}
           </Button>
           <Button variant="default" onClick={onCancel}>
-            Cancel
+            {t('Cancel')}
           </Button>
         </Group>
       </Stack>
@@ -107,6 +110,7 @@ function CodeForm({
 
 /** The profile's Security section: two-factor sign-in and, for owners and admins, the account rule. */
 export function TwoFactorSection() {
+  const t = useT();
   const status = useTwoFactorStatus();
   const start = useStartEnrollment();
   const confirm = useConfirmEnrollment();
@@ -136,7 +140,7 @@ export function TwoFactorSection() {
   // an anchor scrolled to on arrival, do not move when it comes.
   if (status.isPending)
     body = (
-      <Stack aria-busy="true" aria-label="Loading two-factor settings">
+      <Stack aria-busy="true" aria-label={t('Loading two-factor settings')}>
         <Skeleton height={22} />
         <Skeleton height={36} width={180} />
         <Skeleton height={40} />
@@ -154,12 +158,12 @@ export function TwoFactorSection() {
             const result = await confirm.mutateAsync(code);
             setCodes(result.recoveryCodes);
             setMode('codes');
-            toast.success('Two-factor sign-in is on. Your other sessions have been signed out.');
+            toast.success(t('Two-factor sign-in is on. Your other sessions have been signed out.'));
           }}
         />
         <Group>
           <Button variant="subtle" onClick={done}>
-            Cancel setup
+            {t('Cancel setup')}
           </Button>
         </Group>
       </Stack>
@@ -167,24 +171,24 @@ export function TwoFactorSection() {
   else if (mode === 'disabling')
     body = (
       <CodeForm
-        label="Turn off two-factor"
+        label={t('Turn off two-factor')}
         withPassword
         danger
-        submitLabel="Turn off two-factor"
+        submitLabel={t('Turn off two-factor')}
         pending={disable.isPending}
         onCancel={done}
         onSubmit={async ({ code, password }) => {
           await disable.mutateAsync({ code, password });
           done();
-          toast.success('Two-factor sign-in is off. Your other sessions have been signed out.');
+          toast.success(t('Two-factor sign-in is off. Your other sessions have been signed out.'));
         }}
       />
     );
   else if (mode === 'regenerating')
     body = (
       <CodeForm
-        label="Make new recovery codes"
-        submitLabel="Make new codes"
+        label={t('Make new recovery codes')}
+        submitLabel={t('Make new codes')}
         pending={regenerate.isPending}
         onCancel={done}
         onSubmit={async ({ code }) => {
@@ -198,16 +202,19 @@ export function TwoFactorSection() {
     body = (
       <Stack>
         <Text>
-          Two-factor sign-in is <b>on</b>. {status.data.recoveryCodesLeft} of {RECOVERY_CODE_COUNT} recovery
-          codes left.
+          {rich(t, 'Two-factor sign-in is {{on}}. {{left}} of {{count}} recovery codes left.', {
+            on: <b>{t('on')}</b>,
+            left: status.data.recoveryCodesLeft,
+            count: RECOVERY_CODE_COUNT,
+          })}
         </Text>
         <Group>
           <Button variant="default" onClick={() => setMode('regenerating')}>
-            New recovery codes
+            {t('New recovery codes')}
           </Button>
           {!status.data.accountRequires && (
             <Button variant="default" color="red" onClick={() => setMode('disabling')}>
-              Turn off
+              {t('Turn off')}
             </Button>
           )}
         </Group>
@@ -216,10 +223,12 @@ export function TwoFactorSection() {
   else
     body = (
       <Stack>
-        <Text>Two-factor sign-in is off. Turn it on to ask for a code from your phone when you sign in.</Text>
+        <Text>
+          {t('Two-factor sign-in is off. Turn it on to ask for a code from your phone when you sign in.')}
+        </Text>
         <Group>
           <Button onClick={begin} loading={start.isPending}>
-            Set up two-factor
+            {t('Set up two-factor')}
           </Button>
         </Group>
       </Stack>
@@ -229,13 +238,13 @@ export function TwoFactorSection() {
     <Card withBorder radius="md" padding="xl" component="section" aria-labelledby="security-title">
       <Stack>
         <Title order={3} id="security-title">
-          Security
+          {t('Security')}
         </Title>
         {body}
         {status.data?.canSetRequirement && (
           <Switch
-            label="Require two-factor sign-in for all members of this account"
-            description="Members without it set it up the next time they sign in."
+            label={t('Require two-factor sign-in for all members of this account')}
+            description={t('Members without it set it up the next time they sign in.')}
             checked={status.data.accountRequires}
             disabled={requirement.isPending}
             onChange={async (e) => {
@@ -243,7 +252,9 @@ export function TwoFactorSection() {
               try {
                 await requirement.mutateAsync(on);
                 toast.success(
-                  on ? 'Two-factor is now required of every member.' : 'Two-factor is no longer required.',
+                  on
+                    ? t('Two-factor is now required of every member.')
+                    : t('Two-factor is no longer required.'),
                 );
               } catch (error) {
                 toast.error(messageOf(error));

@@ -1,17 +1,19 @@
 import { Code, Table } from '@mantine/core';
 import { V1_ERRORS } from '@wren/contracts';
 import { InlineCode } from '@/components/inline-code';
+import { useT } from '@/lib/i18n';
 import classes from './v1-error-table.module.css';
 
 /** Every /v1 error code with its HTTP status and meaning (the meanings' `code` spans as <Code>). */
 export function V1ErrorTable() {
+  const t = useT();
   return (
-    <Table verticalSpacing={4} fz="sm" className={classes.errors} aria-label="Error codes">
+    <Table verticalSpacing={4} fz="sm" className={classes.errors} aria-label={t('Error codes')}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>code</Table.Th>
+          <Table.Th>{t('code')}</Table.Th>
           <Table.Th>HTTP</Table.Th>
-          <Table.Th>meaning</Table.Th>
+          <Table.Th>{t('meaning')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>

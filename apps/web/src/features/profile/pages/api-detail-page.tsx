@@ -19,15 +19,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API_KEYS_API, type ApiDetail } from '@wren/contracts';
 import { Link } from 'react-router';
 import { FormAlert } from '@/components/form-alert';
+import { InlineCode } from '@/components/inline-code';
 import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
 import { http } from '@/lib/http/client';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 
 const detailKey = ['api-keys', 'detail'] as const;
 
 function CopyValue({ value, label, size = 'xs' }: { value: string; label: string; size?: 'xs' | 'sm' }) {
+  const t = useT();
   return (
     <CopyButton value={value}>
       {({ copied, copy }) => (
@@ -37,9 +40,9 @@ function CopyValue({ value, label, size = 'xs' }: { value: string; label: string
           onClick={copy}
           // Never squeezed by a long value beside it (a narrow phone cut it to "Cop").
           style={{ flexShrink: 0 }}
-          aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
+          aria-label={copied ? t('Copied {{label}}', { label }) : t('Copy {{label}}', { label })}
         >
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('Copied') : t('Copy')}
         </Button>
       )}
     </CopyButton>
@@ -65,6 +68,7 @@ function Row({ label, value, copy }: { label: string; value: React.ReactNode; co
 
 /** The account's API connection details: base URL, account id, webhook secret and URL, last call. */
 export default function ApiDetailPage() {
+  const t = useT();
   const queryClient = useQueryClient();
   const detail = useQuery({
     queryKey: detailKey,
@@ -87,7 +91,7 @@ export default function ApiDetailPage() {
   if (detail.isPending) return <Skeleton height={420} radius="md" maw={860} />;
   if (detail.isError) {
     return (
-      <Alert color="red" title="Could not load your API details" maw={860}>
+      <Alert color="red" title={t('Could not load your API details')} maw={860}>
         {messageOf(detail.error)}
       </Alert>
     );
@@ -101,7 +105,7 @@ export default function ApiDetailPage() {
     try {
       await rotate.mutateAsync();
       setConfirmRotate(false);
-      toast.success('New webhook secret made: deliveries are signed with it from now on.');
+      toast.success(t('New webhook secret made: deliveries are signed with it from now on.'));
     } catch (e) {
       setRotateError(messageOf(e));
     }
@@ -112,7 +116,7 @@ export default function ApiDetailPage() {
     try {
       await saveUrl.mutateAsync(urlValue.trim() || null);
       setUrl(null);
-      toast.success(urlValue.trim() ? 'Webhook URL saved.' : 'Webhook URL removed.');
+      toast.success(urlValue.trim() ? t('Webhook URL saved.') : t('Webhook URL removed.'));
     } catch (e) {
       setUrlError(messageOf(e));
     }
@@ -122,65 +126,72 @@ export default function ApiDetailPage() {
     <Stack gap="lg" maw={860}>
       <Paper withBorder radius="md" p="lg">
         <Title order={2} size="h4" mb="sm">
-          Connection
+          {t('Connection')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <Row label="Base URL" value={<Code>{base}</Code>} copy={base} />
-          <Row label="Account ID" value={<Code>{d.accountId}</Code>} copy={d.accountId} />
+          <Row label={t('Base URL')} value={<Code>{base}</Code>} copy={base} />
+          <Row label={t('Account ID')} value={<Code>{d.accountId}</Code>} copy={d.accountId} />
           <Row
-            label="Last API call"
+            label={t('Last API call')}
             value={
               d.lastCall
-                ? `${formatDateTime(d.lastCall.at)} from ${d.lastCall.ip ?? 'an unknown address'} (${d.lastCall.keyPrefix}…)`
-                : 'No calls yet'
+                ? t('{{at}} from {{ip}} ({{prefix}}…)', {
+                    at: formatDateTime(d.lastCall.at),
+                    ip: d.lastCall.ip ?? t('an unknown address'),
+                    prefix: d.lastCall.keyPrefix,
+                  })
+                : t('No calls yet')
             }
           />
           <Row
-            label="Active keys"
-            value={d.keyPrefixes.length ? d.keyPrefixes.map((p) => `${p}…`).join(', ') : 'None'}
+            label={t('Active keys')}
+            value={d.keyPrefixes.length ? d.keyPrefixes.map((p) => `${p}…`).join(', ') : t('None')}
           />
         </SimpleGrid>
         <Group mt="md" gap="sm">
           <Button component={Link} to={paths.api.list.getHref()} variant="light">
-            Manage API keys
+            {t('Manage API keys')}
           </Button>
           <Button component={Link} to={paths.profile.apiDoc.getHref()} variant="default">
-            Quick start
+            {t('Quick start')}
           </Button>
         </Group>
       </Paper>
 
       <Paper withBorder radius="md" p="lg">
         <Title order={2} size="h4" mb={4}>
-          Delivery webhooks
+          {t('Delivery webhooks')}
         </Title>
         <Text size="sm" c="dimmed" mb="md">
-          Wren POSTs an event for every final status of a message sent through the API, and for every inbound
-          message, signed per the Standard Webhooks spec (<Code>webhook-id</Code>,{' '}
-          <Code>webhook-timestamp</Code>, <Code>webhook-signature</Code>). Failed deliveries are retried with
-          backoff for 24 hours.
+          <InlineCode
+            text={t(
+              'Wren POSTs an event for every final status of a message sent through the API, and for every inbound message, signed per the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Failed deliveries are retried with backoff for 24 hours.',
+            )}
+          />
         </Text>
         <Stack gap="md">
           {/* A field with its buttons: side by side, or the buttons on their own line on a phone. */}
           <Group align="flex-end" gap="xs">
             <PasswordInput
-              label="Signing secret"
-              description={`Made ${formatDateTime(d.webhookSecretRotatedAt)}`}
+              label={t('Signing secret')}
+              description={t('Made {{at}}', { at: formatDateTime(d.webhookSecretRotatedAt) })}
               value={d.webhookSecret}
               readOnly
               style={{ flex: '1 1 260px' }}
             />
             <Group gap="xs" wrap="nowrap">
-              <CopyValue value={d.webhookSecret} label="signing secret" size="sm" />
+              <CopyValue value={d.webhookSecret} label={t('signing secret')} size="sm" />
               <Button variant="default" onClick={() => setConfirmRotate(true)}>
-                Rotate
+                {t('Rotate')}
               </Button>
             </Group>
           </Group>
           <Group align="flex-end" gap="xs">
             <TextInput
-              label="Account webhook URL"
-              description="Receives inbound messages and the final status of every message (web, campaigns, and API sends whose key and request name no URL). A public http(s) address."
+              label={t('Account webhook URL')}
+              description={t(
+                'Receives inbound messages and the final status of every message (web, campaigns, and API sends whose key and request name no URL). A public http(s) address.',
+              )}
               placeholder="https://example.com/wren/webhook"
               value={urlValue}
               onChange={(e) => setUrl(e.currentTarget.value)}
@@ -188,7 +199,7 @@ export default function ApiDetailPage() {
               style={{ flex: '1 1 260px' }}
             />
             <Button onClick={() => void doSaveUrl()} loading={saveUrl.isPending} disabled={url === null}>
-              Save
+              {t('Save')}
             </Button>
           </Group>
         </Stack>
@@ -197,22 +208,22 @@ export default function ApiDetailPage() {
       <Modal
         opened={confirmRotate}
         onClose={() => setConfirmRotate(false)}
-        title="Rotate webhook secret"
+        title={t('Rotate webhook secret')}
         centered
       >
         <Stack>
           <Text size="sm">
-            Make a new signing secret? Deliveries are signed with the new secret at once, so update your
-            receiver right after, or its signature checks will fail (failed deliveries are retried for 24
-            hours).
+            {t(
+              'Make a new signing secret? Deliveries are signed with the new secret at once, so update your receiver right after, or its signature checks will fail (failed deliveries are retried for 24 hours).',
+            )}
           </Text>
           <FormAlert message={rotateError} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirmRotate(false)} data-autofocus>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button loading={rotate.isPending} onClick={() => void doRotate()}>
-              Rotate secret
+              {t('Rotate secret')}
             </Button>
           </Group>
         </Stack>

@@ -6,20 +6,24 @@ import { NewPasswordFields } from '@/components/new-password-fields';
 import { withPasswordConfirmation } from '@/lib/confirm-password';
 import { applySubmitError } from '@/lib/form-errors';
 import { HttpError } from '@/lib/http/http-error';
+import { translate, useT } from '@/lib/i18n';
 import { getUser } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useChangePassword } from '../api/change-password';
 
-const formSchema = withPasswordConfirmation(changePasswordSchema, 'newPassword', 'Confirm the new password');
+/** Built when validating, so its message is in the language shown then. */
+const formSchema = () =>
+  withPasswordConfirmation(changePasswordSchema, 'newPassword', translate('Confirm the new password'));
 
-type PasswordForm = z.input<typeof formSchema>;
+type PasswordForm = z.input<ReturnType<typeof formSchema>>;
 
 export default function ChangePasswordPage() {
+  const t = useT();
   const change = useChangePassword();
   const form = useForm<PasswordForm>({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    validate: zodResolver(formSchema),
+    validate: (values) => zodResolver(formSchema())(values),
   });
   const user = getUser();
 
@@ -27,7 +31,7 @@ export default function ChangePasswordPage() {
     try {
       await change.mutateAsync({ currentPassword, newPassword });
       form.reset();
-      toast.success('Your password has been changed. Your other sessions have been signed out.');
+      toast.success(t('Your password has been changed. Your other sessions have been signed out.'));
     } catch (error) {
       if (error instanceof HttpError && error.code === ErrorCode.WRONG_PASSWORD) {
         form.setFieldError('currentPassword', error.message);
@@ -40,13 +44,13 @@ export default function ChangePasswordPage() {
 
   return (
     <Card withBorder radius="md" padding="xl">
-      <form onSubmit={submit} noValidate aria-label="Change password">
+      <form onSubmit={submit} noValidate aria-label={t('Change password')}>
         <Stack>
           <Text size="sm" c="dimmed">
-            After the change, every other device signed in to your account is signed out.
+            {t('After the change, every other device signed in to your account is signed out.')}
           </Text>
           <PasswordInput
-            label="Current password"
+            label={t('Current password')}
             autoComplete="current-password"
             required
             {...form.getInputProps('currentPassword')}
@@ -54,13 +58,13 @@ export default function ChangePasswordPage() {
           <NewPasswordFields
             form={form}
             field="newPassword"
-            label="New password"
-            confirmLabel="Confirm new password"
+            label={t('New password')}
+            confirmLabel={t('Confirm new password')}
             context={{ username: user?.username, email: user?.email }}
           />
           <Group justify="flex-end">
             <Button type="submit" loading={change.isPending}>
-              Change password
+              {t('Change password')}
             </Button>
           </Group>
         </Stack>

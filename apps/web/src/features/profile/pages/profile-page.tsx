@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useCurrentUser } from '@/lib/use-session';
 import { formatDate } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 import { ProfileAvatar } from '../components/profile-avatar';
 import { TwoFactorSection } from '../components/two-factor-section';
 
@@ -18,6 +19,7 @@ function Field({ label, value }: { label: string; value: string }) {
 }
 
 export default function ProfilePage() {
+  const t = useT();
   const user = useCurrentUser();
   if (!user) return null;
   const memberSince = formatDate(user.createdAt);
@@ -34,17 +36,17 @@ export default function ProfilePage() {
             </div>
           </Group>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-            <Field label="Email" value={user.email} />
-            <Field label="Phone" value={user.phone} />
-            <Field label="Time zone" value={user.timezone} />
-            <Field label="Member since" value={memberSince} />
+            <Field label={t('Email')} value={user.email} />
+            <Field label={t('Phone')} value={user.phone} />
+            <Field label={t('Time zone')} value={user.timezone} />
+            <Field label={t('Member since')} value={memberSince} />
           </SimpleGrid>
           <Group>
             <Button component={Link} to={paths.profile.update.getHref()}>
-              Edit profile
+              {t('Edit profile')}
             </Button>
             <Button component={Link} to={paths.profile.password.getHref()} variant="default">
-              Change password
+              {t('Change password')}
             </Button>
           </Group>
         </Stack>

@@ -5,6 +5,7 @@ import { updateProfileSchema, type User } from '@wren/contracts';
 import { TimezoneSelect } from '@/components/timezone-select';
 import { paths } from '@/config/paths';
 import { applySubmitError } from '@/lib/form-errors';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useCurrentUser } from '@/lib/use-session';
 import { zodResolver } from '@/lib/zod-resolver';
@@ -23,6 +24,7 @@ interface DetailsForm {
 }
 
 function DetailsForm({ user }: { user: User }) {
+  const t = useT();
   const update = useUpdateProfile();
   const form = useForm<DetailsForm>({
     initialValues: { name: user.name, email: user.email, phone: user.phone, timezone: user.timezone },
@@ -39,7 +41,7 @@ function DetailsForm({ user }: { user: User }) {
         timezone: saved.timezone,
       });
       form.setValues({ name: saved.name, email: saved.email, phone: saved.phone, timezone: saved.timezone });
-      toast.success('Your profile has been updated.');
+      toast.success(t('Your profile has been updated.'));
     } catch (error) {
       const message = applySubmitError(form, error);
       if (message) toast.error(message);
@@ -47,20 +49,26 @@ function DetailsForm({ user }: { user: User }) {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Profile details">
+    <form onSubmit={submit} noValidate aria-label={t('Profile details')}>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Full name" autoComplete="name" required {...form.getInputProps('name')} />
+          <TextInput label={t('Full name')} autoComplete="name" required {...form.getInputProps('name')} />
           <TextInput
-            label="Email"
+            label={t('Email')}
             type="email"
             autoComplete="email"
             required
             {...form.getInputProps('email')}
           />
-          <TextInput label="Phone" type="tel" autoComplete="tel" required {...form.getInputProps('phone')} />
+          <TextInput
+            label={t('Phone')}
+            type="tel"
+            autoComplete="tel"
+            required
+            {...form.getInputProps('phone')}
+          />
           <TimezoneSelect
-            label="Time zone"
+            label={t('Time zone')}
             required
             allowDeselect={false}
             {...form.getInputProps('timezone')}
@@ -68,10 +76,10 @@ function DetailsForm({ user }: { user: User }) {
         </SimpleGrid>
         <Group justify="flex-end">
           <Button component={Link} to={paths.profile.view.getHref()} variant="default">
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" loading={update.isPending} disabled={!form.isDirty()}>
-            Save changes
+            {t('Save changes')}
           </Button>
         </Group>
       </Stack>
@@ -80,18 +88,19 @@ function DetailsForm({ user }: { user: User }) {
 }
 
 export default function UpdateProfilePage() {
+  const t = useT();
   const user = useCurrentUser();
   if (!user) return null;
   return (
     <Card withBorder radius="md" padding="xl">
       <Stack gap="lg">
         <Title order={2} size="h4">
-          Picture
+          {t('Picture')}
         </Title>
         <PictureUpload user={user} />
         <Divider />
         <Title order={2} size="h4">
-          Details
+          {t('Details')}
         </Title>
         <DetailsForm user={user} />
         <Divider />
