@@ -1,4 +1,5 @@
 import { FIELD_KEY_PATTERN, fieldKeySchema } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 
 /** A field key for a column name: the name itself when it is a valid key, else a slug of it (as the server does). */
 export function suggestFieldKey(column: string): string {
@@ -24,11 +25,11 @@ export function fieldKeyErrors(keys: readonly string[]): Map<number, string> {
   keys.forEach((key, i) => {
     const parsed = fieldKeySchema.safeParse(key);
     if (!parsed.success) {
-      errors.set(i, key ? parsed.error.issues[0].message : 'Give the field a name');
+      errors.set(i, key ? parsed.error.issues[0].message : translate('Give the field a name'));
       return;
     }
     const lower = key.toLowerCase();
-    if (seen.has(lower)) errors.set(i, `The field name "${key}" is used twice`);
+    if (seen.has(lower)) errors.set(i, translate('The field name "{{key}}" is used twice', { key }));
     else seen.set(lower, i);
   });
   return errors;

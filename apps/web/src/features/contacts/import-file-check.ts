@@ -1,4 +1,5 @@
 import { IMPORT_MAX_BYTES } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 
 export const IMPORT_EXTENSIONS = ['.csv', '.txt', '.xlsx'] as const;
 /** For the file chooser's `accept`. */
@@ -22,9 +23,11 @@ export function importFileProblem(
 ): string | null {
   const name = file.name.toLowerCase();
   if (name.endsWith('.xls'))
-    return 'Old Excel (.xls) files are not supported; save the sheet as .xlsx or .csv.';
-  if (!IMPORT_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'Choose a CSV, TXT or XLSX file.';
-  if (file.size === 0) return 'The file is empty.';
-  if (file.size > maxBytes) return `The file must be ${formatBytes(maxBytes)} or smaller.`;
+    return translate('Old Excel (.xls) files are not supported; save the sheet as .xlsx or .csv.');
+  if (!IMPORT_EXTENSIONS.some((ext) => name.endsWith(ext)))
+    return translate('Choose a CSV, TXT or XLSX file.');
+  if (file.size === 0) return translate('The file is empty.');
+  if (file.size > maxBytes)
+    return translate('The file must be {{size}} or smaller.', { size: formatBytes(maxBytes) });
   return null;
 }

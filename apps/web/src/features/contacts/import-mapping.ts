@@ -1,4 +1,5 @@
 import type { ImportMapping, ImportUploadDto } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 import { fieldKeyErrors, suggestFieldKey } from './field-keys';
 
 /** A column of the file that may become a custom field. */
@@ -43,7 +44,7 @@ export type MappingResult =
 /** The mapping to send, or form errors keyed `phone` / `fields.<index>.key`. */
 export function buildMapping(state: MappingState): MappingResult {
   const errors: Record<string, string> = {};
-  if (!state.phone) errors.phone = 'Choose the column that holds the phone numbers';
+  if (!state.phone) errors.phone = translate('Choose the column that holds the phone numbers');
   const included = fieldColumns(state).filter(({ field }) => field.include);
   const keyProblems = fieldKeyErrors(included.map(({ field }) => field.key.trim()));
   keyProblems.forEach((message, n) => {

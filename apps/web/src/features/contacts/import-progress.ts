@@ -1,4 +1,5 @@
 import type { ImportDto } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 
 type ImportCounts = Pick<ImportDto, 'status' | 'processed' | 'rowCountGuess'>;
 
@@ -16,13 +17,18 @@ export function importPercent(state: ImportCounts): number {
 export function importProgressText(state: ImportCounts, format: (n: number) => string = String): string {
   switch (state.status) {
     case 'completed':
-      return `Done: ${format(state.processed)} ${state.processed === 1 ? 'row' : 'rows'} read`;
+      return state.processed === 1
+        ? translate('Done: {{count}} row read', { count: format(state.processed) })
+        : translate('Done: {{count}} rows read', { count: format(state.processed) });
     case 'failed':
-      return 'The import stopped';
+      return translate('The import stopped');
     case 'uploaded':
-      return 'Starting…';
+      return translate('Starting…');
     default:
-      return `Importing… ${format(state.processed)} of about ${format(state.rowCountGuess)} rows`;
+      return translate('Importing… {{processed}} of about {{total}} rows', {
+        processed: format(state.processed),
+        total: format(state.rowCountGuess),
+      });
   }
 }
 

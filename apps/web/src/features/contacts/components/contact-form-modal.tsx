@@ -4,6 +4,7 @@ import type { ContactDto } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { applySubmitError } from '@/lib/form-errors';
 import { HttpError } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useSaveContact } from '../api/save-contact';
 import { toFieldMap } from '../contact-fields';
@@ -18,6 +19,7 @@ interface ContactFormProps {
 }
 
 function ContactFormBody({ groupId, contact, knownKeys, onDone }: ContactFormProps) {
+  const t = useT();
   const save = useSaveContact(groupId);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useContactForm(contact);
@@ -29,8 +31,8 @@ function ContactFormBody({ groupId, contact, knownKeys, onDone }: ContactFormPro
       const saved = await save.mutateAsync({ contactId: contact?.id, input });
       toast.success(
         contact
-          ? `${saved.name || saved.phone} has been updated.`
-          : `${saved.name || saved.phone} has been added.`,
+          ? t('{{name}} has been updated.', { name: saved.name || saved.phone })
+          : t('{{name}} has been added.', { name: saved.name || saved.phone }),
       );
       onDone();
     } catch (error) {
@@ -43,11 +45,11 @@ function ContactFormBody({ groupId, contact, knownKeys, onDone }: ContactFormPro
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label={contact ? 'Edit contact' : 'Add contact'}>
+    <form onSubmit={submit} noValidate aria-label={contact ? t('Edit contact') : t('Add contact')}>
       <Stack>
         <TextInput
-          label="Phone number"
-          description="In international format, e.g. +14155550123"
+          label={t('Phone number')}
+          description={t('In international format, e.g. +14155550123')}
           type="tel"
           autoComplete="off"
           required
@@ -55,8 +57,8 @@ function ContactFormBody({ groupId, contact, knownKeys, onDone }: ContactFormPro
           {...form.getInputProps('phone')}
         />
         <TextInput
-          label="Name"
-          placeholder="Ada Lovelace"
+          label={t('Name')}
+          placeholder={t('Ada Lovelace')}
           autoComplete="off"
           {...form.getInputProps('name')}
         />
@@ -64,10 +66,10 @@ function ContactFormBody({ groupId, contact, knownKeys, onDone }: ContactFormPro
         <FormAlert message={formError} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" loading={save.isPending}>
-            {contact ? 'Save changes' : 'Add contact'}
+            {contact ? t('Save changes') : t('Add contact')}
           </Button>
         </Group>
       </Stack>
@@ -86,11 +88,12 @@ interface ContactFormModalProps {
 }
 
 export function ContactFormModal({ opened, groupId, contact, knownKeys, onClose }: ContactFormModalProps) {
+  const t = useT();
   return (
     <Modal
       opened={opened}
       onClose={onClose}
-      title={contact ? 'Edit contact' : 'Add contact'}
+      title={contact ? t('Edit contact') : t('Add contact')}
       size="lg"
       centered
     >

@@ -1,6 +1,7 @@
 import { Button, EmptyState, Text } from '@mantine/core';
 import { Can } from '@/components/can';
 import { IconUsers } from '@/components/icons';
+import { useT } from '@/lib/i18n';
 import { IconPlus, IconUpload } from './icons';
 
 interface ContactsEmptyProps {
@@ -11,10 +12,11 @@ interface ContactsEmptyProps {
 
 /** No contacts at all (with the ways to add some), or none matching the search. */
 export function ContactsEmpty({ query, onAdd, onImport }: ContactsEmptyProps) {
+  const t = useT();
   if (query.trim()) {
     return (
       <Text c="dimmed" ta="center" py="xl">
-        No contact matches “{query.trim()}”.
+        {t('No contact matches “{{query}}”.', { query: query.trim() })}
       </Text>
     );
   }
@@ -24,16 +26,16 @@ export function ContactsEmpty({ query, onAdd, onImport }: ContactsEmptyProps) {
       size="lg"
       py={48}
       icon={<IconUsers size={32} />}
-      title="This group has no contacts yet"
-      description="Add people one by one, or import a list from a CSV, TXT or Excel file."
+      title={t('This group has no contacts yet')}
+      description={t('Add people one by one, or import a list from a CSV, TXT or Excel file.')}
     >
       <Can permission="contacts:write">
         <EmptyState.Actions>
           <Button variant="default" leftSection={<IconUpload />} onClick={onImport}>
-            Import a file
+            {t('Import a file')}
           </Button>
           <Button leftSection={<IconPlus />} onClick={onAdd}>
-            Add contact
+            {t('Add contact')}
           </Button>
         </EmptyState.Actions>
       </Can>

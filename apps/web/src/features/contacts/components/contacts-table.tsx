@@ -5,12 +5,14 @@ import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 import { useCan } from '@/lib/account-role';
 import { formatDate } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 const MAX_FIELD_BADGES = 3;
 
 export const contactLabel = (c: Pick<ContactDto, 'name' | 'phone'>) => c.name || c.phone;
 
 function FieldBadges({ fields }: { fields: Record<string, string> }) {
+  const t = useT();
   const entries = Object.entries(fields);
   if (!entries.length)
     return (
@@ -30,7 +32,7 @@ function FieldBadges({ fields }: { fields: Record<string, string> }) {
       ))}
       {entries.length > MAX_FIELD_BADGES && (
         <Badge variant="transparent" tt="none" c="dimmed">
-          +{entries.length - MAX_FIELD_BADGES} more
+          {t('+{{count}} more', { count: entries.length - MAX_FIELD_BADGES })}
         </Badge>
       )}
     </Group>
@@ -55,30 +57,31 @@ export function ContactsTable({
   onDelete,
 }: ContactsTableProps) {
   // Selecting (to delete), Edit and Delete are contacts:write's: a reader sees the contacts only.
+  const t = useT();
   const canWrite = useCan('contacts:write');
   const selectedHere = contacts.filter((c) => selected.has(c.id)).length;
   const all = selectedHere > 0 && selectedHere === contacts.length;
   return (
-    <ResponsiveTable minWidth={720} verticalSpacing="xs" highlightOnHover aria-label="Contacts">
+    <ResponsiveTable minWidth={720} verticalSpacing="xs" highlightOnHover aria-label={t('Contacts')}>
       <Table.Thead>
         <Table.Tr>
           {canWrite && (
             <Table.Th w={40}>
               <Checkbox
-                aria-label="Select all loaded contacts"
+                aria-label={t('Select all loaded contacts')}
                 checked={all}
                 indeterminate={selectedHere > 0 && !all}
                 onChange={onToggleAll}
               />
             </Table.Th>
           )}
-          <Table.Th>Name</Table.Th>
-          <Table.Th>Phone</Table.Th>
-          <Table.Th>Custom fields</Table.Th>
-          <Table.Th>Added</Table.Th>
+          <Table.Th>{t('Name')}</Table.Th>
+          <Table.Th>{t('Phone')}</Table.Th>
+          <Table.Th>{t('Custom fields')}</Table.Th>
+          <Table.Th>{t('Added')}</Table.Th>
           {canWrite && (
             <Table.Th w={90}>
-              <VisuallyHidden>Actions</VisuallyHidden>
+              <VisuallyHidden>{t('Actions')}</VisuallyHidden>
             </Table.Th>
           )}
         </Table.Tr>
@@ -93,34 +96,34 @@ export function ContactsTable({
               bg={isSelected ? 'var(--mantine-primary-color-light)' : undefined}
             >
               {canWrite && (
-                <Table.Td data-label="Select">
+                <Table.Td data-label={t('Select')}>
                   <Checkbox
-                    aria-label={`Select ${contactLabel(contact)}`}
+                    aria-label={t('Select {{name}}', { name: contactLabel(contact) })}
                     checked={isSelected}
                     onChange={() => onToggle(contact.id)}
                   />
                 </Table.Td>
               )}
-              <Table.Td data-label="Name">
+              <Table.Td data-label={t('Name')}>
                 {contact.name ? (
                   <Text size="sm" fw={500}>
                     {contact.name}
                   </Text>
                 ) : (
                   <Text size="sm" c="dimmed" fs="italic">
-                    No name
+                    {t('No name')}
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td data-label="Phone">
+              <Table.Td data-label={t('Phone')}>
                 <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                   {contact.phone}
                 </Text>
               </Table.Td>
-              <Table.Td data-label="Custom fields">
+              <Table.Td data-label={t('Custom fields')}>
                 <FieldBadges fields={contact.fields} />
               </Table.Td>
-              <Table.Td data-label="Added">
+              <Table.Td data-label={t('Added')}>
                 <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                   {formatDate(contact.createdAt)}
                 </Text>
@@ -129,15 +132,15 @@ export function ContactsTable({
                 <Table.Td data-label="">
                   <Group gap={2} justify="flex-end" wrap="nowrap">
                     <RowAction
-                      tip="Edit"
-                      label={`Edit ${contactLabel(contact)}`}
+                      tip={t('Edit')}
+                      label={t('Edit {{name}}', { name: contactLabel(contact) })}
                       onClick={() => onEdit(contact)}
                     >
                       <IconPencil />
                     </RowAction>
                     <RowAction
-                      tip="Delete"
-                      label={`Delete ${contactLabel(contact)}`}
+                      tip={t('Delete')}
+                      label={t('Delete {{name}}', { name: contactLabel(contact) })}
                       danger
                       onClick={() => onDelete(contact)}
                     >

@@ -1,7 +1,9 @@
 import { Group, Loader, Select, TextInput } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import type { ContactSort } from '../api/get-contacts';
 import { IconSearch } from './icons';
 
+/** The sort choices; labels are keys, translated when shown. */
 const SORTS: { value: ContactSort; label: string }[] = [
   { value: 'created', label: 'Newest first' },
   { value: 'name', label: 'Name (A–Z)' },
@@ -16,11 +18,12 @@ interface ContactsToolbarProps {
 }
 
 export function ContactsToolbar({ search, sort, searching, onSearch, onSort }: ContactsToolbarProps) {
+  const t = useT();
   return (
     <Group gap="sm" p="md" wrap="wrap">
       <TextInput
-        aria-label="Search contacts"
-        placeholder="Search by name or number"
+        aria-label={t('Search contacts')}
+        placeholder={t('Search by name or number')}
         type="search"
         leftSection={<IconSearch size={16} />}
         rightSection={searching ? <Loader size={14} /> : null}
@@ -30,8 +33,8 @@ export function ContactsToolbar({ search, sort, searching, onSearch, onSort }: C
         maxLength={100}
       />
       <Select
-        aria-label="Sort contacts"
-        data={SORTS}
+        aria-label={t('Sort contacts')}
+        data={SORTS.map((s) => ({ value: s.value, label: t(s.label) }))}
         value={sort}
         onChange={(value) => value && onSort(value)}
         allowDeselect={false}

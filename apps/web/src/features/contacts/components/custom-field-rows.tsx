@@ -1,5 +1,6 @@
 import { ActionIcon, Autocomplete, Button, Group, Input, Stack, TextInput } from '@mantine/core';
 import { MAX_CUSTOM_FIELDS } from '@wren/contracts';
+import { useT } from '@/lib/i18n';
 import type { ContactFormApi } from './use-contact-form';
 import { IconPlus, IconTrash } from './icons';
 
@@ -10,6 +11,7 @@ interface CustomFieldRowsProps {
 
 /** Key/value rows for a contact's custom fields, usable as {{key}} placeholders. */
 export function CustomFieldRows({ form, knownKeys }: CustomFieldRowsProps) {
+  const t = useT();
   const rows = form.values.fields;
   const used = new Set(rows.map((r) => r.key.trim()));
   const suggestions = knownKeys.filter((k) => !used.has(k));
@@ -18,24 +20,26 @@ export function CustomFieldRows({ form, knownKeys }: CustomFieldRowsProps) {
     <Stack gap="xs" role="group" aria-labelledby="custom-fields-label">
       <div>
         <Input.Label labelElement="div" id="custom-fields-label">
-          Custom fields
+          {t('Custom fields')}
         </Input.Label>
         <Input.Description>
-          Extra details for personalised messages: a field named city fills {'{{city}}'}.
+          {t('Extra details for personalised messages: a field named city fills {{placeholder}}.', {
+            placeholder: '{{city}}',
+          })}
         </Input.Description>
       </div>
       {rows.map((_, i) => (
         <Group key={form.key(`fields.${i}`)} gap="xs" align="flex-start" wrap="nowrap">
           <Autocomplete
-            aria-label={`Field name ${i + 1}`}
-            placeholder="Field name"
+            aria-label={t('Field name {{n}}', { n: i + 1 })}
+            placeholder={t('Field name')}
             data={suggestions}
             style={{ flex: 2 }}
             {...form.getInputProps(`fields.${i}.key`)}
           />
           <TextInput
-            aria-label={`Field value ${i + 1}`}
-            placeholder="Value"
+            aria-label={t('Field value {{n}}', { n: i + 1 })}
+            placeholder={t('Value')}
             style={{ flex: 3 }}
             {...form.getInputProps(`fields.${i}.value`)}
           />
@@ -44,7 +48,7 @@ export function CustomFieldRows({ form, knownKeys }: CustomFieldRowsProps) {
             color="gray"
             size={36}
             onClick={() => form.removeListItem('fields', i)}
-            aria-label={`Remove field ${i + 1}`}
+            aria-label={t('Remove field {{n}}', { n: i + 1 })}
           >
             <IconTrash />
           </ActionIcon>
@@ -58,7 +62,7 @@ export function CustomFieldRows({ form, knownKeys }: CustomFieldRowsProps) {
           disabled={rows.length >= MAX_CUSTOM_FIELDS}
           onClick={() => form.insertListItem('fields', { key: '', value: '' })}
         >
-          Add field
+          {t('Add field')}
         </Button>
       </Group>
     </Stack>

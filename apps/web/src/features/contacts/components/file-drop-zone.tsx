@@ -1,5 +1,6 @@
 import { useState, type DragEvent } from 'react';
 import { FileInput, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 import { IMPORT_ACCEPT } from '../import-file-check';
 import { IconUpload } from './icons';
 
@@ -12,6 +13,7 @@ interface FileDropZoneProps {
 
 /** A file chooser that also takes a file dropped anywhere on its area. */
 export function FileDropZone({ file, disabled, error, onFile }: FileDropZoneProps) {
+  const t = useT();
   const [dragging, setDragging] = useState(false);
   const over = (event: DragEvent) => {
     event.preventDefault();
@@ -44,17 +46,18 @@ export function FileDropZone({ file, disabled, error, onFile }: FileDropZoneProp
           <IconUpload size={28} />
         </ThemeIcon>
         <Text fw={600} ta="center">
-          Drop a file here, or choose one
+          {t('Drop a file here, or choose one')}
         </Text>
         <Text size="sm" c="dimmed" ta="center" maw={420}>
-          CSV, TXT or XLSX, up to 20 MB. One contact per row; the first row may hold column names such as
-          phone, name, city.
+          {t(
+            'CSV, TXT or XLSX, up to 20 MB. One contact per row; the first row may hold column names such as phone, name, city.',
+          )}
         </Text>
         <FileInput
           w="100%"
           maw={420}
-          label="Contacts file"
-          placeholder="Choose a CSV, TXT or XLSX file"
+          label={t('Contacts file')}
+          placeholder={t('Choose a CSV, TXT or XLSX file')}
           accept={IMPORT_ACCEPT}
           value={file}
           onChange={onFile}

@@ -3,6 +3,7 @@ import { Anchor, Badge, Button, Group, Skeleton, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { GroupDto } from '@wren/contracts';
 import { paths } from '@/config/paths';
+import { useT } from '@/lib/i18n';
 import { contactsLabel } from './groups-table';
 import { IconArrowLeft, IconDownload, IconPlus, IconUpload } from './icons';
 
@@ -16,12 +17,13 @@ interface GroupHeaderProps {
 
 /** The group's name and size, with its import, export and add actions. */
 export function GroupHeader({ group, exporting, onImport, onExport, onAdd }: GroupHeaderProps) {
+  const t = useT();
   return (
     <div>
       <Anchor component={Link} to={paths.groups.list.getHref()} size="sm" c="dimmed">
         <Group gap={4} component="span">
           <IconArrowLeft size={14} />
-          All groups
+          {t('All groups')}
         </Group>
       </Anchor>
       <Group justify="space-between" mt={6} wrap="wrap" gap="sm">
@@ -42,7 +44,7 @@ export function GroupHeader({ group, exporting, onImport, onExport, onAdd }: Gro
         <Group gap="sm">
           <Can permission="contacts:write">
             <Button variant="default" leftSection={<IconUpload />} onClick={onImport} disabled={!group}>
-              Import
+              {t('Import')}
             </Button>
           </Can>
           <Button
@@ -52,11 +54,11 @@ export function GroupHeader({ group, exporting, onImport, onExport, onAdd }: Gro
             loading={exporting}
             disabled={!group || group.contactCount === 0}
           >
-            Export CSV
+            {t('Export CSV')}
           </Button>
           <Can permission="contacts:write">
             <Button leftSection={<IconPlus />} onClick={onAdd} disabled={!group}>
-              Add contact
+              {t('Add contact')}
             </Button>
           </Can>
         </Group>

@@ -5,6 +5,7 @@ import { createGroupSchema, type GroupDto, type GroupInput } from '@wren/contrac
 import { FormAlert } from '@/components/form-alert';
 import { applySubmitError } from '@/lib/form-errors';
 import { HttpError } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useCreateGroup } from '../api/create-group';
@@ -17,6 +18,7 @@ interface GroupNameFormProps {
 }
 
 function GroupNameForm({ group, onDone }: GroupNameFormProps) {
+  const t = useT();
   const create = useCreateGroup();
   const rename = useRenameGroup();
   const [formError, setFormError] = useState<string | null>(null);
@@ -33,7 +35,9 @@ function GroupNameForm({ group, onDone }: GroupNameFormProps) {
         ? await rename.mutateAsync({ id: group.id, name })
         : await create.mutateAsync({ name });
       toast.success(
-        group ? `The group is now called "${saved.name}".` : `Group "${saved.name}" has been created.`,
+        group
+          ? t('The group is now called "{{name}}".', { name: saved.name })
+          : t('Group "{{name}}" has been created.', { name: saved.name }),
       );
       onDone(saved);
     } catch (error) {
@@ -46,11 +50,11 @@ function GroupNameForm({ group, onDone }: GroupNameFormProps) {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label={group ? 'Rename group' : 'New group'}>
+    <form onSubmit={submit} noValidate aria-label={group ? t('Rename group') : t('New group')}>
       <Stack>
         <TextInput
-          label="Group name"
-          placeholder="Newsletter subscribers"
+          label={t('Group name')}
+          placeholder={t('Newsletter subscribers')}
           required
           data-autofocus
           {...form.getInputProps('name')}
@@ -58,10 +62,10 @@ function GroupNameForm({ group, onDone }: GroupNameFormProps) {
         <FormAlert message={formError} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => onDone(null)}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" loading={create.isPending || rename.isPending}>
-            {group ? 'Rename' : 'Create group'}
+            {group ? t('Rename') : t('Create group')}
           </Button>
         </Group>
       </Stack>
@@ -79,12 +83,13 @@ interface GroupNameModalProps {
 
 /** Creates a group, or renames one. */
 export function GroupNameModal({ opened, group, onClose, onCreated }: GroupNameModalProps) {
+  const t = useT();
   const done = (saved: GroupDto | null) => {
     onClose();
     if (saved && !group) onCreated?.(saved);
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={group ? 'Rename group' : 'New group'} centered>
+    <Modal opened={opened} onClose={onClose} title={group ? t('Rename group') : t('New group')} centered>
       <GroupNameForm key={group?.id ?? 'new'} group={group} onDone={done} />
     </Modal>
   );

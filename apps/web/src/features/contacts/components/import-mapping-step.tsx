@@ -3,6 +3,7 @@ import { Button, Checkbox, Group, Input, Select, SimpleGrid, Stack, Text, TextIn
 import type { ImportDto, ImportUploadDto } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { HttpError, messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useCommitImport } from '../api/commit-import';
 import { buildMapping, fieldColumns, initialMapping, type MappingState } from '../import-mapping';
 import { countFormat } from './groups-table';
@@ -17,6 +18,7 @@ interface ImportMappingStepProps {
 
 /** Step 2: which column holds the phone number, the name and each custom field, over a preview. */
 export function ImportMappingStep({ groupId, upload, onBack, onStarted }: ImportMappingStepProps) {
+  const t = useT();
   const commit = useCommitImport(groupId);
   const [state, setState] = useState<MappingState>(() => initialMapping(upload));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -49,13 +51,18 @@ export function ImportMappingStep({ groupId, upload, onBack, onStarted }: Import
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        <b>{upload.fileName}</b> · about {countFormat.format(upload.rowCountGuess)}{' '}
-        {upload.rowCountGuess === 1 ? 'row' : 'rows'} ·{' '}
-        {upload.hasHeader ? 'the first row holds column names' : 'no header row, so columns are numbered'}
+        <b>{upload.fileName}</b> ·{' '}
+        {upload.rowCountGuess === 1
+          ? t('about {{count}} row', { count: countFormat.format(upload.rowCountGuess) })
+          : t('about {{count}} rows', { count: countFormat.format(upload.rowCountGuess) })}{' '}
+        ·{' '}
+        {upload.hasHeader
+          ? t('the first row holds column names')
+          : t('no header row, so columns are numbered')}
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Select
-          label="Phone number column"
+          label={t('Phone number column')}
           required
           data={options(state.name)}
           value={state.phone}
@@ -65,25 +72,25 @@ export function ImportMappingStep({ groupId, upload, onBack, onStarted }: Import
           }}
           error={errors.phone}
           allowDeselect={false}
-          placeholder="Choose a column"
+          placeholder={t('Choose a column')}
         />
         <Select
-          label="Name column"
+          label={t('Name column')}
           data={options(state.phone)}
           value={state.name}
           onChange={(name) => setState((s) => ({ ...s, name }))}
           clearable
-          placeholder="Don't import names"
+          placeholder={t("Don't import names")}
         />
       </SimpleGrid>
       {others.length > 0 && (
         <Stack gap="xs" role="group" aria-labelledby="import-fields-label">
           <div>
             <Input.Label labelElement="div" id="import-fields-label">
-              Custom fields
+              {t('Custom fields')}
             </Input.Label>
             <Input.Description>
-              Tick the other columns to keep; each becomes a field you can use as a placeholder.
+              {t('Tick the other columns to keep; each becomes a field you can use as a placeholder.')}
             </Input.Description>
           </div>
           {others.map(({ field, index }) => (
@@ -97,7 +104,7 @@ export function ImportMappingStep({ groupId, upload, onBack, onStarted }: Import
                 styles={{ label: { overflowWrap: 'anywhere' } }}
               />
               <TextInput
-                aria-label={`Field name for ${field.column}`}
+                aria-label={t('Field name for {{column}}', { column: field.column })}
                 leftSection={
                   <Text size="xs" c="dimmed">
                     {'{{'}
@@ -120,17 +127,17 @@ export function ImportMappingStep({ groupId, upload, onBack, onStarted }: Import
       )}
       <div>
         <Input.Label labelElement="div" mb={6}>
-          Preview
+          {t('Preview')}
         </Input.Label>
         <ImportPreviewTable upload={upload} state={state} />
       </div>
       <FormAlert message={formError} />
       <Group justify="space-between">
         <Button variant="default" onClick={onBack} disabled={commit.isPending}>
-          Choose another file
+          {t('Choose another file')}
         </Button>
         <Button onClick={() => void start()} loading={commit.isPending}>
-          Import contacts
+          {t('Import contacts')}
         </Button>
       </Group>
     </Stack>

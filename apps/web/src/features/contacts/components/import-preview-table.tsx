@@ -1,5 +1,6 @@
 import { Badge, Stack, Table, Text } from '@mantine/core';
 import type { ImportUploadDto } from '@wren/contracts';
+import { useT } from '@/lib/i18n';
 import { columnRole, type MappingState } from '../import-mapping';
 
 const PREVIEW_ROWS = 5;
@@ -11,9 +12,10 @@ interface ImportPreviewTableProps {
 
 /** The first rows of the file, each column headed by what it will become. */
 export function ImportPreviewTable({ upload, state }: ImportPreviewTableProps) {
+  const t = useT();
   return (
     <Table.ScrollContainer minWidth={Math.min(900, upload.columns.length * 150)} type="native">
-      <Table withTableBorder withColumnBorders striped fz="xs" aria-label="File preview">
+      <Table withTableBorder withColumnBorders striped fz="xs" aria-label={t('File preview')}>
         <Table.Thead>
           <Table.Tr>
             {upload.columns.map((column) => {
@@ -31,11 +33,11 @@ export function ImportPreviewTable({ upload, state }: ImportPreviewTableProps) {
                         color={role === 'Phone' ? 'indigo' : role === 'Name' ? 'teal' : 'grape'}
                         tt="none"
                       >
-                        {role}
+                        {role === 'Phone' || role === 'Name' ? t(role) : role}
                       </Badge>
                     ) : (
                       <Badge size="xs" variant="default" c="dimmed" tt="none">
-                        Skipped
+                        {t('Skipped')}
                       </Badge>
                     )}
                   </Stack>

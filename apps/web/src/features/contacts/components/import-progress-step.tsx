@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Alert, Button, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useDownloadImportReport } from '../api/download-import-report';
 import { isImportFinished, useImportProgress } from '../api/get-import';
@@ -9,9 +10,10 @@ import { hasSkippedRows, importPercent, importProgressText } from '../import-pro
 import { countFormat } from './groups-table';
 import { IconCheck, IconDownload } from './icons';
 
-function Stat({ label, value, color }: { label: string; value: number; color?: string }) {
+/** `name` names its test id (import-added…); `label` is shown. */
+function Stat({ name, label, value, color }: { name: string; label: string; value: number; color?: string }) {
   return (
-    <Paper withBorder radius="md" p="sm" data-testid={`import-${label.toLowerCase()}`}>
+    <Paper withBorder radius="md" p="sm" data-testid={`import-${name}`}>
       <Text size="xs" tt="uppercase" fw={700} c="dimmed">
         {label}
       </Text>
@@ -32,6 +34,7 @@ interface ImportProgressStepProps {
 
 /** Step 3: the running import, polled every 500 ms, then its counts and the skipped-rows report. */
 export function ImportProgressStep({ groupId, importId, onFinished, onDone }: ImportProgressStepProps) {
+  const t = useT();
   const queryClient = useQueryClient();
   const progress = useImportProgress(groupId, importId);
   const report = useDownloadImportReport(groupId);
@@ -58,13 +61,13 @@ export function ImportProgressStep({ groupId, importId, onFinished, onDone }: Im
   };
 
   const leave = () => {
-    if (!finished) toast.info('The import goes on in the background; the group updates when it is done.');
+    if (!finished) toast.info(t('The import goes on in the background; the group updates when it is done.'));
     onDone();
   };
 
   if (progress.isError && !state) {
     return (
-      <Alert color="red" variant="light" title="The import's progress could not be loaded" role="alert">
+      <Alert color="red" variant="light" title={t("The import's progress could not be loaded")} role="alert">
         {messageOf(progress.error)}
       </Alert>
     );
@@ -76,7 +79,7 @@ export function ImportProgressStep({ groupId, importId, onFinished, onDone }: Im
       <Stack gap={6}>
         <Group justify="space-between">
           <Text size="sm" aria-live="polite">
-            {state ? importProgressText(state, (n) => countFormat.format(n)) : 'Starting…'}
+            {state ? importProgressText(state, (n) => countFormat.format(n)) : t('Starting…')}
           </Text>
           <Text size="sm" c="dimmed">
             {percent}%
@@ -88,29 +91,36 @@ export function ImportProgressStep({ groupId, importId, onFinished, onDone }: Im
           color={state?.status === 'failed' ? 'red' : state?.status === 'completed' ? 'teal' : undefined}
           striped={!finished}
           animated={!finished}
-          aria-label="Import progress"
+          aria-label={t('Import progress')}
         />
       </Stack>
       <SimpleGrid cols={3}>
-        <Stat label="Added" value={state?.inserted ?? 0} color="teal" />
-        <Stat label="Invalid" value={state?.invalid ?? 0} color={state?.invalid ? 'red' : undefined} />
+        <Stat name="added" label={t('Added')} value={state?.inserted ?? 0} color="teal" />
         <Stat
-          label="Duplicates"
+          name="invalid"
+          label={t('Invalid')}
+          value={state?.invalid ?? 0}
+          color={state?.invalid ? 'red' : undefined}
+        />
+        <Stat
+          name="duplicates"
+          label={t('Duplicates')}
           value={state?.duplicates ?? 0}
           color={state?.duplicates ? 'yellow.7' : undefined}
         />
       </SimpleGrid>
       {state?.status === 'completed' && (
-        <Alert color="teal" variant="light" icon={<IconCheck />} title="Import complete">
-          {countFormat.format(state.inserted)} {state.inserted === 1 ? 'contact was' : 'contacts were'} added
-          to the group.
+        <Alert color="teal" variant="light" icon={<IconCheck />} title={t('Import complete')}>
+          {state.inserted === 1
+            ? t('{{count}} contact was added to the group.', { count: countFormat.format(state.inserted) })
+            : t('{{count}} contacts were added to the group.', { count: countFormat.format(state.inserted) })}
           {hasSkippedRows(state) &&
-            ' Rows with an invalid phone number or a number already in the group were skipped; the report lists them.'}
+            ` ${t('Rows with an invalid phone number or a number already in the group were skipped; the report lists them.')}`}
         </Alert>
       )}
       {state?.status === 'failed' && (
-        <Alert color="red" variant="light" title="The import failed" role="alert">
-          {state.error ?? 'Something went wrong while reading the file. Check it and try again.'}
+        <Alert color="red" variant="light" title={t('The import failed')} role="alert">
+          {state.error ?? t('Something went wrong while reading the file. Check it and try again.')}
         </Alert>
       )}
       <Group justify="flex-end">
@@ -121,11 +131,11 @@ export function ImportProgressStep({ groupId, importId, onFinished, onDone }: Im
             loading={report.isPending}
             onClick={() => void downloadReport()}
           >
-            Download report
+            {t('Download report')}
           </Button>
         )}
         <Button onClick={leave} variant={finished ? 'filled' : 'default'}>
-          {finished ? 'Done' : 'Continue in the background'}
+          {finished ? t('Done') : t('Continue in the background')}
         </Button>
       </Group>
     </Stack>

@@ -3,6 +3,7 @@ import { Anchor, Group, Progress, Stack, Text } from '@mantine/core';
 import type { ImportUploadDto } from '@wren/contracts';
 import { saveBlob } from '@/lib/download';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { useUploadImport } from '../api/upload-import';
 import { formatBytes, importFileProblem } from '../import-file-check';
 import { FileDropZone } from './file-drop-zone';
@@ -17,6 +18,7 @@ interface ImportUploadStepProps {
 
 /** Step 1: choose a file (checked here first) and upload it with a progress bar. */
 export function ImportUploadStep({ groupId, onUploaded }: ImportUploadStepProps) {
+  const t = useT();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -49,26 +51,27 @@ export function ImportUploadStep({ groupId, onUploaded }: ImportUploadStepProps)
           <Group justify="space-between">
             <Text size="sm">
               {progress < 100
-                ? `Uploading ${file.name} (${formatBytes(file.size)})`
-                : `Reading ${file.name}…`}
+                ? t('Uploading {{name}} ({{size}})', { name: file.name, size: formatBytes(file.size) })
+                : t('Reading {{name}}…', { name: file.name })}
             </Text>
             <Text size="sm" c="dimmed">
               {progress}%
             </Text>
           </Group>
-          <Progress value={progress} size="lg" striped animated aria-label="Upload progress" />
+          <Progress value={progress} size="lg" striped animated aria-label={t('Upload progress')} />
         </Stack>
       )}
       <Text size="xs" c="dimmed">
-        Numbers without a country code are read as numbers of your account’s country. Not sure about the
-        format?{' '}
+        {t(
+          'Numbers without a country code are read as numbers of your account’s country. Not sure about the format?',
+        )}{' '}
         <Anchor
           component="button"
           type="button"
           size="xs"
           onClick={() => saveBlob(new Blob([SAMPLE_CSV], { type: 'text/csv' }), 'contacts-sample.csv')}
         >
-          Download a sample CSV
+          {t('Download a sample CSV')}
         </Anchor>
       </Text>
     </Stack>

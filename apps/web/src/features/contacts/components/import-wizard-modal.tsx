@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Box, Modal, Stepper } from '@mantine/core';
 import type { ImportUploadDto } from '@wren/contracts';
+import { useT } from '@/lib/i18n';
 import { ImportMappingStep } from './import-mapping-step';
 import { ImportProgressStep } from './import-progress-step';
 import { ImportUploadStep } from './import-upload-step';
@@ -11,6 +12,7 @@ interface ImportWizardProps {
 }
 
 function ImportWizard({ groupId, onClose }: ImportWizardProps) {
+  const t = useT();
   const [step, setStep] = useState(0);
   const [upload, setUpload] = useState<ImportUploadDto | null>(null);
   const [importId, setImportId] = useState<string | null>(null);
@@ -24,7 +26,7 @@ function ImportWizard({ groupId, onClose }: ImportWizardProps) {
         allowNextStepsSelect={false}
         styles={{ content: { paddingTop: 24 } }}
       >
-        <Stepper.Step label="Upload" description="CSV, TXT or XLSX">
+        <Stepper.Step label={t('Upload')} description={t('CSV, TXT or XLSX')}>
           <ImportUploadStep
             groupId={groupId}
             onUploaded={(uploaded) => {
@@ -33,7 +35,7 @@ function ImportWizard({ groupId, onClose }: ImportWizardProps) {
             }}
           />
         </Stepper.Step>
-        <Stepper.Step label="Match columns" description="Phone, name and fields">
+        <Stepper.Step label={t('Match columns')} description={t('Phone, name and fields')}>
           {upload && (
             <ImportMappingStep
               groupId={groupId}
@@ -49,7 +51,7 @@ function ImportWizard({ groupId, onClose }: ImportWizardProps) {
             />
           )}
         </Stepper.Step>
-        <Stepper.Step label="Import" description="Add to the group" />
+        <Stepper.Step label={t('Import')} description={t('Add to the group')} />
       </Stepper>
       {/* Outside the stepper, so the step can show as done without remounting the progress. */}
       {step === 2 && importId && (
@@ -75,11 +77,12 @@ interface ImportWizardModalProps {
 
 /** Upload → column mapping → import progress, as a three-step wizard. */
 export function ImportWizardModal({ opened, groupId, groupName, onClose }: ImportWizardModalProps) {
+  const t = useT();
   return (
     <Modal
       opened={opened}
       onClose={onClose}
-      title={`Import contacts into ${groupName}`}
+      title={t('Import contacts into {{name}}', { name: groupName })}
       size="xl"
       closeOnClickOutside={false}
       centered

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Skeleton, Stack } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 
 /** Placeholder rows while a table loads. */
 export function TableSkeleton({ label, rows = 4 }: { label: string; rows?: number }) {
@@ -25,12 +26,13 @@ export function LoadError({
   message: string;
   onRetry: () => void;
 }) {
+  const t = useT();
   return (
     <Alert color="red" variant="light" title={title} m="md" role="alert">
       <Stack gap="sm" align="flex-start">
         {message}
         <Button size="xs" variant="default" onClick={onRetry}>
-          Try again
+          {t('Try again')}
         </Button>
       </Stack>
     </Alert>

@@ -6,6 +6,7 @@ import type { ContactDto } from '@wren/contracts';
 import { IconUsers } from '@/components/icons';
 import { paths } from '@/config/paths';
 import { HttpError, messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useDeleteContacts } from '../api/delete-contacts';
 import { useExportContacts } from '../api/export-contacts';
@@ -21,6 +22,7 @@ import { countFormat } from '../components/groups-table';
 import { IconTrash } from '../components/icons';
 import { ImportWizardModal } from '../components/import-wizard-modal';
 import { LoadError, TableSkeleton } from '../components/load-states';
+import { rich } from '../components/rich';
 import { keepListed, toggleAll, toggleOne } from '../selection';
 
 interface DeleteTarget {
@@ -29,18 +31,19 @@ interface DeleteTarget {
 }
 
 function GroupNotFound() {
+  const t = useT();
   return (
     <Paper withBorder radius="md">
       <EmptyState
         size="lg"
         py={48}
         icon={<IconUsers size={32} />}
-        title="This group does not exist"
-        description="It may have been deleted."
+        title={t('This group does not exist')}
+        description={t('It may have been deleted.')}
       >
         <EmptyState.Actions>
           <Button component={Link} to={paths.groups.list.getHref()} variant="default">
-            Back to groups
+            {t('Back to groups')}
           </Button>
         </EmptyState.Actions>
       </EmptyState>
@@ -49,6 +52,7 @@ function GroupNotFound() {
 }
 
 export default function GroupContactsPage() {
+  const t = useT();
   const groupId = useParams().id ?? '';
   const group = useGroup(groupId);
   const [search, setSearch] = useState('');
@@ -86,8 +90,8 @@ export default function GroupContactsPage() {
       const deleted = await remove.mutateAsync(target.ids);
       toast.success(
         deleted === 1
-          ? `${target.label} has been deleted.`
-          : `${countFormat.format(deleted)} contacts have been deleted.`,
+          ? t('{{name}} has been deleted.', { name: target.label })
+          : t('{{count}} contacts have been deleted.', { count: countFormat.format(deleted) }),
       );
       setPicked((current) => new Set([...current].filter((id) => !target.ids.includes(id))));
       deleting.close();
@@ -99,7 +103,7 @@ export default function GroupContactsPage() {
   const exportCsv = async () => {
     try {
       const fileName = await exporter.mutateAsync(groupId);
-      toast.success(`The contacts were saved as ${fileName}.`);
+      toast.success(t('The contacts were saved as {{fileName}}.', { fileName }));
     } catch (error) {
       toast.error(messageOf(error));
     }
@@ -127,10 +131,10 @@ export default function GroupContactsPage() {
             onSort={setSort}
           />
         )}
-        {contacts.isPending && <TableSkeleton label="Loading contacts" />}
+        {contacts.isPending && <TableSkeleton label={t('Loading contacts')} />}
         {contacts.isError && !contacts.data && (
           <LoadError
-            title="The contacts could not be loaded"
+            title={t('The contacts could not be loaded')}
             message={messageOf(contacts.error)}
             onRetry={() => void contacts.refetch()}
           />
@@ -151,8 +155,12 @@ export default function GroupContactsPage() {
         {loaded.length > 0 && (
           <Center p="md" style={{ flexDirection: 'column', gap: 8 }}>
             <Text size="sm" c="dimmed" data-testid="contacts-shown">
-              Showing {countFormat.format(loaded.length)}
-              {query ? ' matching' : ` of ${countFormat.format(Math.max(total, loaded.length))}`}
+              {query
+                ? t('Showing {{count}} matching', { count: countFormat.format(loaded.length) })
+                : t('Showing {{count}} of {{total}}', {
+                    count: countFormat.format(loaded.length),
+                    total: countFormat.format(Math.max(total, loaded.length)),
+                  })}
             </Text>
             {contacts.hasNextPage && (
               <Button
@@ -160,7 +168,7 @@ export default function GroupContactsPage() {
                 onClick={() => void contacts.fetchNextPage()}
                 loading={contacts.isFetchingNextPage}
               >
-                Load more
+                {t('Load more')}
               </Button>
             )}
           </Center>
@@ -169,12 +177,12 @@ export default function GroupContactsPage() {
 
       <ActionBar
         opened={selected.size > 0 && !deleting.opened}
-        aria-label="Selected contacts"
+        aria-label={t('Selected contacts')}
         onClose={() => setPicked(new Set())}
         closeOnEscape
       >
         <Text size="sm" fw={500} px="xs" data-testid="selected-count">
-          {countFormat.format(selected.size)} selected
+          {t('{{count}} selected', { count: countFormat.format(selected.size) })}
         </Text>
         <ActionBar.Divider />
         <Button
@@ -182,11 +190,16 @@ export default function GroupContactsPage() {
           variant="light"
           size="xs"
           leftSection={<IconTrash size={14} />}
-          onClick={() => askDelete({ ids: [...selected], label: `${selected.size} contacts` })}
+          onClick={() =>
+            askDelete({
+              ids: [...selected],
+              label: t('{{count}} contacts', { count: countFormat.format(selected.size) }),
+            })
+          }
         >
-          Delete selected
+          {t('Delete selected')}
         </Button>
-        <ActionBar.CloseButton aria-label="Clear selection" />
+        <ActionBar.CloseButton aria-label={t('Clear selection')} />
       </ActionBar>
 
       <ContactFormModal
@@ -204,14 +217,16 @@ export default function GroupContactsPage() {
       />
       <ConfirmDeleteModal
         opened={deleting.opened}
-        title={deleting.target && deleting.target.ids.length > 1 ? 'Delete contacts' : 'Delete contact'}
-        confirmLabel="Delete"
+        title={deleting.target && deleting.target.ids.length > 1 ? t('Delete contacts') : t('Delete contact')}
+        confirmLabel={t('Delete')}
         loading={remove.isPending}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
         onClose={deleting.close}
       >
-        Delete <b>{deleting.target?.label}</b> from this group? This cannot be undone.
+        {rich(t, 'Delete {{name}} from this group? This cannot be undone.', {
+          name: <b>{deleting.target?.label}</b>,
+        })}
       </ConfirmDeleteModal>
     </Stack>
   );

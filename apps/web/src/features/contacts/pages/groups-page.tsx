@@ -6,6 +6,7 @@ import { Can } from '@/components/can';
 import { IconUsers } from '@/components/icons';
 import { paths } from '@/config/paths';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useDeleteGroup } from '../api/delete-group';
 import { useGroups } from '../api/get-groups';
@@ -14,8 +15,10 @@ import { GroupNameModal } from '../components/group-name-modal';
 import { contactsLabel, GroupsTable } from '../components/groups-table';
 import { IconPlus, IconSearch } from '../components/icons';
 import { LoadError, TableSkeleton } from '../components/load-states';
+import { rich } from '../components/rich';
 
 export default function GroupsPage() {
+  const t = useT();
   const navigate = useNavigate();
   const list = useGroups();
   const remove = useDeleteGroup();
@@ -38,7 +41,7 @@ export default function GroupsPage() {
     if (!group) return;
     try {
       await remove.mutateAsync(group.id);
-      toast.success(`Group "${group.name}" has been deleted.`);
+      toast.success(t('Group "{{name}}" has been deleted.', { name: group.name }));
       deleting.close();
     } catch (error) {
       setDeleteError(messageOf(error));
@@ -51,19 +54,27 @@ export default function GroupsPage() {
         <Group justify="space-between" p="md" wrap="wrap" gap="sm">
           <div>
             <Title order={2} size="h4">
-              Your groups
+              {t('Your groups')}
             </Title>
             <Text size="sm" c="dimmed">
               {list.data
-                ? `${all.length} ${all.length === 1 ? 'group' : 'groups'} · ${contactsLabel(total)} in all`
-                : 'Lists of contacts you can send bulk and personalised messages to'}
+                ? all.length === 1
+                  ? t('{{count}} group · {{contacts}} in all', {
+                      count: all.length,
+                      contacts: contactsLabel(total),
+                    })
+                  : t('{{count}} groups · {{contacts}} in all', {
+                      count: all.length,
+                      contacts: contactsLabel(total),
+                    })
+                : t('Lists of contacts you can send bulk and personalised messages to')}
             </Text>
           </div>
           <Group gap="sm">
             {all.length > 0 && (
               <TextInput
-                aria-label="Search groups"
-                placeholder="Search groups"
+                aria-label={t('Search groups')}
+                placeholder={t('Search groups')}
                 leftSection={<IconSearch size={16} />}
                 value={query}
                 onChange={(e) => setQuery(e.currentTarget.value)}
@@ -72,15 +83,15 @@ export default function GroupsPage() {
             )}
             <Can permission="contacts:write">
               <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
-                New group
+                {t('New group')}
               </Button>
             </Can>
           </Group>
         </Group>
-        {list.isPending && <TableSkeleton label="Loading groups" />}
+        {list.isPending && <TableSkeleton label={t('Loading groups')} />}
         {list.isError && (
           <LoadError
-            title="The groups could not be loaded"
+            title={t('The groups could not be loaded')}
             message={messageOf(list.error)}
             onRetry={() => void list.refetch()}
           />
@@ -91,13 +102,15 @@ export default function GroupsPage() {
             size="lg"
             py={48}
             icon={<IconUsers size={32} />}
-            title="No contact groups yet"
-            description="Create a group, then add contacts one by one or import them from a CSV or Excel file."
+            title={t('No contact groups yet')}
+            description={t(
+              'Create a group, then add contacts one by one or import them from a CSV or Excel file.',
+            )}
           >
             <Can permission="contacts:write">
               <EmptyState.Actions>
                 <Button leftSection={<IconPlus />} onClick={() => naming.open(null)}>
-                  Create your first group
+                  {t('Create your first group')}
                 </Button>
               </EmptyState.Actions>
             </Can>
@@ -105,7 +118,7 @@ export default function GroupsPage() {
         )}
         {all.length > 0 && groups.length === 0 && (
           <Text c="dimmed" ta="center" py="xl">
-            No group matches “{query.trim()}”.
+            {t('No group matches “{{query}}”.', { query: query.trim() })}
           </Text>
         )}
         {groups.length > 0 && <GroupsTable groups={groups} onRename={naming.open} onDelete={askDelete} />}
@@ -119,21 +132,21 @@ export default function GroupsPage() {
       />
       <ConfirmDeleteModal
         opened={deleting.opened}
-        title="Delete group"
-        confirmLabel="Delete group"
+        title={t('Delete group')}
+        confirmLabel={t('Delete group')}
         loading={remove.isPending}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
         onClose={deleting.close}
       >
-        Delete the group <b>{deleting.target?.name}</b>
-        {deleting.target && deleting.target.contactCount > 0 ? (
-          <>
-            {' '}
-            and the <b>{contactsLabel(deleting.target.contactCount)}</b> in it
-          </>
-        ) : null}
-        ? This cannot be undone.
+        {deleting.target && deleting.target.contactCount > 0
+          ? rich(t, 'Delete the group {{name}} and the {{contacts}} in it? This cannot be undone.', {
+              name: <b>{deleting.target.name}</b>,
+              contacts: <b>{contactsLabel(deleting.target.contactCount)}</b>,
+            })
+          : rich(t, 'Delete the group {{name}}? This cannot be undone.', {
+              name: <b>{deleting.target?.name}</b>,
+            })}
       </ConfirmDeleteModal>
     </Stack>
   );
