@@ -22,6 +22,7 @@ import {
 import { FormAlert } from '@/components/form-alert';
 import { dayjs } from '@/lib/dayjs';
 import { applySubmitError } from '@/lib/form-errors';
+import { useT } from '@/lib/i18n';
 
 export interface KeyFormValues {
   name: string;
@@ -61,16 +62,17 @@ export function KeyForm(props: {
   onSubmit: (values: KeyFormValues) => Promise<void>;
   onCancel: () => void;
 }) {
+  const t = useT();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const form = useForm<KeyFormValues>({
     initialValues: valuesOf(props.initial),
     validate: {
-      name: (v) => (v.trim() ? null : 'Name the key, e.g. the system that will use it'),
-      scopes: (v) => (v.length ? null : 'Choose at least one scope'),
-      expiresAt: (v) => (v && !dayjs(v).isAfter(dayjs()) ? 'Choose a time in the future' : null),
+      name: (v) => (v.trim() ? null : t('Name the key, e.g. the system that will use it')),
+      scopes: (v) => (v.length ? null : t('Choose at least one scope')),
+      expiresAt: (v) => (v && !dayjs(v).isAfter(dayjs()) ? t('Choose a time in the future') : null),
       webhookUrl: (v) =>
-        v.trim() && !/^https?:\/\/\S+$/.test(v.trim()) ? 'Enter a full http:// or https:// URL' : null,
+        v.trim() && !/^https?:\/\/\S+$/.test(v.trim()) ? t('Enter a full http:// or https:// URL') : null,
     },
   });
 
@@ -91,27 +93,29 @@ export function KeyForm(props: {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput
-            label="Name"
-            description="Which system uses this key"
+            label={t('Name')}
+            description={t('Which system uses this key')}
             required
             maxLength={80}
             {...form.getInputProps('name')}
           />
           <Checkbox.Group
-            label="Scopes"
-            description="What the key may do"
+            label={t('Scopes')}
+            description={t('What the key may do')}
             required
             {...form.getInputProps('scopes')}
           >
             <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs" spacing="xs">
               {API_SCOPES.map((s) => (
-                <Checkbox key={s} value={s} label={`${API_SCOPE_LABELS[s]} (${s})`} />
+                <Checkbox key={s} value={s} label={`${t(API_SCOPE_LABELS[s])} (${s})`} />
               ))}
             </SimpleGrid>
           </Checkbox.Group>
           <TagsInput
-            label="Allowed IP addresses"
-            description="Addresses or CIDR ranges, IPv4 or IPv6 (press Enter after each). Empty: any address."
+            label={t('Allowed IP addresses')}
+            description={t(
+              'Addresses or CIDR ranges, IPv4 or IPv6 (press Enter after each). Empty: any address.',
+            )}
             placeholder="203.0.113.0/24"
             clearable
             {...form.getInputProps('ipAllowlist')}
@@ -119,13 +123,13 @@ export function KeyForm(props: {
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
               type="datetime-local"
-              label="Expires"
-              description="Empty: never"
+              label={t('Expires')}
+              description={t('Empty: never')}
               {...form.getInputProps('expiresAt')}
             />
             <NumberInput
-              label="Rate limit (requests per minute)"
-              description="Empty: the server default"
+              label={t('Rate limit (requests per minute)')}
+              description={t('Empty: the server default')}
               min={1}
               max={API_KEY_RATE_LIMIT_MAX}
               allowDecimal={false}
@@ -134,21 +138,23 @@ export function KeyForm(props: {
             />
           </SimpleGrid>
           <TextInput
-            label="Default delivery webhook URL"
-            description="Final statuses of messages this key sends through /v1/messages are POSTed here (signed), unless a request names its own callbackUrl."
+            label={t('Default delivery webhook URL')}
+            description={t(
+              'Final statuses of messages this key sends through /v1/messages are POSTed here (signed), unless a request names its own callbackUrl.',
+            )}
             placeholder="https://example.com/wren/webhook"
             {...form.getInputProps('webhookUrl')}
           />
           <FormAlert message={error} />
           <Text size="xs" c="dimmed">
-            Changes apply on every server within a few seconds.
+            {t('Changes apply on every server within a few seconds.')}
           </Text>
           <Group>
             <Button type="submit" loading={saving}>
               {props.submitLabel}
             </Button>
             <Button variant="default" onClick={props.onCancel}>
-              Cancel
+              {t('Cancel')}
             </Button>
           </Group>
         </Stack>

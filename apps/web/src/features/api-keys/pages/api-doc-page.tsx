@@ -13,7 +13,9 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
+import { useT } from '@/lib/i18n';
 import { useApiKeys } from '../api/api-keys';
+import { rich } from '../components/rich';
 
 /** Text colours with AA contrast (4.5:1) on the reference's backgrounds, light and dark. */
 const CONTRAST_CSS = `
@@ -96,6 +98,7 @@ function loadScalar(): Promise<void> {
  * this server with a key the user pastes (no key is filled in for them).
  */
 export default function ApiDocPage() {
+  const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const scheme = useComputedColorScheme('light');
   const keys = useApiKeys();
@@ -112,7 +115,7 @@ export default function ApiDocPage() {
         if (cancelled || !host.current || !window.Scalar) return;
         instance = window.Scalar.createApiReference(host.current, {
           url: '/v1/openapi.json',
-          servers: [{ url: window.location.origin, description: 'This Wren server' }],
+          servers: [{ url: window.location.origin, description: t('This Wren server') }],
           darkMode: scheme === 'dark',
           forceDarkModeState: scheme,
           hideDarkModeToggle: true,
@@ -168,31 +171,33 @@ export default function ApiDocPage() {
       observer?.disconnect();
       instance?.destroy();
     };
-  }, [scheme]);
+  }, [scheme, t]);
 
   return (
     <Stack gap="md">
       <Paper withBorder radius="md" p="md">
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Text size="sm">
-            Base URL <Code>{window.location.origin}/v1</Code> ·{' '}
+            {rich(t, 'Base URL {{url}}', { url: <Code>{window.location.origin}/v1</Code> })} ·{' '}
             {prefix ? (
-              <>
-                key <Code>{prefix}…</Code>
-              </>
+              rich(t, 'key {{prefix}}', { prefix: <Code>{prefix}…</Code> })
             ) : (
               <Anchor component={Link} to={paths.api.create.getHref()} underline="always">
-                Create API key
+                {t('Create API key')}
               </Anchor>
             )}{' '}
-            · machine-readable:{' '}
-            <Anchor href="/v1/openapi.json" target="_blank" rel="noreferrer" underline="always">
-              openapi.json
-            </Anchor>
+            ·{' '}
+            {rich(t, 'machine-readable: {{link}}', {
+              link: (
+                <Anchor href="/v1/openapi.json" target="_blank" rel="noreferrer" underline="always">
+                  openapi.json
+                </Anchor>
+              ),
+            })}
           </Text>
           <Group gap="md">
             <Anchor component={Link} to={paths.profile.apiDoc.getHref()} size="sm">
-              Quick start
+              {t('Quick start')}
             </Anchor>
             <Anchor component={Link} to={paths.smpp.doc.getHref()} size="sm">
               SMPP
@@ -200,13 +205,16 @@ export default function ApiDocPage() {
           </Group>
         </Group>
         <Text size="sm" mt={4} data-testid="try-it-guidance">
-          Paste one of your API keys (shown once when created) into Authentication to try requests. It stays
-          in this browser tab.
+          {t(
+            'Paste one of your API keys (shown once when created) into Authentication to try requests. It stays in this browser tab.',
+          )}
         </Text>
       </Paper>
       {state === 'error' && (
-        <Alert color="red" title="The API reference could not be loaded">
-          Reload the page to try again. The OpenAPI document itself is at <Code>/v1/openapi.json</Code>.
+        <Alert color="red" title={t('The API reference could not be loaded')}>
+          {rich(t, 'Reload the page to try again. The OpenAPI document itself is at {{path}}.', {
+            path: <Code>/v1/openapi.json</Code>,
+          })}
         </Alert>
       )}
       {/* The reference scrolls inside a viewport-high frame: its sidebar stays in view, and the
@@ -223,7 +231,7 @@ export default function ApiDocPage() {
           <Center pos="absolute" inset={0} bg="var(--mantine-color-body)" style={{ zIndex: 100 }}>
             <Stack align="center" gap="sm" role="status" data-testid="api-reference-loading">
               <Loader size="md" />
-              <Text size="sm">Loading the API reference…</Text>
+              <Text size="sm">{t('Loading the API reference…')}</Text>
             </Stack>
           </Center>
         )}
@@ -232,7 +240,7 @@ export default function ApiDocPage() {
           data-testid="api-reference"
           tabIndex={0}
           role="region"
-          aria-label="API reference"
+          aria-label={t('API reference')}
           style={{ height: 'max(480px, calc(100dvh - 260px))', overflowY: 'auto', position: 'relative' }}
         />
       </Paper>

@@ -1,12 +1,14 @@
 import { Alert, Button, Group, Skeleton } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '@/config/paths';
+import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useApiKey, useUpdateApiKey } from '../api/api-keys';
 import { KeyForm, toKeyInput } from '../components/key-form';
 import { KeyLoadError } from '../components/key-load-error';
 
 export default function ApiEditPage() {
+  const t = useT();
   const { id = '' } = useParams();
   const key = useApiKey(id);
   const update = useUpdateApiKey();
@@ -15,14 +17,14 @@ export default function ApiEditPage() {
   if (key.isError) return <KeyLoadError error={key.error} />;
   if (key.data.status === 'revoked') {
     return (
-      <Alert color="yellow" title="This key is revoked" maw={760}>
-        A revoked key cannot be changed. Create a new key instead.
+      <Alert color="yellow" title={t('This key is revoked')} maw={760}>
+        {t('A revoked key cannot be changed. Create a new key instead.')}
         <Group gap="xs" mt="sm">
           <Button component={Link} to={paths.api.view.getHref(id)} size="xs" variant="default">
-            View the key
+            {t('View the key')}
           </Button>
           <Button component={Link} to={paths.api.create.getHref()} size="xs" variant="light">
-            Create API key
+            {t('Create API key')}
           </Button>
         </Group>
       </Alert>
@@ -31,11 +33,11 @@ export default function ApiEditPage() {
   return (
     <KeyForm
       initial={key.data}
-      submitLabel="Save changes"
+      submitLabel={t('Save changes')}
       onCancel={() => void navigate(paths.api.view.getHref(id))}
       onSubmit={async (values) => {
         await update.mutateAsync({ id, patch: toKeyInput(values) });
-        toast.success('API key saved.');
+        toast.success(t('API key saved.'));
         void navigate(paths.api.view.getHref(id));
       }}
     />

@@ -22,12 +22,14 @@ import { useParams } from 'react-router';
 import { ResponsiveTable } from '@/components/responsive-table';
 import { formatDateTime, formatDay, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import { toast } from '@/lib/toast';
 import { useApiKeyReport, useReplayDelivery } from '../api/api-key-report';
 import { IconReplay } from '../components/icons';
 import { KeyLoadError } from '../components/key-load-error';
 import { KeyStatusBadge } from '../components/key-status-badge';
+import { rich } from '../components/rich';
 
 const STATUS_COLOR: Record<WebhookDeliveryDto['status'], string> = {
   pending: 'yellow',
@@ -48,7 +50,15 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** The delivery states as words (keys), translated when shown. */
+const STATUS_LABEL: Record<WebhookDeliveryDto['status'], string> = {
+  pending: 'pending',
+  delivered: 'delivered',
+  failed: 'failed',
+};
+
 export default function ApiReportPage() {
+  const t = useT();
   const { id = '' } = useParams();
   const [days, setDays] = useState('14');
   const report = useApiKeyReport(id, Number(days));
@@ -57,15 +67,21 @@ export default function ApiReportPage() {
   const doReplay = async (d: WebhookDeliveryDto) => {
     try {
       const after = await replay.mutateAsync(d.id);
-      if (after.lastError) toast.error(`Replay failed: ${after.lastError}`);
-      else toast.success(`Delivered again: HTTP ${after.lastStatusCode} in ${after.lastLatencyMs} ms.`);
+      if (after.lastError) toast.error(t('Replay failed: {{error}}', { error: after.lastError }));
+      else
+        toast.success(
+          t('Delivered again: HTTP {{code}} in {{ms}} ms.', {
+            code: after.lastStatusCode ?? '',
+            ms: after.lastLatencyMs ?? '',
+          }),
+        );
     } catch (e) {
       toast.error(messageOf(e));
     }
   };
 
   if (report.isPending) return <Skeleton height={480} radius="md" />;
-  if (report.isError) return <KeyLoadError error={report.error} what="the report" />;
+  if (report.isError) return <KeyLoadError error={report.error} title={t('Could not load the report')} />;
   const r = report.data;
   const totals = r.days.reduce(
     (t, d) => ({ ok: t.ok + d.ok, c: t.c + d.clientErrors, s: t.s + d.serverErrors }),
@@ -91,25 +107,28 @@ export default function ApiReportPage() {
           <KeyStatusBadge status={r.key.status} />
         </Group>
         <SegmentedControl
-          aria-label="Period"
+          aria-label={t('Period')}
           value={days}
           onChange={setDays}
           data={[
-            { value: '7', label: '7 days' },
-            { value: '14', label: '14 days' },
-            { value: '30', label: '30 days' },
+            { value: '7', label: t('{{count}} days', { count: 7 }) },
+            { value: '14', label: t('{{count}} days', { count: 14 }) },
+            { value: '30', label: t('{{count}} days', { count: 30 }) },
           ]}
         />
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        <Stat label="Requests" value={formatNumber(totals.ok + totals.c + totals.s)} />
-        <Stat label="Errors (4xx / 5xx)" value={`${formatNumber(totals.c)} / ${formatNumber(totals.s)}`} />
-        <Stat label="Messages sent" value={formatNumber(r.messages.count)} />
-        <Stat label="Cost" value={formatMoney(r.messages.costMinor, r.messages.currency)} />
+        <Stat label={t('Requests')} value={formatNumber(totals.ok + totals.c + totals.s)} />
+        <Stat
+          label={t('Errors (4xx / 5xx)')}
+          value={`${formatNumber(totals.c)} / ${formatNumber(totals.s)}`}
+        />
+        <Stat label={t('Messages sent')} value={formatNumber(r.messages.count)} />
+        <Stat label={t('Cost')} value={formatMoney(r.messages.costMinor, r.messages.currency)} />
       </SimpleGrid>
       <Paper withBorder radius="md" p="lg">
         <Title order={3} size="h5" mb="md">
-          Requests per day by status
+          {t('Requests per day by status')}
         </Title>
         <BarChart
           yAxisProps={{ allowDecimals: false }}
@@ -130,11 +149,11 @@ export default function ApiReportPage() {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Paper withBorder radius="md" p="lg" h="100%">
             <Title order={3} size="h5" mb="sm">
-              Top errors
+              {t('Top errors')}
             </Title>
             {r.topErrors.length === 0 ? (
               <Text size="sm" c="dimmed">
-                No errors in this period.
+                {t('No errors in this period.')}
               </Text>
             ) : (
               <Stack gap={6}>
@@ -155,56 +174,59 @@ export default function ApiReportPage() {
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Paper withBorder radius="md" h="100%">
             <Title order={3} size="h5" p="lg" pb="sm">
-              Webhook deliveries
+              {t('Webhook deliveries')}
             </Title>
             {r.deliveries.length === 0 ? (
               <Text size="sm" c="dimmed" px="lg" pb="lg">
-                No webhook deliveries yet. Give the key a default webhook URL, or send a callbackUrl with a
-                message.
+                {t(
+                  'No webhook deliveries yet. Give the key a default webhook URL, or send a callbackUrl with a message.',
+                )}
               </Text>
             ) : (
               <ResponsiveTable minWidth={520} verticalSpacing="xs">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Event</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th ta="right">Attempts</Table.Th>
-                    <Table.Th ta="right">Response</Table.Th>
-                    <Table.Th ta="right">Latency</Table.Th>
+                    <Table.Th>{t('Event')}</Table.Th>
+                    <Table.Th>{t('Status')}</Table.Th>
+                    <Table.Th ta="right">{t('Attempts')}</Table.Th>
+                    <Table.Th ta="right">{t('Response')}</Table.Th>
+                    <Table.Th ta="right">{t('Latency')}</Table.Th>
                     <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
+                      <VisuallyHidden>{t('Actions')}</VisuallyHidden>
                     </Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {r.deliveries.map((d) => (
                     <Table.Tr key={d.id}>
-                      <Table.Td data-label="Event">
+                      <Table.Td data-label={t('Event')}>
                         <Text size="sm">{d.eventType}</Text>
                         <Text size="xs" c="dimmed">
                           <time dateTime={d.createdAt}>{formatDateTime(d.createdAt)}</time>
                         </Text>
                       </Table.Td>
-                      <Table.Td data-label="Status">
+                      <Table.Td data-label={t('Status')}>
                         <Tooltip label={d.lastError ?? d.url} multiline maw={320}>
                           <Badge color={STATUS_COLOR[d.status]} variant="light" miw="max-content">
-                            {d.status}
+                            {t(STATUS_LABEL[d.status])}
                           </Badge>
                         </Tooltip>
                         {d.nextAttemptAt && (
                           <Text size="xs" c="dimmed">
-                            next <time dateTime={d.nextAttemptAt}>{formatDateTime(d.nextAttemptAt)}</time>
+                            {rich(t, 'next {{time}}', {
+                              time: <time dateTime={d.nextAttemptAt}>{formatDateTime(d.nextAttemptAt)}</time>,
+                            })}
                           </Text>
                         )}
                       </Table.Td>
-                      <Table.Td data-label="Attempts" ta="right">
+                      <Table.Td data-label={t('Attempts')} ta="right">
                         {d.attempts}
                       </Table.Td>
-                      <Table.Td data-label="Response" ta="right">
+                      <Table.Td data-label={t('Response')} ta="right">
                         {d.lastStatusCode ?? '—'}
                       </Table.Td>
-                      <Table.Td data-label="Latency" ta="right">
-                        {d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}
+                      <Table.Td data-label={t('Latency')} ta="right">
+                        {d.lastLatencyMs === null ? '—' : t('{{ms}} ms', { ms: d.lastLatencyMs })}
                       </Table.Td>
                       <Table.Td data-label="">
                         <Button
@@ -213,9 +235,12 @@ export default function ApiReportPage() {
                           leftSection={<IconReplay />}
                           loading={replay.isPending && replay.variables === d.id}
                           onClick={() => void doReplay(d)}
-                          aria-label={`Replay ${d.eventType} of ${formatDateTime(d.createdAt, { seconds: true })}`}
+                          aria-label={t('Replay {{event}} of {{time}}', {
+                            event: d.eventType,
+                            time: formatDateTime(d.createdAt, { seconds: true }),
+                          })}
                         >
-                          Replay
+                          {t('Replay')}
                         </Button>
                       </Table.Td>
                     </Table.Tr>

@@ -20,14 +20,16 @@ import { FormAlert } from '@/components/form-alert';
 import { paths } from '@/config/paths';
 import { formatDateTimeOr, formatNumber } from '@/lib/format';
 import { messageOf } from '@/lib/http/http-error';
+import { translate, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useApiKey, useRevokeApiKey, useRotateApiKey } from '../api/api-keys';
 import { IconBan, IconChart, IconPencil, IconRotate } from '../components/icons';
 import { KeyLoadError } from '../components/key-load-error';
 import { KeyStatusBadge } from '../components/key-status-badge';
 import { SecretOnce } from '@/components/secret-once';
+import { rich } from '../components/rich';
 
-const when = (iso: string | null) => formatDateTimeOr(iso, 'Never');
+const when = (iso: string | null) => formatDateTimeOr(iso, translate('Never'));
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -43,6 +45,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 export default function ApiViewPage() {
+  const t = useT();
   const { id = '' } = useParams();
   const key = useApiKey(id);
   const revoke = useRevokeApiKey();
@@ -61,10 +64,10 @@ export default function ApiViewPage() {
     try {
       if (confirm === 'revoke') {
         await revoke.mutateAsync(id);
-        toast.success(`"${k.name}" is revoked: requests with it are refused.`);
+        toast.success(t('"{{name}}" is revoked: requests with it are refused.', { name: k.name }));
       } else {
         setRotated(await rotate.mutateAsync(id));
-        toast.success('New secret made; the old one no longer works.');
+        toast.success(t('New secret made; the old one no longer works.'));
       }
       setConfirm(null);
     } catch (e) {
@@ -75,7 +78,11 @@ export default function ApiViewPage() {
   return (
     <Stack gap="lg">
       {rotated && (
-        <SecretOnce secret={rotated.secret} doneLabel="I have copied it" onDone={() => setRotated(null)} />
+        <SecretOnce
+          secret={rotated.secret}
+          doneLabel={t('I have copied it')}
+          onDone={() => setRotated(null)}
+        />
       )}
       <Paper withBorder radius="md" p="lg">
         <Group justify="space-between" wrap="wrap" gap="sm" mb="md">
@@ -92,7 +99,7 @@ export default function ApiViewPage() {
               component={Link}
               to={paths.api.report.getHref(id)}
             >
-              Report
+              {t('Report')}
             </Button>
             {active && (
               <>
@@ -102,10 +109,10 @@ export default function ApiViewPage() {
                   component={Link}
                   to={paths.api.edit.getHref(id)}
                 >
-                  Edit
+                  {t('Edit')}
                 </Button>
                 <Button variant="default" leftSection={<IconRotate />} onClick={() => setConfirm('rotate')}>
-                  Rotate secret
+                  {t('Rotate secret')}
                 </Button>
                 <Button
                   color="red"
@@ -113,17 +120,17 @@ export default function ApiViewPage() {
                   leftSection={<IconBan />}
                   onClick={() => setConfirm('revoke')}
                 >
-                  Revoke
+                  {t('Revoke')}
                 </Button>
               </>
             )}
           </Group>
         </Group>
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
-          <Field label="Key">
+          <Field label={t('Key')}>
             <Code>{k.prefix}…</Code>
           </Field>
-          <Field label="Scopes">
+          <Field label={t('Scopes')}>
             <Group gap={4}>
               {k.scopes.map((s) => (
                 <Badge key={s} variant="outline" size="sm" tt="none">
@@ -132,63 +139,76 @@ export default function ApiViewPage() {
               ))}
             </Group>
           </Field>
-          <Field label="Allowed IP addresses">
-            {k.ipAllowlist.length ? k.ipAllowlist.join(', ') : 'Any address'}
+          <Field label={t('Allowed IP addresses')}>
+            {k.ipAllowlist.length ? k.ipAllowlist.join(', ') : t('Any address')}
           </Field>
-          <Field label="Expires">{when(k.expiresAt)}</Field>
-          <Field label="Rate limit">
+          <Field label={t('Expires')}>{when(k.expiresAt)}</Field>
+          <Field label={t('Rate limit')}>
             {k.rateLimitPerMinute
-              ? `${formatNumber(k.rateLimitPerMinute)} requests per minute`
-              : 'Server default'}
+              ? t('{{count}} requests per minute', { count: formatNumber(k.rateLimitPerMinute) })
+              : t('Server default')}
           </Field>
-          <Field label="Default webhook URL">{k.webhookUrl ?? 'None (the account URL, if set)'}</Field>
-          <Field label="Created">{when(k.createdAt)}</Field>
-          <Field label="Last used">
+          <Field label={t('Default webhook URL')}>
+            {k.webhookUrl ?? t('None (the account URL, if set)')}
+          </Field>
+          <Field label={t('Created')}>{when(k.createdAt)}</Field>
+          <Field label={t('Last used')}>
             {when(k.lastUsedAt)}
-            {k.lastUsedIp ? ` from ${k.lastUsedIp}` : ''}
+            {k.lastUsedIp ? ` ${t('from {{ip}}', { ip: k.lastUsedIp })}` : ''}
           </Field>
-          <Field label="Requests in the last 24 hours">{formatNumber(k.requests24h)}</Field>
-          {k.revokedAt && <Field label="Revoked">{when(k.revokedAt)}</Field>}
+          <Field label={t('Requests in the last 24 hours')}>{formatNumber(k.requests24h)}</Field>
+          {k.revokedAt && <Field label={t('Revoked')}>{when(k.revokedAt)}</Field>}
         </SimpleGrid>
       </Paper>
       {active && (
         <Paper withBorder radius="md" p="lg">
           <Title order={2} size="h4" mb="xs">
-            Send your first message with this key
+            {t('Send your first message with this key')}
           </Title>
           <Text size="sm" c="dimmed" mb="sm">
-            Put the secret in <Code>WREN_API_KEY</Code> on your server. Full reference:{' '}
+            {rich(t, 'Put the secret in {{variable}} on your server. Full reference:', {
+              variable: <Code>WREN_API_KEY</Code>,
+            })}{' '}
             <Anchor component={Link} to={paths.api.doc.getHref()} underline="always">
-              API documentation
+              {t('API documentation')}
             </Anchor>
             .
           </Text>
-          <ApiSampleTabs name="Send an SMS" samples={sendMessageSamples(window.location.origin, k.prefix)} />
+          <ApiSampleTabs
+            name={t('Send an SMS')}
+            samples={sendMessageSamples(window.location.origin, k.prefix)}
+          />
         </Paper>
       )}
       <Modal
         opened={confirm !== null}
         onClose={() => setConfirm(null)}
-        title={confirm === 'revoke' ? 'Revoke API key' : 'Rotate secret'}
+        title={confirm === 'revoke' ? t('Revoke API key') : t('Rotate secret')}
         centered
       >
         <Stack>
           <Text size="sm">
             {confirm === 'revoke'
-              ? `Revoke "${k.name}"? Every request with it is refused within a few seconds, on every server. This cannot be undone.`
-              : `Make a new secret for "${k.name}"? The current secret stops working within a few seconds; update your systems with the new one, which is shown once.`}
+              ? t(
+                  'Revoke "{{name}}"? Every request with it is refused within a few seconds, on every server. This cannot be undone.',
+                  { name: k.name },
+                )
+              : t(
+                  'Make a new secret for "{{name}}"? The current secret stops working within a few seconds; update your systems with the new one, which is shown once.',
+                  { name: k.name },
+                )}
           </Text>
           <FormAlert message={error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirm(null)} data-autofocus>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button
               color={confirm === 'revoke' ? 'red' : undefined}
               loading={revoke.isPending || rotate.isPending}
               onClick={() => void act()}
             >
-              {confirm === 'revoke' ? 'Revoke key' : 'Rotate secret'}
+              {confirm === 'revoke' ? t('Revoke key') : t('Rotate secret')}
             </Button>
           </Group>
         </Stack>
