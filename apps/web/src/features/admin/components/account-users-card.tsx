@@ -48,7 +48,7 @@ export function AccountUsersCard({ account }: { account: AdminAccountDetail }) {
               <Table.Td data-label={t('Email / phone')}>
                 <Text size="sm">{u.email}</Text>
                 <Text size="xs" c="dimmed">
-                  {u.phone}
+                  <span dir="ltr">{u.phone}</span>
                 </Text>
               </Table.Td>
               <Table.Td data-label={t('Last activity')}>

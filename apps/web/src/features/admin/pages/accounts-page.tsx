@@ -104,7 +104,7 @@ export default function AccountsPage() {
                     <div>
                       <Text size="sm">{a.email}</Text>
                       <Text size="xs" c="dimmed">
-                        {a.phone}
+                        <span dir="ltr">{a.phone}</span>
                       </Text>
                     </div>
                   </Table.Td>

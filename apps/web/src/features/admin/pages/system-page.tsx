@@ -25,6 +25,9 @@ import { useConnectionControl, useSystemStatus } from '../api/admin-api';
 import { bytes, ErrorBlock, LoadingBlock, rich, SectionHeader, When } from '../components/common';
 import { formatNumber, formatTime } from '@/lib/format';
 
+/** A technical value (a size, a path) kept left to right inside a sentence in Arabic. */
+const ltr = (v: string | number) => `\u2066${v}\u2069`;
+
 /** English text, each a key: shown through `t`. */
 const LANE_LABELS: Record<string, string> = { otp: 'OTP', single: 'Single', bulk: 'Bulk' };
 
@@ -325,20 +328,20 @@ function Body({ s }: { s: SystemStatus }) {
                   {s.database.ok ? t('OK') : t('Unreachable')}
                 </Badge>
                 {t('{{size}} · {{connections}} connections · {{latency}} ms', {
-                  size: bytes(s.database.sizeBytes),
+                  size: ltr(bytes(s.database.sizeBytes)),
                   connections: s.database.connections,
-                  latency: s.database.latencyMs,
+                  latency: ltr(s.database.latencyMs),
                 })}
               </Text>
             </Group>
             {s.disk && (
               <div>
                 <Group justify="space-between">
-                  <Text size="sm">{t('Disk ({{path}})', { path: s.disk.path })}</Text>
+                  <Text size="sm">{t('Disk ({{path}})', { path: ltr(s.disk.path) })}</Text>
                   <Text size="sm">
                     {t('{{free}} free of {{total}}', {
-                      free: bytes(s.disk.freeBytes),
-                      total: bytes(s.disk.totalBytes),
+                      free: ltr(bytes(s.disk.freeBytes)),
+                      total: ltr(bytes(s.disk.totalBytes)),
                     })}
                   </Text>
                 </Group>
