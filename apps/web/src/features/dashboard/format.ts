@@ -6,7 +6,7 @@ import {
   type PerformanceData,
   type StatusCounts,
 } from '@wren/contracts';
-import { currentLocale } from '@/lib/i18n';
+import { currentLocale, translate } from '@/lib/i18n';
 
 /*
  * The dashboard is in the first load (200 KB budget), so it formats with Intl directly rather than
@@ -42,7 +42,9 @@ export const PERIOD_LABELS: Record<DeliveryPeriod, string> = {
   month: '30 days',
 };
 
-export const statusLabel = (status: string): string => status.charAt(0).toUpperCase() + status.slice(1);
+/** A message status as its translated label ("Delivered"); the key is the capitalised status. */
+export const statusLabel = (status: string): string =>
+  translate(status.charAt(0).toUpperCase() + status.slice(1));
 
 /** Badge colours, as on the SMS log. */
 export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {

@@ -6,6 +6,7 @@ import {
   type SenderIdKind,
   type SenderIdStatus,
 } from '@wren/contracts';
+import { translate } from '@/lib/i18n';
 
 export interface SenderIdHint {
   /** What the value reads as so far; null while empty. */
@@ -32,7 +33,10 @@ export function senderIdHint(input: string): SenderIdHint {
       kind: null,
       used: 0,
       max: SENDER_ID_MAX_ALPHANUMERIC,
-      text: `Up to ${SENDER_ID_MAX_ALPHANUMERIC} letters and digits (e.g. WrenShop), or a number of 3–${SENDER_ID_MAX_DIGITS} digits`,
+      text: translate(
+        'Up to {{max}} letters and digits (e.g. WrenShop), or a number of 3–{{digits}} digits',
+        { max: SENDER_ID_MAX_ALPHANUMERIC, digits: SENDER_ID_MAX_DIGITS },
+      ),
       problem: null,
       showNow: false,
     };
@@ -48,7 +52,7 @@ export function senderIdHint(input: string): SenderIdHint {
       kind: 'numeric',
       used,
       max: SENDER_ID_MAX_DIGITS,
-      text: `Numeric sender · ${used} / ${SENDER_ID_MAX_DIGITS} digits`,
+      text: translate('Numeric sender · {{used}} / {{max}} digits', { used, max: SENDER_ID_MAX_DIGITS }),
       problem,
       showNow,
     };
@@ -58,7 +62,10 @@ export function senderIdHint(input: string): SenderIdHint {
     kind: 'alphanumeric',
     used,
     max: SENDER_ID_MAX_ALPHANUMERIC,
-    text: `Alphanumeric sender · ${used} / ${SENDER_ID_MAX_ALPHANUMERIC} characters`,
+    text: translate('Alphanumeric sender · {{used}} / {{max}} characters', {
+      used,
+      max: SENDER_ID_MAX_ALPHANUMERIC,
+    }),
     problem,
     showNow,
   };
@@ -68,10 +75,15 @@ export function senderIdHint(input: string): SenderIdHint {
  * The character rules of {@link checkSenderId} (the server's), in words for the form. Phones show an
  * alphanumeric sender only when it uses the SMS alphabet (GSM 03.38), so emoji and most accents fail.
  */
-export const SENDER_ID_RULES = [
-  `Name: up to ${SENDER_ID_MAX_ALPHANUMERIC} characters with at least one letter. Letters A–Z, digits, spaces and common punctuation (. , - _ & ' ! ? and similar) are fine; emoji, € and letters outside the SMS alphabet are not.`,
-  `Number: 3–${SENDER_ID_MAX_DIGITS} digits; a leading +, spaces and dashes are ignored.`,
-] as const;
+export const senderIdRules = (): string[] => [
+  translate(
+    "Name: up to {{max}} characters with at least one letter. Letters A–Z, digits, spaces and common punctuation (. , - _ & ' ! ? and similar) are fine; emoji, € and letters outside the SMS alphabet are not.",
+    { max: SENDER_ID_MAX_ALPHANUMERIC },
+  ),
+  translate('Number: 3–{{max}} digits; a leading +, spaces and dashes are ignored.', {
+    max: SENDER_ID_MAX_DIGITS,
+  }),
+];
 
 export const STATUS_META: Record<SenderIdStatus, { label: string; color: string }> = {
   requested: { label: 'Pending review', color: 'yellow' },

@@ -15,12 +15,14 @@ import { IconBell } from '@/components/icons';
 import { useAccountEvents, type AccountEvent } from '../api/get-account-events';
 import classes from './events-menu.module.css';
 import { formatDateTime } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 function EventList({ events }: { events: AccountEvent[] }) {
+  const t = useT();
   if (!events.length) {
     return (
       <Text c="dimmed" size="sm" ta="center" py="lg">
-        No recent activity on your account.
+        {t('No recent activity on your account.')}
       </Text>
     );
   }
@@ -42,18 +44,19 @@ function EventList({ events }: { events: AccountEvent[] }) {
 
 /** The header's notifications menu: real recent account events, or an empty state. */
 export function EventsMenu() {
+  const t = useT();
   const [opened, setOpened] = useState(false);
   const events = useAccountEvents(opened);
 
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} shadow="md" withArrow>
       <Popover.Target>
-        <Tooltip label="Notifications" disabled={opened}>
+        <Tooltip label={t('Notifications')} disabled={opened}>
           <ActionIcon
             variant="subtle"
             color="gray"
             size="lg"
-            aria-label="Notifications"
+            aria-label={t('Notifications')}
             aria-expanded={opened}
             onClick={() => setOpened((o) => !o)}
           >
@@ -61,10 +64,10 @@ export function EventsMenu() {
           </ActionIcon>
         </Tooltip>
       </Popover.Target>
-      <Popover.Dropdown aria-label="Recent activity" role="dialog">
+      <Popover.Dropdown aria-label={t('Recent activity')} role="dialog">
         <Stack gap="xs">
           <Title order={2} size="h6">
-            Recent activity
+            {t('Recent activity')}
           </Title>
           {events.isPending && events.fetchStatus === 'fetching' && (
             <Center py="md">

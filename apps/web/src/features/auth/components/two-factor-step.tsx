@@ -13,6 +13,7 @@ import { EnrollmentSetup } from '@/components/two-factor/enrollment-setup';
 import { RecoveryCodesPanel } from '@/components/two-factor/recovery-codes-panel';
 import { messageOf } from '@/lib/http/http-error';
 import { confirmSignInEnrollment, startSignInEnrollment, verifySignIn } from '../api/two-factor';
+import { useT } from '@/lib/i18n';
 
 /** The code step of sign-in: a code from the app or a recovery code, and "remember this device". */
 function CodeStep({
@@ -22,6 +23,7 @@ function CodeStep({
   challenge: string;
   onSignedIn: (session: LoginResponse) => Promise<void>;
 }) {
+  const t = useT();
   const [useRecovery, setUseRecovery] = useState(false);
   const [value, setValue] = useState('');
   const [remember, setRemember] = useState(false);
@@ -34,7 +36,7 @@ function CodeStep({
     setFormError(null);
     const parsed = (useRecovery ? recoveryCodeSchema : totpCodeSchema).safeParse(value);
     if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? 'Enter the code');
+      setFieldError(parsed.error.issues[0]?.message ?? t('Enter the code'));
       return;
     }
     setFieldError(null);
@@ -53,18 +55,18 @@ function CodeStep({
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Two-factor code">
+    <form onSubmit={submit} noValidate aria-label={t('Two-factor code')}>
       <Stack>
-        <Title order={3}>Two-factor sign-in</Title>
+        <Title order={3}>{t('Two-factor sign-in')}</Title>
         <Text size="sm" c="dimmed">
           {useRecovery
-            ? 'Enter one of the recovery codes you saved. Each works once.'
-            : 'Enter the 6-digit code from your authenticator app.'}
+            ? t('Enter one of the recovery codes you saved. Each works once.')
+            : t('Enter the 6-digit code from your authenticator app.')}
         </Text>
         <FormAlert message={formError} />
         <TextInput
           key={useRecovery ? 'recovery' : 'code'}
-          label={useRecovery ? 'Recovery code' : 'Code'}
+          label={useRecovery ? t('Recovery code') : t('Code')}
           inputMode={useRecovery ? 'text' : 'numeric'}
           autoComplete="one-time-code"
           autoFocus
@@ -74,12 +76,12 @@ function CodeStep({
           onChange={(e) => setValue(e.currentTarget.value)}
         />
         <Checkbox
-          label={`Remember this device for ${REMEMBER_DEVICE_DAYS} days`}
+          label={t('Remember this device for {{days}} days', { days: REMEMBER_DEVICE_DAYS })}
           checked={remember}
           onChange={(e) => setRemember(e.currentTarget.checked)}
         />
         <Button type="submit" fullWidth loading={pending}>
-          Verify
+          {t('Verify')}
         </Button>
         <Anchor
           component="button"
@@ -91,7 +93,7 @@ function CodeStep({
             setFieldError(null);
           }}
         >
-          {useRecovery ? 'Use a code from the app instead' : 'Use a recovery code instead'}
+          {useRecovery ? t('Use a code from the app instead') : t('Use a recovery code instead')}
         </Anchor>
       </Stack>
     </form>
@@ -116,6 +118,7 @@ export function EnrollStep({
    */
   onSession?: (session: LoginResponse) => void;
 }) {
+  const t = useT();
   const [enrollment, setEnrollment] = useState<TwoFactorEnrollment | null>(null);
   const [result, setResult] = useState<(LoginResponse & { recoveryCodes: string[] }) | null>(null);
   const [pending, setPending] = useState(false);
@@ -125,16 +128,16 @@ export function EnrollStep({
     return (
       <RecoveryCodesPanel
         codes={result.recoveryCodes}
-        doneLabel="Continue"
+        doneLabel={t('Continue')}
         onDone={() => void onSignedIn(result)}
       />
     );
   }
   return (
     <Stack>
-      <Title order={3}>Set up two-factor sign-in</Title>
+      <Title order={3}>{t('Set up two-factor sign-in')}</Title>
       <Text size="sm" c="dimmed">
-        This account requires two-factor sign-in of its members. Set it up to continue.
+        {t('This account requires two-factor sign-in of its members. Set it up to continue.')}
       </Text>
       <FormAlert message={error} />
       {enrollment ? (
@@ -167,7 +170,7 @@ export function EnrollStep({
             }
           }}
         >
-          Set up two-factor
+          {t('Set up two-factor')}
         </Button>
       )}
     </Stack>
@@ -184,6 +187,7 @@ export function TwoFactorStep({
   onSignedIn: (session: LoginResponse) => Promise<void>;
   onBack: () => void;
 }) {
+  const t = useT();
   return (
     <Stack>
       {challenge.twoFactor === 'code' ? (
@@ -192,7 +196,7 @@ export function TwoFactorStep({
         <EnrollStep challenge={challenge.challenge} onSignedIn={onSignedIn} />
       )}
       <Anchor component="button" type="button" size="sm" onClick={onBack}>
-        Back to sign in
+        {t('Back to sign in')}
       </Anchor>
     </Stack>
   );

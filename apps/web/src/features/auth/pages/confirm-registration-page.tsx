@@ -3,6 +3,7 @@ import { Alert, Anchor, Loader, Stack, Text } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { useConfirmRegistration } from '../api/register';
+import { translate, useT } from '@/lib/i18n';
 
 /** The page of the emailed registration link: creates the account it carries and signs in. */
 export default function ConfirmRegistrationPage() {
@@ -10,6 +11,7 @@ export default function ConfirmRegistrationPage() {
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
   const confirm = useConfirmRegistration();
+  const t = useT();
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
 
@@ -19,14 +21,14 @@ export default function ConfirmRegistrationPage() {
     confirm.mutateAsync(token).then(
       () => navigate(paths.dashboard.getHref(), { replace: true }),
       (err: unknown) =>
-        setError(err instanceof Error && err.message ? err.message : 'This link did not work.'),
+        setError(err instanceof Error && err.message ? err.message : translate('This link did not work.')),
     );
   }, [token, confirm, navigate]);
 
   const registerAgain = (
     <Text size="sm" ta="center">
       <Anchor component={Link} to={paths.auth.register.getHref()}>
-        Register again
+        {t('Register again')}
       </Anchor>
     </Text>
   );
@@ -34,8 +36,8 @@ export default function ConfirmRegistrationPage() {
   if (!token || error) {
     return (
       <Stack>
-        <Alert color="red" variant="light" role="alert" title="This link did not work">
-          {error ?? 'Open the link from the email exactly as it was sent.'}
+        <Alert color="red" variant="light" role="alert" title={t('This link did not work')}>
+          {error ?? t('Open the link from the email exactly as it was sent.')}
         </Alert>
         {registerAgain}
       </Stack>
@@ -43,8 +45,8 @@ export default function ConfirmRegistrationPage() {
   }
   return (
     <Stack align="center">
-      <Loader aria-label="Creating your account" />
-      <Text size="sm">Creating your account…</Text>
+      <Loader aria-label={t('Creating your account')} />
+      <Text size="sm">{t('Creating your account…')}</Text>
     </Stack>
   );
 }

@@ -9,9 +9,11 @@ import { applySubmitError } from '@/lib/form-errors';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useForgotPassword } from '../api/forgot-password';
 import { useCaptcha } from '../components/captcha';
+import { useT } from '@/lib/i18n';
 
 export default function ForgotPasswordPage() {
   const forgot = useForgotPassword();
+  const t = useT();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const captcha = useCaptcha();
@@ -35,7 +37,7 @@ export default function ForgotPasswordPage() {
   const backToLogin = (
     <Text size="sm" ta="center">
       <Anchor component={Link} to={paths.auth.login.getHref()}>
-        Back to sign in
+        {t('Back to sign in')}
       </Anchor>
     </Text>
   );
@@ -43,9 +45,11 @@ export default function ForgotPasswordPage() {
   if (sentTo) {
     return (
       <Stack>
-        <Alert color="teal" variant="light" role="status" title="Check your email">
-          If an account uses {sentTo}, we have sent it a link to reset the password. The link works once and
-          expires soon.
+        <Alert color="teal" variant="light" role="status" title={t('Check your email')}>
+          {t(
+            'If an account uses {{email}}, we have sent it a link to reset the password. The link works once and expires soon.',
+            { email: sentTo },
+          )}
         </Alert>
         {backToLogin}
       </Stack>
@@ -53,22 +57,22 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Forgot password">
+    <form onSubmit={submit} noValidate aria-label={t('Forgot password')}>
       <Stack>
         <Text size="sm" c="dimmed">
-          Enter the email address of your account and we will send you a link to choose a new password.
+          {t('Enter the email address of your account and we will send you a link to choose a new password.')}
         </Text>
         <FormAlert message={formError} />
         {captcha.widget}
         <TextInput
-          label="Email"
+          label={t('Email')}
           type="email"
           autoComplete="email"
           required
           {...form.getInputProps('email')}
         />
         <Button type="submit" fullWidth loading={forgot.isPending}>
-          Send reset link
+          {t('Send reset link')}
         </Button>
         {backToLogin}
       </Stack>

@@ -10,11 +10,13 @@ import { setSession } from '@/lib/session';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useLogin } from '../api/login';
 import { TwoFactorStep } from '../components/two-factor-step';
+import { useT } from '@/lib/i18n';
 
 export default function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const login = useLogin();
+  const t = useT();
   const [formError, setFormError] = useState<string | null>(null);
   const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
   const form = useForm<LoginInput>({
@@ -50,37 +52,37 @@ export default function LoginPage() {
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in">
+    <form onSubmit={submit} noValidate aria-label={t('Sign in')}>
       <Stack>
         <FormAlert message={formError} />
         <TextInput
-          label="Username"
+          label={t('Username')}
           autoComplete="username"
           required
 
           {...form.getInputProps('username')}
         />
         <PasswordInput
-          label="Password"
+          label={t('Password')}
           autoComplete="current-password"
           required
           {...form.getInputProps('password')}
         />
         <Group justify="flex-end">
           <Anchor component={Link} to={paths.auth.forgotPassword.getHref()} size="sm">
-            Forgot password?
+            {t('Forgot password?')}
           </Anchor>
         </Group>
         <Button type="submit" fullWidth loading={login.isPending}>
-          Sign in
+          {t('Sign in')}
         </Button>
         <Text size="sm" ta="center" c="dimmed">
-          New to Wren?{' '}
+          {t('New to Wren?')}{' '}
           <Anchor
             component={Link}
             to={withQuery(paths.auth.register.getHref(), { [RETURN_URL_PARAM]: returnUrl })}
           >
-            Create an account
+            {t('Create an account')}
           </Anchor>
         </Text>
       </Stack>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Anchor, Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -12,15 +12,18 @@ import { withPasswordConfirmation } from '@/lib/confirm-password';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useRegister } from '../api/register';
 import { useCaptcha } from '../components/captcha';
+import { useT } from '@/lib/i18n';
 
-const formSchema = withPasswordConfirmation(registerSchema, 'password', 'Confirm your password');
+const schemaOf = (required: string) => withPasswordConfirmation(registerSchema, 'password', required);
 
-type RegisterForm = z.input<typeof formSchema>;
+type RegisterForm = z.input<ReturnType<typeof schemaOf>>;
 
 export default function RegisterPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const register = useRegister();
+  const t = useT();
+  const formSchema = useMemo(() => schemaOf(t('Confirm your password')), [t]);
   const [formError, setFormError] = useState<string | null>(null);
   const captcha = useCaptcha();
   const [checkEmail, setCheckEmail] = useState<string | null>(null);
@@ -48,12 +51,12 @@ export default function RegisterPage() {
   if (checkEmail) {
     return (
       <Stack>
-        <Alert color="teal" variant="light" role="status" title="Check your email">
+        <Alert color="teal" variant="light" role="status" title={t('Check your email')}>
           {checkEmail}
         </Alert>
         <Text size="sm" ta="center">
           <Anchor component={Link} to={paths.auth.login.getHref()}>
-            Back to sign in
+            {t('Back to sign in')}
           </Anchor>
         </Text>
       </Stack>
@@ -61,36 +64,47 @@ export default function RegisterPage() {
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Create account">
+    <form onSubmit={submit} noValidate aria-label={t('Create account')}>
       <Stack>
         <FormAlert message={formError} />
         {captcha.widget}
         <SimpleGrid cols={{ base: 1, xs: 2 }}>
-          <TextInput label="Username" autoComplete="username" required {...form.getInputProps('username')} />
-          <TextInput label="Full name" autoComplete="name" required {...form.getInputProps('name')} />
           <TextInput
-            label="Email"
+            label={t('Username')}
+            autoComplete="username"
+            required
+            {...form.getInputProps('username')}
+          />
+          <TextInput label={t('Full name')} autoComplete="name" required {...form.getInputProps('name')} />
+          <TextInput
+            label={t('Email')}
             type="email"
             autoComplete="email"
             required
             {...form.getInputProps('email')}
           />
-          <TextInput label="Phone" type="tel" autoComplete="tel" required {...form.getInputProps('phone')} />
+          <TextInput
+            label={t('Phone')}
+            type="tel"
+            autoComplete="tel"
+            required
+            {...form.getInputProps('phone')}
+          />
           <NewPasswordFields
             form={form}
             field="password"
-            label="Password"
-            confirmLabel="Confirm password"
+            label={t('Password')}
+            confirmLabel={t('Confirm password')}
             context={{ username: form.values.username, email: form.values.email }}
           />
         </SimpleGrid>
         <Button type="submit" fullWidth loading={register.isPending}>
-          Create account
+          {t('Create account')}
         </Button>
         <Text size="sm" ta="center" c="dimmed">
-          Already have an account?{' '}
+          {t('Already have an account?')}{' '}
           <Anchor component={Link} to={paths.auth.login.getHref()} underline="always">
-            Sign in
+            {t('Sign in')}
           </Anchor>
         </Text>
       </Stack>

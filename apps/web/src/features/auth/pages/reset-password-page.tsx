@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -12,20 +12,20 @@ import { applySubmitError } from '@/lib/form-errors';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useResetPassword } from '../api/reset-password';
+import { useT } from '@/lib/i18n';
 
-const formSchema = withPasswordConfirmation(
-  z.object({ password: passwordSchema }),
-  'password',
-  'Confirm your password',
-);
+const schemaOf = (required: string) =>
+  withPasswordConfirmation(z.object({ password: passwordSchema }), 'password', required);
 
-type ResetForm = z.input<typeof formSchema>;
+type ResetForm = z.input<ReturnType<typeof schemaOf>>;
 
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
   const reset = useResetPassword();
+  const t = useT();
+  const formSchema = useMemo(() => schemaOf(t('Confirm your password')), [t]);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<ResetForm>({
     initialValues: { password: '', confirmPassword: '' },
@@ -34,15 +34,15 @@ export default function ResetPasswordPage() {
 
   const requestNewLink = (
     <Anchor component={Link} to={paths.auth.forgotPassword.getHref()}>
-      Request a new link
+      {t('Request a new link')}
     </Anchor>
   );
 
   if (!token) {
     return (
       <Stack>
-        <Alert color="red" variant="light" role="alert" title="This link is incomplete">
-          Open the link from the email exactly as it was sent, or ask for a new one.
+        <Alert color="red" variant="light" role="alert" title={t('This link is incomplete')}>
+          {t('Open the link from the email exactly as it was sent, or ask for a new one.')}
         </Alert>
         <Text size="sm" ta="center">
           {requestNewLink}
@@ -55,7 +55,7 @@ export default function ResetPasswordPage() {
     setFormError(null);
     try {
       await reset.mutateAsync({ token, password: values.password });
-      toast.success('Your password has been reset. Sign in with the new password.');
+      toast.success(t('Your password has been reset. Sign in with the new password.'));
       await navigate(paths.auth.login.getHref(), { replace: true });
     } catch (error) {
       setFormError(applySubmitError(form, error));
@@ -63,24 +63,24 @@ export default function ResetPasswordPage() {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Reset password">
+    <form onSubmit={submit} noValidate aria-label={t('Reset password')}>
       <Stack>
         <FormAlert message={formError} />
         <NewPasswordFields
           form={form}
           field="password"
-          label="New password"
-          confirmLabel="Confirm new password"
+          label={t('New password')}
+          confirmLabel={t('Confirm new password')}
         />
         <Button type="submit" fullWidth loading={reset.isPending}>
-          Set new password
+          {t('Set new password')}
         </Button>
         <Text size="sm" ta="center">
           {formError ? (
             requestNewLink
           ) : (
             <Anchor component={Link} to={paths.auth.login.getHref()}>
-              Back to sign in
+              {t('Back to sign in')}
             </Anchor>
           )}
         </Text>

@@ -14,17 +14,19 @@ import {
 import { DELIVERY_PERIODS, type DeliveryPeriod, type DeliveryStatusSummary } from '@wren/contracts';
 import { DonutSvg } from './donut-svg';
 import { formatCount, PERIOD_LABELS, statusSlices, totalOf } from '../format';
-
-const PERIOD_OPTIONS = DELIVERY_PERIODS.map((value) => ({ value, label: PERIOD_LABELS[value] }));
+import { translate, useT } from '@/lib/i18n';
 
 const isPeriod = (value: string): value is DeliveryPeriod =>
   (DELIVERY_PERIODS as readonly string[]).includes(value);
 
 const emptyText = (period: DeliveryPeriod) =>
-  period === 'today' ? 'No messages today yet' : `No messages in the last ${PERIOD_LABELS[period]}`;
+  period === 'today'
+    ? translate('No messages today yet')
+    : translate('No messages in the last {{period}}', { period: translate(PERIOD_LABELS[period]) });
 
 /** Messages of today, 7 days or 30 days, counted by their current status. */
 export function DeliveryStatusCard({ data }: { data: DeliveryStatusSummary | undefined }) {
+  const t = useT();
   const [period, setPeriod] = useState<DeliveryPeriod>('today');
   const counts = data?.periods[period];
   const slices = counts ? statusSlices(counts) : [];
@@ -34,14 +36,14 @@ export function DeliveryStatusCard({ data }: { data: DeliveryStatusSummary | und
     <Card withBorder radius="md" padding="lg" h="100%" data-testid="delivery-status">
       <Group justify="space-between" align="center" gap="sm" mb="md">
         <Title order={2} size="h4">
-          Delivery status
+          {t('Delivery status')}
         </Title>
         <SegmentedControl
           size="xs"
-          data={PERIOD_OPTIONS}
+          data={DELIVERY_PERIODS.map((value) => ({ value, label: t(PERIOD_LABELS[value]) }))}
           value={period}
           onChange={(value) => isPeriod(value) && setPeriod(value)}
-          aria-label="Period"
+          aria-label={t('Period')}
         />
       </Group>
       {!counts ? (
@@ -61,7 +63,7 @@ export function DeliveryStatusCard({ data }: { data: DeliveryStatusSummary | und
         </Center>
       ) : (
         <Group gap="lg" wrap="wrap" align="center" justify="center">
-          <Box role="img" aria-label={`${formatCount(total)} messages by status`}>
+          <Box role="img" aria-label={t('{{count}} messages by status', { count: formatCount(total) })}>
             <DonutSvg
               data={slices.map((s) => ({ name: s.label, value: s.count, color: s.color }))}
               label={formatCount(total)}

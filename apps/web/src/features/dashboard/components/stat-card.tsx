@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Card, Group, Skeleton, Text, ThemeIcon, type MantineColor } from '@mantine/core';
-import { useT } from '@/lib/i18n';
 
 interface StatCardProps {
   label: string;
@@ -12,15 +11,14 @@ interface StatCardProps {
   testId?: string;
 }
 
-/** One headline figure with a caption. */
+/** One headline figure with a caption; the caller gives its texts translated. */
 export function StatCard({ label, value, hint, icon, color, testId }: StatCardProps) {
-  const t = useT();
   return (
     <Card withBorder radius="md" padding="lg" data-testid={testId} aria-busy={value === undefined}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
         <div style={{ minWidth: 0 }}>
           <Text size="xs" tt="uppercase" fw={700} c="dimmed">
-            {t(label)}
+            {label}
           </Text>
           {value === undefined ? (
             <Skeleton height={30} width={110} mt={6} radius="sm" />
@@ -36,7 +34,7 @@ export function StatCard({ label, value, hint, icon, color, testId }: StatCardPr
       </Group>
       {hint && (
         <Text size="sm" c="dimmed" mt="xs">
-          {typeof hint === 'string' ? t(hint) : hint}
+          {hint}
         </Text>
       )}
     </Card>

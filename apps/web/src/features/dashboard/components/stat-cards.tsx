@@ -1,5 +1,5 @@
 import { SimpleGrid } from '@mantine/core';
-import { translate } from '@/lib/i18n';
+import { translate, useT } from '@/lib/i18n';
 import { formatMoney } from '@/lib/money';
 import type { LiveFigures } from '../api/use-live-figures';
 import { formatCount, formatRate, messagesCount, performanceTotals, type PerformanceTotals } from '../format';
@@ -12,7 +12,7 @@ const deliveryHint = ({ sent, delivered }: PerformanceTotals) =>
         delivered: formatCount(delivered),
         sent: formatCount(sent),
       })
-    : 'Nothing sent in 30 days';
+    : translate('Nothing sent in 30 days');
 
 /** Balance, today's messages, and the 30-day delivery rate and failures. */
 export function StatCards({
@@ -23,6 +23,7 @@ export function StatCards({
   /** The figures the member's role may see (issue 39): the others' cards are left out. */
   sees: { balance: boolean; delivery: boolean };
 }) {
+  const t = useT();
   const { balance, deliveryStatus, performance } = figures;
   const today = deliveryStatus?.periods.today;
   const totals = performance && performanceTotals(performance);
@@ -30,9 +31,9 @@ export function StatCards({
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
       {sees.balance && (
         <StatCard
-          label="Balance"
+          label={t('Balance')}
           value={balance && formatMoney(balance.balanceMinor, balance.currency)}
-          hint="Available for sending"
+          hint={t('Available for sending')}
           icon={<IconWallet size={22} />}
           color="indigo"
           testId="balance"
@@ -41,19 +42,17 @@ export function StatCards({
       {sees.delivery && (
         <>
           <StatCard
-            label="Messages today"
+            label={t('Messages today')}
             value={today && formatCount(messagesCount(today))}
             hint={
-              today
-                ? translate('{{count}} delivered so far', { count: formatCount(today.delivered) })
-                : undefined
+              today ? t('{{count}} delivered so far', { count: formatCount(today.delivered) }) : undefined
             }
             icon={<IconMessage size={22} />}
             color="blue"
             testId="messages-today"
           />
           <StatCard
-            label="Delivery rate"
+            label={t('Delivery rate')}
             value={totals && formatRate(totals.deliveryRate)}
             hint={totals && deliveryHint(totals)}
             icon={<IconCheck size={22} />}
@@ -61,9 +60,9 @@ export function StatCards({
             testId="delivery-rate"
           />
           <StatCard
-            label="Failed"
+            label={t('Failed')}
             value={totals && formatCount(totals.failed)}
-            hint="In the last 30 days"
+            hint={t('In the last 30 days')}
             icon={<IconAlert size={22} />}
             color="red"
             testId="failed"

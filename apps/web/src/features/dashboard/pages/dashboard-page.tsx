@@ -8,12 +8,14 @@ import { FirstSmsEmptyState } from '../components/first-sms-empty-state';
 import { PerformanceCard } from '../components/performance-card';
 import { RecentActivityCard } from '../components/recent-activity-card';
 import { StatCards } from '../components/stat-cards';
+import { useT } from '@/lib/i18n';
 
 /**
  * The dashboard (SPEC.md §1): balance, delivery status and performance, live from the hub's
  * caches (HTTP while the hub is not connected), and the latest messages.
  */
 export default function DashboardPage() {
+  const t = useT();
   const { connected, figures, error, sees } = useLiveFigures();
   // While the first connection is being made the figures come over HTTP as usual: nothing to say.
   const connecting = useHubState().state === HubState.Connecting;
@@ -24,7 +26,7 @@ export default function DashboardPage() {
   return (
     <Stack gap="lg">
       {error && !figures.balance && !figures.deliveryStatus && (
-        <Alert color="red" variant="light" title="The dashboard could not load">
+        <Alert color="red" variant="light" title={t('The dashboard could not load')}>
           {error.message}
         </Alert>
       )}
@@ -46,7 +48,9 @@ export default function DashboardPage() {
       )}
       {!connected && !connecting && (
         <Text size="xs" c="dimmed" ta="right">
-          Live updates are paused; the figures refresh every {FALLBACK_POLL_MS / 1000} seconds.
+          {t('Live updates are paused; the figures refresh every {{seconds}} seconds.', {
+            seconds: FALLBACK_POLL_MS / 1000,
+          })}
         </Text>
       )}
     </Stack>

@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { EnrollStep } from '@/features/auth';
 import { toast } from '@/lib/toast';
 import { startSession, useMyAccounts, useSwitchAccount } from '../api/members';
+import { useT } from '@/lib/i18n';
 
 /**
  * The header's account switcher, shown when the user belongs to more than one account (issue 39):
@@ -16,13 +17,14 @@ export function AccountSwitcher() {
   const accounts = useMyAccounts();
   const switchAccount = useSwitchAccount();
   const navigate = useNavigate();
+  const t = useT();
   // Switching into an account that requires two-factor, without it: enrollment first (a dialog).
   const [enroll, setEnroll] = useState<{ challenge: TwoFactorChallenge; name: string } | null>(null);
   const items = accounts.data ?? [];
   if (items.length < 2) return null;
   const current = items.find((a) => a.current);
   const switched = async (name: string) => {
-    toast.success(`Switched to ${name}`);
+    toast.success(t('Switched to {{name}}', { name }));
     await navigate(paths.dashboard.getHref());
   };
   const choose = (accountId: string, name: string) => {
@@ -40,7 +42,7 @@ export function AccountSwitcher() {
       <Modal
         opened={enroll !== null}
         onClose={() => setEnroll(null)}
-        title={enroll ? `Switch to ${enroll.name}` : undefined}
+        title={enroll ? t('Switch to {{name}}', { name: enroll.name }) : undefined}
       >
         {enroll && (
           <EnrollStep
@@ -57,7 +59,7 @@ export function AccountSwitcher() {
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <UnstyledButton
-            aria-label={`Account: ${current?.name ?? 'choose'}`}
+            aria-label={current ? t('Account: {{name}}', { name: current.name }) : t('Account: choose')}
             disabled={switchAccount.isPending}
             px={6}
             py={4}
@@ -72,7 +74,7 @@ export function AccountSwitcher() {
           </UnstyledButton>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Label>Switch account</Menu.Label>
+          <Menu.Label>{t('Switch account')}</Menu.Label>
           {items.map((a) => (
             <Menu.Item
               key={a.accountId}
@@ -80,7 +82,7 @@ export function AccountSwitcher() {
               aria-current={a.current ? 'true' : undefined}
               rightSection={
                 <Text size="xs" c="dimmed">
-                  {ACCOUNT_ROLE_LABELS[a.role]}
+                  {t(ACCOUNT_ROLE_LABELS[a.role])}
                 </Text>
               }
             >

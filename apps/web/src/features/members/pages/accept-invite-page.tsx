@@ -12,6 +12,7 @@ import {
   type TwoFactorChallenge,
 } from '@wren/contracts';
 import { z } from 'zod';
+import { rich } from '@/components/common';
 import { FormAlert } from '@/components/form-alert';
 import { EnrollStep } from '@/features/auth';
 import { paths } from '@/config/paths';
@@ -21,6 +22,7 @@ import { useCurrentUser } from '@/lib/use-session';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { startSession, useAcceptInvite, useInvitePreview } from '../api/members';
+import { useT } from '@/lib/i18n';
 
 const newUserSchema = z.object({
   username: usernameSchema,
@@ -28,7 +30,7 @@ const newUserSchema = z.object({
   phone: phoneInputSchema,
   password: passwordSchema,
 });
-const passwordOnlySchema = z.object({ password: z.string().min(1, 'Password is required') });
+const passwordOnlySchema = (required: string) => z.object({ password: z.string().min(1, required) });
 
 const INVITE_ERRORS: Record<string, string> = {
   INVITE_USED: 'This invite has already been used.',
@@ -42,6 +44,7 @@ export default function AcceptInvitePage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const user = useCurrentUser();
+  const t = useT();
   const preview = useInvitePreview(token);
   const accept = useAcceptInvite(token);
   const [formError, setFormError] = useState<string | null>(null);
@@ -51,13 +54,17 @@ export default function AcceptInvitePage() {
   const form = useForm({
     initialValues: { username: '', name: '', phone: '', password: '' },
     validate: (values) =>
-      zodResolver(existing ? passwordOnlySchema : newUserSchema)(
+      zodResolver(existing ? passwordOnlySchema(t('Password is required')) : newUserSchema)(
         existing ? { password: values.password } : values,
       ),
   });
 
   const welcome = async () => {
-    toast.success(`Welcome to ${preview.data?.accountName ?? 'the account'}`);
+    toast.success(
+      preview.data
+        ? t('Welcome to {{name}}', { name: preview.data.accountName })
+        : t('Welcome to the account'),
+    );
     await navigate(paths.dashboard.getHref(), { replace: true });
   };
   const done = async (result: LoginResponse | TwoFactorChallenge) => {
@@ -73,20 +80,23 @@ export default function AcceptInvitePage() {
     return <EnrollStep challenge={enroll.challenge} onSession={startSession} onSignedIn={welcome} />;
   }
 
-  if (preview.isPending) return <Loader aria-label="Loading the invite" />;
+  if (preview.isPending) return <Loader aria-label={t('Loading the invite')} />;
   if (preview.isError) {
     const code = preview.error instanceof HttpError ? preview.error.code : undefined;
     return (
-      <Alert color="red" variant="light" role="alert" title="This invite cannot be used">
-        {(code && INVITE_ERRORS[code]) ?? preview.error.message}
+      <Alert color="red" variant="light" role="alert" title={t('This invite cannot be used')}>
+        {(code && INVITE_ERRORS[code] && t(INVITE_ERRORS[code])) || preview.error.message}
       </Alert>
     );
   }
   const info = preview.data;
   const intro = (
     <Text size="sm">
-      You are invited to <b>{info.accountName}</b> as <b>{ACCOUNT_ROLE_LABELS[info.role]}</b> (
-      {info.emailMasked}).
+      {rich(t, 'You are invited to {{account}} as {{role}} ({{email}}).', {
+        account: <b>{info.accountName}</b>,
+        role: <b>{t(ACCOUNT_ROLE_LABELS[info.role])}</b>,
+        email: info.emailMasked,
+      })}
     </Text>
   );
 
@@ -101,7 +111,7 @@ export default function AcceptInvitePage() {
             accept.mutate({}, { onSuccess: (s) => void done(s), onError: (e) => setFormError(e.message) })
           }
         >
-          Accept as {user.username}
+          {t('Accept as {{username}}', { username: user.username })}
         </Button>
       </Stack>
     );
@@ -117,34 +127,34 @@ export default function AcceptInvitePage() {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Accept invite">
+    <form onSubmit={submit} noValidate aria-label={t('Accept invite')}>
       <Stack>
         {intro}
         <FormAlert message={formError} />
         {existing ? (
           <Text size="sm" c="dimmed">
-            You already have a Wren account with this email: enter its password to join.
+            {t('You already have a Wren account with this email: enter its password to join.')}
           </Text>
         ) : (
           <>
             <TextInput
-              label="Username"
+              label={t('Username')}
               required
               autoComplete="username"
               {...form.getInputProps('username')}
             />
-            <TextInput label="Your name" required autoComplete="name" {...form.getInputProps('name')} />
-            <TextInput label="Phone" required autoComplete="tel" {...form.getInputProps('phone')} />
+            <TextInput label={t('Your name')} required autoComplete="name" {...form.getInputProps('name')} />
+            <TextInput label={t('Phone')} required autoComplete="tel" {...form.getInputProps('phone')} />
           </>
         )}
         <PasswordInput
-          label={existing ? 'Password' : 'Choose a password'}
+          label={existing ? t('Password') : t('Choose a password')}
           required
           autoComplete={existing ? 'current-password' : 'new-password'}
           {...form.getInputProps('password')}
         />
         <Button type="submit" fullWidth loading={accept.isPending}>
-          {existing ? 'Join the account' : 'Create account and join'}
+          {existing ? t('Join the account') : t('Create account and join')}
         </Button>
       </Stack>
     </form>

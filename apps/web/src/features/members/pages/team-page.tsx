@@ -26,6 +26,7 @@ import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-
 import { FormAlert } from '@/components/form-alert';
 import { applySubmitError } from '@/lib/form-errors';
 import { toast } from '@/lib/toast';
+import { formatDate } from '@/lib/format';
 import { zodResolver } from '@/lib/zod-resolver';
 import {
   useCan,
@@ -36,8 +37,9 @@ import {
   useRemoveMember,
   useRevokeInvite,
 } from '../api/members';
+import { translate, useT } from '@/lib/i18n';
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : 'Something went wrong');
+const errorText = (e: unknown) => (e instanceof Error ? e.message : translate('Something went wrong'));
 
 /**
  * The roles the member may hand out: all with account:owner (owners), all but owner otherwise
@@ -45,14 +47,16 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : 'Something w
  */
 function useGrantable() {
   const canOwners = useCan('account:owner');
+  const t = useT();
   return ACCOUNT_ROLES.filter((r) => r !== 'owner' || canOwners).map((r) => ({
     value: r,
-    label: ACCOUNT_ROLE_LABELS[r],
+    label: t(ACCOUNT_ROLE_LABELS[r]),
   }));
 }
 
 function InviteForm() {
   const create = useCreateInvite();
+  const t = useT();
   const grantable = useGrantable();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<{ email: string; role: AccountRole }>({
@@ -63,20 +67,20 @@ function InviteForm() {
     setFormError(null);
     try {
       await create.mutateAsync(values);
-      toast.success(`Invite sent to ${values.email}`);
+      toast.success(t('Invite sent to {{email}}', { email: values.email }));
       form.reset();
     } catch (error) {
       setFormError(applySubmitError(form, error));
     }
   });
   return (
-    <form onSubmit={submit} noValidate aria-label="Invite a member">
+    <form onSubmit={submit} noValidate aria-label={t('Invite a member')}>
       <Stack gap="sm">
         <FormAlert message={formError} />
         <Group align="flex-start" grow preventGrowOverflow={false} wrap="wrap">
-          <TextInput label="Email" type="email" required miw={220} {...form.getInputProps('email')} />
+          <TextInput label={t('Email')} type="email" required miw={220} {...form.getInputProps('email')} />
           <Select
-            label="Role"
+            label={t('Role')}
             data={grantable}
             allowDeselect={false}
             miw={160}
@@ -85,7 +89,7 @@ function InviteForm() {
         </Group>
         <Group>
           <Button type="submit" loading={create.isPending}>
-            Send invite
+            {t('Send invite')}
           </Button>
         </Group>
       </Stack>
@@ -95,6 +99,7 @@ function InviteForm() {
 
 function MembersTable({ members }: { members: Member[] }) {
   const changeRole = useChangeRole();
+  const t = useT();
   const remove = useRemoveMember();
   const confirm = useModalTarget<Member>();
   const grantable = useGrantable();
@@ -103,12 +108,12 @@ function MembersTable({ members }: { members: Member[] }) {
   return (
     <>
       <Table.ScrollContainer minWidth={320}>
-        <Table verticalSpacing="sm" aria-label="Members">
+        <Table verticalSpacing="sm" aria-label={t('Members')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Member</Table.Th>
-              <Table.Th>Role</Table.Th>
-              {canManage && <Table.Th aria-label="Actions" />}
+              <Table.Th>{t('Member')}</Table.Th>
+              <Table.Th>{t('Role')}</Table.Th>
+              {canManage && <Table.Th aria-label={t('Actions')} />}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -121,7 +126,7 @@ function MembersTable({ members }: { members: Member[] }) {
                       {m.name}{' '}
                       {m.you && (
                         <Badge size="xs" variant="light">
-                          you
+                          {t('you')}
                         </Badge>
                       )}
                     </Text>
@@ -131,10 +136,10 @@ function MembersTable({ members }: { members: Member[] }) {
                   </Table.Td>
                   <Table.Td>
                     {locked ? (
-                      <Text size="sm">{ACCOUNT_ROLE_LABELS[m.role]}</Text>
+                      <Text size="sm">{t(ACCOUNT_ROLE_LABELS[m.role])}</Text>
                     ) : (
                       <Select
-                        aria-label={`Role of ${m.name}`}
+                        aria-label={t('Role of {{name}}', { name: m.name })}
                         size="xs"
                         w={130}
                         data={grantable}
@@ -147,7 +152,12 @@ function MembersTable({ members }: { members: Member[] }) {
                             { userId: m.userId, role: value },
                             {
                               onSuccess: () =>
-                                toast.success(`${m.name} is now ${ACCOUNT_ROLE_LABELS[value]}`),
+                                toast.success(
+                                  t('{{name}} is now {{role}}', {
+                                    name: m.name,
+                                    role: t(ACCOUNT_ROLE_LABELS[value]),
+                                  }),
+                                ),
                               onError: (e) => toast.error(errorText(e)),
                             },
                           );
@@ -159,7 +169,7 @@ function MembersTable({ members }: { members: Member[] }) {
                     <Table.Td>
                       {!locked && (
                         <Button size="xs" variant="subtle" color="red" onClick={() => confirm.open(m)}>
-                          {m.you ? 'Leave' : 'Remove'}
+                          {m.you ? t('Leave') : t('Remove')}
                         </Button>
                       )}
                     </Table.Td>
@@ -172,8 +182,8 @@ function MembersTable({ members }: { members: Member[] }) {
       </Table.ScrollContainer>
       <ConfirmDeleteModal
         opened={confirm.opened}
-        title={confirm.target?.you ? 'Leave this account?' : 'Remove this member?'}
-        confirmLabel={confirm.target?.you ? 'Leave' : 'Remove'}
+        title={confirm.target?.you ? t('Leave this account?') : t('Remove this member?')}
+        confirmLabel={confirm.target?.you ? t('Leave') : t('Remove')}
         loading={remove.isPending}
         error={remove.error ? errorText(remove.error) : null}
         onClose={() => {
@@ -184,13 +194,20 @@ function MembersTable({ members }: { members: Member[] }) {
           confirm.target &&
           remove.mutate(confirm.target.userId, {
             onSuccess: () => {
-              toast.success(`${confirm.target?.name ?? 'The member'} was removed`);
+              toast.success(
+                confirm.target
+                  ? t('{{name}} was removed', { name: confirm.target.name })
+                  : t('The member was removed'),
+              );
               confirm.close();
             },
           })
         }
       >
-        {confirm.target?.name} ({confirm.target?.email}) is signed out of this account at once.
+        {t('{{name}} ({{email}}) is signed out of this account at once.', {
+          name: confirm.target?.name ?? '',
+          email: confirm.target?.email ?? '',
+        })}
       </ConfirmDeleteModal>
     </>
   );
@@ -199,19 +216,20 @@ function MembersTable({ members }: { members: Member[] }) {
 function PendingInvites() {
   const invites = useInvites();
   const revoke = useRevokeInvite();
+  const t = useT();
   const canManage = useCan('members:manage');
   // An owner's invite is withdrawn only by an owner (the server's ownersOnly).
   const canOwners = useCan('account:owner');
-  if (invites.isPending) return <Loader size="sm" aria-label="Loading invites" />;
+  if (invites.isPending) return <Loader size="sm" aria-label={t('Loading invites')} />;
   if (invites.isError) return <Alert color="red">{errorText(invites.error)}</Alert>;
   if (!invites.data.length)
     return (
       <Text size="sm" c="dimmed">
-        No pending invites.
+        {t('No pending invites.')}
       </Text>
     );
   return (
-    <Stack gap="xs" role="list" aria-label="Pending invites">
+    <Stack gap="xs" role="list" aria-label={t('Pending invites')}>
       {invites.data.map((i) => {
         const expired = new Date(i.expiresAt).getTime() < Date.now();
         return (
@@ -221,8 +239,8 @@ function PendingInvites() {
                 {i.email}
               </Text>
               <Text size="xs" c="dimmed">
-                {ACCOUNT_ROLE_LABELS[i.role]} ·{' '}
-                {expired ? 'expired' : `expires ${new Date(i.expiresAt).toLocaleDateString()}`}
+                {t(ACCOUNT_ROLE_LABELS[i.role])} ·{' '}
+                {expired ? t('expired') : t('expires {{date}}', { date: formatDate(i.expiresAt) })}
               </Text>
             </div>
             {canManage && (i.role !== 'owner' || canOwners) && (
@@ -233,7 +251,7 @@ function PendingInvites() {
                 loading={revoke.isPending && revoke.variables === i.id}
                 onClick={() => revoke.mutate(i.id, { onError: (e) => toast.error(errorText(e)) })}
               >
-                Revoke
+                {t('Revoke')}
               </Button>
             )}
           </Group>
@@ -246,21 +264,22 @@ function PendingInvites() {
 /** Settings → Team: the account's members, their roles, and invites (issue 39). */
 export default function TeamPage() {
   const members = useMembers();
+  const t = useT();
   return (
     <Stack maw={820}>
       <Title order={2} size="h3">
-        Members
+        {t('Members')}
       </Title>
       <Card withBorder>
         {members.isPending ? (
-          <Loader size="sm" aria-label="Loading members" />
+          <Loader size="sm" aria-label={t('Loading members')} />
         ) : members.isError ? (
           <Alert color="red" role="alert">
             {errorText(members.error)}
           </Alert>
         ) : members.data.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No members yet.
+            {t('No members yet.')}
           </Text>
         ) : (
           <MembersTable members={members.data} />
@@ -270,7 +289,7 @@ export default function TeamPage() {
         <Card withBorder>
           <Stack gap="sm">
             <Title order={3} size="h5">
-              Invite someone
+              {t('Invite someone')}
             </Title>
             <InviteForm />
           </Stack>
@@ -279,7 +298,7 @@ export default function TeamPage() {
       <Card withBorder>
         <Stack gap="sm">
           <Title order={3} size="h5">
-            Pending invites
+            {t('Pending invites')}
           </Title>
           <PendingInvites />
         </Stack>

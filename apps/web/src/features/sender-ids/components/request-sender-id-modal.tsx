@@ -8,7 +8,11 @@ import { HttpError } from '@/lib/http/http-error';
 import { toast } from '@/lib/toast';
 import { zodResolver } from '@/lib/zod-resolver';
 import { useCreateSenderId } from '../api/create-sender-id';
-import { SENDER_ID_RULES, senderIdHint } from '../sender-id-rules';
+import { senderIdHint, senderIdRules } from '../sender-id-rules';
+import { useT } from '@/lib/i18n';
+
+/** An example sender ID, the same in every language (a brand name). */
+const EXAMPLE_SENDER_ID = 'WrenShop';
 
 const EMPTY: CreateSenderIdInput = { value: '', purpose: '', sampleMessage: '' };
 
@@ -20,6 +24,7 @@ interface RequestSenderIdModalProps {
 /** The "Request sender ID" form: value with a live length hint, purpose and a sample message. */
 export function RequestSenderIdModal({ opened, onClose }: RequestSenderIdModalProps) {
   const create = useCreateSenderId();
+  const t = useT();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateSenderIdInput>({
     initialValues: EMPTY,
@@ -40,8 +45,10 @@ export function RequestSenderIdModal({ opened, onClose }: RequestSenderIdModalPr
       const created = await create.mutateAsync(values);
       toast.success(
         created.status === 'approved'
-          ? `Sender ID "${created.value}" is approved and ready to use.`
-          : `Sender ID "${created.value}" has been requested. We will review it shortly.`,
+          ? t('Sender ID "{{value}}" is approved and ready to use.', { value: created.value })
+          : t('Sender ID "{{value}}" has been requested. We will review it shortly.', {
+              value: created.value,
+            }),
       );
       close();
     } catch (error) {
@@ -57,12 +64,12 @@ export function RequestSenderIdModal({ opened, onClose }: RequestSenderIdModalPr
   const liveError = hint.showNow ? hint.problem : null;
 
   return (
-    <Modal opened={opened} onClose={close} title="Request sender ID" size="lg" centered>
-      <form onSubmit={submit} noValidate aria-label="Request sender ID">
+    <Modal opened={opened} onClose={close} title={t('Request sender ID')} size="lg" centered>
+      <form onSubmit={submit} noValidate aria-label={t('Request sender ID')}>
         <Stack>
           <TextInput
-            label="Sender ID"
-            placeholder="WrenShop"
+            label={t('Sender ID')}
+            placeholder={EXAMPLE_SENDER_ID}
             required
             data-autofocus
             autoComplete="off"
@@ -77,15 +84,15 @@ export function RequestSenderIdModal({ opened, onClose }: RequestSenderIdModalPr
             error={(valueProps.error as string | undefined) ?? liveError}
           />
           <Stack gap={2} data-testid="sender-id-rules" mt={-8}>
-            {SENDER_ID_RULES.map((rule) => (
+            {senderIdRules().map((rule) => (
               <Text key={rule} size="xs" c="dimmed">
                 {rule}
               </Text>
             ))}
           </Stack>
           <Textarea
-            label="Purpose"
-            description="What you will send from it and to whom, e.g. order updates for our customers"
+            label={t('Purpose')}
+            description={t('What you will send from it and to whom, e.g. order updates for our customers')}
             required
             autosize
             minRows={2}
@@ -93,8 +100,8 @@ export function RequestSenderIdModal({ opened, onClose }: RequestSenderIdModalPr
             {...form.getInputProps('purpose')}
           />
           <Textarea
-            label="Sample message"
-            description="A typical message, so the reviewer can check it matches the purpose"
+            label={t('Sample message')}
+            description={t('A typical message, so the reviewer can check it matches the purpose')}
             required
             autosize
             minRows={3}
@@ -104,10 +111,10 @@ export function RequestSenderIdModal({ opened, onClose }: RequestSenderIdModalPr
           <FormAlert message={formError} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
-              Cancel
+              {t('Cancel')}
             </Button>
             <Button type="submit" loading={create.isPending}>
-              Send request
+              {t('Send request')}
             </Button>
           </Group>
         </Stack>

@@ -6,6 +6,7 @@ import { ResponsiveTable } from '@/components/responsive-table';
 import { RowAction } from '@/components/row-action';
 import { useCan } from '@/lib/account-role';
 import { formatDate } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 interface SenderIdTableProps {
   items: SenderIdDto[];
@@ -16,15 +17,16 @@ interface SenderIdTableProps {
 }
 
 function StatusCell({ item }: { item: SenderIdDto }) {
+  const t = useT();
   const meta = STATUS_META[item.status];
   return (
     <Stack gap={4} align="flex-start">
       <Badge color={meta.color} variant="light">
-        {meta.label}
+        {t(meta.label)}
       </Badge>
       {item.status === 'rejected' && item.reason && (
         <Text size="xs" c="red" maw={260}>
-          Reason: {item.reason}
+          {t('Reason: {{reason}}', { reason: item.reason })}
         </Text>
       )}
     </Stack>
@@ -34,17 +36,18 @@ function StatusCell({ item }: { item: SenderIdDto }) {
 export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }: SenderIdTableProps) {
   // Make default and Delete are sender-ids:manage's (a role that only reads has no actions column).
   const canManage = useCan('sender-ids:manage');
+  const t = useT();
   return (
-    <ResponsiveTable minWidth={760} verticalSpacing="sm" highlightOnHover aria-label="Sender IDs">
+    <ResponsiveTable minWidth={760} verticalSpacing="sm" highlightOnHover aria-label={t('Sender IDs')}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Sender ID</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th>Purpose</Table.Th>
-          <Table.Th>Requested</Table.Th>
+          <Table.Th>{t('Sender ID')}</Table.Th>
+          <Table.Th>{t('Status')}</Table.Th>
+          <Table.Th>{t('Purpose')}</Table.Th>
+          <Table.Th>{t('Requested')}</Table.Th>
           {canManage && (
             <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
+              <VisuallyHidden>{t('Actions')}</VisuallyHidden>
             </Table.Th>
           )}
         </Table.Tr>
@@ -52,7 +55,7 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
       <Table.Tbody>
         {items.map((item) => (
           <Table.Tr key={item.id} data-testid="sender-id-row">
-            <Table.Td data-label="Sender ID">
+            <Table.Td data-label={t('Sender ID')}>
               <div>
                 <Group gap="xs" wrap="nowrap">
                   <Text fw={600} ff="monospace">
@@ -65,19 +68,19 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
                       leftSection={<IconStar size={12} />}
                       style={{ flexShrink: 0, minWidth: 'max-content' }}
                     >
-                      Default
+                      {t('Default')}
                     </Badge>
                   )}
                 </Group>
                 <Text size="xs" c="dimmed" tt="capitalize">
-                  {item.kind}
+                  {item.kind === 'numeric' ? t('numeric') : t('alphanumeric')}
                 </Text>
               </div>
             </Table.Td>
-            <Table.Td data-label="Status">
+            <Table.Td data-label={t('Status')}>
               <StatusCell item={item} />
             </Table.Td>
-            <Table.Td data-label="Purpose" maw={320}>
+            <Table.Td data-label={t('Purpose')} maw={320}>
               <div>
                 <Text size="sm" lineClamp={2}>
                   {item.purpose}
@@ -87,7 +90,7 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
                 </Text>
               </div>
             </Table.Td>
-            <Table.Td data-label="Requested">
+            <Table.Td data-label={t('Requested')}>
               <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                 {formatDate(item.createdAt)}
               </Text>
@@ -102,14 +105,14 @@ export function SenderIdTable({ items, settingDefault, onMakeDefault, onDelete }
                       leftSection={<IconStar size={14} />}
                       loading={settingDefault === item.id}
                       onClick={() => onMakeDefault(item)}
-                      aria-label={`Make ${item.value} the default sender ID`}
+                      aria-label={t('Make {{value}} the default sender ID', { value: item.value })}
                     >
-                      Make default
+                      {t('Make default')}
                     </Button>
                   )}
                   <RowAction
-                    tip="Delete"
-                    label={`Delete sender ID ${item.value}`}
+                    tip={t('Delete')}
+                    label={t('Delete sender ID {{value}}', { value: item.value })}
                     danger
                     onClick={() => onDelete(item)}
                   >

@@ -14,27 +14,46 @@ import { RequestSenderIdModal } from '../components/request-sender-id-modal';
 import { LoadError, SenderIdsEmpty, SenderIdsSkeleton } from '../components/sender-ids-panel-states';
 import { SenderIdTable } from '../components/sender-id-table';
 import { nextDefault, sortSenderIds } from '../sender-id-rules';
+import { rich } from '@/components/common';
+import { useT, type Translate } from '@/lib/i18n';
 
-function summary(items: SenderIdDto[]): string {
+function summary(t: Translate, items: SenderIdDto[]): string {
   const approved = items.filter((s) => s.status === 'approved').length;
   const pending = items.filter((s) => s.status === 'requested').length;
-  const parts = [`${items.length} sender ID${items.length === 1 ? '' : 's'}`, `${approved} approved`];
-  if (pending) parts.push(`${pending} pending review`);
+  const parts = [
+    items.length === 1
+      ? t('{{count}} sender ID', { count: items.length })
+      : t('{{count}} sender IDs', { count: items.length }),
+    t('{{count}} approved', { count: approved }),
+  ];
+  if (pending) parts.push(t('{{count}} pending review', { count: pending }));
   return parts.join(' · ');
 }
 
-/** What deleting the default does to messages that name no sender (the server's rule). */
-function DefaultAfterDelete({ next }: { next: SenderIdDto | null }) {
-  return next ? (
-    <>
-      , and <b>{next.value}</b>, your oldest approved sender ID, will become the default
-    </>
-  ) : (
-    <>, and messages that name no sender will go from the platform&apos;s shared sender</>
-  );
+/** The delete question, with what deleting the default does to messages that name no sender (the server's rule). */
+function DeleteQuestion({ item, items }: { item: SenderIdDto; items: SenderIdDto[] }) {
+  const t = useT();
+  const value = <b>{item.value}</b>;
+  if (!item.isDefault)
+    return rich(t, 'Delete {{value}}? You will no longer be able to send from it. This cannot be undone.', {
+      value,
+    });
+  const next = nextDefault(items, item);
+  return next
+    ? rich(
+        t,
+        'Delete {{value}}? You will no longer be able to send from it, and {{next}}, your oldest approved sender ID, will become the default. This cannot be undone.',
+        { value, next: <b>{next.value}</b> },
+      )
+    : rich(
+        t,
+        "Delete {{value}}? You will no longer be able to send from it, and messages that name no sender will go from the platform's shared sender. This cannot be undone.",
+        { value },
+      );
 }
 
 export default function SenderIdsPage() {
+  const t = useT();
   const list = useSenderIds();
   const approval = useSenderIdApproval();
   const setDefault = useSetDefaultSenderId();
@@ -47,7 +66,7 @@ export default function SenderIdsPage() {
   const makeDefault = async (item: SenderIdDto) => {
     try {
       await setDefault.mutateAsync(item.id);
-      toast.success(`"${item.value}" is now your default sender ID.`);
+      toast.success(t('"{{value}}" is now your default sender ID.', { value: item.value }));
     } catch (error) {
       toast.error(messageOf(error));
     }
@@ -63,7 +82,7 @@ export default function SenderIdsPage() {
     if (!item) return;
     try {
       await remove.mutateAsync(item.id);
-      toast.success(`Sender ID "${item.value}" has been deleted.`);
+      toast.success(t('Sender ID "{{value}}" has been deleted.', { value: item.value }));
       deleting.close();
     } catch (error) {
       setDeleteError(messageOf(error));
@@ -73,32 +92,32 @@ export default function SenderIdsPage() {
   return (
     <Stack gap="lg">
       {approval.data === 'manual' && (
-        <Alert variant="light" color="blue" icon={<IconInfo />} title="How approval works">
-          Every new sender ID is checked by our team against its purpose and sample message, usually within
-          one business day. You can send from a sender ID once it is approved; the default one is used when a
-          message names no sender. A rejected request shows the reason, so you can correct it and ask again.
+        <Alert variant="light" color="blue" icon={<IconInfo />} title={t('How approval works')}>
+          {t(
+            'Every new sender ID is checked by our team against its purpose and sample message, usually within one business day. You can send from a sender ID once it is approved; the default one is used when a message names no sender. A rejected request shows the reason, so you can correct it and ask again.',
+          )}
         </Alert>
       )}
       {approval.data === 'auto' && (
-        <Alert variant="light" color="blue" icon={<IconInfo />} title="How sender IDs work">
-          A new sender ID is approved as soon as you request it, and your first one becomes the default: it is
-          used when a message names no sender. You can change the default at any time, and delete a sender ID
-          that no OTP service uses (point such a service at another sender first).
+        <Alert variant="light" color="blue" icon={<IconInfo />} title={t('How sender IDs work')}>
+          {t(
+            'A new sender ID is approved as soon as you request it, and your first one becomes the default: it is used when a message names no sender. You can change the default at any time, and delete a sender ID that no OTP service uses (point such a service at another sender first).',
+          )}
         </Alert>
       )}
       <Paper withBorder radius="md">
         <Group justify="space-between" p="md" wrap="wrap" gap="sm">
           <div>
             <Title order={2} size="h4">
-              Your sender IDs
+              {t('Your sender IDs')}
             </Title>
             <Text size="sm" c="dimmed">
-              {list.data?.length ? summary(list.data) : 'The names and numbers your messages come from'}
+              {list.data?.length ? summary(t, list.data) : t('The names and numbers your messages come from')}
             </Text>
           </div>
           <Can permission="sender-ids:manage">
             <Button leftSection={<IconPlus />} onClick={() => setRequesting(true)}>
-              Request sender ID
+              {t('Request sender ID')}
             </Button>
           </Can>
         </Group>
@@ -118,16 +137,14 @@ export default function SenderIdsPage() {
       <RequestSenderIdModal opened={requesting} onClose={() => setRequesting(false)} />
       <ConfirmDeleteModal
         opened={deleting.opened}
-        title="Delete sender ID"
-        confirmLabel="Delete sender ID"
+        title={t('Delete sender ID')}
+        confirmLabel={t('Delete sender ID')}
         loading={remove.isPending}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
         onClose={deleting.close}
       >
-        Delete <b>{deleting.target?.value}</b>? You will no longer be able to send from it
-        {deleting.target?.isDefault && <DefaultAfterDelete next={nextDefault(items, deleting.target)} />}.
-        This cannot be undone.
+        {deleting.target && <DeleteQuestion item={deleting.target} items={items} />}
       </ConfirmDeleteModal>
     </Stack>
   );

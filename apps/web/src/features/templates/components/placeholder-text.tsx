@@ -1,5 +1,6 @@
 import { Badge, Text, VisuallyHidden, type TextProps } from '@mantine/core';
 import { splitPlaceholders } from '../template-text';
+import { useT } from '@/lib/i18n';
 
 interface PlaceholderTextProps extends TextProps {
   text: string;
@@ -7,6 +8,7 @@ interface PlaceholderTextProps extends TextProps {
 
 /** A message with each `{{placeholder}}` shown as a badge, keeping line breaks. */
 export function PlaceholderText({ text, ...props }: PlaceholderTextProps) {
+  const t = useT();
   return (
     <Text component="div" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} {...props}>
       {splitPlaceholders(text).map((piece, i) =>
@@ -24,9 +26,9 @@ export function PlaceholderText({ text, ...props }: PlaceholderTextProps) {
             mx={2}
             style={{ verticalAlign: 'baseline' }}
             data-placeholder={piece.name}
-            title={`Filled in with each contact's ${piece.name}`}
+            title={t("Filled in with each contact's {{field}}", { field: piece.name })}
           >
-            <VisuallyHidden>placeholder </VisuallyHidden>
+            <VisuallyHidden>{`${t('placeholder')} `}</VisuallyHidden>
             {piece.name}
           </Badge>
         ),

@@ -5,6 +5,7 @@ import { PlaceholderText } from './placeholder-text';
 import { Can } from '@/components/can';
 import { RowAction } from '@/components/row-action';
 import { formatDate } from '@/lib/format';
+import { useT } from '@/lib/i18n';
 
 interface TemplateCardProps {
   template: TemplateDto;
@@ -13,6 +14,7 @@ interface TemplateCardProps {
 }
 
 export function TemplateCard({ template, onEdit, onDelete }: TemplateCardProps) {
+  const t = useT();
   const unicode = template.encoding === 'UCS-2';
   return (
     <Card withBorder radius="md" padding="lg" data-testid="template-card" component="article">
@@ -22,17 +24,21 @@ export function TemplateCard({ template, onEdit, onDelete }: TemplateCardProps) 
             {template.name}
           </Title>
           <Text size="xs" c="dimmed">
-            Updated {formatDate(template.updatedAt)}
+            {t('Updated {{date}}', { date: formatDate(template.updatedAt) })}
           </Text>
         </div>
         <Can permission="templates:write">
           <Group gap={2} wrap="nowrap">
-            <RowAction tip="Edit" label={`Edit template ${template.name}`} onClick={() => onEdit(template)}>
+            <RowAction
+              tip={t('Edit')}
+              label={t('Edit template {{name}}', { name: template.name })}
+              onClick={() => onEdit(template)}
+            >
               <IconPencil />
             </RowAction>
             <RowAction
-              tip="Delete"
-              label={`Delete template ${template.name}`}
+              tip={t('Delete')}
+              label={t('Delete template {{name}}', { name: template.name })}
               danger
               onClick={() => onDelete(template)}
             >
@@ -47,15 +53,18 @@ export function TemplateCard({ template, onEdit, onDelete }: TemplateCardProps) 
           {unicode ? 'Unicode' : 'GSM-7'}
         </Badge>
         <Badge variant="default" tt="none">
-          {template.characters} chars
+          {t('{{count}} chars', { count: template.characters })}
         </Badge>
         <Badge variant="default" tt="none">
-          {template.segments} {template.segments === 1 ? 'segment' : 'segments'}
+          {template.segments === 1
+            ? t('{{count}} segment', { count: template.segments })
+            : t('{{count}} segments', { count: template.segments })}
         </Badge>
         {template.placeholders.length > 0 && (
           <Badge variant="light" color="grape" tt="none">
-            {template.placeholders.length}{' '}
-            {template.placeholders.length === 1 ? 'placeholder' : 'placeholders'}
+            {template.placeholders.length === 1
+              ? t('{{count}} placeholder', { count: template.placeholders.length })
+              : t('{{count}} placeholders', { count: template.placeholders.length })}
           </Badge>
         )}
       </Group>

@@ -18,6 +18,7 @@ import { useUpdateTemplate } from '../api/update-template';
 import { BUILT_IN_PLACEHOLDERS, brokenPlaceholders, insertAt } from '../template-text';
 import { PlaceholderText } from './placeholder-text';
 import { SmsCounter } from './sms-counter';
+import { useT } from '@/lib/i18n';
 
 interface TemplateFormProps {
   /** The template to edit; null for a new one. */
@@ -26,6 +27,7 @@ interface TemplateFormProps {
 }
 
 function TemplateForm({ template, onDone }: TemplateFormProps) {
+  const t = useT();
   const create = useCreateTemplate();
   const update = useUpdateTemplate();
   const textRef = useRef<HTMLTextAreaElement>(null);
@@ -61,7 +63,11 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
       const saved = template
         ? await update.mutateAsync({ id: template.id, ...values })
         : await create.mutateAsync(values);
-      toast.success(`Template "${saved.name}" has been ${template ? 'updated' : 'saved'}.`);
+      toast.success(
+        template
+          ? t('Template "{{name}}" has been updated.', { name: saved.name })
+          : t('Template "{{name}}" has been saved.', { name: saved.name }),
+      );
       onDone();
     } catch (error) {
       if (error instanceof HttpError && error.status === 409) {
@@ -73,19 +79,19 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label={template ? 'Edit template' : 'New template'}>
+    <form onSubmit={submit} noValidate aria-label={template ? t('Edit template') : t('New template')}>
       <Stack>
         <TextInput
-          label="Name"
-          placeholder="Order shipped"
+          label={t('Name')}
+          placeholder={t('Order shipped')}
           required
           data-autofocus
           {...form.getInputProps('name')}
         />
         <Textarea
           ref={textRef}
-          label="Message"
-          placeholder="Hi {{name}}, your order is on its way."
+          label={t('Message')}
+          placeholder={t('Hi {{name}}, your order is on its way.', { name: '{{name}}' })}
           required
           autosize
           minRows={4}
@@ -94,7 +100,7 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
         />
         <Group gap="xs">
           <Text size="xs" c="dimmed">
-            Insert:
+            {t('Insert:')}
           </Text>
           {BUILT_IN_PLACEHOLDERS.map((name) => (
             <Button key={name} size="compact-xs" variant="light" color="grape" onClick={() => insert(name)}>
@@ -102,18 +108,21 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
             </Button>
           ))}
           <Text size="xs" c="dimmed">
-            Custom contact fields work too, e.g. {'{{city}}'}
+            {t('Custom contact fields work too, e.g. {{city}}', { city: '{{city}}' })}
           </Text>
         </Group>
         <SmsCounter info={info} />
         {broken.length > 0 && (
           <Text size="xs" c="orange.8" role="status">
-            Not a placeholder: {broken.join(', ')}. Use letters, digits and _ only, as in {'{{first_name}}'}.
+            {t('Not a placeholder: {{list}}. Use letters, digits and _ only, as in {{first_name}}.', {
+              list: broken.join(', '),
+              first_name: '{{first_name}}',
+            })}
           </Text>
         )}
         <div>
           <Input.Label labelElement="div" mb={4} id="template-preview-label">
-            Preview
+            {t('Preview')}
           </Input.Label>
           <Paper
             withBorder
@@ -126,24 +135,26 @@ function TemplateForm({ template, onDone }: TemplateFormProps) {
               <PlaceholderText text={text} size="sm" data-testid="template-preview" />
             ) : (
               <Text size="sm" c="dimmed">
-                Your message appears here, with placeholders highlighted.
+                {t('Your message appears here, with placeholders highlighted.')}
               </Text>
             )}
           </Paper>
           {placeholders.length > 0 && (
             <Text size="xs" c="dimmed" mt={6} data-testid="placeholder-list">
-              Placeholders: {placeholders.join(', ')}. Each is filled in from the contact when you send a
-              personalised SMS; the length above counts them as written.
+              {t(
+                'Placeholders: {{list}}. Each is filled in from the contact when you send a personalised SMS; the length above counts them as written.',
+                { list: placeholders.join(', ') },
+              )}
             </Text>
           )}
         </div>
         <FormAlert message={formError} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button type="submit" loading={create.isPending || update.isPending}>
-            {template ? 'Save changes' : 'Save template'}
+            {template ? t('Save changes') : t('Save template')}
           </Button>
         </Group>
       </Stack>
@@ -158,11 +169,12 @@ interface TemplateFormModalProps {
 }
 
 export function TemplateFormModal({ opened, template, onClose }: TemplateFormModalProps) {
+  const t = useT();
   return (
     <Modal
       opened={opened}
       onClose={onClose}
-      title={template ? `Edit "${template.name}"` : 'New template'}
+      title={template ? t('Edit "{{name}}"', { name: template.name }) : t('New template')}
       size="lg"
       centered
     >

@@ -23,6 +23,8 @@ import { ConfirmDeleteModal, useModalTarget } from '@/components/confirm-delete-
 import { IconPlus, IconSearch } from '../components/icons';
 import { TemplateCard } from '../components/template-card';
 import { TemplateFormModal } from '../components/template-form-modal';
+import { rich } from '@/components/common';
+import { useT } from '@/lib/i18n';
 
 function matches(template: TemplateDto, query: string): boolean {
   const q = query.trim().toLowerCase();
@@ -30,8 +32,9 @@ function matches(template: TemplateDto, query: string): boolean {
 }
 
 function CardsSkeleton() {
+  const t = useT();
   return (
-    <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} aria-busy="true" aria-label="Loading templates">
+    <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} aria-busy="true" aria-label={t('Loading templates')}>
       {[0, 1, 2].map((i) => (
         <Card key={i} withBorder radius="md" padding="lg">
           <Skeleton height={16} width="50%" mb="xs" />
@@ -46,13 +49,14 @@ function CardsSkeleton() {
 }
 
 export default function TemplatesPage() {
+  const t = useT();
   const list = useTemplates();
   const remove = useDeleteTemplate();
   const editing = useModalTarget<TemplateDto | null>();
   const deleting = useModalTarget<TemplateDto>();
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
-  const items = (list.data ?? []).filter((t) => matches(t, query));
+  const items = (list.data ?? []).filter((item) => matches(item, query));
 
   const askDelete = (template: TemplateDto) => {
     setDeleteError(null);
@@ -64,7 +68,7 @@ export default function TemplatesPage() {
     if (!template) return;
     try {
       await remove.mutateAsync(template.id);
-      toast.success(`Template "${template.name}" has been deleted.`);
+      toast.success(t('Template "{{name}}" has been deleted.', { name: template.name }));
       deleting.close();
     } catch (error) {
       setDeleteError(messageOf(error));
@@ -77,14 +81,16 @@ export default function TemplatesPage() {
     <Stack gap="lg">
       <Group justify="space-between" wrap="wrap">
         <Text c="dimmed" size="sm" maw={480}>
-          Save messages you send often. Placeholders such as {'{{name}}'} are filled in from each contact when
-          you send a personalised SMS.
+          {t(
+            'Save messages you send often. Placeholders such as {{name}} are filled in from each contact when you send a personalised SMS.',
+            { name: '{{name}}' },
+          )}
         </Text>
         <Group gap="sm">
           {hasAny && (
             <TextInput
-              aria-label="Search templates"
-              placeholder="Search templates"
+              aria-label={t('Search templates')}
+              placeholder={t('Search templates')}
               leftSection={<IconSearch size={16} />}
               value={query}
               onChange={(e) => setQuery(e.currentTarget.value)}
@@ -93,7 +99,7 @@ export default function TemplatesPage() {
           )}
           <Can permission="templates:write">
             <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
-              New template
+              {t('New template')}
             </Button>
           </Can>
         </Group>
@@ -101,11 +107,11 @@ export default function TemplatesPage() {
 
       {list.isPending && <CardsSkeleton />}
       {list.isError && (
-        <Alert color="red" variant="light" title="The templates could not be loaded" role="alert">
+        <Alert color="red" variant="light" title={t('The templates could not be loaded')} role="alert">
           <Stack gap="sm" align="flex-start">
             {messageOf(list.error)}
             <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-              Try again
+              {t('Try again')}
             </Button>
           </Stack>
         </Alert>
@@ -117,13 +123,13 @@ export default function TemplatesPage() {
             size="lg"
             py={48}
             icon={<IconBookmark size={32} />}
-            title="No saved messages yet"
-            description="Write a message once and reuse it for single, bulk and personalised sends."
+            title={t('No saved messages yet')}
+            description={t('Write a message once and reuse it for single, bulk and personalised sends.')}
           >
             <Can permission="templates:write">
               <EmptyState.Actions>
                 <Button leftSection={<IconPlus />} onClick={() => editing.open(null)}>
-                  Create your first template
+                  {t('Create your first template')}
                 </Button>
               </EmptyState.Actions>
             </Can>
@@ -132,7 +138,7 @@ export default function TemplatesPage() {
       )}
       {hasAny && items.length === 0 && (
         <Text c="dimmed" ta="center" py="xl">
-          No template matches “{query.trim()}”.
+          {t('No template matches “{{query}}”.', { query: query.trim() })}
         </Text>
       )}
       {items.length > 0 && (
@@ -146,15 +152,18 @@ export default function TemplatesPage() {
       <TemplateFormModal opened={editing.opened} template={editing.target} onClose={editing.close} />
       <ConfirmDeleteModal
         opened={deleting.opened}
-        title="Delete template"
-        confirmLabel="Delete template"
+        title={t('Delete template')}
+        confirmLabel={t('Delete template')}
         loading={remove.isPending}
         error={deleteError}
         onConfirm={() => void confirmDelete()}
         onClose={deleting.close}
       >
-        Delete the template <b>{deleting.target?.name}</b>? Messages already sent are not affected. This
-        cannot be undone.
+        {rich(
+          t,
+          'Delete the template {{name}}? Messages already sent are not affected. This cannot be undone.',
+          { name: <b>{deleting.target?.name}</b> },
+        )}
       </ConfirmDeleteModal>
     </Stack>
   );
