@@ -1,5 +1,6 @@
 import { Button, Code, CopyButton, Group, ScrollArea, Stack, Tabs } from '@mantine/core';
 import { iconOfSize } from './icons';
+import { useT } from '@/lib/i18n';
 
 const IconCopy = iconOfSize(16)('M8 8h12v12H8z', 'M16 8V4H4v12h4');
 
@@ -99,6 +100,7 @@ echo $result['data'][0]['id'] ?? $result['error']['message'];`,
  * scroll inside the block with a visible scrollbar (the page itself never scrolls sideways).
  */
 export function CodeSample({ code, label }: { code: string; label: string }) {
+  const t = useT();
   return (
     <Stack gap={4}>
       <Group justify="flex-end">
@@ -109,9 +111,9 @@ export function CodeSample({ code, label }: { code: string; label: string }) {
               variant="default"
               onClick={copy}
               leftSection={<IconCopy />}
-              aria-label={copied ? `Copied ${label}` : `Copy ${label}`}
+              aria-label={copied ? t('Copied {{label}}', { label }) : t('Copy {{label}}', { label })}
             >
-              {copied ? 'Copied' : 'Copy'}
+              {copied ? t('Copied') : t('Copy')}
             </Button>
           )}
         </CopyButton>
@@ -137,9 +139,10 @@ export function CodeSample({ code, label }: { code: string; label: string }) {
 
 /** Samples of one call in the four languages, as tabs. */
 export function ApiSampleTabs({ samples, name }: { samples: ApiSample[]; name: string }) {
+  const t = useT();
   return (
     <Tabs defaultValue={samples[0]?.lang} keepMounted={false}>
-      <Tabs.List aria-label={`${name}: code samples`}>
+      <Tabs.List aria-label={t('{{name}}: code samples', { name })}>
         {LANGS.filter((l) => samples.some((s) => s.lang === l.lang)).map((l) => (
           <Tabs.Tab key={l.lang} value={l.lang}>
             {l.label}
@@ -148,7 +151,7 @@ export function ApiSampleTabs({ samples, name }: { samples: ApiSample[]; name: s
       </Tabs.List>
       {samples.map((s) => (
         <Tabs.Panel key={s.lang} value={s.lang} pt="sm">
-          <CodeSample code={s.code} label={`${name} in ${s.label}`} />
+          <CodeSample code={s.code} label={t('{{name}} in {{language}}', { name, language: s.label })} />
         </Tabs.Panel>
       ))}
     </Tabs>

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { busy } from '@/lib/busy';
+import { useT } from '@/lib/i18n';
 
 /**
  * The full-screen busy overlay (SPEC.md §4, §9). Its look (ball-spin-fade, white on
@@ -8,6 +9,7 @@ import { busy } from '@/lib/busy';
  */
 export function BusyOverlay() {
   const visible = useSyncExternalStore(busy.subscribe, busy.isVisible);
+  const t = useT();
   return (
     <div
       className={visible ? 'wren-overlay is-visible' : 'wren-overlay'}
@@ -21,7 +23,7 @@ export function BusyOverlay() {
           <div key={i} />
         ))}
       </div>
-      <p className="wren-overlay-text">Loading...</p>
+      <p className="wren-overlay-text">{t('Loading...')}</p>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { PermissionDeclaration } from '@wren/contracts';
 import { paths } from '@/config/paths';
 import { cantSentence, useAccountRole, useCan } from '@/lib/account-role';
 import { IconLock } from './icons';
+import { useT } from '@/lib/i18n';
 
 interface CanProps {
   /** What the children need of the member's role (contracts' PERMISSIONS). */
@@ -25,6 +26,7 @@ export function Can({ permission, children, fallback = null }: CanProps) {
  */
 export function NoPermission({ permission }: { permission: PermissionDeclaration }) {
   const role = useAccountRole();
+  const t = useT();
   return (
     <Paper withBorder radius="md" p="xl" data-testid="no-permission">
       <EmptyState
@@ -32,12 +34,12 @@ export function NoPermission({ permission }: { permission: PermissionDeclaration
         size="lg"
         icon={<IconLock size={32} />}
         title={cantSentence(role, permission)}
-        description="An owner or admin of this account can change your role on the Team page."
+        description={t('An owner or admin of this account can change your role on the Team page.')}
         py="xl"
       >
         <EmptyState.Actions>
           <Button component={Link} to={paths.dashboard.getHref()} variant="default">
-            Back to dashboard
+            {t('Back to dashboard')}
           </Button>
         </EmptyState.Actions>
       </EmptyState>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { FormAlert } from '@/components/form-alert';
+import { useT } from '@/lib/i18n';
 
 /**
  * The item a modal acts on. The item outlives `opened`, so the modal keeps its text while it
@@ -34,6 +35,7 @@ interface ConfirmDeleteModalProps {
 /** Asks before a delete; Cancel has the focus, so Enter never deletes by accident. */
 export function ConfirmDeleteModal(props: ConfirmDeleteModalProps) {
   const { opened, title, children, confirmLabel, loading, error, onConfirm, onClose } = props;
+  const t = useT();
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <Stack>
@@ -43,7 +45,7 @@ export function ConfirmDeleteModal(props: ConfirmDeleteModalProps) {
         <FormAlert message={error ?? null} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>
-            Cancel
+            {t('Cancel')}
           </Button>
           <Button color="red" onClick={onConfirm} loading={loading}>
             {confirmLabel}

@@ -2,6 +2,7 @@ import { PasswordInput, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { PasswordContext } from '@wren/contracts';
 import { PASSWORD_HINT, usePasswordProblem } from '@/lib/password-feedback';
+import { useT } from '@/lib/i18n';
 
 interface NewPasswordFieldsProps<V extends { confirmPassword: string }> {
   form: UseFormReturnType<V>;
@@ -25,6 +26,7 @@ export function NewPasswordFields<V extends { confirmPassword: string }>({
   context,
 }: NewPasswordFieldsProps<V>) {
   const problem = usePasswordProblem(String(form.values[field]), context);
+  const t = useT();
   return (
     <>
       <PasswordInput
@@ -35,7 +37,7 @@ export function NewPasswordFields<V extends { confirmPassword: string }>({
         {...form.getInputProps(field)}
         description={
           <Text component="span" size="xs" c={problem ? 'red' : 'dimmed'} aria-live="polite">
-            {problem ?? PASSWORD_HINT}
+            {problem ?? t(PASSWORD_HINT)}
           </Text>
         }
       />

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { rich } from './common';
 import { iconOfSize } from './icons';
+import { useT } from '@/lib/i18n';
 
 const icon = iconOfSize(18);
 const IconCopy = icon('M8 8h12v12H8z', 'M16 8V4H4v12h4');
@@ -14,8 +16,8 @@ export function SecretOnce({
   secret,
   onDone,
   doneLabel,
-  title = 'Copy your API key now',
-  copyLabel = 'Copy key',
+  title,
+  copyLabel,
   testId = 'api-key-secret',
   children,
 }: {
@@ -28,14 +30,17 @@ export function SecretOnce({
   /** What to say about the secret (the API key's advice by default). */
   children?: ReactNode;
 }) {
+  const t = useT();
   return (
-    <Alert variant="light" color="teal" icon={<IconKey />} title={title}>
+    <Alert variant="light" color="teal" icon={<IconKey />} title={title ?? t('Copy your API key now')}>
       <Stack gap="sm">
         {children ?? (
           <Text size="sm">
-            This is the only time the key is shown: Wren stores only a hash of it. Keep it in your
-            server&apos;s secrets (for example the environment variable <Code>WREN_API_KEY</Code>), never in a
-            web page or an app.
+            {rich(
+              t,
+              "This is the only time the key is shown: Wren stores only a hash of it. Keep it in your server's secrets (for example the environment variable {{variable}}), never in a web page or an app.",
+              { variable: <Code>WREN_API_KEY</Code> },
+            )}
           </Text>
         )}
         <Group gap="xs" wrap="nowrap" align="stretch">
@@ -49,7 +54,7 @@ export function SecretOnce({
           <CopyButton value={secret}>
             {({ copied, copy }) => (
               <Button onClick={copy} leftSection={<IconCopy />} variant={copied ? 'light' : 'filled'}>
-                {copied ? 'Copied' : copyLabel}
+                {copied ? t('Copied') : (copyLabel ?? t('Copy key'))}
               </Button>
             )}
           </CopyButton>

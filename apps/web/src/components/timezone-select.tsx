@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { Select, type SelectProps } from '@mantine/core';
+import { useT } from '@/lib/i18n';
 
 /** The IANA zones the browser knows, plus UTC and the current value (which an old browser may lack). */
 export function timeZoneOptions(current: string | null | undefined): string[] {
@@ -12,10 +13,11 @@ export function timeZoneOptions(current: string | null | undefined): string[] {
 /** A searchable list of the IANA time zones; a zone is always chosen (no deselect). */
 export function TimezoneSelect(props: Omit<SelectProps, 'data'>) {
   const data = useMemo(() => timeZoneOptions(props.value), [props.value]);
+  const t = useT();
   return (
     <Select
       searchable
-      nothingFoundMessage="No matching time zone"
+      nothingFoundMessage={t('No matching time zone')}
       maxDropdownHeight={280}
       allowDeselect={false}
       data={data}

@@ -5,10 +5,12 @@ import { ColorSchemeToggle } from './color-scheme-toggle';
 import { FOOTER_TEXT } from './footer';
 import { Brand } from './sidebar';
 import classes from './auth-layout.module.css';
+import { useT } from '@/lib/i18n';
 
 /** The frame of the visitor pages under /auth. */
 export function AuthLayout() {
   const title = useRouteTitle();
+  const t = useT();
   return (
     <div className={classes.page}>
       <Group justify="space-between" p="md">
@@ -24,7 +26,7 @@ export function AuthLayout() {
                   {title}
                 </Title>
                 <Text c="dimmed" size="sm">
-                  OTP, single SMS and bulk SMS messaging
+                  {t('OTP, single SMS and bulk SMS messaging')}
                 </Text>
               </div>
               <Outlet />
@@ -34,7 +36,7 @@ export function AuthLayout() {
       </main>
       <footer className={classes.footer}>
         <Text size="sm" c="dimmed">
-          {FOOTER_TEXT}
+          {t(FOOTER_TEXT)}
         </Text>
       </footer>
     </div>

@@ -1,13 +1,15 @@
 import { Anchor, Breadcrumbs as MantineBreadcrumbs, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useCrumbs } from '../route-handle';
+import { useT } from '@/lib/i18n';
 
 /** Breadcrumbs whose titles come from the route data. */
 export function Breadcrumbs() {
   const crumbs = useCrumbs();
+  const t = useT();
   if (crumbs.length < 2) return null;
   return (
-    <nav aria-label="Breadcrumb">
+    <nav aria-label={t('Breadcrumb')}>
       <MantineBreadcrumbs separatorMargin={6} styles={{ root: { flexWrap: 'wrap' } }}>
         {crumbs.map((crumb, index) => {
           const isLast = index === crumbs.length - 1;

@@ -2,13 +2,16 @@ import type { ComponentPropsWithRef } from 'react';
 import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { Deferred } from '@/components/deferred';
 import { IconMoon, IconSun } from '@/components/icons';
+import { useT } from '@/lib/i18n';
 
 /** The light/dark switch: what it shows and says, and what a click does. */
 export function useColorSchemeSwitch() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  const t = useT();
   const next = computed === 'dark' ? 'light' : 'dark';
-  return { computed, label: `Switch to ${next} mode`, toggle: () => setColorScheme(next) };
+  const label = next === 'dark' ? t('Switch to dark mode') : t('Switch to light mode');
+  return { computed, label, toggle: () => setColorScheme(next) };
 }
 
 /** The switch's button; a tooltip around it passes its ref and event handlers through `props`. */

@@ -9,18 +9,26 @@ import { useSignOut } from '../use-sign-out';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { Brand } from './sidebar';
 import { UserMenu } from './user-menu';
+import { useT } from '@/lib/i18n';
 
 /**
  * The notifications menu (features/account-events): its bell shows at once, its popover's code
  * loads when the pointer or keyboard focus reaches the bell; a click before that opens it on arrival.
  */
 function NotificationsMenu() {
+  const t = useT();
   return (
     <Deferred
       load={() => import('@/features/account-events/components/events-menu').then((m) => m.EventsMenu)}
       replayClick
     >
-      <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications" aria-expanded={false}>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        size="lg"
+        aria-label={t('Notifications')}
+        aria-expanded={false}
+      >
         <IconBell />
       </ActionIcon>
     </Deferred>
@@ -56,7 +64,14 @@ interface HeaderProps {
 export function Header({ isMobile, menuOpen, onToggleMenu }: HeaderProps) {
   // The live-update hub opens once the header has loaded; giving up signs out like the menu does.
   useHubConnection(useSignOut());
-  const label = isMobile ? (menuOpen ? 'Close menu' : 'Open menu') : menuOpen ? 'Fold menu' : 'Unfold menu';
+  const t = useT();
+  const label = isMobile
+    ? menuOpen
+      ? t('Close menu')
+      : t('Open menu')
+    : menuOpen
+      ? t('Fold menu')
+      : t('Unfold menu');
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="sm" wrap="nowrap">

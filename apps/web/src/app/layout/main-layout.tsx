@@ -9,6 +9,7 @@ import { Footer } from './footer';
 import { Header } from './header';
 import { Brand, Sidebar } from './sidebar';
 import classes from './main-layout.module.css';
+import { useT } from '@/lib/i18n';
 
 /** The phone's drawer menu: its code (Mantine's Drawer, focus trap, scroll lock) loads on phones only. */
 const MobileMenu = lazy(() => import('./mobile-menu'));
@@ -22,6 +23,7 @@ export function MainLayout() {
   const [drawerOpen, drawer] = useDisclosure(false);
   const [folded, fold] = useDisclosure(false);
   const title = useRouteTitle();
+  const t = useT();
 
   return (
     <AppShell
@@ -31,7 +33,7 @@ export function MainLayout() {
       padding={0}
     >
       <a href="#main-content" className={classes.skipLink}>
-        Skip to content
+        {t('Skip to content')}
       </a>
       <AppShell.Header className={classes.header}>
         <Header

@@ -3,6 +3,7 @@ import { Outlet, ScrollRestoration, type Location } from 'react-router';
 import { BusyOverlay } from '@/components/busy-overlay';
 import { busy } from '@/lib/busy';
 import { useRouteTitle } from '../route-handle';
+import { useT } from '@/lib/i18n';
 
 const APP_TITLE = 'Wren — OTP, single SMS and bulk SMS messaging';
 
@@ -28,10 +29,11 @@ function removeBootOverlay(): void {
 
 export function RootLayout() {
   const title = useRouteTitle();
+  const t = useT();
   useEffect(removeBootOverlay, []);
   useEffect(() => {
-    document.title = title ? `${title} · Wren` : APP_TITLE;
-  }, [title]);
+    document.title = title ? `${title} · Wren` : t(APP_TITLE);
+  }, [title, t]);
 
   return (
     <>

@@ -18,10 +18,11 @@ interface SidebarProps {
 }
 
 export function Brand({ folded = false }: { folded?: boolean }) {
+  const t = useT();
   return (
     <Group
       renderRoot={(props) => (
-        <Link to={paths.dashboard.getHref()} aria-label="Wren, go to dashboard" {...props} />
+        <Link to={paths.dashboard.getHref()} aria-label={t('Wren, go to dashboard')} {...props} />
       )}
       gap="sm"
       wrap="nowrap"

@@ -3,6 +3,7 @@ import { Button, Code, CopyButton, Group, Image, Stack, Text, TextInput } from '
 import { totpCodeSchema, type TwoFactorEnrollment } from '@wren/contracts';
 import { FormAlert } from '@/components/form-alert';
 import { messageOf } from '@/lib/http/http-error';
+import { useT } from '@/lib/i18n';
 
 /** The key in groups of four, easier to type into an authenticator app. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
@@ -20,6 +21,7 @@ export function EnrollmentSetup({
   onConfirm: (code: string) => Promise<void>;
   pending: boolean;
 }) {
+  const t = useT();
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -29,7 +31,7 @@ export function EnrollmentSetup({
     setFormError(null);
     const parsed = totpCodeSchema.safeParse(code);
     if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? 'Enter the code');
+      setFieldError(parsed.error.issues[0]?.message ?? t('Enter the code'));
       return;
     }
     setFieldError(null);
@@ -41,21 +43,21 @@ export function EnrollmentSetup({
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Confirm two-factor setup">
+    <form onSubmit={submit} noValidate aria-label={t('Confirm two-factor setup')}>
       <Stack>
         <Text size="sm">
-          Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy, …).
+          {t('Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy, …).')}
         </Text>
         <Image
           src={enrollment.qrDataUrl}
-          alt="QR code for your authenticator app"
+          alt={t('QR code for your authenticator app')}
           w={200}
           h={200}
           fit="contain"
           data-testid="two-factor-qr"
         />
         <div>
-          <Text size="sm">Or enter this key by hand:</Text>
+          <Text size="sm">{t('Or enter this key by hand:')}</Text>
           <Group gap="xs" wrap="wrap">
             <Code data-testid="two-factor-secret" style={{ wordBreak: 'break-all' }}>
               {grouped(enrollment.secret)}
@@ -63,7 +65,7 @@ export function EnrollmentSetup({
             <CopyButton value={enrollment.secret}>
               {({ copied, copy }) => (
                 <Button size="compact-xs" variant="default" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy key'}
+                  {copied ? t('Copied') : t('Copy key')}
                 </Button>
               )}
             </CopyButton>
@@ -71,8 +73,8 @@ export function EnrollmentSetup({
         </div>
         <FormAlert message={formError} />
         <TextInput
-          label="Code from the app"
-          description="The 6-digit code your app shows for Wren"
+          label={t('Code from the app')}
+          description={t('The 6-digit code your app shows for Wren')}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={7}
@@ -84,7 +86,7 @@ export function EnrollmentSetup({
         />
         <Group>
           <Button type="submit" loading={pending}>
-            Turn on two-factor
+            {t('Turn on two-factor')}
           </Button>
         </Group>
       </Stack>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, CopyButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { saveBlob } from '@/lib/download';
+import { useT } from '@/lib/i18n';
 
 /**
  * Recovery codes, shown once: copy, download, and a confirmation that they were saved before
@@ -9,18 +10,21 @@ import { saveBlob } from '@/lib/download';
 export function RecoveryCodesPanel({
   codes,
   onDone,
-  doneLabel = 'Done',
+  doneLabel,
 }: {
   codes: string[];
   onDone: () => void;
   doneLabel?: string;
 }) {
+  const t = useT();
   const [saved, setSaved] = useState(false);
-  const text = `Wren recovery codes (each works once)\n\n${codes.join('\n')}\n`;
+  const text = `${t('Wren recovery codes (each works once)')}\n\n${codes.join('\n')}\n`;
   return (
-    <Stack aria-label="Recovery codes">
-      <Alert color="yellow" title="Save your recovery codes">
-        If you lose your authenticator app, each of these codes signs you in once. They are shown only now.
+    <Stack aria-label={t('Recovery codes')}>
+      <Alert color="yellow" title={t('Save your recovery codes')}>
+        {t(
+          'If you lose your authenticator app, each of these codes signs you in once. They are shown only now.',
+        )}
       </Alert>
       <SimpleGrid
         cols={{ base: 1, xs: 2 }}
@@ -40,7 +44,7 @@ export function RecoveryCodesPanel({
         <CopyButton value={codes.join('\n')}>
           {({ copied, copy }) => (
             <Button variant="default" onClick={copy}>
-              {copied ? 'Copied' : 'Copy codes'}
+              {copied ? t('Copied') : t('Copy codes')}
             </Button>
           )}
         </CopyButton>
@@ -48,17 +52,17 @@ export function RecoveryCodesPanel({
           variant="default"
           onClick={() => saveBlob(new Blob([text], { type: 'text/plain' }), 'wren-recovery-codes.txt')}
         >
-          Download
+          {t('Download')}
         </Button>
       </Group>
       <Checkbox
-        label="I have saved these codes somewhere safe"
+        label={t('I have saved these codes somewhere safe')}
         checked={saved}
         onChange={(e) => setSaved(e.currentTarget.checked)}
       />
       <Group>
         <Button onClick={onDone} disabled={!saved}>
-          {doneLabel}
+          {doneLabel ?? t('Done')}
         </Button>
       </Group>
     </Stack>
