@@ -4,7 +4,10 @@ import { InlineCode } from '@/components/inline-code';
 import { useT } from '@/lib/i18n';
 import classes from './v1-error-table.module.css';
 
-/** Every /v1 error code with its HTTP status and meaning (the meanings' `code` spans as <Code>). */
+/**
+ * Every /v1 error code with its HTTP status and meaning (the meanings' `code` spans as <Code>); the
+ * meanings (English in the contracts) are keys, shown in the user's language.
+ */
 export function V1ErrorTable() {
   const t = useT();
   return (
@@ -24,7 +27,7 @@ export function V1ErrorTable() {
             </Table.Td>
             <Table.Td>{status}</Table.Td>
             <Table.Td>
-              <InlineCode text={meaning} />
+              <InlineCode text={t(meaning)} />
             </Table.Td>
           </Table.Tr>
         ))}
