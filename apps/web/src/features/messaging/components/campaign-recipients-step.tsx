@@ -69,6 +69,8 @@ export function CampaignRecipientsStep({ composer: c }: { composer: CampaignComp
             "One per line, or separated by commas. Numbers without a country code are read as your country's.",
           )}
           placeholder={'+14155550123\n+447911123456'}
+          // Numbers read left to right in every language (Arabic too).
+          dir="ltr"
           autosize
           minRows={3}
           maxRows={8}
