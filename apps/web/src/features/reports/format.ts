@@ -1,5 +1,5 @@
 import type { MantineColor } from '@mantine/core';
-import { translate } from '@/lib/i18n';
+import { currentLocale, translate } from '@/lib/i18n';
 import type { MessageStatus } from '@wren/contracts';
 import { formatDateTime as formatAppDateTime } from '@/lib/format';
 
@@ -7,6 +7,14 @@ import { formatDateTime as formatAppDateTime } from '@/lib/format';
 export const formatDateTime = (iso: string): string => formatAppDateTime(iso, { seconds: true });
 
 export { formatInZone } from '@/lib/format';
+
+/** A rate (0.953) as a percentage with one decimal in the app's language: "95.3%", "95,3 %" (fr). */
+export const formatRate = (rate: number): string =>
+  new Intl.NumberFormat(currentLocale(), {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(rate);
 
 export const STATUS_COLORS: Record<MessageStatus, MantineColor> = {
   scheduled: 'violet',

@@ -3,6 +3,7 @@ import { useT } from '@/lib/i18n';
 import type { CampaignDto } from '@wren/contracts';
 import { formatMoney } from '@/lib/money';
 import { formatNumber } from '@/lib/format';
+import { formatRate } from '../format';
 
 function Stat({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
   return (
@@ -29,17 +30,13 @@ export function CampaignStats({ c }: { c: CampaignDto }) {
         <Stat label={t('Failed')} value={formatNumber(c.failed)} testId="stat-failed" />
         <Stat label={t('Pending')} value={formatNumber(c.pending)} testId="stat-pending" />
         <Stat label={t('Cost')} value={formatMoney(c.costMinor - c.refundedMinor, c.currency)} />
-        <Stat label={t('Delivery rate')} value={`${(c.deliveryRate * 100).toFixed(1)}%`} />
+        <Stat label={t('Delivery rate')} value={formatRate(c.deliveryRate)} />
       </SimpleGrid>
       {c.trackLinks && (
         <SimpleGrid cols={{ base: 1, xs: 3 }} aria-label={t('Link clicks')}>
           <Stat label={t('Link clicks')} value={formatNumber(c.clicks)} testId="stat-clicks" />
           <Stat label={t('Unique clicks')} value={formatNumber(c.uniqueClicks)} testId="stat-unique-clicks" />
-          <Stat
-            label={t('Click-through rate')}
-            value={`${(c.clickThroughRate * 100).toFixed(1)}%`}
-            testId="stat-ctr"
-          />
+          <Stat label={t('Click-through rate')} value={formatRate(c.clickThroughRate)} testId="stat-ctr" />
         </SimpleGrid>
       )}
       {(c.invalid > 0 || c.duplicates > 0 || c.suppressed > 0 || c.refundedMinor > 0) && (

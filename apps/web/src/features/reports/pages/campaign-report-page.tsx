@@ -34,7 +34,7 @@ import {
   useBulkSmsPushes,
   useCampaigns,
 } from '@/features/campaigns';
-import { formatDateTime, formatInZone } from '../format';
+import { formatDateTime, formatInZone, formatRate } from '../format';
 import { useKeysetRows } from '../api/use-keyset-rows';
 import { ListLoadError } from '../components/list-load-error';
 import { countLabel } from '../components/list-toolbar';
@@ -243,7 +243,7 @@ export default function CampaignReportPage() {
                     <Table.Td ta="right">{formatNumber(c.failed)}</Table.Td>
                     <Table.Td ta="right">{formatNumber(c.pending)}</Table.Td>
                     <Table.Td ta="right">{formatMoney(c.costMinor - c.refundedMinor, c.currency)}</Table.Td>
-                    <Table.Td ta="right">{(c.deliveryRate * 100).toFixed(1)}%</Table.Td>
+                    <Table.Td ta="right">{formatRate(c.deliveryRate)}</Table.Td>
                     <Table.Td>
                       <CampaignActions c={c} />
                     </Table.Td>
