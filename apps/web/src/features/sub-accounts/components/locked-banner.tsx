@@ -10,14 +10,10 @@ export function SubAccountLockedBanner() {
   if (!status.data?.locked) return null;
   return (
     <Alert color="red" icon={<IconLock size={18} />} title={t('This account is locked')} mb="md" role="alert">
-      {status.data.reason
-        ? t(
-            'The account that manages it has locked it: {{reason}}. You can sign in and see everything, but sending and API calls are refused until it is unlocked.',
-            { reason: status.data.reason },
-          )
-        : t(
-            'The account that manages it has locked it. You can sign in and see everything, but sending and API calls are refused until it is unlocked.',
-          )}
+      {t(
+        'The account that manages it has locked it{{reason}}. You can sign in and see everything, but sending and API calls are refused until it is unlocked.',
+        { reason: status.data.reason ? `: ${status.data.reason}` : '' },
+      )}
     </Alert>
   );
 }
