@@ -1,6 +1,6 @@
 import { BarChart } from '@mantine/charts';
 import { Card, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { CampaignClicks } from '@wren/contracts';
+import { DEFAULT_LOCALE, type CampaignClicks } from '@wren/contracts';
 import { dayjs } from '@/lib/dayjs';
 import { formatNumber } from '@/lib/format';
 import { currentLocale, useT } from '@/lib/i18n';
@@ -24,8 +24,20 @@ export function CampaignClicksChart({
 }) {
   const t = useT();
   const format = clicks?.bucket === 'day' ? 'D MMM' : 'D MMM, HH:mm';
+  // English as before ("4 Dec, 14:00"); another language's own day and month names (Intl).
+  const locale = currentLocale();
+  const intl =
+    locale === DEFAULT_LOCALE
+      ? null
+      : new Intl.DateTimeFormat(locale, {
+          day: 'numeric',
+          month: 'short',
+          ...(clicks?.bucket === 'day' ? {} : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+          timeZone: zone,
+        });
+  const label = (at: string) => (intl ? intl.format(new Date(at)) : dayjs(at).tz(zone).format(format));
   const data = (clicks?.points ?? []).map((p) => ({
-    at: dayjs(p.at).tz(zone).format(format),
+    at: label(p.at),
     Clicks: p.clicks,
     'First clicks': p.firstClicks,
   }));
