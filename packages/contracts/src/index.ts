@@ -33,3 +33,4 @@ export * from './billing';
 export * from './routes';
 export * from './connections';
 export * from './numbers';
+export * from './conversations';

@@ -14,6 +14,7 @@ import { createGroupsService } from '../modules/contacts/groups.service';
 import { createImportsService } from '../modules/contacts/imports.service';
 import { createSenderIdsService } from '../modules/sender-ids/sender-ids.service';
 import { createNumbersService } from '../modules/numbers/numbers.service';
+import { createConversationsService } from '../modules/conversations/conversations.service';
 import { createSubAccountPricing } from '../modules/sub-accounts/sub-account-pricing';
 import { createSubAccountsService } from '../modules/sub-accounts/sub-accounts.service';
 import { ledgerPeriodReads } from '../modules/ledger/ledger-period';
@@ -114,6 +115,7 @@ export function createContext(
     logger,
     filterSuppressed: inbound.filterSuppressed,
   });
+  const conversations = createConversationsService({ db, messages });
   // The SMPP connections this node applies (the environment's, then the console's: worker.ts).
   const connections = createConnectionRegistry(config);
   const dlr = createDlrService({ db, config, events, ledger, logger, connections });
@@ -201,6 +203,7 @@ export function createContext(
       dlr,
       senderIds,
       numbers,
+      conversations,
       groups,
       contacts,
       contactImports,

@@ -10,6 +10,7 @@ import { registerAdmin } from '../modules/admin/admin.module';
 import { routingRoutes } from '../modules/routing/routing.routes';
 import { connectionsRoutes } from '../modules/routing/connections.routes';
 import { numbersRoutes } from '../modules/numbers/numbers.routes';
+import { conversationsRoutes } from '../modules/conversations/conversations.routes';
 import { startQueueWakePublisher } from '../modules/messages/queue-wake';
 import { authRoutes, rateLimitError } from '../modules/auth/auth.routes';
 import { twoFactorRoutes } from '../modules/auth/two-factor.routes';
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(routingRoutes(ctx)); // operators' routes and margin (issue 38)
   await app.register(connectionsRoutes(ctx)); // operators' carrier connections (issue 38)
   await app.register(numbersRoutes(ctx)); // numbers: inventory, assignment, the customer's own (issue 40)
+  await app.register(conversationsRoutes(ctx)); // two-way threads and replies (issue 40)
   await registerOpenApi(app, ctx); // before any route: the /v1 OpenAPI document sees them all
   await app.register(authRoutes(ctx));
   await app.register(twoFactorRoutes(ctx));

@@ -40,7 +40,23 @@ export interface PhoneNumbersTable {
   updated_at: Generated<Date>;
 }
 
+/** Conversations (0055): a thread's summary; its messages are in messages and inbound_messages. */
+export interface ConversationsTable {
+  id: Generated<string>;
+  account_id: string;
+  remote: string;
+  local: string;
+  last_at: Date;
+  last_text: string;
+  last_direction: 'in' | 'out';
+  unread: Generated<number>;
+  archived_at: Date | null;
+  assigned_user_id: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface InboundTables {
+  conversations: ConversationsTable;
   phone_numbers: PhoneNumbersTable;
   inbound_messages: InboundMessagesTable;
   suppressions: SuppressionsTable;

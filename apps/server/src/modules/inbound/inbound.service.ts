@@ -20,6 +20,7 @@ import { toE164 } from '../../shared/phone';
 import * as repo from './inbound.repository';
 import type { LedgerService } from '../ledger/ledger.service';
 import { cancelWaiting } from '../messages/cancel-waiting';
+import { noteInbound } from '../conversations/conversation-log';
 
 /** Why a number's waiting messages were canceled when it was added to the suppression list. */
 const OPTED_OUT = 'Canceled: the number opted out (suppression list) before it was sent';
@@ -138,6 +139,10 @@ export function createInboundService(deps: {
           await cancelWaiting(trx, deps, { accountId, recipient: handset }, OPTED_OUT);
         } else if (accountId && handset && isOptIn(keyword)) {
           await repo.removeSuppression(trx, accountId, handset);
+        }
+        if (accountId && handset) {
+          // Its thread in Conversations (issue 40 item 1), in this transaction.
+          await noteInbound(trx, { accountId, handset, to: mo.to, text: mo.text, at: mo.receivedAt });
         }
         if (accountId) {
           afterCommit(trx, () => {

@@ -279,6 +279,23 @@ const MATRIX: Record<string, Case> = {
     path: `/api/admin/numbers/${randomUUID()}/assignment`,
   }),
   'GET /api/numbers': 'own',
+  // Conversations (issue 40 item 1): another account's real thread is tried in conversations.test.ts.
+  'GET /api/conversations': 'own',
+  'GET /api/conversations/:id': () => ({ path: `/api/conversations/${randomUUID()}` }),
+  'GET /api/conversations/:id/messages': () => ({ path: `/api/conversations/${randomUUID()}/messages` }),
+  'POST /api/conversations/:id/read': () => ({ path: `/api/conversations/${randomUUID()}/read` }),
+  'PUT /api/conversations/:id/archive': () => ({
+    path: `/api/conversations/${randomUUID()}/archive`,
+    body: { archived: true },
+  }),
+  'PUT /api/conversations/:id/assignee': () => ({
+    path: `/api/conversations/${randomUUID()}/assignee`,
+    body: { userId: null },
+  }),
+  'POST /api/conversations/:id/reply': () => ({
+    path: `/api/conversations/${randomUUID()}/reply`,
+    body: { text: 'not yours' },
+  }),
   'POST /api/admin/routes/test': () => ({ path: '/api/admin/routes/test', body: { to: '+447700900123' } }),
   'GET /api/admin/margin': () => ({ path: '/api/admin/margin?from=2026-12-01&to=2026-12-03' }),
   'GET /api/admin/margin/export': () => ({ path: '/api/admin/margin/export?from=2026-12-01&to=2026-12-03' }),
