@@ -47,6 +47,7 @@ const mainPages: RouteObject[] = [
     page(paths.sms.single, () => import('@/features/messaging/pages/single-sms-page')),
     page(paths.sms.bulk, () => import('@/features/messaging/pages/bulk-sms-page')),
     page(paths.sms.personalised, () => import('@/features/messaging/pages/personalised-sms-page')),
+    page(paths.conversations, () => import('@/features/conversations/pages/conversations-page')),
   ]),
   group({ title: 'Reports' }, [
     page(paths.reports.smsLog, () => import('@/features/reports/pages/sms-log-page')),

@@ -68,6 +68,7 @@ export const paths = {
     bulk: route('/sms/bulk', 'Bulk SMS', 'messages:send'),
     personalised: route('/sms/personalised-bulk', 'Personalised SMS', 'messages:send'),
   },
+  conversations: route('/messaging/conversations', 'Conversations', 'messages:read'),
   reports: {
     smsLog: route('/reports/sms-log', 'SMS log', 'messages:read'),
     campaigns: route('/reports/bulk-sms-report', 'Campaign report', 'messages:read'),
