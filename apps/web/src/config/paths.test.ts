@@ -65,6 +65,8 @@ describe('paths', () => {
         ...['/api/smpp', '/api/smpp/create', '/api/smpp/:id', '/api/doc/smpp'],
         // The account's send window (issue 41).
         '/settings/send-window',
+        // Numbers and conversations (issue 40).
+        ...['/admin/numbers', '/settings/numbers', '/messaging/conversations'],
       ].sort(),
     );
   });
