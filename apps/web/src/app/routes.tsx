@@ -3,6 +3,8 @@ import { redirect, type RouteObject } from 'react-router';
 import { paths, type AppPath } from '@/config/paths';
 import { requireAdmin } from '@/features/admin/require-admin';
 import type { AdminPageName } from '@/features/admin/pages/admin-pages';
+import type { DeveloperPageName } from './developer-pages';
+import type { TwoWayPageName } from './two-way-pages';
 import { alwaysRevalidate, requireUser, visitorsOnly } from './guards';
 import { gated } from './permission-gate';
 import { RootLayout } from './layout/root-layout';
@@ -33,6 +35,14 @@ function page(path: AppPath, load: () => PageModule): RouteObject {
 const adminPage = (name: AdminPageName) => () =>
   import('@/features/admin/pages/admin-pages').then((m) => m.loadAdminPage(name));
 
+/** The developer pages (OTP, API keys, SMPP), through one small module too (developer-pages.ts). */
+const developerPage = (name: DeveloperPageName) => () =>
+  import('./developer-pages').then((m) => m.loadDeveloperPage(name));
+
+/** Conversations and numbers, through one small module too (two-way-pages.ts). */
+const twoWayPage = (name: TwoWayPageName) => () =>
+  import('./two-way-pages').then((m) => m.loadTwoWayPage(name));
+
 /** A grouping route: adds a breadcrumb (linked when `to` is set) above its pages. */
 function group(handle: RouteHandle, children: RouteObject[]): RouteObject {
   return { handle, children };
@@ -47,7 +57,7 @@ const mainPages: RouteObject[] = [
     page(paths.sms.single, () => import('@/features/messaging/pages/single-sms-page')),
     page(paths.sms.bulk, () => import('@/features/messaging/pages/bulk-sms-page')),
     page(paths.sms.personalised, () => import('@/features/messaging/pages/personalised-sms-page')),
-    page(paths.conversations, () => import('@/features/conversations/pages/conversations-page')),
+    page(paths.conversations, twoWayPage('conversations')),
   ]),
   group({ title: 'Reports' }, [
     page(paths.reports.smsLog, () => import('@/features/reports/pages/sms-log-page')),
@@ -77,7 +87,7 @@ const mainPages: RouteObject[] = [
   ]),
   group({ title: 'Settings' }, [
     page(paths.senderIds, () => import('@/features/sender-ids/pages/sender-ids-page')),
-    page(paths.numbers, () => import('@/features/numbers/pages/numbers-page')),
+    page(paths.numbers, twoWayPage('numbers')),
     group({ title: paths.groups.list.title, to: to(paths.groups.list) }, [
       page(paths.groups.list, () => import('@/features/contacts/pages/groups-page')),
       page(paths.groups.contacts, () => import('@/features/contacts/pages/group-contacts-page')),
@@ -91,29 +101,29 @@ const mainPages: RouteObject[] = [
     ]),
   ]),
   group({ title: paths.otp.list.title, to: to(paths.otp.list) }, [
-    page(paths.otp.list, () => import('@/features/otp/pages/otp-services-page')),
-    page(paths.otp.create, () => import('@/features/otp/pages/otp-service-create-page')),
+    page(paths.otp.list, developerPage('otpServices')),
+    page(paths.otp.create, developerPage('otpServiceCreate')),
     group({ title: paths.otp.doc.title, to: to(paths.otp.doc) }, [
-      page(paths.otp.doc, () => import('@/features/otp/pages/otp-doc-page')),
-      page(paths.otp.docItem, () => import('@/features/otp/pages/otp-doc-item-page')),
+      page(paths.otp.doc, developerPage('otpDoc')),
+      page(paths.otp.docItem, developerPage('otpDocItem')),
     ]),
-    page(paths.otp.edit, () => import('@/features/otp/pages/otp-service-edit-page')),
-    page(paths.otp.view, () => import('@/features/otp/pages/otp-service-view-page')),
-    page(paths.otp.test, () => import('@/features/otp/pages/otp-service-test-page')),
+    page(paths.otp.edit, developerPage('otpServiceEdit')),
+    page(paths.otp.view, developerPage('otpServiceView')),
+    page(paths.otp.test, developerPage('otpServiceTest')),
   ]),
   group({ title: paths.api.list.title, to: to(paths.api.list) }, [
-    page(paths.api.list, () => import('@/features/api-keys/pages/api-list-page')),
-    page(paths.api.create, () => import('@/features/api-keys/pages/api-create-page')),
-    page(paths.api.doc, () => import('@/features/api-keys/pages/api-doc-page')),
-    page(paths.api.edit, () => import('@/features/api-keys/pages/api-edit-page')),
-    page(paths.api.view, () => import('@/features/api-keys/pages/api-view-page')),
-    page(paths.api.report, () => import('@/features/api-keys/pages/api-report-page')),
+    page(paths.api.list, developerPage('apiList')),
+    page(paths.api.create, developerPage('apiCreate')),
+    page(paths.api.doc, developerPage('apiDoc')),
+    page(paths.api.edit, developerPage('apiEdit')),
+    page(paths.api.view, developerPage('apiView')),
+    page(paths.api.report, developerPage('apiReport')),
     group({ title: paths.smpp.list.title, to: to(paths.smpp.list) }, [
-      page(paths.smpp.list, () => import('@/features/smpp-accounts/pages/smpp-list-page')),
-      page(paths.smpp.create, () => import('@/features/smpp-accounts/pages/smpp-create-page')),
-      page(paths.smpp.view, () => import('@/features/smpp-accounts/pages/smpp-view-page')),
+      page(paths.smpp.list, developerPage('smppList')),
+      page(paths.smpp.create, developerPage('smppCreate')),
+      page(paths.smpp.view, developerPage('smppView')),
     ]),
-    page(paths.smpp.doc, () => import('@/features/smpp-accounts/pages/smpp-doc-page')),
+    page(paths.smpp.doc, developerPage('smppDoc')),
   ]),
   // The operator console (issue #16): its loader sends anyone but an admin to the 404 page.
   {
