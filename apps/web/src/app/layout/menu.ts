@@ -59,6 +59,8 @@ export const MENU: MenuSection[] = [
       link('Single SMS', paths.sms.single, IconMessage),
       link('Bulk SMS', paths.sms.bulk, IconMessages),
       link('Personalised SMS', paths.sms.personalised, IconUserMessage),
+      // Two-way threads with handsets (issue 40), beyond SPEC.md §2.
+      link('Conversations', paths.conversations, IconMessages),
     ],
   },
   {
@@ -80,6 +82,7 @@ export const MENU: MenuSection[] = [
         icon: IconSettings,
         children: [
           link('Sender ID', paths.senderIds, IconId),
+          link('Numbers', paths.numbers, IconId),
           link('Contact Group', paths.groups.list, IconUsers),
           link('Saved Messages', paths.templates, IconBookmark),
           link('Send window', paths.sendWindow, IconClock),
@@ -105,6 +108,7 @@ export const ADMIN_MENU: MenuSection = {
         { label: 'Top-up requests', to: paths.admin.topUps.path, icon: IconReceipt },
         { label: 'Routes', to: paths.admin.routes.path, icon: IconApi },
         { label: 'Connections', to: paths.admin.connections.path, icon: IconSettings },
+        { label: 'Numbers', to: paths.admin.numbers.path, icon: IconId },
         { label: 'Margin', to: paths.admin.margin.path, icon: IconChart },
         { label: 'Audit log', to: paths.admin.audit.path, icon: IconList },
         { label: 'System status', to: paths.admin.system.path, icon: IconDashboard },
