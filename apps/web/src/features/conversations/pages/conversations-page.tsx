@@ -17,7 +17,6 @@ import {
   Text,
   Textarea,
   TextInput,
-  Title,
   UnstyledButton,
 } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
@@ -150,10 +149,10 @@ export default function ConversationsPage() {
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="md">
-        <Group gap="sm">
-          <Title order={1} size="h3">
-            {t('Conversations')}
-          </Title>
+        <Group gap="sm" justify="space-between">
+          <Text size="sm" c="dimmed">
+            {t('Replies to your numbers and your answers, one thread per handset.')}
+          </Text>
           {unreadTotal > 0 && (
             <Badge color="blue" variant="filled" data-testid="unread-total">
               {t('{{count}} unread', { count: unreadTotal })}
@@ -202,8 +201,8 @@ function ConversationRow({ c, active, onOpen }: { c: ConversationDto; active: bo
       }}
     >
       <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text size="sm" fw={c.unread > 0 ? 700 : 500} truncate dir={c.name ? undefined : 'ltr'}>
-          {c.name ?? c.remote}
+        <Text size="sm" fw={c.unread > 0 ? 700 : 500} truncate>
+          {c.name ?? <span dir="ltr">{c.remote}</span>}
         </Text>
         <Group gap={6} wrap="nowrap">
           <Text size="xs" c="dimmed" title={formatDateTime(c.lastAt)}>
@@ -217,7 +216,13 @@ function ConversationRow({ c, active, onOpen }: { c: ConversationDto; active: bo
         </Group>
       </Group>
       <Text size="xs" c="dimmed" truncate>
-        {c.lastDirection === 'out' ? t('You: {{text}}', { text: c.lastText }) : c.lastText}
+        {c.lastDirection === 'out' ? (
+          <>
+            {t('You:')} <bdi>{c.lastText}</bdi>
+          </>
+        ) : (
+          <bdi>{c.lastText}</bdi>
+        )}
       </Text>
     </UnstyledButton>
   );
@@ -247,16 +252,16 @@ function Thread({ c, onBack }: { c: ConversationDto; onBack?: () => void }) {
 
   return (
     <Stack gap="sm" data-testid="conversation-thread">
-      <Group justify="space-between" wrap="nowrap" gap="xs">
+      <Group justify="space-between" gap="xs">
         <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           {onBack && (
-            <Button variant="subtle" size="xs" px={6} onClick={onBack}>
+            <Button variant="subtle" size="xs" onClick={onBack} style={{ flexShrink: 0 }}>
               {t('Back')}
             </Button>
           )}
           <div style={{ minWidth: 0 }}>
-            <Text fw={600} truncate dir={c.name ? undefined : 'ltr'}>
-              {c.name ?? c.remote}
+            <Text fw={600} truncate>
+              {c.name ?? <span dir="ltr">{c.remote}</span>}
             </Text>
             <Text size="xs" c="dimmed">
               {c.name && (
@@ -345,7 +350,7 @@ function Bubble({ m }: { m: ConversationMessage }) {
         background: out ? 'var(--mantine-color-blue-light)' : 'var(--mantine-color-default-hover)',
       }}
     >
-      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {m.text}
       </Text>
       <Text size="xs" c="dimmed" ta="end" title={formatDateTime(m.at)}>
@@ -358,18 +363,28 @@ function Bubble({ m }: { m: ConversationMessage }) {
 
 function statusLabel(t: ReturnType<typeof useT>, status: string): string {
   switch (status) {
+    case 'scheduled':
+      return t('Scheduled');
     case 'queued':
       return t('Queued');
+    case 'sending':
+      return t('Sending');
     case 'sent':
       return t('Sent');
     case 'delivered':
       return t('Delivered');
-    case 'failed':
-      return t('Failed');
     case 'undelivered':
       return t('Undelivered');
+    case 'expired':
+      return t('Expired');
+    case 'rejected':
+      return t('Rejected');
+    case 'failed':
+      return t('Failed');
+    case 'canceled':
+      return t('Canceled');
     default:
-      return status;
+      return t('Unknown');
   }
 }
 
@@ -420,9 +435,12 @@ function ReplyBox({ id }: { id: string }) {
       />
       <Group justify="space-between" gap="xs">
         <Text size="xs" c="dimmed" data-testid="reply-counter">
-          {text ? `${info.encoding} · ` : ''}
-          {t('{{count}} characters', { count: info.characters })} ·{' '}
-          {t('{{count}} segments', { count: info.segments })}
+          {text && (
+            <>
+              {info.encoding} · {info.characters} {info.characters === 1 ? t('character') : t('characters')} ·{' '}
+              {info.segments} {info.segments === 1 ? t('segment') : t('segments')}
+            </>
+          )}
         </Text>
         <ActionIcon.Group>
           <Button size="xs" onClick={() => void send()} loading={reply.isPending} disabled={!text.trim()}>
