@@ -63,7 +63,25 @@ beforeEach(() => {
     if (c.url === path(CONVERSATIONS_API.read)) return { status: 200, data: { ...items[0], unread: 0 } };
     if (c.url === path(CONVERSATIONS_API.archive))
       return { status: 200, data: { ...items[0], archived: true } };
-    if (c.url === MEMBERS_API.members) return { status: 200, data: { items: [] } };
+    if (c.url === path(CONVERSATIONS_API.assignee))
+      return { status: 200, data: { ...items[0], assigneeId: 'u2', assigneeName: 'Grace Hopper' } };
+    if (c.url === MEMBERS_API.members)
+      return {
+        status: 200,
+        data: {
+          items: [
+            {
+              userId: 'u2',
+              name: 'Grace Hopper',
+              username: 'grace',
+              email: 'grace@example.com',
+              role: 'user',
+              joinedAt: '2026-01-01T00:00:00.000Z',
+              you: false,
+            },
+          ],
+        },
+      };
     return { status: 404 };
   });
 });
@@ -174,5 +192,28 @@ describe('Messaging → Conversations', () => {
     items = [conv()];
     const thread = await openThread();
     expect(await within(thread).findByText('No messages in this conversation yet')).toBeInTheDocument();
+  });
+
+  it('searches by what is typed and says when nothing matches', async () => {
+    renderScreen(<ConversationsPage />);
+    await screen.findByText('No conversations yet');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search conversations' }), 'table');
+    expect(await screen.findByText('No conversations match')).toBeInTheDocument();
+    const lists = callsTo('get', CONVERSATIONS_API.list);
+    expect(lists.at(-1)?.params).toMatchObject({ q: 'table', status: 'open' });
+  });
+
+  it('assigns the thread to a member, or to nobody', async () => {
+    items = [conv()];
+    const thread = await openThread();
+    await userEvent.click(within(thread).getByRole('button', { name: 'Assign' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Grace Hopper' }));
+    await userEvent.click(within(thread).getByRole('button', { name: 'Assign' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Nobody' }));
+    await waitFor(() => expect(callsTo('put', path(CONVERSATIONS_API.assignee))).toHaveLength(2));
+    expect(callsTo('put', path(CONVERSATIONS_API.assignee)).map((c) => bodyOf(c))).toEqual([
+      { userId: 'u2' },
+      { userId: null },
+    ]);
   });
 });
