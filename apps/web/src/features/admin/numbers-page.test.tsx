@@ -107,7 +107,9 @@ describe('Admin → Numbers', () => {
     await userEvent.click(within(dialog).getByRole('combobox', { name: 'Account' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Acme Clinics (acme)' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
-    await waitFor(() => expect(dialog).toHaveTextContent('Insufficient balance: this costs £2.50'), { timeout: 3000 });
+    await waitFor(() => expect(dialog).toHaveTextContent('Insufficient balance: this costs £2.50'), {
+      timeout: 3000,
+    });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Assign' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const posts = server.calls.filter((c) => c.method === 'post');
