@@ -51,7 +51,7 @@ export const conversationListSchema = z.object({
 });
 export type ConversationList = z.infer<typeof conversationListSchema>;
 
-export const conversationMessageSchema = z.object({
+export const conversationMessageDtoSchema = z.object({
   id: z.string(),
   direction: z.enum(['in', 'out']),
   text: z.string(),
@@ -61,14 +61,14 @@ export const conversationMessageSchema = z.object({
   /** Incoming: the parts it was reassembled from; outgoing: its segments. */
   parts: z.number().int(),
 });
-export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
+export type ConversationMessage = z.infer<typeof conversationMessageDtoSchema>;
 
-export const conversationMessagesSchema = z.object({
+export const conversationMessagesPageSchema = z.object({
   /** Newest last; `before` pages back in time. */
-  items: z.array(conversationMessageSchema),
+  items: z.array(conversationMessageDtoSchema),
   before: z.string().nullable(),
 });
-export type ConversationMessages = z.infer<typeof conversationMessagesSchema>;
+export type ConversationMessages = z.infer<typeof conversationMessagesPageSchema>;
 
 export const conversationMessagesQuerySchema = z.object({ before: safeString().max(200).optional() });
 

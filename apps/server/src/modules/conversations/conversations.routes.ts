@@ -5,7 +5,7 @@ import {
   conversationListQuerySchema,
   conversationListSchema,
   conversationMessagesQuerySchema,
-  conversationMessagesSchema,
+  conversationMessagesPageSchema,
   conversationReplySchema,
   CONVERSATIONS_API,
   sendResultSchema,
@@ -46,7 +46,7 @@ export function conversationsRoutes(ctx: AppContext) {
         schema: {
           params,
           querystring: conversationMessagesQuerySchema,
-          response: { 200: conversationMessagesSchema },
+          response: { 200: conversationMessagesPageSchema },
         },
         config: can('messages:read'),
       },
