@@ -25,6 +25,7 @@ const SPEC_MENU = [
   ['Single SMS', '/sms/single'],
   ['Bulk SMS', '/sms/bulk'],
   ['Personalised SMS', '/sms/personalised-bulk'],
+  ['Conversations', '/messaging/conversations'],
   ['SMS Log', '/reports/sms-log'],
   ['Campaign Report', '/reports/bulk-sms-report'],
   ['Scheduled SMS', '/reports/scheduled-sms'],
@@ -32,6 +33,7 @@ const SPEC_MENU = [
   ['Billing', '/billing'],
   ['SMS & OTP API', '/api'],
   ['Sender ID', '/sender-id'],
+  ['Numbers', '/settings/numbers'],
   ['Contact Group', '/groups'],
   ['Saved Messages', '/templates'],
   // Settings -> Send window (issue 41): the account's default hours for campaigns.
